@@ -1,0 +1,330 @@
+package dev.vitals;
+
+import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashSet;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * A registered check: its name, the function that runs it, and its policy (groups,
+ * criticality, mode, interval, timeout, max age, TTL and thresholds). Immutable; built with
+ * {@link #builder(String, HealthCheck)} or {@link #asyncBuilder(String, AsyncHealthCheck)}.
+ *
+ * <pre>{@code
+ * Check db = Check.builder("db", () -> ping(dataSource))
+ *         .groups(Groups.READINESS)
+ *         .interval(Duration.ofSeconds(5))
+ *         .timeout(Duration.ofSeconds(1))
+ *         .build();
+ * }</pre>
+ *
+ * <p>Defaults (DESIGN.md section 5): groups {@code readiness}, critical, {@link Mode#SCHEDULED},
+ * interval 10 s, timeout 2 s, maxAge 3 × interval, ttl 1 s, failureThreshold 1,
+ * successThreshold 1.
+ */
+public final class Check {
+    /** Default interval of a scheduled check: 10 s. */
+    public static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(10);
+    /** Default timeout of an execution: 2 s. */
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(2);
+    /** Default time an on-demand result is reused: 1 s. */
+    public static final Duration DEFAULT_TTL = Duration.ofSeconds(1);
+
+    private final String name;
+    private final HealthCheck blocking;
+    private final AsyncHealthCheck async;
+    private final Set<String> groups;
+    private final boolean critical;
+    private final Mode mode;
+    private final Duration interval;
+    private final Duration timeout;
+    private final Duration maxAge;
+    private final Duration ttl;
+    private final int failureThreshold;
+    private final int successThreshold;
+
+    private Check(Builder b) {
+        this.name = b.name;
+        this.blocking = b.blocking;
+        this.async = b.async;
+        this.groups = Collections.unmodifiableSet(new LinkedHashSet<>(b.groups));
+        this.critical = b.critical;
+        this.mode = b.mode;
+        this.interval = b.interval;
+        this.timeout = b.timeout;
+        this.maxAge = b.maxAge != null ? b.maxAge : b.interval.multipliedBy(3);
+        this.ttl = b.ttl;
+        this.failureThreshold = b.failureThreshold;
+        this.successThreshold = b.successThreshold;
+    }
+
+    /**
+     * Starts a registration for a blocking check.
+     *
+     * @param name unique name within the registry: not blank, letters, digits, {@code . _ -} only
+     * @param check the check function
+     * @return a builder with the defaults
+     * @throws NullPointerException if an argument is null
+     * @throws IllegalArgumentException if {@code name} is blank or has other characters
+     */
+    public static Builder builder(String name, HealthCheck check) {
+        return new Builder(name, Objects.requireNonNull(check, "check"), null);
+    }
+
+    /**
+     * Starts a registration for a non-blocking check.
+     *
+     * @param name unique name within the registry: not blank, letters, digits, {@code . _ -} only
+     * @param check the check function
+     * @return a builder with the defaults
+     * @throws NullPointerException if an argument is null
+     * @throws IllegalArgumentException if {@code name} is blank or has other characters
+     */
+    public static Builder asyncBuilder(String name, AsyncHealthCheck check) {
+        return new Builder(name, null, Objects.requireNonNull(check, "check"));
+    }
+
+    /** @return the check's name */
+    public String name() {
+        return name;
+    }
+
+    /** @return the blocking function, if this is a blocking check */
+    public Optional<HealthCheck> blockingCheck() {
+        return Optional.ofNullable(blocking);
+    }
+
+    /** @return the non-blocking function, if this is an asynchronous check */
+    public Optional<AsyncHealthCheck> asyncCheck() {
+        return Optional.ofNullable(async);
+    }
+
+    /** @return the groups the check belongs to, in the order given; never empty */
+    public Set<String> groups() {
+        return groups;
+    }
+
+    /** @return whether a failure makes its groups DOWN (else only DEGRADED) */
+    public boolean critical() {
+        return critical;
+    }
+
+    /** @return the evaluation mode */
+    public Mode mode() {
+        return mode;
+    }
+
+    /** @return time between the starts of two scheduled executions; unused on demand */
+    public Duration interval() {
+        return interval;
+    }
+
+    /** @return longest time an execution may take before it reports DOWN "timed out" */
+    public Duration timeout() {
+        return timeout;
+    }
+
+    /** @return age after which a scheduled result reads as UNKNOWN "stale" */
+    public Duration maxAge() {
+        return maxAge;
+    }
+
+    /** @return how long an on-demand result is reused instead of running again */
+    public Duration ttl() {
+        return ttl;
+    }
+
+    /** @return consecutive failing results needed to turn a passing check failing */
+    public int failureThreshold() {
+        return failureThreshold;
+    }
+
+    /** @return consecutive passing results needed to turn a failing check passing */
+    public int successThreshold() {
+        return successThreshold;
+    }
+
+    @Override
+    public String toString() {
+        return "Check{" + name + ", groups=" + groups + ", " + mode + (critical ? ", critical" : ", non-critical")
+                + ", interval=" + interval + ", timeout=" + timeout + ", maxAge=" + maxAge + ", ttl=" + ttl
+                + ", failureThreshold=" + failureThreshold + ", successThreshold=" + successThreshold + '}';
+    }
+
+    static void validateName(String what, String name) {
+        Objects.requireNonNull(name, what);
+        if (name.isBlank()) {
+            throw new IllegalArgumentException(what + " must not be blank");
+        }
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            boolean ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+                    || c == '.' || c == '_' || c == '-';
+            if (!ok) {
+                throw new IllegalArgumentException(what + " '" + name
+                        + "' may hold only letters, digits, '.', '_' and '-' (it is used in probe paths)");
+            }
+        }
+    }
+
+    /**
+     * Builds a {@link Check}. Setters reject null at once; durations and thresholds are
+     * validated in {@link #build()}, with messages naming the check and the field. Not thread-safe.
+     */
+    public static final class Builder {
+        private final String name;
+        private final HealthCheck blocking;
+        private final AsyncHealthCheck async;
+        private final LinkedHashSet<String> groups = new LinkedHashSet<>();
+        private boolean critical = true;
+        private Mode mode = Mode.SCHEDULED;
+        private Duration interval = DEFAULT_INTERVAL;
+        private Duration timeout = DEFAULT_TIMEOUT;
+        private Duration maxAge;
+        private Duration ttl = DEFAULT_TTL;
+        private int failureThreshold = 1;
+        private int successThreshold = 1;
+
+        private Builder(String name, HealthCheck blocking, AsyncHealthCheck async) {
+            validateName("check name", name);
+            this.name = name;
+            this.blocking = blocking;
+            this.async = async;
+        }
+
+        /**
+         * The groups this check belongs to (replacing earlier calls); default {@code readiness}.
+         * Custom groups must be declared on the registry builder.
+         *
+         * @param first a group
+         * @param more more groups
+         * @return this builder
+         * @throws NullPointerException if a group is null
+         */
+        public Builder groups(String first, String... more) {
+            groups.clear();
+            groups.add(Objects.requireNonNull(first, "group"));
+            for (String g : more) {
+                groups.add(Objects.requireNonNull(g, "group"));
+            }
+            return this;
+        }
+
+        /**
+         * @param critical whether a failure makes the group DOWN (default); a non-critical
+         *     failure only makes it DEGRADED
+         * @return this builder
+         */
+        public Builder critical(boolean critical) {
+            this.critical = critical;
+            return this;
+        }
+
+        /**
+         * @param mode {@link Mode#SCHEDULED} (default) or {@link Mode#ON_DEMAND}
+         * @return this builder
+         */
+        public Builder mode(Mode mode) {
+            this.mode = Objects.requireNonNull(mode, "mode");
+            return this;
+        }
+
+        /**
+         * @param interval time between scheduled executions, at least 1 ms; default 10 s
+         * @return this builder
+         */
+        public Builder interval(Duration interval) {
+            this.interval = Objects.requireNonNull(interval, "interval");
+            return this;
+        }
+
+        /**
+         * @param timeout longest time one execution may take, at least 1 ms; default 2 s
+         * @return this builder
+         */
+        public Builder timeout(Duration timeout) {
+            this.timeout = Objects.requireNonNull(timeout, "timeout");
+            return this;
+        }
+
+        /**
+         * @param maxAge age after which a scheduled result reads UNKNOWN "stale", at least the
+         *     interval; default 3 × interval
+         * @return this builder
+         */
+        public Builder maxAge(Duration maxAge) {
+            this.maxAge = Objects.requireNonNull(maxAge, "maxAge");
+            return this;
+        }
+
+        /**
+         * @param ttl time an on-demand result is reused, at least 1 ms; default 1 s
+         * @return this builder
+         */
+        public Builder ttl(Duration ttl) {
+            this.ttl = Objects.requireNonNull(ttl, "ttl");
+            return this;
+        }
+
+        /**
+         * @param failureThreshold consecutive failing results (DOWN or UNKNOWN) needed to turn a
+         *     passing check failing, at least 1; default 1
+         * @return this builder
+         */
+        public Builder failureThreshold(int failureThreshold) {
+            this.failureThreshold = failureThreshold;
+            return this;
+        }
+
+        /**
+         * @param successThreshold consecutive passing results (UP or DEGRADED) needed to turn a
+         *     failing check passing, at least 1; default 1
+         * @return this builder
+         */
+        public Builder successThreshold(int successThreshold) {
+            this.successThreshold = successThreshold;
+            return this;
+        }
+
+        /**
+         * @return the immutable registration
+         * @throws IllegalArgumentException naming the check and the field, when a duration is
+         *     under 1 ms, a threshold is under 1, or maxAge is shorter than interval
+         */
+        public Check build() {
+            requireAtLeastOneMilli("interval", interval);
+            requireAtLeastOneMilli("timeout", timeout);
+            requireAtLeastOneMilli("ttl", ttl);
+            if (maxAge != null) {
+                requireAtLeastOneMilli("maxAge", maxAge);
+                if (mode == Mode.SCHEDULED && maxAge.compareTo(interval) < 0) {
+                    throw new IllegalArgumentException("check '" + name + "': maxAge must be at least interval ("
+                            + interval + "), was " + maxAge);
+                }
+            }
+            if (failureThreshold < 1) {
+                throw new IllegalArgumentException("check '" + name + "': failureThreshold must be at least 1, was "
+                        + failureThreshold);
+            }
+            if (successThreshold < 1) {
+                throw new IllegalArgumentException("check '" + name + "': successThreshold must be at least 1, was "
+                        + successThreshold);
+            }
+            if (groups.isEmpty()) {
+                groups.add(Groups.READINESS);
+            }
+            for (String g : groups) {
+                validateName("check '" + name + "': group", g);
+            }
+            return new Check(this);
+        }
+
+        private void requireAtLeastOneMilli(String field, Duration d) {
+            if (d.compareTo(Duration.ofMillis(1)) < 0) {
+                throw new IllegalArgumentException("check '" + name + "': " + field + " must be at least 1 ms, was " + d);
+            }
+        }
+    }
+}

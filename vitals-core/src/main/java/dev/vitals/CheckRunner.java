@@ -1,0 +1,346 @@
+package dev.vitals;
+
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+
+/**
+ * Runs one check: single flight, timeout, failure isolation and thresholds (DESIGN.md section 5).
+ * Thread-safe: state transitions are guarded by {@code this}; the latest sample is volatile so
+ * reads never lock.
+ */
+final class CheckRunner {
+    private static final System.Logger LOG = System.getLogger("dev.vitals");
+
+    /** A reported health and the monotonic time (ns) at which it was recorded. */
+    static final class Sample {
+        final Health health;
+        final long nanos;
+
+        Sample(Health health, long nanos) {
+            this.health = health;
+            this.nanos = nanos;
+        }
+    }
+
+    private final Check check;
+    private final Clock clock;
+    private final Scheduler scheduler;
+    private final ExecutorService executor;
+    private final List<HealthListener> listeners;
+    private final Consumer<CheckRunner> onChange;
+    private final long timeoutNanos;
+    private final long maxAgeNanos;
+    private final long ttlNanos;
+
+    private volatile Sample latest;
+
+    // Guarded by this.
+    private InFlight inFlight;
+    private boolean closed;
+    private boolean effectivePass;
+    private boolean lastPass;
+    private int run;
+    private Scheduler.Cancellable nextTick;
+
+    CheckRunner(Check check, Clock clock, Scheduler scheduler, ExecutorService executor,
+                List<HealthListener> listeners, Consumer<CheckRunner> onChange) {
+        this.check = check;
+        this.clock = clock;
+        this.scheduler = scheduler;
+        this.executor = executor;
+        this.listeners = listeners;
+        this.onChange = onChange;
+        this.timeoutNanos = check.timeout().toNanos();
+        this.maxAgeNanos = check.maxAge().toNanos();
+        this.ttlNanos = check.ttl().toNanos();
+    }
+
+    Check check() {
+        return check;
+    }
+
+    Sample latest() {
+        return latest;
+    }
+
+    long maxAgeNanos() {
+        return maxAgeNanos;
+    }
+
+    /**
+     * The health a report shows now, without running anything: the latest sample, UNKNOWN when
+     * there is none or when it is older than maxAge.
+     */
+    Health read(long now) {
+        Sample s = latest;
+        if (s == null) {
+            return Health.unknown("no result yet");
+        }
+        long age = now - s.nanos;
+        if (age > maxAgeNanos) {
+            return stale(s, age);
+        }
+        return s.health;
+    }
+
+    private Health stale(Sample s, long age) {
+        return Health.builder(Status.UNKNOWN)
+                .message("stale: last result " + Duration.ofNanos(age).toMillis() + " ms old (maxAge "
+                        + check.maxAge().toMillis() + " ms)")
+                .build().withTiming(s.health.duration(), s.health.observedAt());
+    }
+
+    /**
+     * For on-demand evaluation: the latest result when younger than the TTL, else a new
+     * execution (or the one in flight).
+     */
+    CompletableFuture<Health> evaluate() {
+        Sample s = latest;
+        if (s != null && clock.monotonicTime() - s.nanos < ttlNanos) {
+            return CompletableFuture.completedFuture(s.health);
+        }
+        return execute();
+    }
+
+    /** Starts the schedule: the first execution at once, then one every interval. */
+    void startSchedule() {
+        tick(clock.monotonicTime());
+    }
+
+    private void tick(long due) {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+        }
+        execute();
+        long next = due + check.interval().toNanos();
+        long now = clock.monotonicTime();
+        if (next < now) {
+            next = now; // fell behind (scheduler starved): run once now, drop the missed ticks
+        }
+        long at = next;
+        try {
+            Scheduler.Cancellable c = scheduler.schedule(at - now, () -> tick(at));
+            synchronized (this) {
+                if (closed) {
+                    c.cancel();
+                } else {
+                    nextTick = c;
+                }
+            }
+        } catch (RejectedExecutionException e) {
+            LOG.log(Level.DEBUG, "check ''{0}'': scheduler refused the next run", check.name());
+        }
+    }
+
+    /**
+     * Runs the check once, or joins the execution in flight. The future always completes, at
+     * the latest when the check's timeout expires, with the reported (threshold-filtered) health.
+     */
+    CompletableFuture<Health> execute() {
+        InFlight started;
+        synchronized (this) {
+            if (closed) {
+                return CompletableFuture.completedFuture(Health.unknown("registry closed"));
+            }
+            if (inFlight != null) {
+                long running = clock.monotonicTime() - inFlight.startNanos;
+                if (running < timeoutNanos) {
+                    return inFlight.visible;
+                }
+                // Hung: report the timeout again, never start a second execution.
+                Health h = timedOut(running);
+                return CompletableFuture.completedFuture(recordLocked(h, true));
+            }
+            started = new InFlight(clock.monotonicTime(), clock.wallTime());
+            inFlight = started;
+        }
+        try {
+            started.timeoutTask = scheduler.schedule(timeoutNanos, () -> onTimeout(started));
+            executor.execute(() -> run(started));
+        } catch (RejectedExecutionException e) {
+            synchronized (this) {
+                if (inFlight == started) {
+                    inFlight = null;
+                }
+            }
+            Health h = Health.builder(Status.UNKNOWN).message(closed ? "registry closed" : "check executor refused the execution")
+                    .errorType(e.getClass().getName()).build();
+            complete(started, h, false);
+        }
+        return started.visible;
+    }
+
+    private void run(InFlight f) {
+        Thread t = Thread.currentThread();
+        String oldName = t.getName();
+        t.setName("vitals-check-" + check.name());
+        try {
+            if (check.blockingCheck().isPresent()) {
+                Health h;
+                try {
+                    h = check.blockingCheck().get().check();
+                } catch (InterruptedException e) {
+                    t.interrupt();
+                    h = Health.down(e);
+                } catch (Throwable e) {
+                    h = Health.down(e);
+                }
+                finish(f, h);
+            } else {
+                CompletionStage<Health> stage;
+                try {
+                    stage = check.asyncCheck().get().check();
+                } catch (Throwable e) {
+                    finish(f, Health.down(e));
+                    return;
+                }
+                if (stage == null) {
+                    finish(f, null);
+                    return;
+                }
+                stage.whenComplete((h, e) -> finish(f, e != null ? Health.down(unwrap(e)) : h));
+            }
+        } finally {
+            t.setName(oldName);
+        }
+    }
+
+    private static Throwable unwrap(Throwable e) {
+        return e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+    }
+
+    /** The execution returned (in time or late). */
+    private void finish(InFlight f, Health raw) {
+        long end = clock.monotonicTime();
+        Health h = raw != null ? raw : Health.builder(Status.DOWN).message("check returned null")
+                .errorType(NullPointerException.class.getName()).build();
+        h = h.withTiming(Duration.ofNanos(Math.max(0, end - f.startNanos)), Instant.ofEpochMilli(f.startWall));
+        synchronized (this) {
+            if (inFlight == f) {
+                inFlight = null;
+            }
+        }
+        Scheduler.Cancellable t = f.timeoutTask;
+        if (t != null) {
+            t.cancel();
+        }
+        complete(f, h, false); // a late result (after the timeout was reported) is dropped here
+    }
+
+    private void onTimeout(InFlight f) {
+        if (f.visible.isDone()) {
+            return;
+        }
+        complete(f, timedOut(clock.monotonicTime() - f.startNanos), true);
+    }
+
+    private void complete(InFlight f, Health h, boolean timedOut) {
+        Health reported;
+        synchronized (this) {
+            if (f.visible.isDone()) {
+                return;
+            }
+            reported = recordLocked(h, timedOut);
+        }
+        f.visible.complete(reported);
+    }
+
+    private Health timedOut(long runningNanos) {
+        long runningMs = Duration.ofNanos(runningNanos).toMillis();
+        return Health.builder(Status.DOWN)
+                .message("timed out after " + check.timeout().toMillis() + " ms (running " + runningMs + " ms)")
+                .errorType(TimeoutException.class.getName())
+                .build()
+                .withTiming(Duration.ofNanos(runningNanos), Instant.ofEpochMilli(clock.wallTime()));
+    }
+
+    /** Applies thresholds, stores the sample, notifies. Caller holds the lock. */
+    private Health recordLocked(Health raw, boolean timedOut) {
+        if (raw.observedAt().equals(Instant.EPOCH)) {
+            raw = raw.withTiming(raw.duration(), Instant.ofEpochMilli(clock.wallTime()));
+        }
+        boolean pass = raw.status().isHealthy();
+        Sample previous = latest;
+        Health reported;
+        if (previous == null) {
+            effectivePass = pass;
+            lastPass = pass;
+            run = 1;
+            reported = raw;
+        } else {
+            if (pass == lastPass) {
+                run++;
+            } else {
+                lastPass = pass;
+                run = 1;
+            }
+            if (pass == effectivePass) {
+                reported = raw;
+            } else {
+                int threshold = pass ? check.successThreshold() : check.failureThreshold();
+                if (run >= threshold) {
+                    effectivePass = pass;
+                    reported = raw;
+                } else {
+                    Status held = previous.health.status();
+                    if (held.isHealthy() != effectivePass) {
+                        held = effectivePass ? Status.UP : Status.DOWN;
+                    }
+                    reported = raw.withStatus(held, "pending " + raw.status() + " (" + run + " of " + threshold
+                            + " consecutive results)" + raw.message().map(m -> ": " + m).orElse(""));
+                }
+            }
+        }
+        latest = new Sample(reported, clock.monotonicTime());
+        if (previous == null || previous.health.status() != reported.status()) {
+            Level level = reported.status().isHealthy() ? Level.INFO : Level.WARNING;
+            LOG.log(level, "check ''{0}'' is {1}{2}", check.name(), reported.status(),
+                    reported.message().map(m -> ": " + m).orElse(""));
+        }
+        for (HealthListener l : listeners) {
+            try {
+                l.onExecution(check, raw, timedOut);
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "health listener failed for check ''" + check.name() + "''", e);
+            }
+        }
+        onChange.accept(this);
+        return reported;
+    }
+
+    /** Stops the schedule; an execution in flight is abandoned (its thread is interrupted by the executor's shutdown). */
+    void close() {
+        Scheduler.Cancellable t;
+        synchronized (this) {
+            closed = true;
+            t = nextTick;
+            nextTick = null;
+        }
+        if (t != null) {
+            t.cancel();
+        }
+    }
+
+    private static final class InFlight {
+        final long startNanos;
+        final long startWall;
+        final CompletableFuture<Health> visible = new CompletableFuture<>();
+        volatile Scheduler.Cancellable timeoutTask;
+
+        InFlight(long startNanos, long startWall) {
+            this.startNanos = startNanos;
+            this.startWall = startWall;
+        }
+    }
+}

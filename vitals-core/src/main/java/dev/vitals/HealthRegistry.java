@@ -1,0 +1,556 @@
+package dev.vitals;
+
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The set of registered checks, their groups, and the engine that evaluates them
+ * (DESIGN.md section 5): scheduled and on-demand modes, single flight, per-check timeouts,
+ * failure isolation, thresholds, aggregation and availability state.
+ *
+ * <pre>{@code
+ * HealthRegistry registry = HealthRegistry.builder()
+ *         .register(Check.builder("db", () -> ping(dataSource)).groups(Groups.READINESS).build())
+ *         .register(Check.builder("deadlock", deadlockCheck).groups(Groups.LIVENESS).build())
+ *         .build();
+ * registry.start();
+ * Report ready = registry.report(Groups.READINESS);   // never blocks, never runs a check
+ * registry.close();
+ * }</pre>
+ *
+ * <p>Reading a report ({@link #report(String)}) never blocks and never runs a check: it reads
+ * the latest results held in memory (UNKNOWN when older than a check's {@code maxAge}) and,
+ * when nothing changed since the last read, returns the same immutable {@link Report}.
+ * {@link #evaluate(String)} additionally runs the group's on-demand checks on Vitals' check
+ * executor; it completes within the longest timeout of those checks.
+ *
+ * <p>Thread-safe. Threads: one daemon scheduler thread ({@code vitals-scheduler}, unless a
+ * scheduler is injected) and check threads ({@code vitals-check-…}: virtual threads on Java 21+,
+ * else at most one platform thread per check).
+ */
+public final class HealthRegistry implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger("dev.vitals");
+
+    private final Clock clock;
+    private final Scheduler scheduler;
+    private final SystemScheduler ownedScheduler;
+    private final ExecutorService executor;
+    private final boolean virtualThreads;
+    private final List<Check> checks;
+    private final List<CheckRunner> runners;
+    private final Map<String, GroupState> groups;
+    private final StartupCompletion startupCompletion;
+    private final Availability availability;
+    private final Thread shutdownHook;
+    private final Object lifecycle = new Object();
+    private volatile boolean started;
+    private volatile boolean closed;
+
+    private HealthRegistry(Builder b) {
+        this.clock = b.clock;
+        this.ownedScheduler = b.scheduler == null ? new SystemScheduler() : null;
+        this.scheduler = b.scheduler != null ? b.scheduler : ownedScheduler;
+        this.startupCompletion = b.startupCompletion;
+        this.checks = List.copyOf(b.checks.values());
+        boolean preferVirtual = b.virtualThreads;
+        this.executor = CheckExecutors.create(checks.size(), preferVirtual);
+        this.virtualThreads = preferVirtual && CheckExecutors.virtualThreadsAvailable();
+        this.availability = new Availability(this);
+
+        Map<String, GroupState> gs = new LinkedHashMap<>();
+        for (String g : List.of(Groups.LIVENESS, Groups.READINESS, Groups.STARTUP)) {
+            gs.put(g, new GroupState(g, true));
+        }
+        for (String g : b.customGroups) {
+            gs.put(g, new GroupState(g, false));
+        }
+        List<CheckRunner> rs = new ArrayList<>();
+        List<HealthListener> listeners = List.copyOf(b.listeners);
+        for (Check c : checks) {
+            CheckRunner r = new CheckRunner(c, clock, scheduler, executor, listeners, this::resultChanged);
+            rs.add(r);
+            for (String g : c.groups()) {
+                gs.get(g).add(r);
+            }
+        }
+        this.runners = List.copyOf(rs);
+        this.groups = Collections.unmodifiableMap(gs);
+        if (b.drainOnShutdown != null) {
+            Duration delay = b.drainOnShutdown;
+            shutdownHook = new Thread(() -> drainOnShutdown(delay), "vitals-shutdown-drain");
+            Runtime.getRuntime().addShutdownHook(shutdownHook);
+        } else {
+            shutdownHook = null;
+        }
+        maybeCompleteStartup();
+    }
+
+    /** @return a new builder with the system clock, Vitals' own scheduler and automatic startup completion */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Starts the schedules: every scheduled check runs once at once, then every interval.
+     *
+     * @throws IllegalStateException if already started or closed
+     */
+    public void start() {
+        synchronized (lifecycle) {
+            requireOpen();
+            if (started) {
+                throw new IllegalStateException("health registry is already started");
+            }
+            started = true;
+        }
+        for (CheckRunner r : runners) {
+            if (r.check().mode() == Mode.SCHEDULED) {
+                r.startSchedule();
+            }
+        }
+        LOG.log(Level.DEBUG, "health registry started: {0} checks, {1} threads", runners.size(),
+                virtualThreads ? "virtual" : "platform");
+    }
+
+    /** @return whether {@link #start()} has been called */
+    public boolean isStarted() {
+        return started;
+    }
+
+    /**
+     * The group's report from the latest results in memory; never blocks, never runs a check.
+     * Cheap: when no result, staleness or availability changed since the last read, the same
+     * report instance is returned.
+     *
+     * @param group a group name
+     * @return the report
+     * @throws NoSuchElementException if there is no such group
+     * @throws IllegalStateException if the registry is closed
+     */
+    public Report report(String group) {
+        requireOpen();
+        GroupState g = groupState(group);
+        long now = clock.monotonicTime();
+        Cached c = g.cached;
+        if (c != null && c.version == g.version.get() && now < c.expiresAt) {
+            return c.report;
+        }
+        return g.rebuild(now);
+    }
+
+    /**
+     * Evaluates a group: on-demand checks run (or reuse a result younger than their TTL, or join
+     * an execution in flight), scheduled checks are read as in {@link #report(String)}. The
+     * future completes at the latest when the slowest included on-demand check's timeout expires;
+     * it never completes exceptionally. For a group without on-demand checks it is already done.
+     *
+     * @param group a group name
+     * @return the report, when every included check has a result
+     * @throws NoSuchElementException if there is no such group
+     * @throws IllegalStateException if the registry is closed
+     */
+    public CompletableFuture<Report> evaluate(String group) {
+        return evaluate(group, Set.of());
+    }
+
+    /**
+     * As {@link #evaluate(String)}, leaving some checks out (they are not run and not shown).
+     *
+     * @param group a group name
+     * @param excluded check names to leave out; names that match nothing are ignored
+     * @return the report, when every included check has a result
+     * @throws NoSuchElementException if there is no such group
+     * @throws IllegalStateException if the registry is closed
+     */
+    public CompletableFuture<Report> evaluate(String group, Collection<String> excluded) {
+        requireOpen();
+        Objects.requireNonNull(excluded, "excluded");
+        GroupState g = groupState(group);
+        if (!g.onDemand) {
+            return CompletableFuture.completedFuture(report(group).without(excluded));
+        }
+        long now = clock.monotonicTime();
+        List<String> names = new ArrayList<>();
+        List<CompletableFuture<Health>> results = new ArrayList<>();
+        for (CheckRunner r : g.runners) {
+            String name = r.check().name();
+            if (excluded.contains(name)) {
+                continue;
+            }
+            names.add(name);
+            results.add(r.check().mode() == Mode.ON_DEMAND ? r.evaluate() : CompletableFuture.completedFuture(r.read(now)));
+        }
+        return CompletableFuture.allOf(results.toArray(new CompletableFuture<?>[0])).handle((v, e) -> {
+            Map<String, Health> m = new LinkedHashMap<>();
+            for (int i = 0; i < names.size(); i++) {
+                m.put(names.get(i), results.get(i).getNow(Health.unknown("no result")));
+            }
+            maybeCompleteStartup();
+            if (g.builtIn && !excluded.contains(Availability.CHECK_NAME)) {
+                m.put(Availability.CHECK_NAME, availabilityHealth(g.name));
+            }
+            return new Report(g.name, m, g.nonCritical, pinnedUp(g.name), Instant.ofEpochMilli(clock.wallTime()));
+        });
+    }
+
+    /**
+     * @param group a group name
+     * @return whether the group has on-demand checks, so that answering it needs
+     *     {@link #evaluate(String)} rather than {@link #report(String)}
+     * @throws NoSuchElementException if there is no such group
+     */
+    public boolean hasOnDemandChecks(String group) {
+        return groupState(group).onDemand;
+    }
+
+    /** @return all group names: liveness, readiness, startup, then custom groups in declaration order */
+    public Set<String> groups() {
+        return groups.keySet();
+    }
+
+    /** @return every registered check, in registration order */
+    public List<Check> checks() {
+        return checks;
+    }
+
+    /**
+     * @param name a check name
+     * @return the registered check of that name, if any
+     */
+    public Optional<Check> check(String name) {
+        for (Check c : checks) {
+            if (c.name().equals(name)) {
+                return Optional.of(c);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** @return the application's availability state (startup, broken, traffic, drain) */
+    public Availability availability() {
+        return availability;
+    }
+
+    /** @return the clock this registry reads */
+    public Clock clock() {
+        return clock;
+    }
+
+    /** @return the scheduler this registry runs its schedules and timeouts on */
+    public Scheduler scheduler() {
+        return scheduler;
+    }
+
+    /** @return whether checks run on virtual threads */
+    public boolean usesVirtualThreads() {
+        return virtualThreads;
+    }
+
+    /**
+     * Stops schedules and the check executor without waiting for checks in flight (their
+     * threads are interrupted and abandoned). Idempotent. Reads and evaluations then fail.
+     */
+    @Override
+    public void close() {
+        synchronized (lifecycle) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        for (CheckRunner r : runners) {
+            r.close();
+        }
+        executor.shutdownNow();
+        if (ownedScheduler != null) {
+            ownedScheduler.shutdown();
+        }
+        if (shutdownHook != null) {
+            try {
+                Runtime.getRuntime().removeShutdownHook(shutdownHook);
+            } catch (IllegalStateException e) {
+                // the JVM is shutting down already
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- internals
+
+    private void requireOpen() {
+        if (closed) {
+            throw new IllegalStateException("health registry is closed");
+        }
+    }
+
+    private GroupState groupState(String group) {
+        GroupState g = groups.get(Objects.requireNonNull(group, "group"));
+        if (g == null) {
+            throw new NoSuchElementException("no group '" + group + "'; groups are " + groups.keySet());
+        }
+        return g;
+    }
+
+    private void resultChanged(CheckRunner r) {
+        for (String g : r.check().groups()) {
+            groups.get(g).version.incrementAndGet();
+        }
+        if (r.check().groups().contains(Groups.STARTUP)) {
+            maybeCompleteStartup();
+        }
+    }
+
+    void availabilityChanged(String what) {
+        LOG.log(Level.INFO, "availability: {0}", what);
+        for (GroupState g : groups.values()) {
+            g.version.incrementAndGet();
+        }
+    }
+
+    private void maybeCompleteStartup() {
+        if (startupCompletion != StartupCompletion.AUTOMATIC || availability.isStartupComplete()) {
+            return;
+        }
+        long now = clock.monotonicTime();
+        Map<String, Health> m = new LinkedHashMap<>();
+        GroupState g = groups.get(Groups.STARTUP);
+        for (CheckRunner r : g.runners) {
+            m.put(r.check().name(), r.read(now));
+        }
+        if (Report.aggregate(m, g.nonCritical).isHealthy()) {
+            availability.markStartupComplete();
+        }
+    }
+
+    private boolean pinnedUp(String group) {
+        return Groups.STARTUP.equals(group) && availability.isStartupComplete();
+    }
+
+    private Health availabilityHealth(String group) {
+        switch (group) {
+            case Groups.LIVENESS:
+                return availability.livenessHealth();
+            case Groups.READINESS:
+                return availability.readinessHealth();
+            default:
+                return availability.startupHealth();
+        }
+    }
+
+    private void drainOnShutdown(Duration delay) {
+        try {
+            availability.drain(delay).get(delay.toMillis() + 5_000, TimeUnit.MILLISECONDS);
+        } catch (Exception e) {
+            LOG.log(Level.WARNING, "drain on shutdown did not complete: " + e);
+        }
+    }
+
+    private static final class Cached {
+        final Report report;
+        final long version;
+        final long expiresAt;
+
+        Cached(Report report, long version, long expiresAt) {
+            this.report = report;
+            this.version = version;
+            this.expiresAt = expiresAt;
+        }
+    }
+
+    private final class GroupState {
+        final String name;
+        final boolean builtIn;
+        final List<CheckRunner> runners = new ArrayList<>();
+        final Set<String> nonCritical = new HashSet<>();
+        final AtomicLong version = new AtomicLong();
+        boolean onDemand;
+        volatile Cached cached;
+
+        GroupState(String name, boolean builtIn) {
+            this.name = name;
+            this.builtIn = builtIn;
+        }
+
+        void add(CheckRunner r) {
+            runners.add(r);
+            if (!r.check().critical()) {
+                nonCritical.add(r.check().name());
+            }
+            onDemand |= r.check().mode() == Mode.ON_DEMAND;
+        }
+
+        Report rebuild(long now) {
+            long v = version.get();
+            maybeCompleteStartup();
+            Map<String, Health> m = new LinkedHashMap<>();
+            long expiresAt = Long.MAX_VALUE;
+            for (CheckRunner r : runners) {
+                m.put(r.check().name(), r.read(now));
+                CheckRunner.Sample s = r.latest();
+                if (s != null) {
+                    long staleAt = s.nanos + r.maxAgeNanos() + 1;
+                    if (staleAt - now > 0 && staleAt - expiresAt < 0) {
+                        expiresAt = staleAt;
+                    }
+                }
+            }
+            if (builtIn) {
+                m.put(Availability.CHECK_NAME, availabilityHealth(name));
+            }
+            Report report = new Report(name, m, nonCritical, pinnedUp(name), Instant.ofEpochMilli(clock.wallTime()));
+            cached = new Cached(report, v, expiresAt);
+            return report;
+        }
+    }
+
+    /**
+     * Builds a {@link HealthRegistry}. Validation happens in {@link #build()}, with messages that
+     * name the check and the field. Not thread-safe.
+     */
+    public static final class Builder {
+        private Clock clock = Clock.SYSTEM;
+        private Scheduler scheduler;
+        private final Set<String> customGroups = new LinkedHashSet<>();
+        private final Map<String, Check> checks = new LinkedHashMap<>();
+        private final List<String> duplicates = new ArrayList<>();
+        private final List<HealthListener> listeners = new ArrayList<>();
+        private StartupCompletion startupCompletion = StartupCompletion.AUTOMATIC;
+        private boolean virtualThreads = true;
+        private Duration drainOnShutdown;
+
+        private Builder() {
+        }
+
+        /**
+         * @param clock the time source; default {@link Clock#SYSTEM}
+         * @return this builder
+         */
+        public Builder clock(Clock clock) {
+            this.clock = Objects.requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /**
+         * @param scheduler runs schedules, timeouts and drain delays; default: Vitals' own single
+         *     daemon thread, shut down by {@link HealthRegistry#close()}. An injected scheduler
+         *     is not shut down by the registry.
+         * @return this builder
+         */
+        public Builder scheduler(Scheduler scheduler) {
+            this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+            return this;
+        }
+
+        /**
+         * Declares a custom group that checks may name.
+         *
+         * @param name group name: letters, digits, {@code . _ -}
+         * @return this builder
+         * @throws IllegalArgumentException if the name is blank, malformed or a built-in group
+         */
+        public Builder group(String name) {
+            Check.validateName("group name", name);
+            if (Groups.isBuiltIn(name)) {
+                throw new IllegalArgumentException("group '" + name + "' is built in; declare only custom groups");
+            }
+            customGroups.add(name);
+            return this;
+        }
+
+        /**
+         * @param check a check to register; its name must be unique (checked in {@link #build()})
+         * @return this builder
+         */
+        public Builder register(Check check) {
+            Objects.requireNonNull(check, "check");
+            if (checks.putIfAbsent(check.name(), check) != null) {
+                duplicates.add(check.name());
+            }
+            return this;
+        }
+
+        /**
+         * @param listener told of every execution of every check (metrics)
+         * @return this builder
+         */
+        public Builder listener(HealthListener listener) {
+            listeners.add(Objects.requireNonNull(listener, "listener"));
+            return this;
+        }
+
+        /**
+         * @param completion how startup completes; default {@link StartupCompletion#AUTOMATIC}
+         * @return this builder
+         */
+        public Builder startupCompletion(StartupCompletion completion) {
+            this.startupCompletion = Objects.requireNonNull(completion, "completion");
+            return this;
+        }
+
+        /**
+         * @param virtualThreads whether blocking checks run on virtual threads where the JVM has
+         *     them (Java 21+); default {@code true}. On Java 17 platform threads are used anyway.
+         * @return this builder
+         */
+        public Builder virtualThreads(boolean virtualThreads) {
+            this.virtualThreads = virtualThreads;
+            return this;
+        }
+
+        /**
+         * Opt-in: a JVM shutdown hook that starts a drain ({@link Availability#drain(Duration)})
+         * and waits for its delay, so readiness fails before the process stops (DESIGN.md P10).
+         *
+         * @param delay drain delay, not negative
+         * @return this builder
+         * @throws IllegalArgumentException if {@code delay} is negative
+         */
+        public Builder drainOnShutdown(Duration delay) {
+            Objects.requireNonNull(delay, "delay");
+            if (delay.isNegative()) {
+                throw new IllegalArgumentException("drainOnShutdown delay must not be negative, was " + delay);
+            }
+            this.drainOnShutdown = delay;
+            return this;
+        }
+
+        /**
+         * @return the registry, not started
+         * @throws IllegalArgumentException on a duplicate check name, a check named
+         *     {@value Availability#CHECK_NAME}, or a check naming an undeclared group
+         */
+        public HealthRegistry build() {
+            if (!duplicates.isEmpty()) {
+                throw new IllegalArgumentException("check '" + duplicates.get(0) + "': name registered twice");
+            }
+            for (Check c : checks.values()) {
+                if (Availability.CHECK_NAME.equals(c.name())) {
+                    throw new IllegalArgumentException("check '" + c.name() + "': name is reserved for the availability state");
+                }
+                for (String g : c.groups()) {
+                    if (!Groups.isBuiltIn(g) && !customGroups.contains(g)) {
+                        throw new IllegalArgumentException("check '" + c.name() + "': groups names unknown group '" + g
+                                + "'; declare it with HealthRegistry.Builder.group(\"" + g + "\")");
+                    }
+                }
+            }
+            return new HealthRegistry(this);
+        }
+    }
+}

@@ -1,0 +1,6 @@
+/** Vitals core: check API, registry, evaluation engine, availability state and monitors. JDK only. */
+module dev.vitals.core {
+    requires java.management;
+
+    exports dev.vitals;
+}
