@@ -36,8 +36,9 @@ public interface SimTime extends Clock, Scheduler, AutoCloseable {
 
     /**
      * Runs work that may block (spawning a process, sending signals, starting a load) away
-     * from the scheduler thread, so probe ticks are never delayed by it. Real time uses one
-     * daemon thread named {@code vitals-kubesim-io}; virtual time runs it at once. The task
+     * from the scheduler thread, so probe ticks are never delayed by it, nor one piece of work
+     * by another (a process start never waits for a load to begin). Real time uses a cached
+     * pool of daemon threads named {@code vitals-kubesim-io-N}; virtual time runs it at once. The task
      * posts its results back with {@link #schedule(long, Runnable)}.
      *
      * @param task the blocking work
@@ -56,8 +57,9 @@ public interface SimTime extends Clock, Scheduler, AutoCloseable {
     /** Wall-clock implementation. */
     final class RealTime implements SimTime {
         private final ScheduledThreadPoolExecutor executor;
-        private final java.util.concurrent.ExecutorService io = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(r, "vitals-kubesim-io");
+        private final java.util.concurrent.atomic.AtomicInteger ioThreads = new java.util.concurrent.atomic.AtomicInteger();
+        private final java.util.concurrent.ExecutorService io = java.util.concurrent.Executors.newCachedThreadPool(r -> {
+            Thread t = new Thread(r, "vitals-kubesim-io-" + ioThreads.incrementAndGet());
             t.setDaemon(true);
             return t;
         });
