@@ -55,6 +55,7 @@ final class ProbeConnection {
     private static final ProbeResponse HEADER_TOO_LARGE = ProbeResponse.text(431, "request header fields too large\n");
     private static final ProbeResponse LINE_TOO_LONG = ProbeRouter.badRequest("request line too long");
     private static final ProbeResponse MALFORMED = ProbeRouter.badRequest("malformed HTTP request");
+    private static final ProbeResponse UNSUPPORTED_VERSION = ProbeRouter.badRequest("unsupported HTTP version");
 
     private final ProbeServer server;
     private final ProbeResponder responder;
@@ -244,6 +245,11 @@ final class ProbeConnection {
             LOG.log(Level.DEBUG, () -> "probe connection " + ctx.channel().remoteAddress() + ": bad request, "
                     + r.status() + " and closing: " + cause);
             write(r, false, false, false);
+            return;
+        }
+        if (req.protocolVersion().majorVersion() != 1) {
+            // Only HTTP/1.0 and 1.1 are spoken here; an HTTP/2 preface ("PRI * HTTP/2.0") lands here too.
+            write(UNSUPPORTED_VERSION, false, false, false);
             return;
         }
         boolean head = HttpMethod.HEAD.equals(req.method());
