@@ -196,6 +196,55 @@ class BadInputTest {
         assertThat(IsolationTest.probe(server.port(), "/livez")).isTrue();
     }
 
+    @Test
+    void aConnectionErrorIsLoggedOnceAtDebugWithoutAStackTrace() throws Exception {
+        java.util.logging.Logger jul = java.util.logging.Logger.getLogger("dev.vitals.server");
+        List<java.util.logging.LogRecord> records = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.logging.Handler handler = new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord r) {
+                records.add(r);
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        java.util.logging.Level level = jul.getLevel();
+        jul.setLevel(java.util.logging.Level.ALL);
+        jul.addHandler(handler);
+        try {
+            List<String> clients = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                RawHttp c = new RawHttp(server.port(), 5000);
+                clients.add(":" + c.socket.getLocalPort());
+                c.send("GET /livez HTTP/1.1\r\nHost: x\r\n");
+                await().atMost(Duration.ofSeconds(10)).until(() -> server.openConnections() == 1);
+                c.socket.setSoLinger(true, 0); // close with a reset: the server's read fails
+                c.close();
+                await().atMost(Duration.ofSeconds(10)).until(() -> server.openConnections() == 0);
+            }
+            await().atMost(Duration.ofSeconds(10)).until(() -> records.stream()
+                    .filter(r -> r.getMessage().contains("closed after error")).count() >= 3);
+            Thread.sleep(200); // any duplicate would be logged by now
+            for (String client : clients) {
+                List<java.util.logging.LogRecord> mine = records.stream()
+                        .filter(r -> r.getMessage().contains(client + " closed after error")).collect(java.util.stream.Collectors.toList());
+                assertThat(mine).as("records for client " + client).hasSize(1);
+                assertThat(mine.get(0).getLevel()).isEqualTo(java.util.logging.Level.FINE); // System.Logger DEBUG
+                assertThat(mine.get(0).getThrown()).as("no stack trace").isNull();
+            }
+            assertThat(records).allSatisfy(r -> assertThat(r.getThrown()).isNull());
+        } finally {
+            jul.removeHandler(handler);
+            jul.setLevel(level);
+        }
+    }
+
     /** Ten probes, 100 ms apart, each on a fresh connection, each answered 200 within the bound. */
     private void goodClientKeepsGettingAnswers() throws Exception {
         for (int i = 0; i < 10; i++) {
