@@ -15,8 +15,7 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
@@ -278,7 +277,8 @@ class ProbeThroughputBenchmark {
 
     /** The practical ceiling: Netty's standard HTTP codec and a handler writing a fixed 200 "ok". */
     static final class Fixed200 implements AutoCloseable {
-        final EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
+        @SuppressWarnings("deprecation") // the API Netty 4.1 and 4.2 share
+        final EventLoopGroup group = new NioEventLoopGroup(1);
         final Channel channel;
         final int port;
 
