@@ -39,7 +39,8 @@ class LagMonitorTest {
         scheduler.advance(Duration.ofSeconds(1));
         assertThat(lag.snapshot().orElseThrow().current()).isZero();
 
-        // Block the loop for 5 s of (manual) time.
+        // Block the loop for 5 s of (manual) time, once the beat posted at 1 s has run.
+        Fixtures.drain(loop);
         CountDownLatch release = fx.latch();
         loop.execute(Fixtures.blockOn(release));
         scheduler.advance(Duration.ofSeconds(1)); // records the previous beat, posts one behind the block
