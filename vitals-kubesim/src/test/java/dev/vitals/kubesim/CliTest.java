@@ -98,7 +98,7 @@ class CliTest {
     @Test
     void simulateTheExampleWritesReportsAndChecksExpectations(@TempDir Path dir) throws Exception {
         int port = Targets.freePort();
-        String manifest = Files.readString(EXAMPLES.resolve("slow-start-fixed.yaml")).replace("18080", Integer.toString(port));
+        String manifest = Files.readString(EXAMPLES.resolve("slow-start-fixed.yaml")).replace("17480", Integer.toString(port));
         Path m = write(dir, "fixed.yaml", manifest);
         Path scenario = write(dir, "s.yaml", "duration: 7s\nactions:\n  - at: 4s\n    load: {count: 20, concurrency: 4, path: /readyz, port: "
                 + port + ", timeout: 1s}\nexpect:\n  - restarts == 0\n  - ready during 5s..7s\n  - readiness p99 < 900ms\n");
