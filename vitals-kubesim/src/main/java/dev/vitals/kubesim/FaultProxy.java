@@ -39,6 +39,7 @@ public final class FaultProxy implements AutoCloseable {
     private final List<Conn> conns = new CopyOnWriteArrayList<>();
     private final Object gate = new Object();
     private volatile ServerSocket server;
+    private volatile Thread acceptor;
     private volatile boolean blackholed;
     private volatile long latencyNanos;
     private volatile boolean closed;
@@ -123,6 +124,7 @@ public final class FaultProxy implements AutoCloseable {
             port = ss.getLocalPort();
             Thread t = new Thread(() -> acceptLoop(ss), "vitals-kubesim-proxy-" + spec.name() + "-accept");
             t.setDaemon(true);
+            acceptor = t;
             t.start();
         } catch (IOException e) {
             throw new IllegalStateException("proxy '" + spec.name() + "': cannot listen on 127.0.0.1:" + p + ": "
@@ -146,15 +148,28 @@ public final class FaultProxy implements AutoCloseable {
         }
     }
 
-    /** Fault {@code refuse}: closes the listener so new connections are refused. */
+    /**
+     * Fault {@code refuse}: closes the listener so new connections are refused. Returns once the
+     * acceptor thread has left {@code accept()}: until then the kernel keeps the listening
+     * socket (the blocked call holds it) and would still complete handshakes.
+     */
     public synchronized void refuse() {
         ServerSocket ss = server;
+        Thread t = acceptor;
         server = null;
+        acceptor = null;
         if (ss != null) {
             try {
                 ss.close();
             } catch (IOException ignored) {
                 // closing
+            }
+        }
+        if (t != null && t != Thread.currentThread()) {
+            try {
+                t.join(2000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
         }
     }

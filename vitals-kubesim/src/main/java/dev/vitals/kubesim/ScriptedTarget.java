@@ -31,6 +31,7 @@ public final class ScriptedTarget {
     private final Map<String, List<String[]>> pathPlans;
     private final int port;
     private volatile ServerSocket server;
+    private Thread acceptor;
 
     private ScriptedTarget(int port, List<String[]> plan, Map<String, List<String[]>> pathPlans) {
         this.port = port;
@@ -100,6 +101,7 @@ public final class ScriptedTarget {
             if (mode.equals("refuse") && server != null) {
                 server.close();
                 server = null;
+                acceptor.join(2000); // the kernel keeps the socket until accept() returns
             } else if (!mode.equals("refuse") && server == null) {
                 ServerSocket ss = new ServerSocket();
                 ss.setReuseAddress(true);
@@ -107,6 +109,7 @@ public final class ScriptedTarget {
                 server = ss;
                 Thread t = new Thread(() -> accept(ss), "vitals-target-accept");
                 t.setDaemon(true);
+                acceptor = t;
                 t.start();
             }
             Thread.sleep(20);

@@ -51,7 +51,8 @@ class FaultProxyTest {
         }, "echo");
         t.setDaemon(true);
         t.start();
-        proxy = new FaultProxy(new FaultProxy.Spec("db", 0, "127.0.0.1", echo.getLocalPort())).start();
+        // a fixed port below the ephemeral range: after 'refuse' nothing else may take it
+        proxy = new FaultProxy(new FaultProxy.Spec("db", Targets.freeFixedPort(), "127.0.0.1", echo.getLocalPort())).start();
     }
 
     @AfterEach

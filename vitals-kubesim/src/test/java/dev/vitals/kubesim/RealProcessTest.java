@@ -42,7 +42,7 @@ class RealProcessTest {
                 Optional.of(http(READINESS, port, "/readyz", 1, OptionalLong.empty())));
         List<SimEvent> events = new CopyOnWriteArrayList<>();
         SimulationResult r = Simulation.builder(pod).command(Targets.command(port, "200:3,500:2,hang:2.5,refuse:2,200"))
-                .duration(Duration.ofSeconds(13)).listener(events::add).build().run();
+                .duration(Duration.ofSeconds(14)).listener(events::add).build().run();
         assertThat(r.restarts()).isZero();
         List<SimEvent> probes = probes(events, READINESS);
         // every Ready transition is the probe result just before it, and comes within one period of the
@@ -122,15 +122,21 @@ class RealProcessTest {
     @Test
     void aPausedProcessIsKilledWithSigkillAfterTheGracePeriod() throws Exception {
         int port = Targets.freePort();
-        PodSpec pod = PodSpec.of("app", Map.of(), Optional.empty(),
+        // a startup probe gates liveness until the target JVM answers, however slowly it starts
+        ProbeSpec startup = new ProbeSpec(ProbeType.STARTUP, http(LIVENESS, port, "/livez", 30, OptionalLong.empty()).handler(),
+                0, 1, 1, 1, 30, OptionalLong.empty());
+        PodSpec pod = PodSpec.of("app", Map.of(), Optional.of(startup),
                 Optional.of(http(LIVENESS, port, "/livez", 2, OptionalLong.of(2))), Optional.empty());
-        Scenario scenario = Scenario.parse("actions:\n  - at: 2.5s\n    pause: true\n", "pause.yaml");
+        Scenario scenario = Scenario.parse("actions:\n  - at: 4.5s\n    pause: true\n", "pause.yaml");
         List<SimEvent> events = new CopyOnWriteArrayList<>();
         Simulation.builder(pod).command(Targets.command(port, "200")).scenario(scenario)
-                .duration(Duration.ofSeconds(9)).listener(events::add).build().run();
+                .duration(Duration.ofSeconds(11)).listener(events::add).build().run();
+        String timeline = events.stream().map(Reports::line).collect(Collectors.joining("\n"));
+        assertThat(of(events, SimEvent.Type.STARTED)).as(timeline).isNotEmpty();
         SimEvent kill = of(events, SimEvent.Type.KILL).get(0);
         SimEvent exit = of(events, SimEvent.Type.EXIT).get(0);
-        assertThat(kill.t()).isBetween(2.5 + 1, 2.5 + 2 + 2 * PERIOD + SLACK); // two timed-out probes after the stall
+        // two timed-out liveness probes after the stall (FT = 2, T = 1 s, P = 1 s)
+        assertThat(kill.t()).as(timeline).isBetween(4.5 + 1, 4.5 + 2 + 2 * PERIOD + SLACK);
         assertThat(exit.detail()).contains("137"); // SIGTERM stays pending in a stopped process: SIGKILL (R44)
         assertThat(exit.t() - kill.t()).isBetween(1.9, 3.5);
         assertThat(of(events, SimEvent.Type.ACTION)).anySatisfy(e -> assertThat(e.detail()).contains("pause"));

@@ -19,6 +19,25 @@ final class Targets {
         }
     }
 
+    /**
+     * A free port below Linux's ephemeral range (32768+), so that once its listener closes no
+     * ephemeral bind elsewhere on the machine takes it and no connect to it can self-connect.
+     */
+    static int freeFixedPort() throws IOException {
+        java.util.Random random = new java.util.Random();
+        for (int i = 0; i < 200; i++) {
+            int port = 20000 + random.nextInt(10000);
+            try (ServerSocket s = new ServerSocket()) {
+                s.setReuseAddress(true);
+                s.bind(new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+                return port;
+            } catch (IOException busy) {
+                // try another
+            }
+        }
+        throw new IOException("no free port in 20000-29999");
+    }
+
     static String classes() {
         try {
             return Path.of(ScriptedTarget.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
