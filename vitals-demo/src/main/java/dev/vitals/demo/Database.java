@@ -12,7 +12,6 @@ import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.h2.tools.Server;
 
 /**
@@ -29,12 +28,8 @@ import org.h2.tools.Server;
  * <p>Thread-safe.
  */
 final class Database implements AutoCloseable {
-    /** Name of the hosted in-memory database, as it appears in the TCP URL: {@code mem:demo}. */
-    static final String DB_NAME = "demo";
     static final int COST_CENTERS = 100;
     static final int ORDERS = 1_000;
-
-    private static final AtomicInteger INSTANCES = new AtomicInteger();
 
     private final Server server;
     private final Connection keeper;
@@ -59,8 +54,7 @@ final class Database implements AutoCloseable {
     static Database start(DemoOptions o) throws SQLException {
         // Loopback only: read once when H2's SysProperties class initialises.
         System.setProperty("h2.bindAddress", "127.0.0.1");
-        int n = INSTANCES.incrementAndGet();
-        String dbName = n == 1 ? DB_NAME : DB_NAME + n; // several demos in one JVM (tests) stay apart
+        String dbName = o.dbName();
         // The keeper connection creates the in-memory database and keeps it alive; remote
         // clients cannot create databases (no -ifNotExists).
         Connection keeper = DriverManager.getConnection("jdbc:h2:mem:" + dbName + ";DB_CLOSE_DELAY=-1", "sa", "");
@@ -88,6 +82,7 @@ final class Database implements AutoCloseable {
         c.setConnectionTimeout(timeoutMs);
         c.setValidationTimeout(Math.max(250, timeoutMs / 2));
         c.setInitializationFailTimeout(-1); // start even when the database is unreachable
+        c.setExceptionOverrideClassName(EvictBrokenConnections.class.getName());
         if (rawUrl.startsWith("jdbc:postgresql:")) {
             String secs = Long.toString(Math.max(1, (timeoutMs + 999) / 1000));
             c.addDataSourceProperty("socketTimeout", secs);

@@ -148,6 +148,17 @@ public final class DemoApp implements AutoCloseable {
         return wiring.probePort();
     }
 
+    /** The application worker pool, for tests. */
+    ThreadPoolExecutor workers() {
+        return workers;
+    }
+
+    /** @return exports completed with 200 so far */
+    public long exportsDone() {
+        AppServer a = app;
+        return a == null ? 0 : a.exportsDone();
+    }
+
     /** @return the bound port of the embedded H2 TCP server */
     public int dbPort() {
         return db.serverPort();

@@ -68,12 +68,17 @@ public final class DemoOptions {
 
     @Option(names = "--db-url", paramLabel = "JDBC-URL",
             description = "JDBC URL the application uses for every database access (default: the embedded H2 TCP server, "
-                    + "jdbc:h2:tcp://127.0.0.1:<db-port>/mem:demo).")
+                    + "jdbc:h2:tcp://127.0.0.1:<db-port>/mem:<db-name>).")
     String dbUrl;
 
     @Option(names = "--db-port", paramLabel = "PORT",
             description = "Port of the embedded H2 TCP server on 127.0.0.1; 0 picks a free one (default: ${DEFAULT-VALUE}).")
     int dbPort = 0;
+
+    @Option(names = "--db-name", paramLabel = "NAME",
+            description = "Name of the in-memory database the embedded H2 server hosts, as in .../mem:NAME "
+                    + "(default: ${DEFAULT-VALUE}).")
+    String dbName = "demo";
 
     @Option(names = "--db-user", paramLabel = "USER", description = "Database user (default: ${DEFAULT-VALUE}).")
     String dbUser = "sa";
@@ -174,6 +179,9 @@ public final class DemoOptions {
         range(cl, "--stall-after-ms", stallAfterMs, 100, 3_600_000);
         range(cl, "--liveness-interval-ms", livenessIntervalMs, 10, 3_600_000);
         range(cl, "--drain-ms", drainMs, 0, 3_600_000);
+        if (!dbName.matches("[A-Za-z0-9_]{1,64}")) {
+            throw new ParameterException(cl, "--db-name must be 1-64 letters, digits or '_', was '" + dbName + "'");
+        }
         if (host.isBlank()) {
             throw new ParameterException(cl, "--host must not be blank");
         }
@@ -258,6 +266,11 @@ public final class DemoOptions {
     /** @return port of the embedded H2 TCP server; 0 means any free port */
     public int dbPort() {
         return dbPort;
+    }
+
+    /** @return name of the hosted in-memory database */
+    public String dbName() {
+        return dbName;
     }
 
     /** @return database user */
