@@ -303,7 +303,8 @@ final class CheckRunner {
             }
         }
         latest = new Sample(reported, clock.monotonicTime());
-        if (previous == null || previous.health.status() != reported.status()) {
+        if (previous == null ? reported.status() != Status.UP : previous.health.status() != reported.status()) {
+            // Transitions only; the reason goes to the log, never to a probe body (DESIGN.md P9).
             Level level = reported.status().isHealthy() ? Level.INFO : Level.WARNING;
             LOG.log(level, "check ''{0}'' is {1}{2}", check.name(), reported.status(),
                     reported.message().map(m -> ": " + m).orElse(""));

@@ -317,7 +317,7 @@ public final class HealthRegistry implements AutoCloseable {
     }
 
     void availabilityChanged(String what) {
-        LOG.log(Level.INFO, "availability: {0}", what);
+        LOG.log(availability == null || started ? Level.INFO : Level.DEBUG, "availability: {0}", what);
         for (GroupState g : groups.values()) {
             g.version.incrementAndGet();
         }
