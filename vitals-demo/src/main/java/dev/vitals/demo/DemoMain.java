@@ -26,6 +26,9 @@ public final class DemoMain implements Callable<Integer> {
         System.setProperty("sun.net.httpserver.nodelay", "true");
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", System.getProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn"));
         System.setProperty("org.slf4j.simpleLogger.logFile", "System.err");
+        if (System.getProperty("java.util.logging.SimpleFormatter.format") == null) {
+            System.setProperty("java.util.logging.SimpleFormatter.format", "%1$tT.%1$tL %4$s %3$s: %5$s%6$s%n");
+        }
         int code = run(System.out, System.err, args);
         if (code != 0) {
             System.exit(code);

@@ -15,7 +15,7 @@ import picocli.CommandLine.ParameterException;
  *
  * <p>Not thread-safe while parsing; read-only afterwards.
  */
-@Command(name = "vitals-demo", sortOptions = false,
+@Command(name = "vitals-demo", sortOptions = false, usageHelpWidth = 110,
         versionProvider = DemoOptions.Version.class,
         description = {
             "A small service that reproduces the probe failures of DESIGN.md section 1 when wired",
@@ -93,9 +93,10 @@ public final class DemoOptions {
             description = "Bound on getting a connection and on each network read of the database (default: ${DEFAULT-VALUE}).")
     long dbTimeoutMs = 1_000;
 
-    @Option(names = "--db-check-interval-ms", paramLabel = "MS",
-            description = "Interval of the scheduled database readiness check, vitals wiring (default: ${DEFAULT-VALUE}).")
-    long dbCheckIntervalMs = 2_000;
+    @Option(names = "--check-interval-ms", paramLabel = "MS",
+            description = "Interval of the scheduled readiness checks (database, synthetic, hung), vitals wiring "
+                    + "(default: ${DEFAULT-VALUE}).")
+    long checkIntervalMs = 2_000;
 
     @Option(names = "--synthetic-checks", paramLabel = "N",
             description = "Synthetic readiness checks to register (default: ${DEFAULT-VALUE}).")
@@ -120,9 +121,18 @@ public final class DemoOptions {
     boolean chaos;
 
     @Option(names = "--stall-after-ms", paramLabel = "MS",
-            description = "Progress watchdog: liveness fails when the worker pool has work but completes none "
-                    + "for this long (default: ${DEFAULT-VALUE}).")
-    long stallAfterMs = 10_000;
+            description = "Vitals liveness: how long the worker pool may have work but complete none, the "
+                    + "scheduler may run nothing, or the application listener may refuse connections before "
+                    + "liveness fails; keep it above --export-max-ms (default: ${DEFAULT-VALUE}).")
+    long stallAfterMs = 30_000;
+
+    @Option(names = "--probe-details", paramLabel = "never|always", converter = DetailsConverter.class,
+            description = "Whether probe bodies show check details (figures, error types): never or always "
+                    + "(default: never; always is for local demos only).")
+    Details probeDetails = Details.NEVER;
+
+    /** Values of {@code --probe-details}. */
+    enum Details { NEVER, ALWAYS }
 
     @Option(names = "--liveness-interval-ms", paramLabel = "MS",
             description = "Interval of the scheduled liveness checks, vitals wiring (default: ${DEFAULT-VALUE}).")
@@ -172,7 +182,7 @@ public final class DemoOptions {
         range(cl, "--startup-delay-ms", startupDelayMs, 0, 3_600_000);
         range(cl, "--db-pool-size", dbPoolSize, 1, 200);
         range(cl, "--db-timeout-ms", dbTimeoutMs, 250, 600_000);
-        range(cl, "--db-check-interval-ms", dbCheckIntervalMs, 10, 3_600_000);
+        range(cl, "--check-interval-ms", checkIntervalMs, 10, 3_600_000);
         range(cl, "--synthetic-checks", syntheticChecks, 0, 1_000);
         range(cl, "--synthetic-latency-ms", syntheticLatencyMs, 0, 3_600_000);
         range(cl, "--check-timeout-ms", checkTimeoutMs, 1, 3_600_000);
@@ -293,9 +303,9 @@ public final class DemoOptions {
         return Duration.ofMillis(dbTimeoutMs);
     }
 
-    /** @return interval of the scheduled database readiness check */
-    public Duration dbCheckInterval() {
-        return Duration.ofMillis(dbCheckIntervalMs);
+    /** @return interval of the scheduled readiness checks */
+    public Duration checkInterval() {
+        return Duration.ofMillis(checkIntervalMs);
     }
 
     /** @return number of synthetic readiness checks */
@@ -333,6 +343,11 @@ public final class DemoOptions {
         return Duration.ofMillis(stallAfterMs);
     }
 
+    /** @return whether probe bodies show check details */
+    public boolean probeDetails() {
+        return probeDetails == Details.ALWAYS;
+    }
+
     /** @return interval of the scheduled liveness checks */
     public Duration livenessInterval() {
         return Duration.ofMillis(livenessIntervalMs);
@@ -366,6 +381,20 @@ public final class DemoOptions {
                     return Mode.ON_DEMAND;
                 default:
                     throw new CommandLine.TypeConversionException("expected 'scheduled' or 'on-demand', was '" + value + "'");
+            }
+        }
+    }
+
+    static final class DetailsConverter implements CommandLine.ITypeConverter<Details> {
+        @Override
+        public Details convert(String value) {
+            switch (value.trim().toLowerCase(Locale.ROOT)) {
+                case "never":
+                    return Details.NEVER;
+                case "always":
+                    return Details.ALWAYS;
+                default:
+                    throw new CommandLine.TypeConversionException("expected 'never' or 'always', was '" + value + "'");
             }
         }
     }

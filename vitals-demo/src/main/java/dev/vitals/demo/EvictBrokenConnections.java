@@ -15,14 +15,14 @@ import java.sql.SQLTransientConnectionException;
  * Instantiated by Hikari by class name; stateless.
  */
 public final class EvictBrokenConnections implements SQLExceptionOverride {
-    @Override
-    public Override adjudicate(SQLException e) {
+    @java.lang.Override
+    public SQLExceptionOverride.Override adjudicate(SQLException e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof SQLNonTransientConnectionException || t instanceof SQLTransientConnectionException
                     || t instanceof SQLRecoverableException) {
-                return Override.MUST_EVICT;
+                return SQLExceptionOverride.Override.MUST_EVICT;
             }
         }
-        return Override.CONTINUE_EVICT;
+        return SQLExceptionOverride.Override.CONTINUE_EVICT;
     }
 }
