@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Properties;
 import org.h2.tools.Server;
 
 /**
@@ -30,19 +31,25 @@ import org.h2.tools.Server;
 final class Database implements AutoCloseable {
     static final int COST_CENTERS = 100;
     static final int ORDERS = 1_000;
+    /** Read timeout of the migration connection. */
+    static final Duration MIGRATION_TIMEOUT = Duration.ofSeconds(30);
 
     private final Server server;
     private final Connection keeper;
     private final HikariDataSource pool;
     private final String url;
     private final Duration timeout;
+    private final String user;
+    private final String password;
 
-    private Database(Server server, Connection keeper, HikariDataSource pool, String url, Duration timeout) {
+    private Database(Server server, Connection keeper, HikariDataSource pool, String url, DemoOptions o) {
         this.server = server;
         this.keeper = keeper;
         this.pool = pool;
         this.url = url;
-        this.timeout = timeout;
+        this.timeout = o.dbTimeout();
+        this.user = o.dbUser();
+        this.password = o.dbPassword();
     }
 
     /**
@@ -67,7 +74,7 @@ final class Database implements AutoCloseable {
         }
         String url = o.dbUrl().orElse("jdbc:h2:tcp://127.0.0.1:" + server.getPort() + "/mem:" + dbName);
         HikariDataSource pool = new HikariDataSource(hikariConfig(o, url));
-        return new Database(server, keeper, pool, url, o.dbTimeout());
+        return new Database(server, keeper, pool, url, o);
     }
 
     static HikariConfig hikariConfig(DemoOptions o, String rawUrl) {
@@ -117,7 +124,16 @@ final class Database implements AutoCloseable {
      * @throws SQLException if the database cannot be reached or the statements fail
      */
     void migrate() throws SQLException {
-        try (Connection c = pool.getConnection(); Statement s = c.createStatement()) {
+        // Its own connection, through the same URL, with a longer read timeout than the pool's:
+        // the seed batch can take more than a second on a loaded machine.
+        Properties props = new Properties();
+        props.setProperty("user", user);
+        props.setProperty("password", password);
+        long timeoutMs = MIGRATION_TIMEOUT.toMillis();
+        if (url.startsWith("jdbc:postgresql:")) {
+            props.setProperty("socketTimeout", Long.toString(timeoutMs / 1000));
+        }
+        try (Connection c = DriverManager.getConnection(boundedUrl(url, timeoutMs), props); Statement s = c.createStatement()) {
             s.execute("CREATE TABLE IF NOT EXISTS cost_centers (code VARCHAR(64) PRIMARY KEY, "
                     + "name VARCHAR(200) NOT NULL, budget_cents BIGINT NOT NULL)");
             s.execute("CREATE TABLE IF NOT EXISTS orders (id BIGINT PRIMARY KEY, customer VARCHAR(200) NOT NULL, "

@@ -87,7 +87,7 @@ public final class DemoApp implements AutoCloseable {
                     + wiring.probePort().getAsInt() + " db-port=" + db.serverPort());
             out.flush();
         }
-        initialize(t0);
+        initialize();
         port = app.start();
         wiring.startupComplete();
         startupMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
@@ -95,8 +95,12 @@ public final class DemoApp implements AutoCloseable {
         out.flush();
     }
 
-    /** Migrations (retried until the database answers), then warm-up until the startup delay has passed. */
-    private void initialize(long t0) throws InterruptedException {
+    /**
+     * Migrations (retried until the database answers), then warm-up until {@code --startup-delay-ms}
+     * has passed since initialization began (the probe listener is up by then).
+     */
+    private void initialize() throws InterruptedException {
+        long t0 = System.nanoTime();
         long backoffMs = 200;
         while (true) {
             try {

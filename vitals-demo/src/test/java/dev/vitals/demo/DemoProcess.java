@@ -111,9 +111,12 @@ final class DemoProcess implements AutoCloseable {
         }
     }
 
-    /** Sends SIGTERM (Process.destroy on Linux). */
+    /**
+     * Sends SIGTERM through the process handle. ({@link Process#destroy()} would also close our
+     * end of the child's output pipes, so its shutdown lines would be lost.)
+     */
     void sigterm() {
-        process.destroy();
+        process.toHandle().destroy();
     }
 
     Optional<Integer> awaitExit(Duration timeout) throws InterruptedException {
