@@ -1,9 +1,10 @@
 package dev.vitals.server;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.DecoderResult;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -48,10 +49,13 @@ final class ProbeConnection {
     private static final int MAX_QUEUED = 16;
     /** Slack granted on top of the group deadline before the event loop answers by itself. */
     static final long SAFETY_MARGIN_MILLIS = 500;
+    /** Longest wait for a client to close after the last answer on a closing connection. */
+    static final long LINGER_MILLIS = 2000;
 
     private static final ProbeResponse HEADER_TOO_LARGE = ProbeResponse.text(431, "request header fields too large\n");
     private static final ProbeResponse LINE_TOO_LONG = ProbeRouter.badRequest("request line too long");
     private static final ProbeResponse MALFORMED = ProbeRouter.badRequest("malformed HTTP request");
+    private static final ProbeResponse UNSUPPORTED_VERSION = ProbeRouter.badRequest("unsupported HTTP version");
 
     private final ProbeServer server;
     private final ProbeResponder responder;
@@ -243,6 +247,11 @@ final class ProbeConnection {
             write(r, false, false, false);
             return;
         }
+        if (req.protocolVersion().majorVersion() != 1) {
+            // Only HTTP/1.0 and 1.1 are spoken here; an HTTP/2 preface ("PRI * HTTP/2.0") lands here too.
+            write(UNSUPPORTED_VERSION, false, false, false);
+            return;
+        }
         boolean head = HttpMethod.HEAD.equals(req.method());
         boolean http10 = HttpVersion.HTTP_1_0.equals(req.protocolVersion());
         boolean hasBody = HttpUtil.isTransferEncodingChunked(req) || HttpUtil.getContentLength(req, 0L) > 0;
@@ -309,7 +318,7 @@ final class ProbeConnection {
         if (!keepAlive) {
             closing = true;
             hasDeadline = false;
-            ctx.writeAndFlush(buf).addListener(ChannelFutureListener.CLOSE);
+            ctx.writeAndFlush(buf).addListener(f -> lingeringClose(f.isSuccess()));
             return;
         }
         ctx.write(buf);
@@ -318,6 +327,25 @@ final class ProbeConnection {
             reading = false;
             setDeadline(System.nanoTime() + server.idleTimeoutNanos());
         }
+    }
+
+    /**
+     * Half-closes after the last answer and reads (and drops) whatever the client still sends
+     * until it closes, for at most {@link #LINGER_MILLIS} (or the read timeout, if shorter).
+     * Closing at once with unread input would make the kernel send a reset, which can destroy
+     * the answer (a 431 to a 200 KB header, say) before the client reads it.
+     */
+    private void lingeringClose(boolean written) {
+        Channel ch = ctx.channel();
+        if (!written || !ch.isActive() || !(ch instanceof SocketChannel)) {
+            ctx.close();
+            return;
+        }
+        ((SocketChannel) ch).shutdownOutput();
+        long linger = Math.min(LINGER_MILLIS, TimeUnit.NANOSECONDS.toMillis(server.readTimeoutNanos()));
+        ctx.executor().schedule(() -> {
+            ctx.close();
+        }, Math.max(1, linger), TimeUnit.MILLISECONDS);
     }
 
     private static final class Pending {

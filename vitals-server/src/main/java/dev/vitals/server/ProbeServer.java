@@ -7,10 +7,9 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
-import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.HttpDecoderConfig;
@@ -139,7 +138,7 @@ public final class ProbeServer implements AutoCloseable {
             }
             ProbeResponder responder = new ProbeResponder(registry,
                     new ProbeRouter(Catalog.of(registry), basePath, detailsPolicy));
-            EventLoopGroup g = new MultiThreadIoEventLoopGroup(eventLoopThreads, threadFactory(), NioIoHandler.newFactory());
+            EventLoopGroup g = newEventLoopGroup(eventLoopThreads);
             ChannelGroup all = new DefaultChannelGroup("vitals-probe", g.next());
             HttpDecoderConfig decoderConfig = new HttpDecoderConfig()
                     .setMaxInitialLineLength(maxHeaderSize)
@@ -335,6 +334,16 @@ public final class ProbeServer implements AutoCloseable {
     private String describePort() {
         InetSocketAddress a = boundAddress;
         return String.valueOf(a != null ? a.getPort() : port);
+    }
+
+    /**
+     * NIO event loops through the API that Netty 4.1 and 4.2 share, so Vitals runs on whichever of
+     * the two the application resolves (4.2 deprecates {@code NioEventLoopGroup} in favour of
+     * {@code MultiThreadIoEventLoopGroup}, which 4.1 lacks; both build the same loop on 4.2).
+     */
+    @SuppressWarnings("deprecation")
+    private static EventLoopGroup newEventLoopGroup(int threads) {
+        return new NioEventLoopGroup(threads, threadFactory());
     }
 
     private static ThreadFactory threadFactory() {
