@@ -1,0 +1,202 @@
+package dev.vitals.spring;
+
+import dev.vitals.Check;
+import dev.vitals.HealthListener;
+import dev.vitals.HealthRegistry;
+import dev.vitals.StartupCompletion;
+import dev.vitals.micrometer.VitalsMetrics;
+import java.lang.System.Logger.Level;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.availability.ApplicationAvailability;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.health.actuate.endpoint.HealthEndpointGroups;
+import org.springframework.boot.health.autoconfigure.registry.HealthContributorNameGenerator;
+import org.springframework.boot.health.contributor.HealthContributor;
+import org.springframework.boot.health.contributor.ReactiveHealthContributor;
+import org.springframework.context.ApplicationContext;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.util.ClassUtils;
+
+/**
+ * Auto-configures Vitals in a Spring Boot 4.0 application (see the module's README):
+ * a {@link HealthRegistry} holding every adopted Spring health indicator plus any
+ * {@link Check} beans and {@link VitalsCustomizer}s, started with the context and closed with
+ * it; the availability mapping ({@link AvailabilityBridge}); Micrometer meters when Micrometer
+ * is present. Every bean backs off when the application defines its own.
+ */
+@AutoConfiguration(afterName = {
+        "org.springframework.boot.autoconfigure.availability.ApplicationAvailabilityAutoConfiguration",
+        "org.springframework.boot.health.autoconfigure.registry.HealthContributorRegistryAutoConfiguration",
+        "org.springframework.boot.health.autoconfigure.actuate.endpoint.HealthEndpointAutoConfiguration"})
+@ConditionalOnBooleanProperty(name = "vitals.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(VitalsProperties.class)
+public final class VitalsAutoConfiguration {
+    private static final System.Logger LOG = System.getLogger("dev.vitals.spring");
+    private static final boolean REACTOR = ClassUtils.isPresent("reactor.core.publisher.Mono", VitalsAutoConfiguration.class.getClassLoader());
+
+    VitalsAutoConfiguration() {
+    }
+
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean
+    HealthRegistry vitalsHealthRegistry(VitalsProperties properties, ListableBeanFactory beans,
+                                        ObjectProvider<HealthContributorNameGenerator> nameGenerator,
+                                        ObjectProvider<HealthEndpointGroups> springGroups,
+                                        ObjectProvider<Check> checks,
+                                        ObjectProvider<VitalsCustomizer> customizers,
+                                        ObjectProvider<HealthListener> listeners) {
+        HealthRegistry.Builder builder = HealthRegistry.builder()
+                .virtualThreads(properties.isVirtualThreads())
+                .startupCompletion(properties.getAvailability().isMapSpringStates()
+                        ? StartupCompletion.MANUAL : StartupCompletion.AUTOMATIC);
+        List<Check> adopted = properties.isAdoptIndicators()
+                ? adopt(properties, beans, nameGenerator.getIfAvailable(HealthContributorNameGenerator::withoutStandardSuffixes),
+                        Optional.ofNullable(springGroups.getIfAvailable()))
+                : List.of();
+        List<Check> all = new ArrayList<>(adopted);
+        checks.orderedStream().forEach(all::add);
+        for (String g : SpringIndicators.customGroups(all)) {
+            builder.group(g);
+        }
+        all.forEach(builder::register);
+        customizers.orderedStream().forEach(c -> c.customize(builder));
+        listeners.orderedStream().forEach(builder::listener);
+        HealthRegistry registry = builder.build();
+        LOG.log(Level.INFO, "Vitals: {0} Spring health indicators adopted, {1} checks in all",
+                adopted.size(), registry.checks().size());
+        return registry;
+    }
+
+    private static List<Check> adopt(VitalsProperties properties, ListableBeanFactory beans,
+                                     HealthContributorNameGenerator names, Optional<HealthEndpointGroups> springGroups) {
+        Map<String, HealthContributor> blocking = new LinkedHashMap<>();
+        beans.getBeansOfType(HealthContributor.class).forEach((bean, c) -> blocking.put(names.generateContributorName(bean), c));
+        Map<String, ReactiveHealthContributor> reactive = new LinkedHashMap<>();
+        if (REACTOR) {
+            beans.getBeansOfType(ReactiveHealthContributor.class)
+                    .forEach((bean, c) -> reactive.put(names.generateContributorName(bean), c));
+        }
+        Set<String> excluded = new LinkedHashSet<>(properties.getExclude());
+        List<Check> out = new ArrayList<>();
+        for (SpringIndicators.Leaf leaf : SpringIndicators.leaves(blocking, reactive)) {
+            if (isExcluded(excluded, leaf.springName)) {
+                continue;
+            }
+            Set<String> groups = SpringIndicators.springGroups(leaf.springName, springGroups, properties.getHealthGroup());
+            Optional<VitalsProperties.CheckSettings> own = SpringIndicators.own(properties.getChecks(), leaf.springName);
+            if (groups.isEmpty() && own.map(VitalsProperties.CheckSettings::getGroups).isEmpty()) {
+                LOG.log(Level.INFO, "Vitals: health contributor ''{0}'' is in no Spring health group; not adopted", leaf.springName);
+                continue;
+            }
+            out.add(SpringIndicators.check(leaf, groups, properties.getDefaults(), own));
+        }
+        return out;
+    }
+
+    private static boolean isExcluded(Set<String> excluded, String springName) {
+        for (String name = springName; ; name = name.substring(0, name.lastIndexOf('/'))) {
+            if (excluded.contains(name) || excluded.contains(SpringIndicators.checkName(name))) {
+                return true;
+            }
+            if (name.indexOf('/') < 0) {
+                return false;
+            }
+        }
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    AvailabilityBridge vitalsAvailabilityBridge(HealthRegistry registry, ApplicationContext context,
+                                                ObjectProvider<ApplicationAvailability> springAvailability,
+                                                VitalsProperties properties) {
+        return new AvailabilityBridge(registry, context, springAvailability.getIfAvailable(),
+                properties.getAvailability().isMapSpringStates(), properties.getAvailability().getPublishInterval(),
+                properties.getShutdown().getDrainDelay());
+    }
+
+    @Bean
+    VitalsLifecycle vitalsLifecycle(HealthRegistry registry, AvailabilityBridge bridge) {
+        return new VitalsLifecycle(registry, bridge);
+    }
+
+    /** Starts the registry's schedules and the availability publisher with the context; stops them last. */
+    static final class VitalsLifecycle implements SmartLifecycle {
+        private final HealthRegistry registry;
+        private final AvailabilityBridge bridge;
+        private volatile boolean running;
+
+        VitalsLifecycle(HealthRegistry registry, AvailabilityBridge bridge) {
+            this.registry = registry;
+            this.bridge = bridge;
+        }
+
+        @Override
+        public void start() {
+            if (!registry.isStarted()) {
+                registry.start();
+            }
+            bridge.start();
+            running = true;
+        }
+
+        @Override
+        public void stop() {
+            bridge.stop();
+            running = false;
+        }
+
+        @Override
+        public boolean isRunning() {
+            return running;
+        }
+
+        /** Starts before and stops after the web servers (which use DEFAULT_PHASE - 2048 and - 1024). */
+        @Override
+        public int getPhase() {
+            return Integer.MIN_VALUE + 1000;
+        }
+    }
+
+    /** Micrometer meters, when vitals-micrometer and Micrometer are on the class path. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = {"dev.vitals.micrometer.VitalsMetrics", "io.micrometer.core.instrument.MeterRegistry"})
+    @ConditionalOnBooleanProperty(name = "vitals.metrics.enabled", matchIfMissing = true)
+    static class MetricsConfiguration {
+        /**
+         * A {@code MeterBinder} (bound by Boot's metrics auto-configuration to the application's
+         * {@code MeterRegistry}) and the registry's {@link HealthListener}.
+         */
+        @Bean
+        @ConditionalOnMissingBean
+        VitalsMetrics vitalsMetrics() {
+            return VitalsMetrics.create();
+        }
+
+        @Bean
+        static SmartInitializingSingleton vitalsMetricsMonitor(ObjectProvider<VitalsMetrics> metrics,
+                                                               ObjectProvider<HealthRegistry> registry) {
+            return () -> {
+                VitalsMetrics m = metrics.getIfAvailable();
+                HealthRegistry r = registry.getIfAvailable();
+                if (m != null && r != null) {
+                    m.monitor(r);
+                }
+            };
+        }
+    }
+}
