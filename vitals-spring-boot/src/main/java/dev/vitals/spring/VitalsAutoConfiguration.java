@@ -5,6 +5,8 @@ import dev.vitals.HealthListener;
 import dev.vitals.HealthRegistry;
 import dev.vitals.StartupCompletion;
 import dev.vitals.micrometer.VitalsMetrics;
+import dev.vitals.server.DetailsPolicy;
+import dev.vitals.server.ProbeServer;
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -170,6 +172,49 @@ public final class VitalsAutoConfiguration {
         public int getPhase() {
             return Integer.MIN_VALUE + 1000;
         }
+    }
+
+    /**
+     * The probe server, started as soon as the registry exists (so {@code /startupz} answers
+     * "starting" while the rest of the context initialises) and stopped when the context is
+     * destroyed (at once: the drain on context close is the graceful part), after the web server.
+     */
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean
+    @ConditionalOnBooleanProperty(name = "vitals.server.enabled", matchIfMissing = true)
+    ProbeServer vitalsProbeServer(HealthRegistry registry, VitalsProperties properties) {
+        VitalsProperties.Server p = properties.getServer();
+        ProbeServer.Builder b = ProbeServer.builder(registry).port(p.getPort()).basePath(p.getBasePath());
+        if (p.getAddress() != null) {
+            b.bindAddress(p.getAddress());
+        }
+        switch (p.getDetails()) {
+            case ALWAYS:
+                b.detailsPolicy(DetailsPolicy.always());
+                break;
+            case WHEN_AUTHORIZED:
+                if (p.getToken() == null || p.getToken().isBlank()) {
+                    throw new IllegalArgumentException("vitals.server.details=when-authorized needs vitals.server.token");
+                }
+                b.detailsPolicy(DetailsPolicy.whenAuthorized(p.getToken()));
+                break;
+            default:
+                b.detailsPolicy(DetailsPolicy.never());
+                break;
+        }
+        if (p.getEventLoopThreads() != null) {
+            b.eventLoopThreads(p.getEventLoopThreads());
+        }
+        if (p.getMaxConnections() != null) {
+            b.maxConnections(p.getMaxConnections());
+        }
+        if (p.getReadTimeout() != null) {
+            b.readTimeout(p.getReadTimeout());
+        }
+        if (p.getIdleTimeout() != null) {
+            b.idleTimeout(p.getIdleTimeout());
+        }
+        return b.build().start();
     }
 
     /** Micrometer meters, when vitals-micrometer and Micrometer are on the class path. */

@@ -57,6 +57,9 @@ public class VitalsProperties {
     /** Spring's own /actuator/health. */
     private final Actuator actuator = new Actuator();
 
+    /** Vitals' probe server: its own port, listener and threads, independent of the web server. */
+    private final Server server = new Server();
+
     public boolean isEnabled() {
         return enabled;
     }
@@ -127,6 +130,133 @@ public class VitalsProperties {
 
     public Actuator getActuator() {
         return actuator;
+    }
+
+    public Server getServer() {
+        return server;
+    }
+
+    /** Who sees check details, messages and error types in probe answers. */
+    public enum Details {
+        /** Nobody (default): status and check names only. */
+        NEVER,
+        /** Requests carrying "Authorization: Bearer" with vitals.server.token. */
+        WHEN_AUTHORIZED,
+        /** Everybody; the probe port is reachable by every pod in the cluster. */
+        ALWAYS
+    }
+
+    /** The probe server (/livez, /readyz, /startupz, /health). */
+    public static class Server {
+        /** Whether the probe server starts. */
+        private boolean enabled = true;
+
+        /** Port of the probe server; 0 picks a free port. */
+        private int port = 8081;
+
+        /** Local address to listen on; all interfaces when unset (kubelet probes the pod IP). */
+        private java.net.InetAddress address;
+
+        /** Prefix of every probe route, such as /probes; none when empty. */
+        private String basePath = "";
+
+        /** Who sees check details in probe answers. */
+        private Details details = Details.NEVER;
+
+        /** Bearer token that unlocks details when details=when-authorized. */
+        private String token;
+
+        /** Event-loop threads of the probe server (default: 1 on up to 2 processors, else 2). */
+        private Integer eventLoopThreads;
+
+        /** Connections open at once; a connection over the limit is closed at once (default 1024). */
+        private Integer maxConnections;
+
+        /** Time a request may take to arrive completely (default 5s). */
+        private Duration readTimeout;
+
+        /** Time a kept-alive connection may sit without a request (default 60s). */
+        private Duration idleTimeout;
+
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        public int getPort() {
+            return port;
+        }
+
+        public void setPort(int port) {
+            this.port = port;
+        }
+
+        public java.net.InetAddress getAddress() {
+            return address;
+        }
+
+        public void setAddress(java.net.InetAddress address) {
+            this.address = address;
+        }
+
+        public String getBasePath() {
+            return basePath;
+        }
+
+        public void setBasePath(String basePath) {
+            this.basePath = basePath;
+        }
+
+        public Details getDetails() {
+            return details;
+        }
+
+        public void setDetails(Details details) {
+            this.details = details;
+        }
+
+        public String getToken() {
+            return token;
+        }
+
+        public void setToken(String token) {
+            this.token = token;
+        }
+
+        public Integer getEventLoopThreads() {
+            return eventLoopThreads;
+        }
+
+        public void setEventLoopThreads(Integer eventLoopThreads) {
+            this.eventLoopThreads = eventLoopThreads;
+        }
+
+        public Integer getMaxConnections() {
+            return maxConnections;
+        }
+
+        public void setMaxConnections(Integer maxConnections) {
+            this.maxConnections = maxConnections;
+        }
+
+        public Duration getReadTimeout() {
+            return readTimeout;
+        }
+
+        public void setReadTimeout(Duration readTimeout) {
+            this.readTimeout = readTimeout;
+        }
+
+        public Duration getIdleTimeout() {
+            return idleTimeout;
+        }
+
+        public void setIdleTimeout(Duration idleTimeout) {
+            this.idleTimeout = idleTimeout;
+        }
     }
 
     /** Evaluation mode of a check, as in {@link dev.vitals.Mode}. */
