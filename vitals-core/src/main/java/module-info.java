@@ -3,4 +3,5 @@ module dev.vitals.core {
     requires java.management;
 
     exports dev.vitals;
+    exports dev.vitals.monitor;
 }
