@@ -6,7 +6,13 @@ import dev.vitals.HealthListener;
 import dev.vitals.HealthRegistry;
 import dev.vitals.Report;
 import dev.vitals.Status;
+import dev.vitals.monitor.LagMonitor;
+import dev.vitals.monitor.PauseDetector;
+import dev.vitals.monitor.ProgressWatchdog;
+import dev.vitals.monitor.SaturationMonitor;
+import dev.vitals.monitor.SaturationSnapshot;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
@@ -21,6 +27,8 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -56,6 +64,15 @@ import java.util.function.ToDoubleFunction;
  *     0 UP, 1 DEGRADED, 2 DOWN, 3 UNKNOWN (higher is worse)</td></tr>
  * <tr><td>{@value #GROUP_STATUS}</td><td>gauge</td><td>group</td><td>—</td>
  *     <td>the group's aggregated status, same encoding, availability state included</td></tr>
+ * <tr><td>{@value #POOL_SATURATION}, {@value #POOL_BUSY}, {@value #POOL_CAPACITY}, {@value #POOL_QUEUED}</td>
+ *     <td>gauges</td><td>pool</td><td>ratio; units</td><td>a {@link SaturationMonitor}'s latest sample</td></tr>
+ * <tr><td>{@value #POOL_COMPLETED}, {@value #POOL_STALLED}, {@value #POOL_WITHOUT_PROGRESS}</td>
+ *     <td>function counter; gauges</td><td>pool</td><td>tasks; 0/1; seconds</td>
+ *     <td>a {@link ProgressWatchdog}'s latest sample</td></tr>
+ * <tr><td>{@value #LAG_CURRENT}, {@value #LAG_MAX}, {@value #LAG_P99}</td><td>gauges</td><td>pool</td>
+ *     <td>seconds</td><td>a {@link LagMonitor}'s latest snapshot (scheduler or event loop)</td></tr>
+ * <tr><td>{@value #PAUSE_MAX}, {@value #PAUSE_P99}</td><td>gauges</td><td>monitor</td><td>seconds</td>
+ *     <td>a {@link PauseDetector}'s latest snapshot</td></tr>
  * </table>
  *
  * <p>Extra common tags given to {@link #create(Iterable)} are added to every meter. Status
@@ -77,11 +94,39 @@ public final class VitalsMetrics implements MeterBinder, HealthListener {
     /** Gauge: a group's current status, 0 UP, 1 DEGRADED, 2 DOWN, 3 UNKNOWN. */
     public static final String GROUP_STATUS = "vitals.group.status";
 
+    /** Gauge: busy ÷ capacity of a monitored pool, 0.0–1.0. */
+    public static final String POOL_SATURATION = "vitals.pool.saturation";
+    /** Gauge: busy units (threads, permits) of a monitored pool. */
+    public static final String POOL_BUSY = "vitals.pool.busy";
+    /** Gauge: capacity of a monitored pool. */
+    public static final String POOL_CAPACITY = "vitals.pool.capacity";
+    /** Gauge: work waiting for a unit of a monitored pool. */
+    public static final String POOL_QUEUED = "vitals.pool.queued";
+    /** Function counter: tasks a watched pool has completed. */
+    public static final String POOL_COMPLETED = "vitals.pool.completed";
+    /** Gauge: 1 while a watched pool is stalled (work waiting, nothing completed for its stall bound), else 0. */
+    public static final String POOL_STALLED = "vitals.pool.stalled";
+    /** Gauge: seconds since a watched pool last completed a task while it had work. */
+    public static final String POOL_WITHOUT_PROGRESS = "vitals.pool.without.progress";
+    /** Gauge: lag of the latest heartbeat of a scheduler or event loop, seconds. */
+    public static final String LAG_CURRENT = "vitals.lag.current";
+    /** Gauge: largest lag in the monitor's window, seconds. */
+    public static final String LAG_MAX = "vitals.lag.max";
+    /** Gauge: 99th percentile of lag in the monitor's window, seconds. */
+    public static final String LAG_P99 = "vitals.lag.p99";
+    /** Gauge: longest JVM pause in the detector's window, seconds. */
+    public static final String PAUSE_MAX = "vitals.pause.max";
+    /** Gauge: 99th percentile of JVM pauses in the detector's window, seconds. */
+    public static final String PAUSE_P99 = "vitals.pause.p99";
+
     static final String TAG_CHECK = "check";
+    static final String TAG_POOL = "pool";
+    static final String TAG_MONITOR = "monitor";
     static final String TAG_GROUP = "group";
 
     private final Tags tags;
     private final List<Bound> bound = new CopyOnWriteArrayList<>();
+    private final List<Consumer<MeterRegistry>> monitors = new CopyOnWriteArrayList<>();
     private volatile HealthRegistry registry;
 
     private VitalsMetrics(Tags tags) {
@@ -95,14 +140,15 @@ public final class VitalsMetrics implements MeterBinder, HealthListener {
 
     /**
      * @param tags common tags added to every meter (for example {@code service}); must not use
-     *     the keys {@code check} or {@code group}
+     *     the keys {@code check}, {@code group}, {@code pool} or {@code monitor}
      * @return metrics with those tags
      * @throws IllegalArgumentException if a tag uses a reserved key
      */
     public static VitalsMetrics create(Iterable<Tag> tags) {
         Tags t = Tags.of(Objects.requireNonNull(tags, "tags"));
         for (Tag tag : t) {
-            if (TAG_CHECK.equals(tag.getKey()) || TAG_GROUP.equals(tag.getKey())) {
+            if (TAG_CHECK.equals(tag.getKey()) || TAG_GROUP.equals(tag.getKey()) || TAG_POOL.equals(tag.getKey())
+                    || TAG_MONITOR.equals(tag.getKey())) {
                 throw new IllegalArgumentException("tag key '" + tag.getKey() + "' is reserved by VitalsMetrics");
             }
         }
@@ -156,7 +202,116 @@ public final class VitalsMetrics implements MeterBinder, HealthListener {
         if (r != null) {
             b.registerRegistryMeters(r);
         }
+        for (Consumer<MeterRegistry> m : monitors) {
+            m.accept(meterRegistry);
+        }
         bound.add(b);
+    }
+
+    /**
+     * Adds the pool gauges of a saturation monitor ({@value #POOL_SATURATION},
+     * {@value #POOL_BUSY}, {@value #POOL_CAPACITY}, {@value #POOL_QUEUED}, tag {@code pool} = the
+     * monitor's name) to every bound meter registry, present and future. Gauges read the latest
+     * snapshot ({@code NaN} before the first sample); they never sample.
+     *
+     * @param monitor the monitor
+     * @return this
+     */
+    public VitalsMetrics saturation(SaturationMonitor monitor) {
+        Objects.requireNonNull(monitor, "monitor");
+        Tags t = tags.and(TAG_POOL, monitor.name());
+        return addMonitor(m -> {
+            snapshotGauge(m, POOL_SATURATION, t, monitor, x -> x.snapshot().map(SaturationSnapshot::saturation),
+                    "busy / capacity of the pool, 0.0-1.0", null);
+            snapshotGauge(m, POOL_BUSY, t, monitor, x -> x.snapshot().map(s -> (double) s.busy()),
+                    "Busy units (threads, permits) of the pool", null);
+            snapshotGauge(m, POOL_CAPACITY, t, monitor, x -> x.snapshot().map(s -> (double) s.capacity()),
+                    "Capacity of the pool", null);
+            snapshotGauge(m, POOL_QUEUED, t, monitor, x -> x.snapshot().map(s -> (double) s.queued()),
+                    "Work waiting for a unit of the pool", null);
+        });
+    }
+
+    /**
+     * Adds the progress meters of a watchdog ({@value #POOL_COMPLETED}, {@value #POOL_STALLED},
+     * {@value #POOL_WITHOUT_PROGRESS}; tag {@code pool} = the watchdog's name).
+     *
+     * @param watchdog the watchdog
+     * @return this
+     */
+    public VitalsMetrics progress(ProgressWatchdog watchdog) {
+        Objects.requireNonNull(watchdog, "watchdog");
+        Tags t = tags.and(TAG_POOL, watchdog.name());
+        return addMonitor(m -> {
+            FunctionCounter.builder(POOL_COMPLETED, watchdog,
+                            w -> w.snapshot().map(s -> (double) s.progress().completed()).orElse(0.0))
+                    .tags(t).description("Tasks the pool has completed").register(m);
+            snapshotGauge(m, POOL_STALLED, t, watchdog, w -> w.snapshot().map(s -> s.stalled() ? 1.0 : 0.0),
+                    "1 while the pool is stalled (work waiting, nothing completed for its stall bound), else 0", null);
+            snapshotGauge(m, POOL_WITHOUT_PROGRESS, t, watchdog, w -> w.snapshot().map(s -> seconds(s.withoutProgress())),
+                    "Time since the pool last completed a task while it had work", "seconds");
+        });
+    }
+
+    /**
+     * Adds the lag gauges of a lag monitor ({@value #LAG_CURRENT}, {@value #LAG_MAX},
+     * {@value #LAG_P99}, seconds; tag {@code pool} = the monitor's name: the scheduler or event
+     * loop it measures).
+     *
+     * @param monitor the lag monitor
+     * @return this
+     */
+    public VitalsMetrics lag(LagMonitor monitor) {
+        Objects.requireNonNull(monitor, "monitor");
+        Tags t = tags.and(TAG_POOL, monitor.name());
+        return addMonitor(m -> {
+            snapshotGauge(m, LAG_CURRENT, t, monitor, x -> x.snapshot().map(s -> seconds(s.current())),
+                    "Lag of the latest heartbeat (how late it ran), or how long a pending one has waited", "seconds");
+            snapshotGauge(m, LAG_MAX, t, monitor, x -> x.snapshot().map(s -> seconds(s.max())),
+                    "Largest heartbeat lag in the window", "seconds");
+            snapshotGauge(m, LAG_P99, t, monitor, x -> x.snapshot().map(s -> seconds(s.p99())),
+                    "99th percentile of heartbeat lag in the window", "seconds");
+        });
+    }
+
+    /**
+     * Adds the pause gauges of a pause detector ({@value #PAUSE_MAX}, {@value #PAUSE_P99},
+     * seconds; tag {@code monitor} = the detector's name).
+     *
+     * @param detector the pause detector
+     * @return this
+     */
+    public VitalsMetrics pause(PauseDetector detector) {
+        Objects.requireNonNull(detector, "detector");
+        Tags t = tags.and(TAG_MONITOR, detector.name());
+        return addMonitor(m -> {
+            snapshotGauge(m, PAUSE_MAX, t, detector, x -> x.snapshot().map(s -> seconds(s.max())),
+                    "Longest JVM pause (all threads stalled) in the window", "seconds");
+            snapshotGauge(m, PAUSE_P99, t, detector, x -> x.snapshot().map(s -> seconds(s.p99())),
+                    "99th percentile of JVM pauses in the window", "seconds");
+        });
+    }
+
+    private synchronized VitalsMetrics addMonitor(Consumer<MeterRegistry> registration) {
+        monitors.add(registration);
+        for (Bound b : bound) {
+            registration.accept(b.meters);
+        }
+        return this;
+    }
+
+    private static <T> void snapshotGauge(MeterRegistry m, String name, Tags t, T monitor,
+                                          Function<T, Optional<Double>> value, String description, String unit) {
+        Gauge.Builder<T> g = Gauge.builder(name, monitor, x -> value.apply(x).orElse(Double.NaN))
+                .tags(t).description(description).strongReference(true);
+        if (unit != null) {
+            g.baseUnit(unit);
+        }
+        g.register(m);
+    }
+
+    private static double seconds(java.time.Duration d) {
+        return d.toNanos() / 1e9;
     }
 
     @Override
