@@ -4,10 +4,17 @@ import dev.vitals.Check;
 import dev.vitals.HealthListener;
 import dev.vitals.HealthRegistry;
 import dev.vitals.StartupCompletion;
+import dev.vitals.Groups;
 import dev.vitals.micrometer.VitalsMetrics;
+import dev.vitals.monitor.LagMonitor;
+import dev.vitals.monitor.Monitor;
+import dev.vitals.monitor.PauseDetector;
+import dev.vitals.monitor.ProgressWatchdog;
+import dev.vitals.monitor.SaturationMonitor;
 import dev.vitals.server.DetailsPolicy;
 import dev.vitals.server.ProbeServer;
 import java.lang.System.Logger.Level;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -28,7 +35,9 @@ import org.springframework.boot.health.actuate.endpoint.HealthEndpointGroups;
 import org.springframework.boot.health.autoconfigure.registry.HealthContributorNameGenerator;
 import org.springframework.boot.health.contributor.HealthContributor;
 import org.springframework.boot.health.contributor.ReactiveHealthContributor;
+import org.springframework.boot.web.server.context.WebServerInitializedEvent;
 import org.springframework.context.ApplicationContext;
+import org.springframework.context.ApplicationListener;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -132,23 +141,30 @@ public final class VitalsAutoConfiguration {
     }
 
     @Bean
-    VitalsLifecycle vitalsLifecycle(HealthRegistry registry, AvailabilityBridge bridge) {
-        return new VitalsLifecycle(registry, bridge);
+    VitalsLifecycle vitalsLifecycle(HealthRegistry registry, AvailabilityBridge bridge, ObjectProvider<Monitor> monitors) {
+        return new VitalsLifecycle(registry, bridge, monitors);
     }
 
-    /** Starts the registry's schedules and the availability publisher with the context; stops them last. */
+    /**
+     * Starts the registry's schedules, every {@link Monitor} bean not yet running (with the
+     * registry's clock and scheduler) and the availability publisher with the context; stops
+     * them last. Monitor beans are closed by the context when it is destroyed.
+     */
     static final class VitalsLifecycle implements SmartLifecycle {
         private final HealthRegistry registry;
         private final AvailabilityBridge bridge;
+        private final ObjectProvider<Monitor> monitors;
         private volatile boolean running;
 
-        VitalsLifecycle(HealthRegistry registry, AvailabilityBridge bridge) {
+        VitalsLifecycle(HealthRegistry registry, AvailabilityBridge bridge, ObjectProvider<Monitor> monitors) {
             this.registry = registry;
             this.bridge = bridge;
+            this.monitors = monitors;
         }
 
         @Override
         public void start() {
+            monitors.orderedStream().filter(m -> !m.isRunning()).forEach(m -> m.start(registry));
             if (!registry.isStarted()) {
                 registry.start();
             }
@@ -217,6 +233,63 @@ public final class VitalsAutoConfiguration {
         return b.build().start();
     }
 
+    /**
+     * Embedded Tomcat's worker pool as a saturation source (check {@code tomcat-saturation} in
+     * readiness: DEGRADED, still 200, at 90% busy) and a progress source (check
+     * {@code tomcat-progress} in liveness: DOWN when requests wait and none completes for
+     * {@code vitals.web-server.stall-after}), so that a stuck application fails liveness even
+     * though the probe server itself is fine (DESIGN.md P2).
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = {"org.springframework.boot.tomcat.TomcatWebServer", "org.apache.tomcat.util.threads.ThreadPoolExecutor"})
+    @ConditionalOnBooleanProperty(name = "vitals.web-server.enabled", matchIfMissing = true)
+    static class TomcatPoolConfiguration {
+        private final TomcatPool pool = new TomcatPool();
+
+        @Bean
+        SaturationMonitor vitalsTomcatSaturation() {
+            return SaturationMonitor.builder("tomcat", pool.saturation()).build();
+        }
+
+        @Bean
+        ProgressWatchdog vitalsTomcatProgress(VitalsProperties properties) {
+            return ProgressWatchdog.builder("tomcat", pool.progress())
+                    .stallAfter(properties.getWebServer().getStallAfter()).build();
+        }
+
+        @Bean
+        VitalsCustomizer vitalsTomcatChecks(SaturationMonitor vitalsTomcatSaturation, ProgressWatchdog vitalsTomcatProgress) {
+            return b -> b
+                    .register(monitorCheck("tomcat-saturation", vitalsTomcatSaturation).groups(Groups.READINESS).build())
+                    .register(monitorCheck("tomcat-progress", vitalsTomcatProgress).groups(Groups.LIVENESS).build());
+        }
+
+        @Bean
+        ApplicationListener<WebServerInitializedEvent> vitalsTomcatPoolAttacher() {
+            return event -> {
+                if (event.getApplicationContext().getServerNamespace() == null && pool.attach(event.getWebServer())) {
+                    LOG.log(Level.DEBUG, "Vitals: watching Tomcat's worker pool");
+                }
+            };
+        }
+
+        private static Check.Builder monitorCheck(String name, Monitor monitor) {
+            // As Monitor.check(), under another name: reading a snapshot never blocks.
+            return Check.builder(name, monitor.healthCheck())
+                    .interval(monitor.interval().compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1) : monitor.interval())
+                    .timeout(Duration.ofSeconds(1))
+                    .maxAge(Duration.ofSeconds(30));
+        }
+    }
+
+    /** JVM pause detector (opt-in: it keeps one thread sleeping and waking). */
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnBooleanProperty(name = "vitals.pause-detector.enabled")
+    PauseDetector vitalsPauseDetector() {
+        return PauseDetector.builder().build();
+    }
+
     /** Micrometer meters, when vitals-micrometer and Micrometer are on the class path. */
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass(name = {"dev.vitals.micrometer.VitalsMetrics", "io.micrometer.core.instrument.MeterRegistry"})
@@ -232,15 +305,29 @@ public final class VitalsAutoConfiguration {
             return VitalsMetrics.create();
         }
 
+        /** Names the registry (status gauges) and adds the figures of every monitor bean. */
         @Bean
         static SmartInitializingSingleton vitalsMetricsMonitor(ObjectProvider<VitalsMetrics> metrics,
-                                                               ObjectProvider<HealthRegistry> registry) {
+                                                               ObjectProvider<HealthRegistry> registry,
+                                                               ObjectProvider<Monitor> monitors) {
             return () -> {
                 VitalsMetrics m = metrics.getIfAvailable();
                 HealthRegistry r = registry.getIfAvailable();
-                if (m != null && r != null) {
-                    m.monitor(r);
+                if (m == null || r == null) {
+                    return;
                 }
+                m.monitor(r);
+                monitors.orderedStream().forEach(mon -> {
+                    if (mon instanceof SaturationMonitor) {
+                        m.saturation((SaturationMonitor) mon);
+                    } else if (mon instanceof ProgressWatchdog) {
+                        m.progress((ProgressWatchdog) mon);
+                    } else if (mon instanceof LagMonitor) {
+                        m.lag((LagMonitor) mon);
+                    } else if (mon instanceof PauseDetector) {
+                        m.pause((PauseDetector) mon);
+                    }
+                });
             };
         }
     }

@@ -60,6 +60,12 @@ public class VitalsProperties {
     /** Vitals' probe server: its own port, listener and threads, independent of the web server. */
     private final Server server = new Server();
 
+    /** The embedded web server's worker pool as a saturation and progress source. */
+    private final WebServer webServer = new WebServer();
+
+    /** JVM pause detector. */
+    private final PauseDetector pauseDetector = new PauseDetector();
+
     public boolean isEnabled() {
         return enabled;
     }
@@ -134,6 +140,57 @@ public class VitalsProperties {
 
     public Server getServer() {
         return server;
+    }
+
+    public WebServer getWebServer() {
+        return webServer;
+    }
+
+    public PauseDetector getPauseDetector() {
+        return pauseDetector;
+    }
+
+    /** The embedded web server's worker pool (Tomcat). */
+    public static class WebServer {
+        /**
+         * Whether Tomcat's worker pool is watched: check tomcat-saturation in readiness
+         * (DEGRADED at 90% busy) and check tomcat-progress in liveness (DOWN when requests
+         * wait and none completes for stall-after), with pool meters when Micrometer is present.
+         */
+        private boolean enabled = true;
+
+        /** How long the pool may have work and complete nothing before liveness fails. */
+        private Duration stallAfter = Duration.ofSeconds(60);
+
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        public Duration getStallAfter() {
+            return stallAfter;
+        }
+
+        public void setStallAfter(Duration stallAfter) {
+            this.stallAfter = stallAfter;
+        }
+    }
+
+    /** JVM pause detector (a hiccup meter: one thread that sleeps and measures how late it wakes). */
+    public static class PauseDetector {
+        /** Whether the pause detector runs and its figures go to Micrometer (off by default). */
+        private boolean enabled = false;
+
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
     }
 
     /** Who sees check details, messages and error types in probe answers. */

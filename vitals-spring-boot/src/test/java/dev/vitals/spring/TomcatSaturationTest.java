@@ -10,6 +10,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import static org.awaitility.Awaitility.await;
+
+import dev.vitals.Groups;
+import dev.vitals.HealthRegistry;
+import dev.vitals.Status;
+import dev.vitals.micrometer.VitalsMetrics;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.springframework.context.ConfigurableApplicationContext;
 
@@ -61,6 +68,16 @@ class TomcatSaturationTest {
                 vitalsOk++;
                 Thread.sleep(100);
             }
+            // Vitals saw it coming: the pool meters and the saturation check (sampled every 1 s).
+            MeterRegistry meters = ctx.getBean(MeterRegistry.class);
+            HealthRegistry registry = ctx.getBean(HealthRegistry.class);
+            await().atMost(Duration.ofSeconds(3)).untilAsserted(() -> {
+                assertThat(meters.get(VitalsMetrics.POOL_BUSY).tags("pool", "tomcat").gauge().value()).isEqualTo(40.0);
+                assertThat(meters.get(VitalsMetrics.POOL_CAPACITY).tags("pool", "tomcat").gauge().value()).isEqualTo(40.0);
+                assertThat(registry.report(Groups.READINESS).checks().get("tomcat-saturation").status()).isEqualTo(Status.DEGRADED);
+            });
+            // Saturated is not stalled: liveness stays UP.
+            assertThat(registry.report(Groups.LIVENESS).checks().get("tomcat-progress").status()).isEqualTo(Status.UP);
             boolean actuatorAnswered;
             try {
                 actuatorAnswered = actuator.get(10, TimeUnit.SECONDS).statusCode() == 200;
@@ -75,6 +92,8 @@ class TomcatSaturationTest {
             for (CompletableFuture<HttpResponse<String>> f : slow) {
                 assertThat(f.get(30, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
             }
+            await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
+                    assertThat(meters.get(VitalsMetrics.POOL_COMPLETED).tags("pool", "tomcat").functionCounter().count()).isGreaterThanOrEqualTo(50.0));
             System.out.printf("Tomcat 40 workers, 50 x " + HOLD_MS + " ms requests: Vitals /livez %d x 200, slowest %d ms; "
                             + "actuator liveness (1 s timeout) failed %d of 1 (outcome known after %d ms); all 50 done in %d ms%n",
                     vitalsOk, TimeUnit.NANOSECONDS.toMillis(vitalsSlowest), actuatorFailures, actuatorMillis,
