@@ -54,8 +54,6 @@ public class VitalsProperties {
     /** Micrometer meters. */
     private final Metrics metrics = new Metrics();
 
-    /** Spring's own /actuator/health. */
-    private final Actuator actuator = new Actuator();
 
     /** Vitals' probe server: its own port, listener and threads, independent of the web server. */
     private final Server server = new Server();
@@ -134,9 +132,6 @@ public class VitalsProperties {
         return metrics;
     }
 
-    public Actuator getActuator() {
-        return actuator;
-    }
 
     public Server getServer() {
         return server;
@@ -490,24 +485,6 @@ public class VitalsProperties {
 
         public void setEnabled(boolean enabled) {
             this.enabled = enabled;
-        }
-    }
-
-    /** Spring's own /actuator/health. */
-    public static class Actuator {
-        /**
-         * Whether Spring's /actuator/health answers from Vitals' evaluation (concurrent, each
-         * indicator under its timeout, single flight) instead of calling the indicators one
-         * after another on the request thread.
-         */
-        private boolean serveThroughVitals = false;
-
-        public boolean isServeThroughVitals() {
-            return serveThroughVitals;
-        }
-
-        public void setServeThroughVitals(boolean serveThroughVitals) {
-            this.serveThroughVitals = serveThroughVitals;
         }
     }
 }
