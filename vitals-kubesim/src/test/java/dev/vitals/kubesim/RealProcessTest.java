@@ -106,7 +106,10 @@ class RealProcessTest {
         List<SimEvent> failures = live.stream().filter(e -> e.instance() == 1 && e.result().get() == ProbeResult.FAILURE)
                 .collect(Collectors.toList());
         assertThat(failures).hasSizeGreaterThanOrEqualTo(2);
-        assertThat(kill.t()).isCloseTo(failures.get(1).t(), org.assertj.core.api.Assertions.within(0.05));
+        // The kill follows the second failure (and no third one was needed); the kubelet thread may
+        // act on the verdict a little later on a loaded machine, so the bound is generous.
+        assertThat(failures.stream().filter(e -> e.t() <= kill.t() + 1e-9).count()).isEqualTo(2);
+        assertThat(kill.t() - failures.get(1).t()).isBetween(0.0, 2 * PERIOD + SLACK);
         assertThat(failures.get(1).t() - failures.get(0).t()).isBetween(PERIOD - SLACK, PERIOD + SLACK);
         // SIGTERM ends the JVM (143); the first kill restarts at once (R49: no earlier exit)
         SimEvent exit = of(events, SimEvent.Type.EXIT).get(0);
