@@ -1,0 +1,525 @@
+package dev.vitals.server;
+
+import dev.vitals.HealthRegistry;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.http.HttpDecoderConfig;
+import io.netty.handler.codec.http.HttpRequestDecoder;
+import io.netty.util.concurrent.FastThreadLocalThread;
+import java.lang.System.Logger.Level;
+import java.net.BindException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The isolated probe server (DESIGN.md P1 and section 6): an HTTP/1.1 listener on its own Netty
+ * event loop, which Vitals creates and never shares with the application, answering
+ * {@code /livez}, {@code /readyz}, {@code /startupz} (plus per-check paths, {@code ?verbose},
+ * {@code ?exclude=}) and JSON reports at {@code /health} and {@code /health/<group>}.
+ *
+ * <pre>{@code
+ * ProbeServer server = ProbeServer.builder(registry)
+ *         .port(8081)
+ *         .detailsPolicy(DetailsPolicy.whenAuthorized(System.getenv("VITALS_TOKEN")))
+ *         .build()
+ *         .start();
+ * ...
+ * server.stop(Duration.ofSeconds(2));
+ * }</pre>
+ *
+ * <p>Requests are parsed incrementally on the event loop, so a slow or malicious client costs a
+ * buffer, not a thread; answers are written from the event loop straight from
+ * {@link HealthRegistry#report(String)}, which never blocks. Only groups with on-demand checks are
+ * evaluated, on Vitals' check executor, the request waiting at most the group deadline (the
+ * longest timeout of its on-demand checks) plus a 500 ms safety margin enforced on the event loop,
+ * after which it is answered from the current in-memory state.
+ *
+ * <p>Limits: a request's line and its header block are each limited to
+ * {@link Builder#maxHeaderSize(int)} bytes (431 for headers, 400 for the line, then close);
+ * malformed requests get 400 and a close; a request must arrive within
+ * {@link Builder#readTimeout(Duration)} of its first byte (of the connection's opening for the
+ * first request); a kept-alive connection is closed after {@link Builder#idleTimeout(Duration)}
+ * without a request; connections beyond {@link Builder#maxConnections(int)} are closed at once.
+ * Requests with a body are answered and the connection closed. {@code Connection: close} (kubelet
+ * sends it) is honoured; other HTTP/1.1 requests are kept alive. TCP_NODELAY is on. An error on a
+ * connection is logged once, at debug level, without a stack trace, to the
+ * {@link System.Logger} {@code dev.vitals.server}.
+ *
+ * <p>Threads: {@code vitals-probe-N}, daemons, one per event loop. Thread-safe.
+ */
+public final class ProbeServer implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger("dev.vitals.server");
+    private static final AtomicInteger THREAD_IDS = new AtomicInteger();
+    private static final long BIND_WAIT_SECONDS = 10;
+
+    private final HealthRegistry registry;
+    private final InetAddress bindAddress;
+    private final int port;
+    private final int eventLoopThreads;
+    private final int maxConnections;
+    private final int maxHeaderSize;
+    private final Duration readTimeout;
+    private final Duration idleTimeout;
+    private final String basePath;
+    private final DetailsPolicy detailsPolicy;
+    private final long readTimeoutNanos;
+    private final long idleTimeoutNanos;
+
+    private final Object lifecycle = new Object();
+    private final AtomicInteger connections = new AtomicInteger();
+    private final AtomicLong refused = new AtomicLong();
+    private State state = State.NEW;
+    private volatile boolean stopping;
+    private EventLoopGroup group;
+    private Channel serverChannel;
+    private ChannelGroup channels;
+    private volatile InetSocketAddress boundAddress;
+
+    private enum State { NEW, RUNNING, STOPPED }
+
+    private ProbeServer(Builder b) {
+        this.registry = b.registry;
+        this.bindAddress = b.bindAddress;
+        this.port = b.port;
+        this.eventLoopThreads = b.eventLoopThreads;
+        this.maxConnections = b.maxConnections;
+        this.maxHeaderSize = b.maxHeaderSize;
+        this.readTimeout = b.readTimeout;
+        this.idleTimeout = b.idleTimeout;
+        this.basePath = b.basePath;
+        this.detailsPolicy = b.detailsPolicy;
+        this.readTimeoutNanos = readTimeout.toNanos();
+        this.idleTimeoutNanos = idleTimeout.toNanos();
+    }
+
+    /**
+     * @param registry the registry whose groups the server answers; it need not be started yet
+     *     (checks read UNKNOWN until their first run), but must not be closed when
+     *     {@link #start()} is called
+     * @return a builder with the defaults
+     * @throws NullPointerException if {@code registry} is null
+     */
+    public static Builder builder(HealthRegistry registry) {
+        return new Builder(registry);
+    }
+
+    /**
+     * Binds the port and starts answering.
+     *
+     * @return this server
+     * @throws IllegalStateException if the server is running or was stopped (build a new one), if
+     *     the registry is closed, or if the port cannot be bound; the message names the port
+     *     (for example "port 8081 is already in use")
+     */
+    public ProbeServer start() {
+        synchronized (lifecycle) {
+            if (state == State.RUNNING) {
+                throw new IllegalStateException("probe server is already running on port " + boundAddress.getPort());
+            }
+            if (state == State.STOPPED) {
+                throw new IllegalStateException("probe server (port " + describePort() + ") was stopped;"
+                        + " build a new one to start again");
+            }
+            ProbeResponder responder = new ProbeResponder(registry,
+                    new ProbeRouter(Catalog.of(registry), basePath, detailsPolicy));
+            EventLoopGroup g = newEventLoopGroup(eventLoopThreads);
+            ChannelGroup all = new DefaultChannelGroup("vitals-probe", g.next());
+            HttpDecoderConfig decoderConfig = new HttpDecoderConfig()
+                    .setMaxInitialLineLength(maxHeaderSize)
+                    .setMaxHeaderSize(maxHeaderSize);
+            ServerBootstrap bootstrap = new ServerBootstrap()
+                    .group(g)
+                    .channel(NioServerSocketChannel.class)
+                    .option(ChannelOption.SO_BACKLOG, 1024)
+                    .option(ChannelOption.SO_REUSEADDR, true)
+                    .childOption(ChannelOption.TCP_NODELAY, true)
+                    .childHandler(new ChannelInitializer<SocketChannel>() {
+                        @Override
+                        protected void initChannel(SocketChannel ch) {
+                            if (connections.incrementAndGet() > maxConnections) {
+                                connections.decrementAndGet();
+                                long n = refused.incrementAndGet();
+                                if (n == 1 || n % 1000 == 0) {
+                                    LOG.log(Level.DEBUG, "probe server at its limit of " + maxConnections
+                                            + " connections: closed a new one (" + n + " so far)");
+                                }
+                                ch.close();
+                                return;
+                            }
+                            ch.closeFuture().addListener(f -> connections.decrementAndGet());
+                            all.add(ch);
+                            ProbeConnection c = new ProbeConnection(ProbeServer.this, responder);
+                            ch.pipeline()
+                                    .addLast("vitals-raw-bytes", c.rawBytes)
+                                    .addLast("vitals-http-decoder", new HttpRequestDecoder(decoderConfig))
+                                    .addLast("vitals-probe", c.requests);
+                        }
+                    });
+            InetSocketAddress address = bindAddress == null ? new InetSocketAddress(port) : new InetSocketAddress(bindAddress, port);
+            ChannelFuture bound = bootstrap.bind(address);
+            boolean done = bound.awaitUninterruptibly(BIND_WAIT_SECONDS, TimeUnit.SECONDS);
+            if (!done || !bound.isSuccess()) {
+                g.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS).awaitUninterruptibly(BIND_WAIT_SECONDS, TimeUnit.SECONDS);
+                Throwable cause = bound.cause();
+                String where = "port " + port + " (" + (bindAddress == null ? "all interfaces" : bindAddress.getHostAddress()) + ")";
+                if (!done) {
+                    throw new IllegalStateException("probe server could not bind " + where + " within "
+                            + BIND_WAIT_SECONDS + " s");
+                }
+                if (cause instanceof BindException) {
+                    throw new IllegalStateException("probe server cannot listen on " + where
+                            + ": the port is already in use or not available (" + cause.getMessage() + ")", cause);
+                }
+                throw new IllegalStateException("probe server cannot listen on " + where + ": " + cause, cause);
+            }
+            group = g;
+            channels = all;
+            serverChannel = bound.channel();
+            boundAddress = (InetSocketAddress) serverChannel.localAddress();
+            state = State.RUNNING;
+            LOG.log(Level.INFO, "probe server listening on " + boundAddress + " (" + eventLoopThreads
+                    + " event-loop thread" + (eventLoopThreads == 1 ? "" : "s") + ", details " + detailsPolicy + ")");
+            return this;
+        }
+    }
+
+    /**
+     * Stops gracefully: stops accepting, closes idle connections at once, lets answers being
+     * prepared finish (each with {@code Connection: close}) for at most {@code grace}, then closes
+     * what is left and stops the event-loop threads. Idempotent; a server never started just
+     * becomes stopped.
+     *
+     * @param grace how long to wait for answers in progress; zero closes everything at once
+     * @throws NullPointerException if {@code grace} is null
+     * @throws IllegalArgumentException if {@code grace} is negative
+     */
+    public void stop(Duration grace) {
+        Objects.requireNonNull(grace, "grace");
+        if (grace.isNegative()) {
+            throw new IllegalArgumentException("grace must not be negative, was " + grace);
+        }
+        synchronized (lifecycle) {
+            if (state != State.RUNNING) {
+                state = State.STOPPED;
+                return;
+            }
+            state = State.STOPPED;
+            stopping = true;
+            long deadline = System.nanoTime() + grace.toNanos();
+            serverChannel.close().awaitUninterruptibly(Math.max(1000, grace.toMillis()), TimeUnit.MILLISECONDS);
+            for (Channel ch : channels) {
+                ProbeConnection.Requests r = ch.pipeline().get(ProbeConnection.Requests.class);
+                if (r != null) {
+                    ch.eventLoop().execute(() -> connectionOf(r).closeIfIdle());
+                }
+            }
+            while (!channels.isEmpty() && System.nanoTime() - deadline < 0) {
+                try {
+                    Thread.sleep(10);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
+            }
+            long left = Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
+            group.shutdownGracefully(0, left, TimeUnit.MILLISECONDS).awaitUninterruptibly(left + 5000, TimeUnit.MILLISECONDS);
+            LOG.log(Level.INFO, "probe server on port " + boundAddress.getPort() + " stopped");
+        }
+    }
+
+    private static ProbeConnection connectionOf(ProbeConnection.Requests r) {
+        return r.connection();
+    }
+
+    /** Stops at once: {@code stop(Duration.ZERO)}. */
+    @Override
+    public void close() {
+        stop(Duration.ZERO);
+    }
+
+    /** @return whether the server has started and not been stopped */
+    public boolean isRunning() {
+        synchronized (lifecycle) {
+            return state == State.RUNNING;
+        }
+    }
+
+    /**
+     * @return the bound port while running (the ephemeral one when configured with 0); the
+     *     configured port before {@link #start()}; the last bound port after {@link #stop(Duration)}
+     */
+    public int port() {
+        InetSocketAddress a = boundAddress;
+        return a != null ? a.getPort() : port;
+    }
+
+    /** @return the bound address while running or after having run; empty before {@link #start()} */
+    public Optional<InetSocketAddress> localAddress() {
+        return Optional.ofNullable(boundAddress);
+    }
+
+    /** @return the configured bind address; empty means all interfaces */
+    public Optional<InetAddress> bindAddress() {
+        return Optional.ofNullable(bindAddress);
+    }
+
+    /** @return the number of event-loop threads */
+    public int eventLoopThreads() {
+        return eventLoopThreads;
+    }
+
+    /** @return the most connections open at once */
+    public int maxConnections() {
+        return maxConnections;
+    }
+
+    /** @return the limit in bytes of the request line and of the header block, each */
+    public int maxHeaderSize() {
+        return maxHeaderSize;
+    }
+
+    /** @return the time a request may take to arrive, from its first byte */
+    public Duration readTimeout() {
+        return readTimeout;
+    }
+
+    /** @return the time a kept-alive connection may sit without a request */
+    public Duration idleTimeout() {
+        return idleTimeout;
+    }
+
+    /** @return the path prefix of every route, "" for none */
+    public String basePath() {
+        return basePath;
+    }
+
+    /** @return who may see details, error messages and error types */
+    public DetailsPolicy detailsPolicy() {
+        return detailsPolicy;
+    }
+
+    /** @return the number of connections open now */
+    public int openConnections() {
+        return connections.get();
+    }
+
+    boolean isStopping() {
+        return stopping;
+    }
+
+    long readTimeoutNanos() {
+        return readTimeoutNanos;
+    }
+
+    long idleTimeoutNanos() {
+        return idleTimeoutNanos;
+    }
+
+    private String describePort() {
+        InetSocketAddress a = boundAddress;
+        return String.valueOf(a != null ? a.getPort() : port);
+    }
+
+    /**
+     * NIO event loops through the API that Netty 4.1 and 4.2 share, so Vitals runs on whichever of
+     * the two the application resolves (4.2 deprecates {@code NioEventLoopGroup} in favour of
+     * {@code MultiThreadIoEventLoopGroup}, which 4.1 lacks; both build the same loop on 4.2).
+     */
+    @SuppressWarnings("deprecation")
+    private static EventLoopGroup newEventLoopGroup(int threads) {
+        return new NioEventLoopGroup(threads, threadFactory());
+    }
+
+    private static ThreadFactory threadFactory() {
+        return r -> {
+            Thread t = new FastThreadLocalThread(r, "vitals-probe-" + THREAD_IDS.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
+    @Override
+    public String toString() {
+        return "ProbeServer{port=" + describePort() + ", basePath='" + basePath + "', details=" + detailsPolicy + '}';
+    }
+
+    /**
+     * Builds a {@link ProbeServer}. Setters validate at once and name the bound. Not thread-safe.
+     */
+    public static final class Builder {
+        /** Default port: 8081. */
+        public static final int DEFAULT_PORT = 8081;
+
+        private final HealthRegistry registry;
+        private InetAddress bindAddress;
+        private int port = DEFAULT_PORT;
+        private int eventLoopThreads = Runtime.getRuntime().availableProcessors() > 2 ? 2 : 1;
+        private int maxConnections = 1024;
+        private int maxHeaderSize = 8192;
+        private Duration readTimeout = Duration.ofSeconds(5);
+        private Duration idleTimeout = Duration.ofSeconds(60);
+        private String basePath = "";
+        private DetailsPolicy detailsPolicy = DetailsPolicy.never();
+
+        private Builder(HealthRegistry registry) {
+            this.registry = Objects.requireNonNull(registry, "registry");
+        }
+
+        /**
+         * @param address the local address to listen on; default all interfaces, since kubelet
+         *     calls the pod IP (kubelet probes never reach a loopback-only listener)
+         * @return this builder
+         * @throws NullPointerException if {@code address} is null
+         */
+        public Builder bindAddress(InetAddress address) {
+            this.bindAddress = Objects.requireNonNull(address, "address");
+            return this;
+        }
+
+        /**
+         * @param port 0–65535; 0 picks an ephemeral port, readable with {@link ProbeServer#port()}
+         *     once started; default {@value #DEFAULT_PORT}
+         * @return this builder
+         * @throws IllegalArgumentException if out of range
+         */
+        public Builder port(int port) {
+            if (port < 0 || port > 65535) {
+                throw new IllegalArgumentException("port must be in 0..65535, was " + port);
+            }
+            this.port = port;
+            return this;
+        }
+
+        /**
+         * @param threads event-loop threads, 1–16; default 1 on machines with up to 2 processors,
+         *     else 2. One thread answers tens of thousands of probes per second.
+         * @return this builder
+         * @throws IllegalArgumentException if out of range
+         */
+        public Builder eventLoopThreads(int threads) {
+            if (threads < 1 || threads > 16) {
+                throw new IllegalArgumentException("eventLoopThreads must be in 1..16, was " + threads);
+            }
+            this.eventLoopThreads = threads;
+            return this;
+        }
+
+        /**
+         * @param max connections open at once, 1–1,000,000; default 1024. A connection over the
+         *     limit is closed as soon as it is accepted.
+         * @return this builder
+         * @throws IllegalArgumentException if out of range
+         */
+        public Builder maxConnections(int max) {
+            if (max < 1 || max > 1_000_000) {
+                throw new IllegalArgumentException("maxConnections must be in 1..1000000, was " + max);
+            }
+            this.maxConnections = max;
+            return this;
+        }
+
+        /**
+         * @param bytes limit of the request line and of the header block, each, 256–1,048,576
+         *     bytes; default 8192. Over it: 431 (headers) or 400 (line), then close.
+         * @return this builder
+         * @throws IllegalArgumentException if out of range
+         */
+        public Builder maxHeaderSize(int bytes) {
+            if (bytes < 256 || bytes > 1 << 20) {
+                throw new IllegalArgumentException("maxHeaderSize must be in 256..1048576 bytes, was " + bytes);
+            }
+            this.maxHeaderSize = bytes;
+            return this;
+        }
+
+        /**
+         * @param timeout time a request may take to arrive completely, from its first byte (from
+         *     the connection's opening, for the first request), at least 1 ms; default 5 s. A
+         *     connection that misses it is closed without an answer.
+         * @return this builder
+         * @throws IllegalArgumentException if shorter than 1 ms
+         */
+        public Builder readTimeout(Duration timeout) {
+            this.readTimeout = atLeastOneMilli("readTimeout", timeout);
+            return this;
+        }
+
+        /**
+         * @param timeout time a kept-alive connection may sit without a request, at least 1 ms;
+         *     default 60 s
+         * @return this builder
+         * @throws IllegalArgumentException if shorter than 1 ms
+         */
+        public Builder idleTimeout(Duration timeout) {
+            this.idleTimeout = atLeastOneMilli("idleTimeout", timeout);
+            return this;
+        }
+
+        /**
+         * @param path a prefix for every route, such as {@code /probes} (then
+         *     {@code /probes/livez}); "" (the default) for none. Starts with '/', does not end
+         *     with '/', letters, digits and {@code - . _ ~ /} only.
+         * @return this builder
+         * @throws IllegalArgumentException if malformed
+         */
+        public Builder basePath(String path) {
+            Objects.requireNonNull(path, "path");
+            if (!path.isEmpty()) {
+                if (!path.startsWith("/") || path.endsWith("/") || path.contains("//")) {
+                    throw new IllegalArgumentException("basePath must start with '/' and not end with '/', was '" + path + "'");
+                }
+                for (int i = 0; i < path.length(); i++) {
+                    char c = path.charAt(i);
+                    boolean ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+                            || c == '-' || c == '.' || c == '_' || c == '~' || c == '/';
+                    if (!ok) {
+                        throw new IllegalArgumentException("basePath may hold letters, digits and - . _ ~ / only, was '"
+                                + path + "'");
+                    }
+                }
+            }
+            this.basePath = path;
+            return this;
+        }
+
+        /**
+         * @param policy who may see details, error messages and error types; default
+         *     {@link DetailsPolicy#never()}
+         * @return this builder
+         * @throws NullPointerException if {@code policy} is null
+         */
+        public Builder detailsPolicy(DetailsPolicy policy) {
+            this.detailsPolicy = Objects.requireNonNull(policy, "policy");
+            return this;
+        }
+
+        /** @return the server, not started */
+        public ProbeServer build() {
+            return new ProbeServer(this);
+        }
+
+        private static Duration atLeastOneMilli(String name, Duration d) {
+            Objects.requireNonNull(d, name);
+            if (d.compareTo(Duration.ofMillis(1)) < 0) {
+                throw new IllegalArgumentException(name + " must be at least 1 ms, was " + d);
+            }
+            return d;
+        }
+    }
+}

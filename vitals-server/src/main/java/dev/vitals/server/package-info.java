@@ -1,0 +1,14 @@
+/**
+ * The isolated probe server (DESIGN.md section 6): {@link dev.vitals.server.ProbeServer}, built
+ * with {@link dev.vitals.server.ProbeServer#builder(dev.vitals.HealthRegistry)}, and the
+ * {@link dev.vitals.server.DetailsPolicy} that decides whether details, error messages and
+ * error types appear in probe bodies.
+ *
+ * <p>No method of this package accepts or returns {@code null}: absent values are
+ * {@link java.util.Optional}, and null arguments are rejected with a
+ * {@link java.lang.NullPointerException} naming the parameter.
+ *
+ * <p>Routing and formatting are kept apart from the Netty glue (package-private
+ * {@code ProbeRouter}), so that a Servlet or Spring adapter can reuse them later.
+ */
+package dev.vitals.server;
