@@ -43,6 +43,9 @@ final class Kubelet {
     private boolean started;
     private boolean ready;
     private boolean stopped;
+    private boolean starting;
+    private ContainerRuntime.Instance orphan;
+    private final Map<Integer, Integer> earlyExits = new java.util.HashMap<>();
 
     Kubelet(PodSpec pod, KubeletOptions opts, SimTime time, ContainerRuntime runtime, ProbeExecutor prober,
             Consumer<SimEvent> sink) {
@@ -86,6 +89,11 @@ final class Kubelet {
         return running ? Optional.ofNullable(current) : Optional.empty();
     }
 
+    /** @return the instance to shut down at the end: the running one, or one whose start raced the stop */
+    Optional<ContainerRuntime.Instance> instanceToShutDown() {
+        return currentInstance().or(() -> Optional.ofNullable(orphan));
+    }
+
     int restartCount() {
         return restartCount;
     }
@@ -120,31 +128,61 @@ final class Kubelet {
         }
         restartTimer = null;
         if (instanceNo > 0) {
-            restartCount++; // R45
             previousFinishedAt = finishedAt;
         }
         instanceNo++;
-        containerId = "c" + instanceNo;
         final int inst = instanceNo;
-        try {
-            current = runtime.start(inst, code -> time.schedule(0, () -> onExit(inst, code)));
-        } catch (RuntimeException e) {
-            current = null;
-            running = true;
-            startedAt = time.monotonicTime();
+        starting = true;
+        // spawning may block: do it off the kubelet thread (R13: ticks must not wait)
+        time.offload(() -> {
+            ContainerRuntime.Instance started = null;
+            RuntimeException failure = null;
+            try {
+                started = runtime.start(inst, code -> time.schedule(0, () -> onExit(inst, code)));
+            } catch (RuntimeException e) {
+                failure = e;
+            }
+            ContainerRuntime.Instance s0 = started;
+            RuntimeException f0 = failure;
+            time.schedule(0, () -> onStarted(inst, s0, f0));
+        });
+    }
+
+    private void onStarted(int inst, ContainerRuntime.Instance instance, RuntimeException failure) {
+        starting = false;
+        if (stopped) {
+            if (instance != null) {
+                orphan = instance;
+            }
+            return;
+        }
+        if (inst > 1) {
+            restartCount++; // R45
+        }
+        containerId = "c" + inst;
+        current = instance;
+        running = true;
+        startedAt = time.monotonicTime();
+        if (failure != null) {
             emit(SimEvent.Type.START, Optional.empty(), Optional.empty(), Optional.empty(),
-                    "start failed: " + e.getMessage() + " (restartCount " + restartCount + ")");
+                    "start failed: " + failure.getMessage() + " (restartCount " + restartCount + ")");
             onExit(inst, 128);
             return;
         }
-        running = true;
-        startedAt = time.monotonicTime();
         emit(SimEvent.Type.START, Optional.empty(), Optional.empty(), Optional.empty(),
                 current.describe() + ", restartCount " + restartCount);
         updatePodStatus();
+        Integer early = earlyExits.remove(inst);
+        if (early != null) {
+            onExit(inst, early);
+        }
     }
 
     private void onExit(int inst, int code) {
+        if (inst == instanceNo && starting && !stopped) {
+            earlyExits.put(inst, code); // exited before the start was recorded
+            return;
+        }
         if (inst != instanceNo || !running || stopped) {
             return;
         }
@@ -225,11 +263,11 @@ final class Kubelet {
         if (victim == null) {
             return;
         }
-        victim.terminate();
+        time.offload(victim::terminate);
         sigkillTimer = time.schedule(Duration.ofSeconds(effective).toNanos(), () -> {
             if (inst == instanceNo && running && !stopped) {
                 note(SimEvent.Type.ACTION, "grace period of " + effective + "s over: SIGKILL");
-                victim.kill();
+                time.offload(victim::kill);
             }
         });
     }

@@ -105,7 +105,7 @@ public final class ScriptedTarget {
                 ss.setReuseAddress(true);
                 ss.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 200);
                 server = ss;
-                Thread t = new Thread(() -> accept(ss), "accept");
+                Thread t = new Thread(() -> accept(ss), "vitals-target-accept");
                 t.setDaemon(true);
                 t.start();
             }
@@ -117,7 +117,7 @@ public final class ScriptedTarget {
         while (!ss.isClosed()) {
             try {
                 Socket s = ss.accept();
-                Thread t = new Thread(() -> handle(s), "conn");
+                Thread t = new Thread(() -> handle(s), "vitals-target-conn");
                 t.setDaemon(true);
                 t.start();
             } catch (IOException e) {

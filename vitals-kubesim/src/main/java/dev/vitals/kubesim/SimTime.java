@@ -34,6 +34,17 @@ public interface SimTime extends Clock, Scheduler, AutoCloseable {
      */
     void runAndWait(Runnable task) throws InterruptedException;
 
+    /**
+     * Runs work that may block (spawning a process, sending signals, starting a load) away
+     * from the scheduler thread, so probe ticks are never delayed by it, nor one piece of work
+     * by another (a process start never waits for a load to begin). Real time uses a cached
+     * pool of daemon threads named {@code vitals-kubesim-io-N}; virtual time runs it at once. The task
+     * posts its results back with {@link #schedule(long, Runnable)}.
+     *
+     * @param task the blocking work
+     */
+    void offload(Runnable task);
+
     /** Stops the scheduler thread, if any. Idempotent. */
     @Override
     void close();
@@ -46,6 +57,12 @@ public interface SimTime extends Clock, Scheduler, AutoCloseable {
     /** Wall-clock implementation. */
     final class RealTime implements SimTime {
         private final ScheduledThreadPoolExecutor executor;
+        private final java.util.concurrent.atomic.AtomicInteger ioThreads = new java.util.concurrent.atomic.AtomicInteger();
+        private final java.util.concurrent.ExecutorService io = java.util.concurrent.Executors.newCachedThreadPool(r -> {
+            Thread t = new Thread(r, "vitals-kubesim-io-" + ioThreads.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
 
         RealTime() {
             executor = new ScheduledThreadPoolExecutor(1, r -> {
@@ -109,8 +126,20 @@ public interface SimTime extends Clock, Scheduler, AutoCloseable {
         }
 
         @Override
+        public void offload(Runnable task) {
+            io.execute(() -> {
+                try {
+                    task.run();
+                } catch (RuntimeException | Error e) {
+                    System.getLogger("dev.vitals.kubesim").log(System.Logger.Level.WARNING, "offloaded task failed", e);
+                }
+            });
+        }
+
+        @Override
         public void close() {
             executor.shutdownNow();
+            io.shutdown();
         }
     }
 }

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -105,7 +106,7 @@ public final class Simulation {
         Map<String, FaultProxy> proxies = new LinkedHashMap<>();
         List<LoadGenerator.Handle> loads = Collections.synchronizedList(new ArrayList<>());
         Kubelet kubelet = new Kubelet(pod, options, time, runtime, executor, sink);
-        boolean[] paused = new boolean[1];
+        java.util.concurrent.atomic.AtomicBoolean paused = new java.util.concurrent.atomic.AtomicBoolean();
         int[] restarts = new int[1];
         Optional<ContainerRuntime.Instance>[] last = new Optional[] {Optional.empty()};
         try {
@@ -123,7 +124,7 @@ public final class Simulation {
             time.runAndWait(() -> {
                 kubelet.stop();
                 restarts[0] = kubelet.restartCount();
-                last[0] = kubelet.currentInstance();
+                last[0] = kubelet.instanceToShutDown();
             });
         } finally {
             synchronized (loads) {
@@ -132,7 +133,7 @@ public final class Simulation {
             proxies.values().forEach(FaultProxy::close);
             if (last[0].isPresent()) {
                 ContainerRuntime.Instance i = last[0].get();
-                if (paused[0]) {
+                if (paused.get()) {
                     safely(i::resume);
                 }
                 safely(() -> i.shutdown(Duration.ofSeconds(Math.min(5, Math.max(2, pod.terminationGracePeriodSeconds())))));
@@ -151,45 +152,44 @@ public final class Simulation {
         }
     }
 
+    /** Runs on the kubelet thread: reads the state it needs, then does the work off that thread. */
     private void perform(Scenario.Action a, Kubelet kubelet, Map<String, FaultProxy> proxies,
-            List<LoadGenerator.Handle> loads, boolean[] paused) {
-        String outcome = "";
-        try {
-            switch (a.kind()) {
-                case "load":
-                    loads.add(LoadGenerator.start(a.load().orElseThrow(), options.podIp(),
-                            stats -> time.schedule(0, () -> kubelet.note(SimEvent.Type.ACTION, "load finished: " + stats))));
-                    break;
-                case "fault":
-                    proxies.get(a.proxy()).apply(a.fault(), a.latencyMs());
-                    break;
-                case "heal":
-                    proxies.get(a.proxy()).heal();
-                    break;
-                case "pause":
-                    outcome = kubelet.currentInstance().map(i -> {
-                        i.pause();
-                        paused[0] = true;
-                        return "";
-                    }).orElse(" (no running container)");
-                    break;
-                case "resume":
-                    outcome = kubelet.currentInstance().map(i -> {
-                        i.resume();
-                        paused[0] = false;
-                        return "";
-                    }).orElse(" (no running container)");
-                    break;
-                default:
-                    outcome = kubelet.currentInstance().map(i -> {
-                        i.signal(a.signal());
-                        return "";
-                    }).orElse(" (no running container)");
+            List<LoadGenerator.Handle> loads, java.util.concurrent.atomic.AtomicBoolean paused) {
+        Optional<ContainerRuntime.Instance> instance = kubelet.currentInstance();
+        time.offload(() -> {
+            String outcome = "";
+            try {
+                switch (a.kind()) {
+                    case "load":
+                        loads.add(LoadGenerator.start(a.load().orElseThrow(), options.podIp(),
+                                stats -> time.schedule(0, () -> kubelet.note(SimEvent.Type.ACTION, "load finished: " + stats))));
+                        break;
+                    case "fault":
+                        proxies.get(a.proxy()).apply(a.fault(), a.latencyMs());
+                        break;
+                    case "heal":
+                        proxies.get(a.proxy()).heal();
+                        break;
+                    case "pause":
+                        instance.ifPresent(ContainerRuntime.Instance::pause);
+                        paused.set(instance.isPresent());
+                        break;
+                    case "resume":
+                        instance.ifPresent(ContainerRuntime.Instance::resume);
+                        paused.set(false);
+                        break;
+                    default:
+                        instance.ifPresent(i -> i.signal(a.signal()));
+                }
+                if (instance.isEmpty() && Set.of("pause", "resume", "signal").contains(a.kind())) {
+                    outcome = " (no running container)";
+                }
+            } catch (RuntimeException e) {
+                outcome = " failed: " + e.getMessage();
             }
-        } catch (RuntimeException e) {
-            outcome = " failed: " + e.getMessage();
-        }
-        kubelet.note(SimEvent.Type.ACTION, a.describe() + outcome);
+            String text = a.describe() + outcome;
+            time.schedule(0, () -> kubelet.note(SimEvent.Type.ACTION, text));
+        });
     }
 
     /** Builder; not thread-safe. */

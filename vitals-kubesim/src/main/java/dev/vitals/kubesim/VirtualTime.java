@@ -49,6 +49,11 @@ public final class VirtualTime implements SimTime {
     }
 
     @Override
+    public void offload(Runnable task) {
+        task.run();
+    }
+
+    @Override
     public void runAndWait(Runnable task) {
         task.run();
     }

@@ -53,6 +53,7 @@ final class ProbeRouter {
     private static final String WITHHELD = "reason withheld";
 
     private static final ProbeResponse NOT_FOUND = ProbeResponse.text(404, "not found\n");
+    private static final ProbeResponse OK = ProbeResponse.text(200, "ok");
     private static final ProbeResponse METHOD_NOT_ALLOWED =
             new ProbeResponse(405, ProbeResponse.TEXT, "method not allowed\n".getBytes(StandardCharsets.UTF_8), ALLOW);
 
@@ -368,7 +369,7 @@ final class ProbeRouter {
         Report shown = report.without(route.excluded());
         boolean healthy = shown.status().isHealthy();
         if (healthy && !route.verbose()) {
-            return ProbeResponse.text(200, "ok");
+            return OK;
         }
         StringBuilder sb = new StringBuilder(64);
         List<String> names = catalog.checks(report.group());
@@ -414,7 +415,7 @@ final class ProbeRouter {
             return NOT_FOUND;
         }
         if (h.status().isHealthy()) {
-            return ProbeResponse.text(200, "ok");
+            return OK;
         }
         return ProbeResponse.text(503, "internal server error: " + reason(h, route.detailsShown()) + "\n");
     }

@@ -159,8 +159,10 @@ class BadInputTest {
         }
         long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
         assertThat(cut).as("the server closed the dripping connection").isTrue();
+        // The deadline runs from the connection's opening (just before the first byte), so the
+        // lower bound is loose; the upper bound is the point: each byte does not extend it.
         assertThat(millis).as("closed after about the read timeout, not kept alive by each byte")
-                .isBetween(READ_TIMEOUT.toMillis() - 100, READ_TIMEOUT.toMillis() * 3);
+                .isBetween(READ_TIMEOUT.toMillis() / 2, READ_TIMEOUT.toMillis() * 3);
     }
 
     @Test

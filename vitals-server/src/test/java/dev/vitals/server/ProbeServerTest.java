@@ -357,6 +357,34 @@ class ProbeServerTest {
         }
     }
 
+    @Test
+    void anEvaluationThatMissesItsDeadlineIsAnsweredFromMemoryByTheEventLoop() throws Exception {
+        // A scheduler that never runs anything: the engine's own timeout never fires, so only the
+        // server's safety deadline (group deadline + 500 ms, on the event loop) can answer.
+        CountDownLatch hang = new CountDownLatch(1);
+        HealthRegistry stuck = HealthRegistry.builder()
+                .scheduler((delayNanos, task) -> () -> { })
+                .register(Check.builder("hang", () -> {
+                    hang.await(10, TimeUnit.SECONDS);
+                    return Health.up();
+                }).groups(Groups.READINESS).mode(Mode.ON_DEMAND).timeout(Duration.ofMillis(200)).build())
+                .build();
+        try {
+            int port = start(ProbeServer.builder(stuck)).port();
+            long start = System.nanoTime();
+            RawHttp.Response r = RawHttp.get(port, "/readyz");
+            long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            assertThat(r.status).isEqualTo(503);
+            assertThat(r.body).isEqualTo("[-]hang failed: reason withheld\n[+]availability ok\nreadyz check failed\n");
+            assertThat(millis).as("waited for the group deadline and the margin, then answered").isBetween(600L, 5000L);
+            assertThat(RawHttp.get(port, "/livez").body).isEqualTo("ok");
+        } finally {
+            hang.countDown();
+            server.stop(Duration.ZERO);
+            stuck.close();
+        }
+    }
+
     static Set<String> liveVitalsThreads() {
         return Thread.getAllStackTraces().keySet().stream().map(Thread::getName).filter(n -> n.startsWith("vitals-probe"))
                 .collect(Collectors.toSet());

@@ -71,7 +71,7 @@ import org.junit.jupiter.api.Test;
 class ProbeThroughputBenchmark {
     static final int CONNECTIONS = 16;
     static final int SECONDS = Integer.getInteger("bench.seconds", 10);
-    static final int WARMUP_SECONDS = 3;
+    static final int WARMUP_SECONDS = 2;
 
     @Test
     void livezThroughputNextToAFixed200NettyHandler() throws Exception {
@@ -86,18 +86,26 @@ class ProbeThroughputBenchmark {
         try {
             String probeUrl = "http://127.0.0.1:" + probes.port() + "/livez";
             String ceilingUrl = "http://127.0.0.1:" + ceiling.port + "/";
-            out.append(String.format(Locale.ROOT, "JDK %s, %d cores, %d keep-alive connections, %d s per run, 1 event-loop thread each%n",
-                    System.getProperty("java.version"), Runtime.getRuntime().availableProcessors(), CONNECTIONS, SECONDS));
+            out.append(String.format(Locale.ROOT, "JDK %s, %d cores, %d keep-alive connections, %d s per run, 1 event-loop thread each,"
+                            + " load average %s at start%n", System.getProperty("java.version"),
+                    Runtime.getRuntime().availableProcessors(), CONNECTIONS, SECONDS, loadAverage()));
             boolean wrk = wrkInstalled();
             List<Result> results = new ArrayList<>();
-            // Alternate ceiling and probe twice, so neither always runs on a warmer or cooler machine.
+            // Warm both servers' JIT first, then alternate which goes first in each round, so
+            // neither always runs on a warmer or a cooler (less loaded) machine.
+            runJava(ceiling.port, "/", WARMUP_SECONDS * 2);
+            runJava(probes.port(), "/livez", WARMUP_SECONDS * 2);
             for (int round = 1; round <= 2; round++) {
-                if (wrk) {
-                    results.add(wrk("wrk  fixed-200 Netty handler", ceilingUrl, round));
-                    results.add(wrk("wrk  vitals /livez          ", probeUrl, round));
+                boolean probeFirst = round % 2 == 0;
+                for (int i = 0; i < 2; i++) {
+                    boolean probe = (i == 0) == probeFirst;
+                    if (wrk) {
+                        results.add(probe ? wrk("wrk  vitals /livez          ", probeUrl, round)
+                                : wrk("wrk  fixed-200 Netty handler", ceilingUrl, round));
+                    }
+                    results.add(probe ? java("java vitals /livez          ", probes.port(), "/livez", round)
+                            : java("java fixed-200 Netty handler", ceiling.port, "/", round));
                 }
-                results.add(java("java fixed-200 Netty handler", ceiling.port, "/", round));
-                results.add(java("java vitals /livez          ", probes.port(), "/livez", round));
             }
             for (Result r : results) {
                 out.append(r).append('\n');
@@ -115,6 +123,15 @@ class ProbeThroughputBenchmark {
             ceiling.close();
             probes.stop(Duration.ZERO);
             registry.close();
+        }
+    }
+
+    /** @return the 1-minute load average (other builds on the machine skew every figure) */
+    static String loadAverage() {
+        try {
+            return Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
+        } catch (IOException | RuntimeException e) {
+            return "n/a";
         }
     }
 
