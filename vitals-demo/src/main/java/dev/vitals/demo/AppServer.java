@@ -76,11 +76,6 @@ final class AppServer {
         return s == null || listenerClosed ? Optional.empty() : Optional.of(s.getAddress());
     }
 
-    /** @return whether the listener has been closed (by chaos or shutdown) */
-    boolean listenerClosed() {
-        return listenerClosed;
-    }
-
     /** @return exports completed with 200 so far */
     long exportsDone() {
         return exportsDone.get();

@@ -27,11 +27,6 @@ final class Chaos {
         }
     }
 
-    /** @return whether the workers have been deadlocked */
-    boolean wedged() {
-        return wedged;
-    }
-
     /**
      * Submits the two deadlocking tasks to {@code workers} and turns on the gate; returns once
      * both locks are held (or at once if this was done before).

@@ -85,7 +85,7 @@ final class Database implements AutoCloseable {
         c.setUsername(o.dbUser());
         c.setPassword(o.dbPassword());
         c.setMaximumPoolSize(o.dbPoolSize());
-        c.setMinimumIdle(Math.min(2, o.dbPoolSize()));
+        c.setMinimumIdle(o.dbPoolSize()); // a fixed-size pool, filled at start: a burst never waits for new connections
         c.setConnectionTimeout(timeoutMs);
         c.setValidationTimeout(Math.max(250, timeoutMs / 2));
         c.setInitializationFailTimeout(-1); // start even when the database is unreachable
@@ -111,11 +111,6 @@ final class Database implements AutoCloseable {
     /** @return the port the embedded H2 TCP server listens on (127.0.0.1) */
     int serverPort() {
         return server.getPort();
-    }
-
-    /** @return the JDBC URL the application uses (without the added timeout) */
-    String url() {
-        return url;
     }
 
     /**

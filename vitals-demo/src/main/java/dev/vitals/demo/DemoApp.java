@@ -18,9 +18,10 @@ import java.util.concurrent.TimeUnit;
  * printed its ready line (format in {@link #readyLine()}).
  *
  * <p>Order: H2 TCP server and pool; the probe listener (vitals wiring), so probes answer during
- * initialization; initialization (migrations through the JDBC URL, retried until they succeed,
- * then warm-up until {@code --startup-delay-ms} has passed); the application listener; startup
- * complete; the ready line.
+ * initialization; the starting line ({@code vitals-demo starting: wiring=… probe-port=…|none
+ * db-port=…}); initialization (migrations through the JDBC URL, retried until they succeed, then
+ * warm-up until {@code --startup-delay-ms} has passed since it began); the application listener;
+ * startup complete; the ready line.
  *
  * <p>Thread-safe.
  */
@@ -82,11 +83,10 @@ public final class DemoApp implements AutoCloseable {
         // the Vitals wiring): a worker-pool snapshot every second.
         scheduler.scheduleAtFixedRate(this::snapshot, 1, 1, TimeUnit.SECONDS);
         wiring.beforeInit();
-        if (wiring.probePort().isPresent()) {
-            out.println("vitals-demo starting: wiring=" + options.wiring().flag() + " probe-port="
-                    + wiring.probePort().getAsInt() + " db-port=" + db.serverPort());
-            out.flush();
-        }
+        OptionalInt pp = wiring.probePort();
+        out.println("vitals-demo starting: wiring=" + options.wiring().flag() + " probe-port="
+                + (pp.isPresent() ? Integer.toString(pp.getAsInt()) : "none") + " db-port=" + db.serverPort());
+        out.flush();
         initialize();
         port = app.start();
         wiring.startupComplete();

@@ -26,6 +26,11 @@ public final class DemoMain implements Callable<Integer> {
         System.setProperty("sun.net.httpserver.nodelay", "true");
         System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", System.getProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn"));
         System.setProperty("org.slf4j.simpleLogger.logFile", "System.err");
+        // A cut database makes Hikari log every broken connection with a stack trace; the probes
+        // already say the database is down, so keep stderr readable during an outage.
+        if (System.getProperty("org.slf4j.simpleLogger.log.com.zaxxer.hikari.pool.ProxyConnection") == null) {
+            System.setProperty("org.slf4j.simpleLogger.log.com.zaxxer.hikari.pool.ProxyConnection", "error");
+        }
         if (System.getProperty("java.util.logging.SimpleFormatter.format") == null) {
             System.setProperty("java.util.logging.SimpleFormatter.format", "%1$tT.%1$tL %4$s %3$s: %5$s%6$s%n");
         }

@@ -2,8 +2,6 @@ package dev.vitals.demo;
 
 import dev.vitals.Health;
 import dev.vitals.HealthCheck;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -41,21 +39,5 @@ final class SyntheticChecks {
             });
         }
         return Collections.unmodifiableMap(m);
-    }
-
-    /** @return a description for logs, e.g. "10 x 1000 ms + hung" */
-    static String describe(DemoOptions o) {
-        var parts = new ArrayList<String>();
-        if (o.syntheticChecks() > 0) {
-            parts.add(o.syntheticChecks() + " x " + o.syntheticLatency().toMillis() + " ms");
-        }
-        if (o.hungCheck()) {
-            parts.add("hung");
-        }
-        return parts.isEmpty() ? "none" : String.join(" + ", parts);
-    }
-
-    static Duration total(DemoOptions o) {
-        return o.syntheticLatency().multipliedBy(o.syntheticChecks());
     }
 }
