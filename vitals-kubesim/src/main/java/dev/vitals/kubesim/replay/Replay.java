@@ -300,6 +300,7 @@ public final class Replay {
                 ReplayAction.Load l = (ReplayAction.Load) a;
                 ExportLoad load = ExportLoad.start(appPort, l.clients(), l.sustain(), l.requestTimeout());
                 cleanups.add(load::stop);
+                at = now();
                 windows.put(a.kind(), new double[] {at, at + l.sustain().toNanos() / 1e9});
                 note("load started: " + l.describe());
                 later(l.sustain(), () -> note("load stopped sending: " + load.describe()));

@@ -105,7 +105,7 @@ public final class ReplayCatalog {
                 .startup(Wiring.NAIVE, boot).startup(Wiring.VITALS, boot)
                 .liveness(incident).readiness(incident)
                 .action(new ReplayAction.Load(Duration.ofSeconds(2), 100, Duration.ofSeconds(40), Duration.ofSeconds(60)))
-                .duration(Duration.ofSeconds(54))
+                .duration(Duration.ofSeconds(58))
                 .expect(Wiring.NAIVE, restarts(">=", 1))
                 .expect(Wiring.VITALS, restarts("==", 0))
                 .build());
@@ -123,7 +123,7 @@ public final class ReplayCatalog {
                 .startup(Wiring.NAIVE, boot).startup(Wiring.VITALS, boot)
                 .liveness(incident).readiness(incident)
                 .action(new ReplayAction.DbOutage(Duration.ofSeconds(3), Duration.ofSeconds(20)))
-                .duration(Duration.ofSeconds(40))
+                .duration(Duration.ofSeconds(44))
                 .expect(Wiring.NAIVE, restarts(">=", 1))
                 .expect(Wiring.VITALS, restarts("==", 0))
                 .expect(Wiring.VITALS, notReadyDuring("db-outage"))
@@ -147,7 +147,7 @@ public final class ReplayCatalog {
                 .startup(Wiring.NAIVE, boot).startup(Wiring.VITALS, boot)
                 .liveness(fast).readiness(fast)
                 .action(new ReplayAction.Freeze(Duration.ofSeconds(3), Duration.ofSeconds(2)))
-                .duration(Duration.ofSeconds(16))
+                .duration(Duration.ofSeconds(20))
                 .expect(Wiring.NAIVE, restarts("==", 0))
                 .expect(Wiring.VITALS, restarts("==", 0))
                 .build());
@@ -157,7 +157,7 @@ public final class ReplayCatalog {
                 .startup(Wiring.NAIVE, boot).startup(Wiring.VITALS, boot)
                 .liveness(fast).readiness(fast)
                 .action(new ReplayAction.Post(Duration.ofSeconds(3), "/chaos/deadlock-workers"))
-                .duration(Duration.ofSeconds(24))
+                .duration(Duration.ofSeconds(26))
                 .expect(Wiring.NAIVE, restarts(">=", 1))
                 .expect(Wiring.VITALS, restarts(">=", 1))
                 .build());

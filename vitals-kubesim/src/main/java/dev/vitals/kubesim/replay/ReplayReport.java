@@ -38,6 +38,8 @@ public final class ReplayReport {
                     String.format(Locale.ROOT, "%.1f s", r.notReadySeconds()), r.probeFailures(),
                     String.format(Locale.ROOT, "%.0f ms", r.livenessP99Ms())));
         }
+        sb.append("(not ready: seconds with Ready false after the first Ready, the whole run if never Ready;\n"
+                + " probe failures: liveness + readiness; liveness p99: a timed-out probe counts as its timeout)\n");
         return sb.toString();
     }
 
@@ -95,6 +97,7 @@ public final class ReplayReport {
             n.put("restarts", r.restarts());
             n.put("kills", r.result().kills());
             n.put("notReadySeconds", round(r.notReadySeconds()));
+            n.put("notReadyTotalSeconds", round(r.notReadyTotalSeconds()));
             n.put("probeFailures", r.probeFailures());
             n.put("livenessP99Ms", round(r.livenessP99Ms()));
             if (r.firstReadySeconds().isPresent()) {

@@ -20,6 +20,8 @@ import java.util.OptionalDouble;
  * notes and windows, and the expectation checks. Immutable; thread-safe.
  */
 public final class RunRecord {
+    /** An action must start at least this long before the run ends, or the run shows too little of its effect. */
+    public static final double MIN_OBSERVED_SECONDS = 8;
     private final ReplayCase replayCase;
     private final Wiring wiring;
     private final SimulationResult result;
@@ -55,11 +57,14 @@ public final class RunRecord {
         this.windows = Collections.unmodifiableMap(w);
         this.command = List.copyOf(command);
         List<Expectation.Check> c = new ArrayList<>();
+        double latest = result.durationSeconds() - MIN_OBSERVED_SECONDS;
         for (ReplayAction a : replayCase.actions()) {
             String text = "the " + a.kind() + " ran";
-            c.add(new Expectation.Check(text, w.containsKey(a.kind()), w.containsKey(a.kind())
-                    ? String.format(java.util.Locale.ROOT, "at %.1fs", w.get(a.kind())[0])
-                    : "it did not run (the service never became Ready?)"));
+            double[] at = w.get(a.kind());
+            c.add(new Expectation.Check(text, at != null && at[0] <= latest, at == null
+                    ? "it did not run (the service never became Ready?)"
+                    : String.format(java.util.Locale.ROOT, "at %.1fs%s", at[0], at[0] <= latest ? ""
+                            : ", too late to observe (the run ends at " + result.durationSeconds() + "s)")));
         }
         OptionalDouble firstAction = w.values().stream().mapToDouble(v -> v[0]).min();
         if (firstAction.isPresent()) {
@@ -128,14 +133,27 @@ public final class RunRecord {
         return result.restarts();
     }
 
-    /** @return seconds with the Ready condition false, start-up included */
+    /**
+     * @return seconds with the Ready condition false from the first Ready to the end (the whole
+     *         run when it never became Ready): what the faults cost, without the JVM's boot time,
+     *         which varies with the machine's load
+     */
     public double notReadySeconds() {
+        double from = firstReadySeconds().orElse(0);
+        return Math.max(0, result.durationSeconds() - from - result.readySecondsBetween(from, result.durationSeconds()));
+    }
+
+    /** @return seconds with the Ready condition false over the whole run, start-up included */
+    public double notReadyTotalSeconds() {
         return result.notReadySeconds();
     }
 
-    /** @return probe evaluations counted as Failure, all probe types together */
+    /**
+     * @return liveness and readiness evaluations counted as Failure (startup probe failures,
+     *         expected while a service starts, are left out)
+     */
     public int probeFailures() {
-        return result.allStats().failures();
+        return result.stats(ProbeType.LIVENESS).failures() + result.stats(ProbeType.READINESS).failures();
     }
 
     /** @return 99th percentile latency of the liveness probe, ms (timeouts count as their timeout) */
