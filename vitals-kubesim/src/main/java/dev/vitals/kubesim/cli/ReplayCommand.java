@@ -151,12 +151,15 @@ final class ReplayCommand implements Callable<Integer> {
 
     static String describe(ReplayCase c) {
         StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "  %-16s %s%n", c.name(), c.title()));
-        sb.append(String.format(Locale.ROOT, "  %-16s probes: liveness %s; readiness %s", "", timing(c.liveness()),
+        sb.append(String.format(Locale.ROOT, "  %-16s probes (period/timeout/failureThreshold): liveness %s; readiness %s", "", timing(c.liveness()),
                 timing(c.readiness())));
-        for (Wiring w : Wiring.values()) {
-            Optional<ProbeTiming> s = c.startup(w);
-            if (s.isPresent()) {
-                sb.append("; startup (").append(w.flag()).append(" only) ").append(timing(s.get()));
+        Optional<ProbeTiming> sn = c.startup(Wiring.NAIVE);
+        Optional<ProbeTiming> sv = c.startup(Wiring.VITALS);
+        if (sn.equals(sv) && sn.isPresent()) {
+            sb.append("; startup ").append(timing(sn.get())).append(" (both)");
+        } else {
+            for (Wiring w : Wiring.values()) {
+                c.startup(w).ifPresent(t -> sb.append("; startup (").append(w.flag()).append(" only) ").append(timing(t)));
             }
         }
         List<String> acts = new ArrayList<>();

@@ -36,11 +36,10 @@ final class ExportLoad {
     private final AtomicInteger timeouts = new AtomicInteger();
     private final AtomicInteger failed = new AtomicInteger();
     private final AtomicLong okNanos = new AtomicLong();
-    private final long endNanos;
+    private volatile long endNanos;
     private volatile boolean stopped;
 
-    private ExportLoad(long endNanos) {
-        this.endNanos = endNanos;
+    private ExportLoad() {
     }
 
     /**
@@ -56,7 +55,7 @@ final class ExportLoad {
         if (clients < 1 || clients > 1000) {
             throw new IllegalArgumentException("clients must be 1-1000, was " + clients);
         }
-        ExportLoad load = new ExportLoad(System.nanoTime() + sustain.toNanos());
+        ExportLoad load = new ExportLoad();
         HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(Duration.ofSeconds(5)).build();
         for (int i = 0; i < clients; i++) {
@@ -66,6 +65,7 @@ final class ExportLoad {
             t.setDaemon(true);
             load.threads.add(t);
         }
+        load.endNanos = System.nanoTime() + sustain.toNanos(); // from now: building the client can take a while
         load.threads.forEach(Thread::start);
         return load;
     }

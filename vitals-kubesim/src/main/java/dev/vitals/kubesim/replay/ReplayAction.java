@@ -22,6 +22,12 @@ public sealed interface ReplayAction {
     String kind();
 
     /**
+     * @return how much of the run must remain after the action starts for its effect to show
+     *         (a run where it started later is judged "too late to observe")
+     */
+    Duration observe();
+
+    /**
      * Sustained export load: {@code clients} closed-loop clients each send
      * {@code GET /reports/export} again as soon as the previous one ends, for {@code sustain};
      * requests in flight at the end run on (until the run ends).
@@ -49,6 +55,11 @@ public sealed interface ReplayAction {
         @Override
         public String kind() {
             return "load";
+        }
+
+        @Override
+        public Duration observe() {
+            return Duration.ofSeconds(10);
         }
     }
 
@@ -82,6 +93,11 @@ public sealed interface ReplayAction {
         public String kind() {
             return "burst";
         }
+
+        @Override
+        public Duration observe() {
+            return Duration.ofSeconds(8);
+        }
     }
 
     /**
@@ -107,6 +123,11 @@ public sealed interface ReplayAction {
         public String kind() {
             return "db-outage";
         }
+
+        @Override
+        public Duration observe() {
+            return length.compareTo(Duration.ofSeconds(10)) < 0 ? length : Duration.ofSeconds(10);
+        }
     }
 
     /**
@@ -130,6 +151,11 @@ public sealed interface ReplayAction {
         @Override
         public String kind() {
             return "freeze";
+        }
+
+        @Override
+        public Duration observe() {
+            return length.plusSeconds(3);
         }
     }
 
@@ -156,6 +182,11 @@ public sealed interface ReplayAction {
         @Override
         public String kind() {
             return "post";
+        }
+
+        @Override
+        public Duration observe() {
+            return Duration.ofSeconds(6);
         }
     }
 

@@ -96,7 +96,7 @@ public final class ReplayCatalog {
         ProbeTiming fast = new ProbeTiming(1, 1, 3);
         // Where start-up is not the subject, both wirings get the same generous startup probe, so
         // a slow JVM start on a busy machine is never mistaken for the failure under test.
-        ProbeTiming boot = new ProbeTiming(1, 1, 60);
+        ProbeTiming boot = new ProbeTiming(1, 1, 30);
         String[] exports = {"--workers", "40", "--export-min-ms", "4000", "--export-max-ms", "12000"};
         List<ReplayCase> cases = new ArrayList<>();
         cases.add(ReplayCase.builder("incident", "incident")

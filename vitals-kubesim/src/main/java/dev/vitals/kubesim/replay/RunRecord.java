@@ -20,8 +20,6 @@ import java.util.OptionalDouble;
  * notes and windows, and the expectation checks. Immutable; thread-safe.
  */
 public final class RunRecord {
-    /** An action must start at least this long before the run ends, or the run shows too little of its effect. */
-    public static final double MIN_OBSERVED_SECONDS = 8;
     private final ReplayCase replayCase;
     private final Wiring wiring;
     private final SimulationResult result;
@@ -57,10 +55,10 @@ public final class RunRecord {
         this.windows = Collections.unmodifiableMap(w);
         this.command = List.copyOf(command);
         List<Expectation.Check> c = new ArrayList<>();
-        double latest = result.durationSeconds() - MIN_OBSERVED_SECONDS;
         for (ReplayAction a : replayCase.actions()) {
             String text = "the " + a.kind() + " ran";
             double[] at = w.get(a.kind());
+            double latest = result.durationSeconds() - a.observe().toNanos() / 1e9;
             c.add(new Expectation.Check(text, at != null && at[0] <= latest, at == null
                     ? "it did not run (the service never became Ready?)"
                     : String.format(java.util.Locale.ROOT, "at %.1fs%s", at[0], at[0] <= latest ? ""
