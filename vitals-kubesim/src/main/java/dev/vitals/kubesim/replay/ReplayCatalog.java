@@ -96,7 +96,7 @@ public final class ReplayCatalog {
         ProbeTiming fast = new ProbeTiming(1, 1, 3);
         // Where start-up is not the subject, both wirings get the same generous startup probe, so
         // a slow JVM start on a busy machine is never mistaken for the failure under test.
-        ProbeTiming boot = new ProbeTiming(1, 1, 30);
+        ProbeTiming boot = new ProbeTiming(1, 1, 60);
         String[] exports = {"--workers", "40", "--export-min-ms", "4000", "--export-max-ms", "12000"};
         List<ReplayCase> cases = new ArrayList<>();
         cases.add(ReplayCase.builder("incident", "incident")
@@ -115,7 +115,7 @@ public final class ReplayCatalog {
                 .startup(Wiring.NAIVE, boot).startup(Wiring.VITALS, boot)
                 .liveness(incidentDefaultTimeout).readiness(incidentDefaultTimeout)
                 .action(new ReplayAction.Burst(Duration.ofSeconds(1), 53, 50, Duration.ofSeconds(60)))
-                .duration(Duration.ofSeconds(32))
+                .duration(Duration.ofSeconds(40))
                 .expect(Wiring.VITALS, restarts("==", 0))
                 .build());
         cases.add(ReplayCase.builder("db-outage", "db-outage")
