@@ -365,7 +365,10 @@ public final class Replay {
         private Path logDir = Path.of(System.getProperty("java.io.tmpdir"), "vitals-replay");
         private Consumer<String> progress = line -> { };
         private Duration progressEvery = Duration.ofSeconds(1);
-        private final List<String> jvmFlags = new ArrayList<>(List.of("-Xmx256m", "-XX:+UseSerialGC"));
+        // C1 only, one compiler thread: a JVM that boots (a naive restart) takes less CPU from
+        // the run beside it on a 2-core machine; the same flags for both wirings.
+        private final List<String> jvmFlags = new ArrayList<>(List.of("-Xmx256m", "-XX:+UseSerialGC",
+                "-XX:TieredStopAtLevel=1", "-XX:CICompilerCount=1"));
 
         private Builder(Path demoJar) {
             this.demoJar = Objects.requireNonNull(demoJar, "demoJar").toAbsolutePath();
@@ -403,7 +406,7 @@ public final class Replay {
             return this;
         }
 
-        /** @param flags JVM flags for the demo (default {@code -Xmx256m -XX:+UseSerialGC}) */
+        /** @param flags JVM flags for the demo (default {@code -Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:CICompilerCount=1}) */
         public Builder jvmFlags(List<String> flags) {
             jvmFlags.clear();
             jvmFlags.addAll(flags);
