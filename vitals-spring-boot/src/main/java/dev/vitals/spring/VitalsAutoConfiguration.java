@@ -32,6 +32,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.availability.ApplicationAvailability;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.health.actuate.endpoint.HealthEndpointGroups;
+import org.springframework.boot.health.actuate.endpoint.HealthEndpointGroupsPostProcessor;
 import org.springframework.boot.health.autoconfigure.registry.HealthContributorNameGenerator;
 import org.springframework.boot.health.contributor.HealthContributor;
 import org.springframework.boot.health.contributor.ReactiveHealthContributor;
@@ -70,14 +71,16 @@ public final class VitalsAutoConfiguration {
                                         ObjectProvider<HealthEndpointGroups> springGroups,
                                         ObjectProvider<Check> checks,
                                         ObjectProvider<VitalsCustomizer> customizers,
-                                        ObjectProvider<HealthListener> listeners) {
+                                        ObjectProvider<HealthListener> listeners,
+                                        ObjectProvider<ActuatorBridge> actuatorBridge) {
+        Optional<ActuatorBridge> bridge = Optional.ofNullable(actuatorBridge.getIfAvailable());
         HealthRegistry.Builder builder = HealthRegistry.builder()
                 .virtualThreads(properties.isVirtualThreads())
                 .startupCompletion(properties.getAvailability().isMapSpringStates()
                         ? StartupCompletion.MANUAL : StartupCompletion.AUTOMATIC);
         List<Check> adopted = properties.isAdoptIndicators()
                 ? adopt(properties, beans, nameGenerator.getIfAvailable(HealthContributorNameGenerator::withoutStandardSuffixes),
-                        Optional.ofNullable(springGroups.getIfAvailable()))
+                        Optional.ofNullable(springGroups.getIfAvailable()), bridge)
                 : List.of();
         List<Check> all = new ArrayList<>(adopted);
         checks.orderedStream().forEach(all::add);
@@ -88,13 +91,18 @@ public final class VitalsAutoConfiguration {
         customizers.orderedStream().forEach(c -> c.customize(builder));
         listeners.orderedStream().forEach(builder::listener);
         HealthRegistry registry = builder.build();
+        bridge.ifPresent(b -> {
+            b.attach(registry);
+            LOG.log(Level.INFO, "Vitals: Actuator''s health endpoint answers from Vitals for {0} indicators", b.size());
+        });
         LOG.log(Level.INFO, "Vitals: {0} Spring health indicators adopted, {1} checks in all",
                 adopted.size(), registry.checks().size());
         return registry;
     }
 
     private static List<Check> adopt(VitalsProperties properties, ListableBeanFactory beans,
-                                     HealthContributorNameGenerator names, Optional<HealthEndpointGroups> springGroups) {
+                                     HealthContributorNameGenerator names, Optional<HealthEndpointGroups> springGroups,
+                                     Optional<ActuatorBridge> bridge) {
         Map<String, HealthContributor> blocking = new LinkedHashMap<>();
         beans.getBeansOfType(HealthContributor.class).forEach((bean, c) -> blocking.put(names.generateContributorName(bean), c));
         Map<String, ReactiveHealthContributor> reactive = new LinkedHashMap<>();
@@ -114,7 +122,8 @@ public final class VitalsAutoConfiguration {
                 LOG.log(Level.INFO, "Vitals: health contributor ''{0}'' is in no Spring health group; not adopted", leaf.springName);
                 continue;
             }
-            out.add(SpringIndicators.check(leaf, groups, properties.getDefaults(), own));
+            Optional<ActuatorBridge.Binding> binding = bridge.map(b -> b.bind(leaf.indicator(), leaf.springName));
+            out.add(SpringIndicators.check(leaf, groups, properties.getDefaults(), own, binding));
         }
         return out;
     }
@@ -279,6 +288,28 @@ public final class VitalsAutoConfiguration {
                     .interval(monitor.interval().compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1) : monitor.interval())
                     .timeout(Duration.ofSeconds(1))
                     .maxAge(Duration.ofSeconds(30));
+        }
+    }
+
+    /**
+     * {@code vitals.actuator.serve-through-vitals=true}: Actuator's health endpoint answers from
+     * Vitals' evaluation of the adopted indicators ({@link ActuatorBridge}).
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = {"org.springframework.boot.health.actuate.endpoint.HealthEndpointGroupsPostProcessor",
+            "org.springframework.boot.actuate.endpoint.SecurityContext"})
+    @ConditionalOnBooleanProperty(name = "vitals.actuator.serve-through-vitals")
+    static class ActuatorConfiguration {
+        /** Wraps Spring's contributor registries (a bean post-processor, hence static). */
+        @Bean
+        static ActuatorBridge vitalsActuatorBridge() {
+            return new ActuatorBridge();
+        }
+
+        /** Starts a group's on-demand evaluations when the endpoint begins serving it. */
+        @Bean
+        static HealthEndpointGroupsPostProcessor vitalsPrefetchingGroups(ObjectProvider<ActuatorBridge> bridge) {
+            return groups -> PrefetchingGroups.postProcessor(bridge.getObject()).postProcessHealthEndpointGroups(groups);
         }
     }
 

@@ -64,6 +64,9 @@ public class VitalsProperties {
     /** JVM pause detector. */
     private final PauseDetector pauseDetector = new PauseDetector();
 
+    /** Spring Boot Actuator's own health endpoint. */
+    private final Actuator actuator = new Actuator();
+
     public boolean isEnabled() {
         return enabled;
     }
@@ -143,6 +146,29 @@ public class VitalsProperties {
 
     public PauseDetector getPauseDetector() {
         return pauseDetector;
+    }
+
+    public Actuator getActuator() {
+        return actuator;
+    }
+
+    /** Spring Boot Actuator's own health endpoint (/actuator/health and its groups and components). */
+    public static class Actuator {
+        /**
+         * Whether /actuator/health answers from Vitals: every adopted indicator keeps its Spring
+         * name and JSON shape, but is evaluated under its Vitals timeout, concurrently with the
+         * others and single flight (scheduled checks answer from their latest result). Off by
+         * default: the endpoint calls the indicators itself, one after another, unbounded.
+         */
+        private boolean serveThroughVitals = false;
+
+        public boolean isServeThroughVitals() {
+            return serveThroughVitals;
+        }
+
+        public void setServeThroughVitals(boolean serveThroughVitals) {
+            this.serveThroughVitals = serveThroughVitals;
+        }
     }
 
     /** The embedded web server's worker pool (Tomcat). */
