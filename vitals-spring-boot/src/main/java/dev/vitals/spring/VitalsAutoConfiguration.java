@@ -25,6 +25,7 @@ import java.util.Set;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -266,11 +267,17 @@ public final class VitalsAutoConfiguration {
                     .stallAfter(properties.getWebServer().getStallAfter()).build();
         }
 
+        /** Registers the two checks when the application's web server factory is Tomcat's. */
         @Bean
-        VitalsCustomizer vitalsTomcatChecks(SaturationMonitor vitalsTomcatSaturation, ProgressWatchdog vitalsTomcatProgress) {
-            return b -> b
-                    .register(monitorCheck("tomcat-saturation", vitalsTomcatSaturation).groups(Groups.READINESS).build())
-                    .register(monitorCheck("tomcat-progress", vitalsTomcatProgress).groups(Groups.LIVENESS).build());
+        VitalsCustomizer vitalsTomcatChecks(@Qualifier("vitalsTomcatSaturation") SaturationMonitor vitalsTomcatSaturation,
+                                            @Qualifier("vitalsTomcatProgress") ProgressWatchdog vitalsTomcatProgress,
+                                            ListableBeanFactory beans) {
+            return b -> {
+                if (beans.getBeanNamesForType(org.springframework.boot.tomcat.ConfigurableTomcatWebServerFactory.class, true, false).length > 0) {
+                    b.register(monitorCheck("tomcat-saturation", vitalsTomcatSaturation).groups(Groups.READINESS).build())
+                            .register(monitorCheck("tomcat-progress", vitalsTomcatProgress).groups(Groups.LIVENESS).build());
+                }
+            };
         }
 
         @Bean
@@ -282,12 +289,66 @@ public final class VitalsAutoConfiguration {
             };
         }
 
-        private static Check.Builder monitorCheck(String name, Monitor monitor) {
-            // As Monitor.check(), under another name: reading a snapshot never blocks.
-            return Check.builder(name, monitor.healthCheck())
-                    .interval(monitor.interval().compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1) : monitor.interval())
-                    .timeout(Duration.ofSeconds(1))
-                    .maxAge(Duration.ofSeconds(30));
+    }
+
+    /** As {@link Monitor#check()}, under another name: reading a snapshot never blocks. */
+    static Check.Builder monitorCheck(String name, Monitor monitor) {
+        return Check.builder(name, monitor.healthCheck())
+                .interval(monitor.interval().compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1) : monitor.interval())
+                .timeout(Duration.ofSeconds(1))
+                .maxAge(Duration.ofSeconds(30));
+    }
+
+    /**
+     * Embedded Jetty's worker pool (servlet or reactive), as for Tomcat: check
+     * {@code jetty-saturation} in readiness and {@code jetty-progress} in liveness
+     * ({@link JettyPool}; a statistics handler in front of the application counts completed
+     * requests).
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = {"org.springframework.boot.jetty.JettyWebServer", "org.eclipse.jetty.util.thread.QueuedThreadPool",
+            "org.eclipse.jetty.server.handler.StatisticsHandler"})
+    @ConditionalOnBooleanProperty(name = "vitals.web-server.enabled", matchIfMissing = true)
+    static class JettyPoolConfiguration {
+        private final JettyPool pool = new JettyPool();
+
+        @Bean
+        SaturationMonitor vitalsJettySaturation() {
+            return SaturationMonitor.builder("jetty", pool.saturation()).build();
+        }
+
+        @Bean
+        ProgressWatchdog vitalsJettyProgress(VitalsProperties properties) {
+            return ProgressWatchdog.builder("jetty", pool.progress())
+                    .stallAfter(properties.getWebServer().getStallAfter()).build();
+        }
+
+        /** Registers the two checks when the application's web server factory is Jetty's. */
+        @Bean
+        VitalsCustomizer vitalsJettyChecks(@Qualifier("vitalsJettySaturation") SaturationMonitor vitalsJettySaturation,
+                                            @Qualifier("vitalsJettyProgress") ProgressWatchdog vitalsJettyProgress,
+                                           ListableBeanFactory beans) {
+            return b -> {
+                if (beans.getBeanNamesForType(org.springframework.boot.jetty.ConfigurableJettyWebServerFactory.class, true, false).length > 0) {
+                    b.register(monitorCheck("jetty-saturation", vitalsJettySaturation).groups(Groups.READINESS).build())
+                            .register(monitorCheck("jetty-progress", vitalsJettyProgress).groups(Groups.LIVENESS).build());
+                }
+            };
+        }
+
+        /** Puts the statistics handler in front of the application's handlers. */
+        @Bean
+        org.springframework.boot.web.server.WebServerFactoryCustomizer<org.springframework.boot.jetty.ConfigurableJettyWebServerFactory> vitalsJettyStatistics() {
+            return factory -> factory.addServerCustomizers(pool::install);
+        }
+
+        @Bean
+        ApplicationListener<WebServerInitializedEvent> vitalsJettyPoolAttacher() {
+            return event -> {
+                if (event.getApplicationContext().getServerNamespace() == null && pool.attach(event.getWebServer())) {
+                    LOG.log(Level.DEBUG, "Vitals: watching Jetty's worker pool");
+                }
+            };
         }
     }
 
