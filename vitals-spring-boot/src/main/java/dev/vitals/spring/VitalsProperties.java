@@ -171,12 +171,13 @@ public class VitalsProperties {
         }
     }
 
-    /** The embedded web server's worker pool (Tomcat). */
+    /** The embedded web server's worker pool (Tomcat or Jetty). */
     public static class WebServer {
         /**
-         * Whether Tomcat's worker pool is watched: check tomcat-saturation in readiness
-         * (DEGRADED at 90% busy) and check tomcat-progress in liveness (DOWN when requests
-         * wait and none completes for stall-after), with pool meters when Micrometer is present.
+         * Whether the web server's worker pool is watched: check tomcat-saturation (or
+         * jetty-saturation) in readiness (DEGRADED at 90% busy) and check tomcat-progress (or
+         * jetty-progress) in liveness (DOWN when requests wait and none completes for
+         * stall-after), with pool meters when Micrometer is present.
          */
         private boolean enabled = true;
 
