@@ -27,6 +27,7 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -55,7 +56,8 @@ import org.springframework.util.ClassUtils;
 @AutoConfiguration(afterName = {
         "org.springframework.boot.autoconfigure.availability.ApplicationAvailabilityAutoConfiguration",
         "org.springframework.boot.health.autoconfigure.registry.HealthContributorRegistryAutoConfiguration",
-        "org.springframework.boot.health.autoconfigure.actuate.endpoint.HealthEndpointAutoConfiguration"})
+        "org.springframework.boot.health.autoconfigure.actuate.endpoint.HealthEndpointAutoConfiguration",
+        "org.springframework.boot.reactor.netty.autoconfigure.NettyReactiveWebServerAutoConfiguration"})
 @ConditionalOnBooleanProperty(name = "vitals.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(VitalsProperties.class)
 public final class VitalsAutoConfiguration {
@@ -349,6 +351,32 @@ public final class VitalsAutoConfiguration {
                     LOG.log(Level.DEBUG, "Vitals: watching Jetty's worker pool");
                 }
             };
+        }
+    }
+
+    /**
+     * Reactor Netty's server event loops (WebFlux on Netty) watched by a {@link LagMonitor}:
+     * check {@code netty-event-loop} in liveness, DOWN when a heartbeat posted to the loops has
+     * waited {@code vitals.web-server.stall-after} (a loop blocked by application code). The
+     * heartbeats go to the loop group, which hands each to its next loop: a blocked loop is
+     * caught once the round reaches it; the lag figures mix the loops.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = {"org.springframework.boot.reactor.netty.NettyReactiveWebServerFactory",
+            "org.springframework.http.client.ReactorResourceFactory", "reactor.netty.resources.LoopResources"})
+    @ConditionalOnBean(type = "org.springframework.boot.reactor.netty.NettyReactiveWebServerFactory")
+    @ConditionalOnBooleanProperty(name = "vitals.web-server.enabled", matchIfMissing = true)
+    static class ReactorNettyConfiguration {
+        /** The server's loops: Boot runs the server on the {@code ReactorResourceFactory}'s loop resources. */
+        @Bean
+        LagMonitor vitalsNettyEventLoopLag(org.springframework.http.client.ReactorResourceFactory resources, VitalsProperties properties) {
+            return LagMonitor.forExecutor("netty-event-loop", resources.getLoopResources().onServer(true))
+                    .stallAfter(properties.getWebServer().getStallAfter()).build();
+        }
+
+        @Bean
+        VitalsCustomizer vitalsNettyEventLoopCheck(@Qualifier("vitalsNettyEventLoopLag") LagMonitor lag) {
+            return b -> b.register(monitorCheck("netty-event-loop", lag).groups(Groups.LIVENESS).build());
         }
     }
 

@@ -53,6 +53,15 @@ class TestApp {
             return this;
         }
 
+        private boolean reactive;
+
+        /** Runs a reactive (WebFlux) application on Reactor Netty. */
+        Builder reactiveNetty() {
+            reactive = true;
+            excludedServer = TOMCAT_REACTIVE + "," + JETTY_REACTIVE;
+            return this;
+        }
+
         /** Runs on embedded Jetty instead of Tomcat. */
         Builder jetty() {
             excludedServer = TOMCAT_SERVLET;
@@ -63,6 +72,7 @@ class TestApp {
             List<String> all = new ArrayList<>(properties);
             all.add("spring.autoconfigure.exclude=" + excludedServer);
             return new SpringApplicationBuilder(sources.toArray(new Class<?>[0]))
+                    .web(reactive ? org.springframework.boot.WebApplicationType.REACTIVE : org.springframework.boot.WebApplicationType.SERVLET)
                     .properties(all.toArray(new String[0]))
                     .initializers(ctx -> beans.forEach(b -> b.accept((GenericApplicationContext) ctx)))
                     .registerShutdownHook(false)
@@ -72,6 +82,8 @@ class TestApp {
 
     static final String TOMCAT_SERVLET = "org.springframework.boot.tomcat.autoconfigure.servlet.TomcatServletWebServerAutoConfiguration";
     static final String JETTY_SERVLET = "org.springframework.boot.jetty.autoconfigure.servlet.JettyServletWebServerAutoConfiguration";
+    static final String TOMCAT_REACTIVE = "org.springframework.boot.tomcat.autoconfigure.reactive.TomcatReactiveWebServerAutoConfiguration";
+    static final String JETTY_REACTIVE = "org.springframework.boot.jetty.autoconfigure.reactive.JettyReactiveWebServerAutoConfiguration";
 
     static Builder builder() {
         return new Builder();
