@@ -22,12 +22,12 @@ import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * A WebFlux application on Reactor Netty: {@code GET /slow} sleeps on the event loop (the bug
- * the check exists for). With every server loop blocked for 5 s, the liveness check
+ * the check exists for). With every server loop blocked for 8 s, the liveness check
  * {@code netty-event-loop} turns DOWN after {@code stall-after} (1 s); once the loops are free
  * it is UP again. The probe server, on its own threads, answers throughout.
  */
 class ReactorNettyLoopTest {
-    private static final long HOLD_MS = 5_000;
+    private static final long HOLD_MS = 8_000;
 
     @Test
     void blockedEventLoopsFailLivenessAndRecover() throws Exception {
@@ -43,8 +43,9 @@ class ReactorNettyLoopTest {
             await().atMost(Duration.ofSeconds(5)).until(() ->
                     registry.report(Groups.LIVENESS).checks().get("netty-event-loop").status() == Status.UP);
 
-            // One connection per request (a client each), so the connections spread over every loop.
-            int loops = Math.max(4, Runtime.getRuntime().availableProcessors()) * 2;
+            // One connection per request (a client each): the server hands new connections to its
+            // loops in turn, so as many requests as loops (Reactor Netty's default: max(4, cores)) block them all.
+            int loops = Math.max(4, Runtime.getRuntime().availableProcessors());
             List<CompletableFuture<HttpResponse<String>>> slow = new ArrayList<>();
             long t0 = System.nanoTime();
             for (int i = 0; i < loops; i++) {
@@ -52,6 +53,8 @@ class ReactorNettyLoopTest {
                 slow.add(client.sendAsync(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + app + "/slow?ms=" + HOLD_MS))
                         .timeout(Duration.ofSeconds(60)).build(), HttpResponse.BodyHandlers.ofString()));
             }
+            // Detection: a heartbeat lands on a blocked loop (1 s interval), waits stall-after (1 s),
+            // the check reads it (1 s interval); generous on a loaded machine.
             await().atMost(Duration.ofSeconds(HOLD_MS / 1000 - 1)).pollInterval(Duration.ofMillis(100)).until(() ->
                     registry.report(Groups.LIVENESS).checks().get("netty-event-loop").status() == Status.DOWN);
             long detectedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
