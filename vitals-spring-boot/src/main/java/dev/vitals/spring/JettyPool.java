@@ -15,8 +15,9 @@ import org.springframework.boot.web.server.WebServer;
 /**
  * Embedded Jetty's worker pool as a saturation and progress source. Jetty's
  * {@link QueuedThreadPool} also runs its acceptor and selector loops, which lease threads for
- * good: they are left out of busy and capacity ({@code getBusyThreads() - getLeasedThreads()}
- * of {@code getMaxAvailableThreads()}); queued is the pool's job queue. The pool counts no
+ * good, and keeps reserved threads ready: busy is {@code getUtilizedThreads()} (threads less
+ * leased and ready ones) of {@code getMaxAvailableThreads()} (maximum less leased); queued is
+ * the pool's job queue. The pool counts no
  * completed jobs, so progress comes from a {@link StatisticsHandler} that
  * {@link #install(Server)} puts in front of the application's handlers: completed is requests
  * finished, busy the requests being handled. The sources read zeros until
@@ -59,8 +60,7 @@ final class JettyPool {
             if (p == null) {
                 return SaturationSnapshot.of(0, 0, 0);
             }
-            long leased = Math.max(0, p.getLeasedThreads());
-            return SaturationSnapshot.of(Math.max(0, p.getBusyThreads() - leased), Math.max(0, p.getMaxAvailableThreads()),
+            return SaturationSnapshot.of(Math.max(0, p.getUtilizedThreads()), Math.max(0, p.getMaxAvailableThreads()),
                     Math.max(0, p.getQueueSize()));
         };
     }
