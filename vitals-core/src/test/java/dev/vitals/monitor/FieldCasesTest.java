@@ -30,7 +30,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** Field cases C05, C06, C07 and C08 of shared/cases/README.md, on real pools and sockets. */
+/** Field cases C05, C06, C07 and C08 of docs/cases.md, on real pools and sockets. */
 class FieldCasesTest {
     private final Fixtures fx = new Fixtures();
     private final ManualScheduler scheduler = new ManualScheduler();

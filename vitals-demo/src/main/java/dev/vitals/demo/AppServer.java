@@ -62,7 +62,13 @@ final class AppServer {
 
     /** Binds and starts accepting; returns the bound port. */
     int start() throws IOException {
-        HttpServer s = HttpServer.create(new InetSocketAddress(options.host(), options.port()), 1024);
+        HttpServer s;
+        try {
+            s = HttpServer.create(new InetSocketAddress(options.host(), options.port()), 1024);
+        } catch (java.net.BindException e) {
+            throw new java.net.BindException("application port " + options.port() + " (" + options.host()
+                    + ") is already in use or not available: " + e.getMessage());
+        }
         s.setExecutor(workers);
         s.createContext("/", this::handle);
         s.start();

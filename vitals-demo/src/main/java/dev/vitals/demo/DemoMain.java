@@ -69,7 +69,7 @@ public final class DemoMain implements Callable<Integer> {
         try {
             return new DemoMain(options, out, err).call();
         } catch (Exception e) {
-            err.println("vitals-demo: cannot start: " + e);
+            err.println("vitals-demo: cannot start: " + (e.getMessage() != null ? e.getMessage() : e.toString()));
             return 1;
         }
     }

@@ -37,4 +37,32 @@ public class InvalidInputException extends IllegalArgumentException {
     public List<Violation> violations() {
         return violations;
     }
+
+    /**
+     * @param e why a file could not be read
+     * @return a short reason for a one-line message ("no such file", "is a directory", …)
+     */
+    static String reason(java.io.IOException e) {
+        if (e instanceof java.nio.file.NoSuchFileException) {
+            return "no such file";
+        }
+        if (e instanceof java.nio.file.AccessDeniedException) {
+            return "permission denied";
+        }
+        String m = e.getMessage();
+        return m == null ? e.getClass().getSimpleName() : firstLine(m);
+    }
+
+    /**
+     * @param message a possibly multi-line message (parsers draw carets on later lines)
+     * @return its first non-blank line
+     */
+    static String firstLine(String message) {
+        for (String line : message.split("\\R")) {
+            if (!line.isBlank()) {
+                return line.strip();
+            }
+        }
+        return message.strip();
+    }
 }

@@ -5,7 +5,7 @@ import java.util.Objects;
 
 /**
  * Knobs of the kubelet model. Immutable; build with {@link #builder()}. Defaults follow the
- * default code path of shared/spec/kubelet-probes.md.
+ * default code path of docs/spec/kubelet-probes.md.
  */
 public final class KubeletOptions {
     private final String kubeletVersion;

@@ -44,7 +44,7 @@ public final class ManifestReader {
         try {
             text = Files.readString(file, StandardCharsets.UTF_8);
         } catch (IOException e) {
-            throw new InvalidInputException("cannot read manifest " + file + ": " + e, e);
+            throw new InvalidInputException("cannot read manifest " + file + ": " + InvalidInputException.reason(e), e);
         }
         return parse(text, file.toString());
     }
@@ -75,10 +75,10 @@ public final class ManifestReader {
                 collect(node, source, "document " + doc, out, kinds);
             }
         } catch (JsonProcessingException e) {
-            throw new InvalidInputException(source + ": not valid YAML: " + e.getOriginalMessage()
+            throw new InvalidInputException(source + ": not valid YAML: " + InvalidInputException.firstLine(e.getOriginalMessage())
                     + (e.getLocation() == null ? "" : " (line " + e.getLocation().getLineNr() + ")"), e);
         } catch (IOException e) {
-            throw new InvalidInputException(source + ": cannot read: " + e, e);
+            throw new InvalidInputException(source + ": cannot read: " + InvalidInputException.reason(e), e);
         } catch (RuntimeException e) {
             if (e instanceof InvalidInputException) {
                 throw e;

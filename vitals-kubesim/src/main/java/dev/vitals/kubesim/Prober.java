@@ -28,7 +28,7 @@ import javax.net.ssl.X509TrustManager;
 
 /**
  * Performs one probe attempt exactly as the kubelet does and returns the raw outcome
- * (§11–§14 of shared/spec/kubelet-probes.md). Stateless apart from its settings; thread-safe.
+ * (§11–§14 of docs/spec/kubelet-probes.md). Stateless apart from its settings; thread-safe.
  *
  * <ul>
  *   <li>HTTP (kubelet: pkg/probe/http/http.go, request.go): a fresh connection per attempt

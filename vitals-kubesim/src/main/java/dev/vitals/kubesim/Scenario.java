@@ -139,7 +139,7 @@ public final class Scenario {
         try {
             return parse(Files.readString(file, StandardCharsets.UTF_8), file.toString());
         } catch (IOException e) {
-            throw new InvalidInputException("cannot read scenario " + file + ": " + e, e);
+            throw new InvalidInputException("cannot read scenario " + file + ": " + InvalidInputException.reason(e), e);
         }
     }
 
@@ -154,7 +154,7 @@ public final class Scenario {
         try {
             root = YAML.readTree(yaml);
         } catch (JsonProcessingException e) {
-            throw new InvalidInputException(source + ": not valid YAML: " + e.getOriginalMessage(), e);
+            throw new InvalidInputException(source + ": not valid YAML: " + InvalidInputException.firstLine(e.getOriginalMessage()), e);
         }
         if (root == null || root.isMissingNode() || root.isNull()) {
             return empty();

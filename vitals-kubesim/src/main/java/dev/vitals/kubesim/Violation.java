@@ -5,7 +5,7 @@ import java.util.Objects;
 /**
  * One problem found in input: a value the API server would reject, or a lint finding.
  *
- * @param rule the rule it comes from, e.g. {@code R9} (shared/spec/kubelet-probes.md) or a lint id
+ * @param rule the rule it comes from, e.g. {@code R9} (docs/spec/kubelet-probes.md) or a lint id
  * @param field the field path, e.g. {@code containers[app].livenessProbe.successThreshold}
  * @param message what is wrong
  * @param fix a suggested fix (may be empty)

@@ -1,6 +1,6 @@
 /**
  * The kubelet probe simulator as a library: replays kubelet's probe rules
- * (shared/spec/kubelet-probes.md, R1–R68) against a live process, with faults.
+ * (docs/spec/kubelet-probes.md, R1–R68) against a live process, with faults.
  *
  * <ul>
  *   <li>Model: {@link dev.vitals.kubesim.ProbeSpec}, {@link dev.vitals.kubesim.ProbeHandler},

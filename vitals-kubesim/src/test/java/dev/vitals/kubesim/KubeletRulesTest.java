@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Rule tests on a virtual clock: every timing, threshold, gating, initial-state and back-off
- * rule of shared/spec/kubelet-probes.md. The container starts 10 ms after the workers are
+ * rule of docs/spec/kubelet-probes.md. The container starts 10 ms after the workers are
  * created (KubeletOptions.containerStartDelay), as in kubelet where workers precede the
  * container (R14).
  */

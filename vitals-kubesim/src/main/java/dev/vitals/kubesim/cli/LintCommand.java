@@ -14,7 +14,8 @@ import picocli.CommandLine.Parameters;
 
 /** {@code vitals lint}: static findings about probe configurations. */
 @Command(name = "lint", mixinStandardHelpOptions = true,
-        description = {"Check the probes of every container in a manifest: values the API server would reject,",
+        description = {"Find probe configurations that restart healthy pods or that the API server would reject.",
+            "Checks the probes of every container in a manifest: values the API server would reject,",
             "liveness and readiness on one endpoint, liveness timeout shorter than readiness, restarts before",
             "readiness can shed traffic, a missing startupProbe with a long initialDelaySeconds, and (with",
             "--startup-seconds) the kill time of a start-up that is slower than the probes allow.",

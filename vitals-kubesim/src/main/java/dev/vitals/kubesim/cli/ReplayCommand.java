@@ -27,9 +27,10 @@ import picocli.CommandLine.Parameters;
 
 /** {@code vitals replay}: each probe failure reproduced on the demo service, and its absence with Vitals. */
 @Command(name = "replay", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Run the demo service twice per scenario, --wiring naive and --wiring vitals, under the same",
-            "kubelet probes and the same faults, and compare restarts, time not ready, probe failures and",
-            "liveness latency side by side. Needs only the built jars (vitals.jar and vitals-demo.jar).",
+        description = {"Replay each probe failure on the demo service, wired naively and with Vitals.",
+            "Runs the demo twice per scenario, --wiring naive and --wiring vitals, under the same kubelet probes",
+            "and the same faults, and compares restarts, time not ready, probe failures and liveness latency",
+            "side by side. Needs only the built jars (vitals.jar and vitals-demo.jar).",
             "Scenarios: incident, db-outage, slow-start, stall, all (default).",
             "Exit code: 0 when every scenario's expectation holds, 1 when one does not, 2 on bad input."})
 final class ReplayCommand implements Callable<Integer> {
@@ -47,7 +48,7 @@ final class ReplayCommand implements Callable<Integer> {
     @Option(names = "--html", paramLabel = "DIR", description = "write one page per run (SVG timeline) and index.html with the side-by-side table")
     Path html;
 
-    @Option(names = "--logs", paramLabel = "DIR", description = "where the demo's output goes, one file per run (default: <tmp>/vitals-replay)")
+    @Option(names = "--logs", paramLabel = "DIR", description = "where the demo's output goes, one file per run (default: a new directory <tmp>/vitals-replay-…)")
     Path logs;
 
     @Option(names = "--sequential", description = "run naive and vitals one after the other instead of side by side (slower; for a 1-core machine)")
@@ -73,7 +74,8 @@ final class ReplayCommand implements Callable<Integer> {
         if (html != null && Files.exists(html) && !Files.isDirectory(html)) {
             throw new InvalidInputException("--html " + html + ": not a directory");
         }
-        Path logDir = logs != null ? logs : Path.of(System.getProperty("java.io.tmpdir"), "vitals-replay");
+        // A fresh directory per run by default, so concurrent replays never overwrite each other's logs.
+        Path logDir = logs != null ? logs : Files.createTempDirectory("vitals-replay-");
         long seconds = 0;
         for (ReplayCase c : cases) {
             seconds += sequential ? 2 * c.duration().toSeconds() : c.duration().toSeconds();
@@ -138,8 +140,14 @@ final class ReplayCommand implements Callable<Integer> {
 
     private Path demoJar() {
         if (demoJar != null) {
+            if (Files.isDirectory(demoJar)) {
+                throw new InvalidInputException("--demo-jar " + demoJar + ": is a directory, not a jar");
+            }
             if (!Files.isRegularFile(demoJar)) {
                 throw new InvalidInputException("--demo-jar " + demoJar + ": no such file");
+            }
+            if (!DemoJar.looksLikeJar(demoJar)) {
+                throw new InvalidInputException("--demo-jar " + demoJar + ": not a jar (zip) file");
             }
             return demoJar.toAbsolutePath();
         }

@@ -37,8 +37,8 @@ import picocli.CommandLine.Parameters;
 
 /** {@code vitals simulate}: run the target under kubelet's probe rules and report. */
 @Command(name = "simulate", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Run CMD as a container and probe it exactly as the kubelet would: startup gating,",
-            "thresholds, kills (SIGTERM, SIGKILL after the grace period), CrashLoopBackOff, Ready condition.",
+        description = {"Run CMD as a container and probe it exactly as the kubelet would.",
+            "Covers startup gating, thresholds, kills (SIGTERM, SIGKILL after the grace period), CrashLoopBackOff, Ready condition.",
             "Probes come from a manifest (--manifest, --container) or from flags; flags override the manifest.",
             "Exit code: 0 when every scenario expectation holds, 1 when one fails, 2 on bad input."},
         footer = {"", "Probe flags: HANDLER[,field=value]...  HANDLER is http://[HOST]:PORT/PATH, https://…,",

@@ -67,4 +67,17 @@ public final class DemoJar {
             return Optional.empty();
         }
     }
+
+    /**
+     * @param file a regular file
+     * @return whether it starts with the zip local-file signature ({@code PK\3\4}), as every jar does
+     */
+    public static boolean looksLikeJar(Path file) {
+        try (java.io.InputStream in = Files.newInputStream(file)) {
+            byte[] magic = in.readNBytes(4);
+            return magic.length == 4 && magic[0] == 'P' && magic[1] == 'K' && magic[2] == 3 && magic[3] == 4;
+        } catch (java.io.IOException e) {
+            return false;
+        }
+    }
 }

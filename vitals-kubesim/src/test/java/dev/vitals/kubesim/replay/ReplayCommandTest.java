@@ -22,7 +22,7 @@ class ReplayCommandTest {
 
     @Test
     void anUnknownScenarioIsBadInput(@TempDir Path dir) throws IOException {
-        Path jar = Files.writeString(dir.resolve("vitals-demo.jar"), "jar");
+        Path jar = Files.write(dir.resolve("vitals-demo.jar"), new byte[] {'P', 'K', 3, 4});
         assertThat(run("replay", "incidnet", "--demo-jar", jar.toString())).isEqualTo(VitalsCommand.BAD_INPUT);
         assertThat(err.toString()).contains("unknown scenario 'incidnet'").contains("incident, db-outage, slow-start, stall");
     }
@@ -34,8 +34,17 @@ class ReplayCommandTest {
     }
 
     @Test
+    void aDemoJarThatIsNotAJarOrIsADirectoryIsBadInputAtOnce(@TempDir Path dir) throws IOException {
+        Path notAJar = Files.writeString(dir.resolve("README.md"), "# not a jar");
+        assertThat(run("replay", "incident", "--demo-jar", notAJar.toString())).isEqualTo(VitalsCommand.BAD_INPUT);
+        assertThat(err.toString()).contains("--demo-jar").contains("not a jar (zip) file");
+        assertThat(run("replay", "incident", "--demo-jar", dir.toString())).isEqualTo(VitalsCommand.BAD_INPUT);
+        assertThat(err.toString()).contains("is a directory, not a jar");
+    }
+
+    @Test
     void anHtmlPathThatIsAFileIsBadInput(@TempDir Path dir) throws IOException {
-        Path jar = Files.writeString(dir.resolve("vitals-demo.jar"), "jar");
+        Path jar = Files.write(dir.resolve("vitals-demo.jar"), new byte[] {'P', 'K', 3, 4});
         Path file = Files.writeString(dir.resolve("report.html"), "x");
         assertThat(run("replay", "stall", "--demo-jar", jar.toString(), "--html", file.toString())).isEqualTo(VitalsCommand.BAD_INPUT);
         assertThat(err.toString()).contains("not a directory");
