@@ -1,0 +1,104 @@
+package dev.vitals.micrometer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.vitals.HealthRegistry;
+import dev.vitals.monitor.LagMonitor;
+import dev.vitals.monitor.PauseDetector;
+import dev.vitals.monitor.ProgressSource;
+import dev.vitals.monitor.ProgressWatchdog;
+import dev.vitals.monitor.SaturationMonitor;
+import dev.vitals.monitor.SaturationSource;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class MonitorMetricsTest {
+    private final CountDownLatch release = new CountDownLatch(1);
+    private final ThreadPoolExecutor pool = new ThreadPoolExecutor(2, 2, 1, TimeUnit.MINUTES, new LinkedBlockingQueue<>());
+    private final ScheduledExecutorService loop = Executors.newSingleThreadScheduledExecutor();
+    private final HealthRegistry registry = HealthRegistry.builder().build();
+
+    @AfterEach
+    void tearDown() {
+        release.countDown();
+        pool.shutdownNow();
+        loop.shutdownNow();
+        registry.close();
+    }
+
+    @Test
+    void poolLagAndPauseMetersReadTheMonitorsSnapshots() throws Exception {
+        for (int i = 0; i < 3; i++) { // two busy, one queued
+            pool.execute(() -> {
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+        }
+        pool.submit(() -> { }); // queued behind them too
+        SaturationMonitor saturation = SaturationMonitor.builder("workers", SaturationSource.of(pool)).build();
+        ProgressWatchdog progress = ProgressWatchdog.builder("workers", ProgressSource.of(pool)).build();
+        LagMonitor lag = LagMonitor.forScheduler("loop", loop).interval(Duration.ofMillis(50)).build();
+        PauseDetector pauses = PauseDetector.builder().interval(Duration.ofMillis(100)).build();
+
+        VitalsMetrics metrics = VitalsMetrics.create(Tags.of("service", "orders"));
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        metrics.bindTo(meters); // monitors added after binding reach it too
+        metrics.saturation(saturation).progress(progress).lag(lag).pause(pauses);
+        assertThat(meters.get(VitalsMetrics.POOL_BUSY).tags("pool", "workers").gauge().value()).isNaN(); // not sampled yet
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> pool.getActiveCount() == 2);
+        saturation.start(registry);
+        progress.start(registry);
+        lag.start(registry);
+        pauses.start(registry);
+
+        assertThat(meters.get(VitalsMetrics.POOL_BUSY).tags("pool", "workers", "service", "orders").gauge().value()).isEqualTo(2.0);
+        assertThat(meters.get(VitalsMetrics.POOL_CAPACITY).tags("pool", "workers").gauge().value()).isEqualTo(2.0);
+        assertThat(meters.get(VitalsMetrics.POOL_QUEUED).tags("pool", "workers").gauge().value()).isEqualTo(2.0);
+        assertThat(meters.get(VitalsMetrics.POOL_SATURATION).tags("pool", "workers").gauge().value()).isEqualTo(1.0);
+        assertThat(meters.get(VitalsMetrics.POOL_STALLED).tags("pool", "workers").gauge().value()).isEqualTo(0.0);
+        assertThat(meters.get(VitalsMetrics.POOL_COMPLETED).tags("pool", "workers").functionCounter().count()).isEqualTo(0.0);
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
+                assertThat(meters.get(VitalsMetrics.POOL_WITHOUT_PROGRESS).tags("pool", "workers").gauge().value()).isGreaterThan(0.0));
+
+        release.countDown();
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            assertThat(meters.get(VitalsMetrics.POOL_COMPLETED).tags("pool", "workers").functionCounter().count()).isEqualTo(4.0);
+            assertThat(meters.get(VitalsMetrics.POOL_BUSY).tags("pool", "workers").gauge().value()).isEqualTo(0.0);
+        });
+
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            assertThat(meters.get(VitalsMetrics.LAG_MAX).tags("pool", "loop").gauge().value()).isGreaterThanOrEqualTo(0.0);
+            assertThat(meters.get(VitalsMetrics.PAUSE_MAX).tags("monitor", "pauses").gauge().value()).isGreaterThanOrEqualTo(0.0);
+        });
+        assertThat(meters.get(VitalsMetrics.LAG_P99).tags("pool", "loop").gauge().value()).isLessThan(5.0);
+        assertThat(meters.get(VitalsMetrics.LAG_CURRENT).tags("pool", "loop").gauge().getId().getBaseUnit()).isEqualTo("seconds");
+
+        PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        metrics.bindTo(prometheus);
+        String scrape = prometheus.scrape();
+        assertThat(scrape).contains("vitals_pool_saturation{pool=\"workers\",service=\"orders\"}",
+                "vitals_pool_completed_total{pool=\"workers\",service=\"orders\"} 4.0",
+                "vitals_lag_max_seconds{pool=\"loop\",service=\"orders\"}",
+                "vitals_pause_p99_seconds{monitor=\"pauses\",service=\"orders\"}");
+        saturation.close();
+        progress.close();
+        lag.close();
+        pauses.close();
+    }
+}
