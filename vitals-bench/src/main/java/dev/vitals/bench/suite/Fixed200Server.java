@@ -97,5 +97,10 @@ public final class Fixed200Server implements AutoCloseable {
         public void channelReadComplete(ChannelHandlerContext ctx) {
             ctx.flush();
         }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            ctx.close(); // a load generator that stops resets its connections: not worth a log line
+        }
     }
 }

@@ -20,7 +20,7 @@ import java.util.regex.Pattern;
 /**
  * The Java keep-alive load generator (moved here from vitals-server's former
  * {@code ProbeThroughputBenchmark}): {@code connections} threads, each with one keep-alive
- * connection on 127.0.0.1, sending {@code GET path} request after request for a fixed time and
+ * connection on 127.0.0.1 (reopened when the server closes it), sending {@code GET path} request after request for a fixed time and
  * recording each latency. Bounded in time (the run's seconds, plus 30 s to collect); fails on any
  * answer other than 200. Stateless; thread-safe.
  */
@@ -47,20 +47,25 @@ final class KeepAliveLoad {
                     long[] lat = new long[1 << 16];
                     int n = 0;
                     byte[] buf = new byte[4096];
-                    try (Socket s = new Socket()) {
-                        s.setTcpNoDelay(true);
-                        s.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 5000);
-                        s.setSoTimeout(5000);
-                        OutputStream out = s.getOutputStream();
-                        InputStream in = s.getInputStream();
-                        long now;
-                        while ((now = System.nanoTime()) - end < 0) {
-                            out.write(request);
-                            readResponse(in, buf);
-                            if (n == lat.length) {
-                                lat = Arrays.copyOf(lat, n * 2);
+                    long now;
+                    while ((now = System.nanoTime()) - end < 0) {
+                        // One connection for as long as the server keeps it open (Tomcat closes
+                        // one after 100 requests by default, saying Connection: close).
+                        try (Socket s = new Socket()) {
+                            s.setTcpNoDelay(true);
+                            s.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 5000);
+                            s.setSoTimeout(5000);
+                            OutputStream out = s.getOutputStream();
+                            InputStream in = s.getInputStream();
+                            boolean open = true;
+                            while (open && (now = System.nanoTime()) - end < 0) {
+                                out.write(request);
+                                open = readResponse(in, buf);
+                                if (n == lat.length) {
+                                    lat = Arrays.copyOf(lat, n * 2);
+                                }
+                                lat[n++] = System.nanoTime() - now;
                             }
-                            lat[n++] = System.nanoTime() - now;
                         }
                     }
                     return Arrays.copyOf(lat, n);
@@ -77,12 +82,22 @@ final class KeepAliveLoad {
     }
 
     private static final Pattern CONTENT_LENGTH = Pattern.compile("(?i)content-length:\\s*(\\d+)");
+    private static final Pattern CLOSE = Pattern.compile("(?i)connection:\\s*close");
+    private static final Pattern CHUNKED = Pattern.compile("(?i)transfer-encoding:\\s*chunked");
+    private static final byte[] LAST_CHUNK = "0\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
 
-    /** Reads one response with a Content-Length body (every target sends small ones). */
-    static void readResponse(InputStream in, byte[] buf) throws IOException {
+    /**
+     * Reads one 200 response with a Content-Length body, or a chunked body (Spring's Actuator
+     * sends one) whose chunks all arrive in the buffer (every target sends small ones).
+     *
+     * @return false when the server said {@code Connection: close} (it closes the connection next)
+     */
+    static boolean readResponse(InputStream in, byte[] buf) throws IOException {
         int have = 0;
         int headerEnd = -1;
         int contentLength = -1;
+        boolean chunked = false;
+        boolean open = true;
         while (true) {
             if (have == buf.length) {
                 throw new IOException("response larger than " + buf.length + " bytes");
@@ -102,15 +117,35 @@ final class KeepAliveLoad {
                     throw new IOException("unexpected response: " + head);
                 }
                 headerEnd = i + 4;
-                Matcher m = CONTENT_LENGTH.matcher(head.substring(0, i));
-                if (!m.find()) {
-                    throw new IOException("no Content-Length (chunked answers are not supported): " + head);
+                String headers = head.substring(0, i);
+                open = !CLOSE.matcher(headers).find();
+                Matcher m = CONTENT_LENGTH.matcher(headers);
+                if (m.find()) {
+                    contentLength = Integer.parseInt(m.group(1));
+                } else if (CHUNKED.matcher(headers).find()) {
+                    chunked = true;
+                } else {
+                    throw new IOException("neither Content-Length nor chunked: " + head);
                 }
-                contentLength = Integer.parseInt(m.group(1));
             }
-            if (have >= headerEnd + contentLength) {
-                return;
+            if (chunked ? endsWithLastChunk(buf, headerEnd, have) : have >= headerEnd + contentLength) {
+                return open;
             }
         }
+    }
+
+    /** True when {@code buf[from, to)} ends with the last chunk and no trailers: {@code 0\r\n\r\n}. */
+    private static boolean endsWithLastChunk(byte[] buf, int from, int to) {
+        if (to - from < LAST_CHUNK.length) {
+            return false;
+        }
+        for (int i = 0; i < LAST_CHUNK.length; i++) {
+            if (buf[to - LAST_CHUNK.length + i] != LAST_CHUNK[i]) {
+                return false;
+            }
+        }
+        // "0\r\n\r\n" must start a line: the body so far is exactly the terminator, or follows a chunk's CRLF
+        int start = to - LAST_CHUNK.length;
+        return start == from || (start - from >= 2 && buf[start - 2] == '\r' && buf[start - 1] == '\n');
     }
 }

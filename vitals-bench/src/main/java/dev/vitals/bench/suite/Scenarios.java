@@ -12,6 +12,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.SplittableRandom;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -239,8 +241,9 @@ final class Scenarios {
                 Row.of(s, "vitals scheduled p50", "ms", Stats.percentile(scheduled, 50), ref, a50)
                         .withGoal("< 5 ms", Stats.percentile(scheduled, 50) < 5),
                 Row.of(s, "vitals scheduled max", "ms", Stats.max(scheduled), ref, Stats.max(actuator))
-                        .withGoal("actuator ~ 10 s (the sum)", a50 >= 9000)
-                        .withNote(scheduled.length + " vitals requests, " + actuatorSamples + " actuator"));
+                        .withNote(scheduled.length + " vitals requests, " + actuatorSamples + " actuator"),
+                new Row(s, "actuator vs the sum of the checks", "ms", OptionalDouble.empty(), ref, OptionalDouble.of(a50),
+                        "actuator ~ 10000 ms (the sum)", Optional.of(a50 >= 9000 && a50 <= 13000), ""));
     }
 
     /** One kubelet-like GET that must answer 2xx/3xx; @return its latency, ms */
@@ -331,13 +334,15 @@ final class Scenarios {
             tools.add("java");
         }
         try (Target vitals = Target.spring(paths, "tp-vitals", true, false, Map.of());
-                Target actuator = Target.spring(paths, "tp-actuator", false, false, Map.of());
+                // Actuator at its best: Tomcat keeps a connection for any number of requests (its
+                // default closes one after 100, which costs a reconnect).
+                Target actuator = Target.spring(paths, "tp-actuator", false, false, Map.of("server.tomcat.max-keep-alive-requests", "-1"));
                 Target netty = Target.fixed200(paths, "tp-netty-fixed-200")) {
             String[] names = {"vitals", "actuator", "netty"};
             int[] ports = {vitals.probePort(), actuator.appPort(), netty.appPort()};
             String[] pathsOf = {"/livez", "/actuator/health/liveness", "/"};
             for (int i = 0; i < 3; i++) {
-                KeepAliveLoad.run(ports[i], pathsOf[i], THROUGHPUT_CONNECTIONS, warmup * 2); // JIT warm-up of each
+                KeepAliveLoad.run(ports[i], pathsOf[i], THROUGHPUT_CONNECTIONS, quick ? 5 : 10); // JIT warm-up of each
             }
             List<Row> rows = new ArrayList<>();
             for (String tool : tools) {
@@ -427,16 +432,16 @@ final class Scenarios {
         Path dir = paths.root().resolve(module).resolve("target");
         Path jar = dir.resolve(module + "-0.1.0-SNAPSHOT.jar");
         if (!Files.isRegularFile(jar)) {
-            return List.of(new Row("jars", module + " jar", "KiB", java.util.OptionalDouble.empty(), "-",
-                    java.util.OptionalDouble.empty(), "", java.util.Optional.empty(), "not built: " + jar));
+            return List.of(new Row("jars", module + " jar", "KiB", OptionalDouble.empty(), "-",
+                    OptionalDouble.empty(), "", Optional.empty(), "not built: " + jar));
         }
         double own = Files.size(jar) / 1024.0;
         Path cp = dir.resolve("runtime-classpath.txt");
-        Row ownRow = new Row("jars", module + " jar", "KiB", java.util.OptionalDouble.of(own), "-",
-                java.util.OptionalDouble.empty(), "", java.util.Optional.empty(), "");
+        Row ownRow = new Row("jars", module + " jar", "KiB", OptionalDouble.of(own), "-",
+                OptionalDouble.empty(), "", Optional.empty(), "");
         if (!Files.isRegularFile(cp)) {
-            return List.of(ownRow, new Row("jars", module + " + runtime deps", "KiB", java.util.OptionalDouble.empty(), "-",
-                    java.util.OptionalDouble.empty(), "", java.util.Optional.empty(), "no " + cp + " (run bench/run to write it)"));
+            return List.of(ownRow, new Row("jars", module + " + runtime deps", "KiB", OptionalDouble.empty(), "-",
+                    OptionalDouble.empty(), "", Optional.empty(), "no " + cp + " (run bench/run to write it)"));
         }
         String text = Files.readString(cp).trim();
         long total = Files.size(jar);
@@ -453,8 +458,8 @@ final class Scenarios {
             }
         }
         String shown = names.size() <= 8 ? String.join(" ", names) : String.join(" ", names.subList(0, 8)) + " ...";
-        return List.of(ownRow, new Row("jars", module + " + runtime deps", "KiB", java.util.OptionalDouble.of(total / 1024.0), "-",
-                java.util.OptionalDouble.empty(), "", java.util.Optional.empty(), names.size() + " jars" + (names.isEmpty() ? "" : ": " + shown)));
+        return List.of(ownRow, new Row("jars", module + " + runtime deps", "KiB", OptionalDouble.of(total / 1024.0), "-",
+                OptionalDouble.empty(), "", Optional.empty(), names.size() + " jars" + (names.isEmpty() ? "" : ": " + shown)));
     }
 
     // ------------------------------------------------------------------ helpers
