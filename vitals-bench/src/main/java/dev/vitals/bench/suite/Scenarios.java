@@ -83,10 +83,15 @@ final class Scenarios {
         for (int c : levels) {
             String scenario = "saturation c=" + c;
             ProbeRun vitals;
-            try (Target t = Target.spring(paths, "sat-vitals-c" + c, true, false, Map.of())) {
-                vitals = probeUnderLoad(t, t.probePort(), "/livez", slowUris(t), c, duration, probes);
+            ProbeRun ceiling;
+            try (Target netty = Target.fixed200(paths, "sat-netty-fixed-200-c" + c);
+                    Target t = Target.spring(paths, "sat-vitals-c" + c, true, false, Map.of())) {
+                ProbeRun[] both = probeUnderLoad(t, t.probePort(), "/livez", slowUris(t), c, duration, probes, netty.appPort());
+                vitals = both[0];
+                ceiling = both[1];
             }
             say("%s vitals probe port:        %s", scenario, vitals);
+            say("%s idle netty fixed 200, probed at the same moments: %s", scenario, ceiling);
             ProbeRun main;
             try (Target t = Target.spring(paths, "sat-actuator-main-c" + c, false, false, Map.of())) {
                 main = probeUnderLoad(t, t.appPort(), "/actuator/health/liveness", slowUris(t), c, duration, probes);
@@ -97,6 +102,8 @@ final class Scenarios {
                 mgmt = probeUnderLoad(t, t.managementPort(), "/actuator/health/liveness", slowUris(t), c, duration, probes);
             }
             say("%s actuator management port: %s", scenario, mgmt);
+            rows.add(Row.of(scenario, "probe p99", "ms", vitals.p99(), "idle netty fixed 200, same moments", ceiling.p99())
+                    .withNote("ceiling p50 " + ResultTable.format(ceiling.p50()) + " ms, " + ceiling.failures() + " failed"));
             rows.addAll(probeRows(scenario, vitals, "actuator main port", main, true));
             rows.addAll(probeRows(scenario, vitals, "actuator management port", mgmt, false));
         }
@@ -159,34 +166,56 @@ final class Scenarios {
      */
     ProbeRun probeUnderLoad(Target t, int port, String path, Supplier<URI> app, int concurrency, Duration duration,
             int probes) throws Exception {
-        ExecutorService probers = Executors.newFixedThreadPool(4, daemon("vitals-bench-probe"));
+        return probeUnderLoad(t, port, path, app, concurrency, duration, probes, -1)[0];
+    }
+
+    /**
+     * As above; when {@code calibrationPort > 0}, also probes {@code GET /} there at the same
+     * moments (the idle fixed-200 Netty server: what a probe costs on this machine right now).
+     *
+     * @return the target's figures, then the calibration's (or null)
+     */
+    ProbeRun[] probeUnderLoad(Target t, int port, String path, Supplier<URI> app, int concurrency, Duration duration,
+            int probes, int calibrationPort) throws Exception {
+        ExecutorService probers = Executors.newFixedThreadPool(6, daemon("vitals-bench-probe"));
         try (SlowLoad load = new SlowLoad(app)) {
             long t0 = System.nanoTime();
             load.start(concurrency, duration);
             List<Future<HttpProbe.Result>> results = new ArrayList<>();
+            List<Future<HttpProbe.Result>> calibration = new ArrayList<>();
             for (int i = 0; i < probes; i++) {
                 sleepUntil(t0 + TimeUnit.SECONDS.toNanos(3 + i));
                 t.child().requireAlive();
                 results.add(probers.submit(() -> HttpProbe.get(port, path, PROBE_TIMEOUT)));
-            }
-            double[] ms = new double[probes];
-            int failures = 0;
-            Map<String, Integer> errors = new LinkedHashMap<>();
-            for (int i = 0; i < probes; i++) {
-                HttpProbe.Result r = results.get(i).get(PROBE_TIMEOUT.toSeconds() + 10, TimeUnit.SECONDS);
-                ms[i] = r.latencyMs();
-                if (!r.ok()) {
-                    failures++;
-                    errors.merge(r.error(), 1, Integer::sum);
+                if (calibrationPort > 0) {
+                    calibration.add(probers.submit(() -> HttpProbe.get(calibrationPort, "/", PROBE_TIMEOUT)));
                 }
             }
+            ProbeRun target = collect(results, load.ok());
+            ProbeRun calibrated = calibrationPort > 0 ? collect(calibration, 0) : null;
             sleepUntil(t0 + duration.toNanos());
             t.child().requireAlive();
-            return new ProbeRun(Stats.percentile(ms, 50), Stats.percentile(ms, 99), Stats.max(ms), failures, probes,
-                    load.ok(), errors.isEmpty() ? "" : errors.toString());
+            return new ProbeRun[] {new ProbeRun(target.p50(), target.p99(), target.max(), target.failures(), target.probes(),
+                    load.ok(), target.errors()), calibrated};
         } finally {
             probers.shutdownNow();
         }
+    }
+
+    private static ProbeRun collect(List<Future<HttpProbe.Result>> results, int appOk) throws Exception {
+        double[] ms = new double[results.size()];
+        int failures = 0;
+        Map<String, Integer> errors = new LinkedHashMap<>();
+        for (int i = 0; i < ms.length; i++) {
+            HttpProbe.Result r = results.get(i).get(PROBE_TIMEOUT.toSeconds() + 10, TimeUnit.SECONDS);
+            ms[i] = r.latencyMs();
+            if (!r.ok()) {
+                failures++;
+                errors.merge(r.error(), 1, Integer::sum);
+            }
+        }
+        return new ProbeRun(Stats.percentile(ms, 50), Stats.percentile(ms, 99), Stats.max(ms), failures, ms.length, appOk,
+                errors.isEmpty() ? "" : errors.toString());
     }
 
     // ------------------------------------------------------------------ 2. slow checks
@@ -457,7 +486,7 @@ final class Scenarios {
                 }
             }
         }
-        String shown = names.size() <= 8 ? String.join(" ", names) : String.join(" ", names.subList(0, 8)) + " ...";
+        String shown = names.size() <= 5 ? String.join(" ", names) : String.join(" ", names.subList(0, 5)) + " ...";
         return List.of(ownRow, new Row("jars", module + " + runtime deps", "KiB", OptionalDouble.of(total / 1024.0), "-",
                 OptionalDouble.empty(), "", Optional.empty(), names.size() + " jars" + (names.isEmpty() ? "" : ": " + shown)));
     }
