@@ -122,7 +122,8 @@ public final class BenchSuite implements Callable<Integer> {
         Files.writeString(json, ResultTable.json(meta, rows));
         Files.writeString(out.resolve("latest.json"), ResultTable.json(meta, rows));
         Files.writeString(out.resolve("latest.txt"), header + table);
-        System.out.println("written: " + json + " (and latest.json, latest.txt)");
+        Files.writeString(out.resolve("latest.md"), header + "\n" + ResultTable.markdown(rows));
+        System.out.println("written: " + json + " (and latest.json, latest.txt, latest.md)");
         return failed ? 1 : 0;
     }
 

@@ -33,12 +33,7 @@ public final class ResultTable {
     public static String text(List<Row> rows) {
         List<String[]> cells = new ArrayList<>();
         cells.add(HEADER);
-        for (Row r : rows) {
-            cells.add(new String[] {r.scenario(), r.metric(), withUnit(r.vitals(), r.unit()), r.reference(),
-                    withUnit(r.refValue(), r.unit()), r.ratio().isPresent() ? format(r.ratio().getAsDouble()) : "-",
-                    r.goal().isEmpty() ? "-" : r.goal(),
-                    r.goalMet().map(m -> m ? "yes" : "NO").orElse("-") + (r.note().isEmpty() ? "" : " (" + r.note() + ")")});
-        }
+        cells.addAll(cells(rows));
         int[] width = new int[HEADER.length];
         for (String[] line : cells) {
             for (int i = 0; i < line.length; i++) {
@@ -57,6 +52,35 @@ public final class ResultTable {
             }
         }
         return sb.toString();
+    }
+
+    /**
+     * @param rows the rows, in order
+     * @return a Markdown table (for the README): the same columns as {@link #text}, {@code |} in
+     *     cells escaped
+     */
+    public static String markdown(List<Row> rows) {
+        StringBuilder sb = new StringBuilder("| ").append(String.join(" | ", HEADER)).append(" |\n|");
+        sb.append("---|".repeat(HEADER.length)).append('\n');
+        for (String[] line : cells(rows)) {
+            sb.append('|');
+            for (String cell : line) {
+                sb.append(' ').append(cell.replace("|", "\\|")).append(" |");
+            }
+            sb.append('\n');
+        }
+        return sb.toString();
+    }
+
+    private static List<String[]> cells(List<Row> rows) {
+        List<String[]> cells = new ArrayList<>();
+        for (Row r : rows) {
+            cells.add(new String[] {r.scenario(), r.metric(), withUnit(r.vitals(), r.unit()), r.reference(),
+                    withUnit(r.refValue(), r.unit()), r.ratio().isPresent() ? format(r.ratio().getAsDouble()) : "-",
+                    r.goal().isEmpty() ? "-" : r.goal(),
+                    r.goalMet().map(m -> m ? "yes" : "NO").orElse("-") + (r.note().isEmpty() ? "" : " (" + r.note() + ")")});
+        }
+        return cells;
     }
 
     private static void appendLine(StringBuilder sb, String[] line, int[] width) {

@@ -29,6 +29,8 @@ final class Scenarios {
     static final List<String> NAMES = List.of("saturation", "slow-checks", "hung-check", "throughput", "footprint");
 
     static final Duration PROBE_TIMEOUT = Duration.ofSeconds(3);
+    /** Probes sent to each probe path before the application load starts (not counted). */
+    static final int WARM_PROBES = 50;
     static final Duration HUNG_CLIENT_TIMEOUT = Duration.ofSeconds(5);
     static final int THROUGHPUT_CONNECTIONS = 16;
 
@@ -162,7 +164,8 @@ final class Scenarios {
     /**
      * Holds {@code concurrency} slow application requests in flight for {@code duration}; from
      * 3 s in, probes {@code path} once a second ({@code probes} times, fresh connection, 3 s
-     * timeout, at most 4 at once). A failed probe counts with its elapsed time in the percentiles.
+     * timeout, at most 6 at once), after {@link #WARM_PROBES} uncounted ones before the load. A
+     * failed probe counts with its elapsed time in the percentiles.
      */
     ProbeRun probeUnderLoad(Target t, int port, String path, Supplier<URI> app, int concurrency, Duration duration,
             int probes) throws Exception {
@@ -177,6 +180,13 @@ final class Scenarios {
      */
     ProbeRun[] probeUnderLoad(Target t, int port, String path, Supplier<URI> app, int concurrency, Duration duration,
             int probes, int calibrationPort) throws Exception {
+        // Warm both probe paths first (class loading, JIT), so that no figure is a cold start's.
+        for (int i = 0; i < WARM_PROBES; i++) {
+            HttpProbe.get(port, path, PROBE_TIMEOUT);
+            if (calibrationPort > 0) {
+                HttpProbe.get(calibrationPort, "/", PROBE_TIMEOUT);
+            }
+        }
         ExecutorService probers = Executors.newFixedThreadPool(6, daemon("vitals-bench-probe"));
         try (SlowLoad load = new SlowLoad(app)) {
             long t0 = System.nanoTime();

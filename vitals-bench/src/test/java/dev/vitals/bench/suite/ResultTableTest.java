@@ -42,6 +42,16 @@ class ResultTableTest {
     }
 
     @Test
+    void markdownTableHasTheSameColumnsAndEscapesPipes() {
+        List<String> lines = ResultTable.markdown(List.of(P99, FAILURES.withNote("a | b"))).lines().toList();
+        assertThat(lines).hasSize(4);
+        assertThat(lines.get(0)).isEqualTo("| scenario | metric | vitals | reference | ref value | ratio | goal | met |");
+        assertThat(lines.get(1)).isEqualTo("|---|---|---|---|---|---|---|---|");
+        assertThat(lines.get(2)).isEqualTo("| saturation c=50 | probe p99 | 1.23 ms | actuator main port | 3002 ms | 0.000411 | vitals < 5 ms | yes |");
+        assertThat(lines.get(3)).endsWith("| yes (a \\| b) |");
+    }
+
+    @Test
     void numbersHaveThreeSignificantDigitsBelow100AndNoneAfterThePointAbove() {
         assertThat(ResultTable.format(0)).isEqualTo("0");
         assertThat(ResultTable.format(1.23456)).isEqualTo("1.23");
