@@ -226,7 +226,14 @@ final class CheckRunner {
         Health h = raw != null ? raw : Health.builder(Status.DOWN).message("check returned null")
                 .errorType(NullPointerException.class.getName()).build();
         h = h.withTiming(Duration.ofNanos(Math.max(0, end - f.startNanos)), Instant.ofEpochMilli(f.startWall));
+        Health reported = null;
         synchronized (this) {
+            // Record and leave flight in one step, so a next execution can never record
+            // before this one (results stay in execution order).
+            if (!f.recorded) {
+                f.recorded = true;
+                reported = recordLocked(h, false);
+            } // else: a late result, after the timeout was reported; dropped
             if (inFlight == f) {
                 inFlight = null;
             }
@@ -235,22 +242,22 @@ final class CheckRunner {
         if (t != null) {
             t.cancel();
         }
-        complete(f, h, false); // a late result (after the timeout was reported) is dropped here
+        if (reported != null) {
+            f.visible.complete(reported);
+        }
     }
 
     private void onTimeout(InFlight f) {
-        if (f.visible.isDone()) {
-            return;
-        }
         complete(f, timedOut(clock.monotonicTime() - f.startNanos), true);
     }
 
     private void complete(InFlight f, Health h, boolean timedOut) {
         Health reported;
         synchronized (this) {
-            if (f.visible.isDone()) {
+            if (f.recorded) {
                 return;
             }
+            f.recorded = true;
             reported = recordLocked(h, timedOut);
         }
         f.visible.complete(reported);
@@ -338,6 +345,7 @@ final class CheckRunner {
         final long startWall;
         final CompletableFuture<Health> visible = new CompletableFuture<>();
         volatile Scheduler.Cancellable timeoutTask;
+        boolean recorded; // guarded by the runner's lock
 
         InFlight(long startNanos, long startWall) {
             this.startNanos = startNanos;

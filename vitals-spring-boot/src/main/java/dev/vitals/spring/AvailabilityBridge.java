@@ -9,6 +9,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import org.springframework.boot.availability.ApplicationAvailability;
 import org.springframework.boot.availability.AvailabilityChangeEvent;
 import org.springframework.boot.availability.LivenessState;
@@ -51,6 +53,8 @@ final class AvailabilityBridge implements SmartApplicationListener {
     private final Duration drainDelay;
     private volatile ScheduledExecutorService publisherThread;
     private volatile boolean closing;
+    private final AtomicBoolean livenessInFlight = new AtomicBoolean();
+    private final AtomicBoolean readinessInFlight = new AtomicBoolean();
 
     AvailabilityBridge(HealthRegistry registry, ApplicationContext context, ApplicationAvailability springAvailability,
                        boolean mapStates, Duration publishInterval, Duration drainDelay) {
@@ -124,25 +128,59 @@ final class AvailabilityBridge implements SmartApplicationListener {
         }
     }
 
-    /** Compares Vitals' liveness/readiness with Spring's and publishes what differs. */
+    /**
+     * Compares Vitals' liveness/readiness with Spring's and publishes what differs. A group with
+     * on-demand checks is evaluated (asynchronously, at most one evaluation per group at a time,
+     * results reused within their TTL), since its in-memory report holds no result until someone
+     * evaluates it; the answer is published from the publisher thread, never from a Vitals thread.
+     */
     void publishVitalsState() {
         try {
             if (closing || !registry.availability().isStartupComplete()) {
                 return; // during start-up Spring's own events are the truth
             }
-            LivenessState live = registry.report(Groups.LIVENESS).status().isHealthy() ? LivenessState.CORRECT : LivenessState.BROKEN;
-            if (springAvailability.getLivenessState() != live) {
-                AvailabilityChangeEvent.publish(publisher, this, live);
-            }
-            ReadinessState ready = registry.report(Groups.READINESS).status().isHealthy()
-                    ? ReadinessState.ACCEPTING_TRAFFIC : ReadinessState.REFUSING_TRAFFIC;
-            if (springAvailability.getReadinessState() != ready) {
-                AvailabilityChangeEvent.publish(publisher, this, ready);
-            }
+            withStatus(Groups.LIVENESS, livenessInFlight, healthy -> {
+                LivenessState live = healthy ? LivenessState.CORRECT : LivenessState.BROKEN;
+                if (springAvailability.getLivenessState() != live) {
+                    AvailabilityChangeEvent.publish(publisher, this, live);
+                }
+            });
+            withStatus(Groups.READINESS, readinessInFlight, healthy -> {
+                ReadinessState ready = healthy ? ReadinessState.ACCEPTING_TRAFFIC : ReadinessState.REFUSING_TRAFFIC;
+                if (springAvailability.getReadinessState() != ready) {
+                    AvailabilityChangeEvent.publish(publisher, this, ready);
+                }
+            });
         } catch (IllegalStateException e) {
             // registry closed: nothing left to publish
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "publishing Vitals' availability to Spring failed", e);
+        }
+    }
+
+    private void withStatus(String group, AtomicBoolean inFlight, Consumer<Boolean> publish) {
+        if (!registry.hasOnDemandChecks(group)) {
+            publish.accept(registry.report(group).status().isHealthy());
+            return;
+        }
+        ScheduledExecutorService t = publisherThread;
+        if (t == null || !inFlight.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            registry.evaluate(group).whenCompleteAsync((report, error) -> {
+                inFlight.set(false);
+                if (report != null && !closing) {
+                    try {
+                        publish.accept(report.status().isHealthy());
+                    } catch (RuntimeException e) {
+                        LOG.log(Level.WARNING, "publishing Vitals' availability to Spring failed", e);
+                    }
+                }
+            }, t);
+        } catch (RuntimeException e) {
+            inFlight.set(false);
+            throw e;
         }
     }
 

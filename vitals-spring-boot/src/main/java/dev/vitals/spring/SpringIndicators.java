@@ -63,6 +63,11 @@ final class SpringIndicators {
             this.blocking = blocking;
             this.reactive = reactive;
         }
+
+        /** @return the Spring indicator instance (blocking or reactive) */
+        Object indicator() {
+            return blocking != null ? blocking : reactive;
+        }
     }
 
     /**
@@ -155,15 +160,34 @@ final class SpringIndicators {
      */
     static Check check(Leaf leaf, Set<String> groups, VitalsProperties.CheckSettings defaults,
                        Optional<VitalsProperties.CheckSettings> own) {
+        return check(leaf, groups, defaults, own, Optional.empty());
+    }
+
+    /**
+     * As {@link #check(Leaf, Set, VitalsProperties.CheckSettings, Optional)}, the check also
+     * handing every Spring health it gets, with its conversion, to {@code binding}.
+     */
+    static Check check(Leaf leaf, Set<String> groups, VitalsProperties.CheckSettings defaults,
+                       Optional<VitalsProperties.CheckSettings> own, Optional<ActuatorBridge.Binding> binding) {
         String name = checkName(leaf.springName);
         Check.Builder b;
         if (leaf.blocking != null) {
             HealthIndicator indicator = leaf.blocking;
-            HealthCheck check = () -> convert(indicator.health(true));
+            HealthCheck check = binding.isEmpty() ? () -> convert(indicator.health(true)) : () -> {
+                org.springframework.boot.health.contributor.Health spring = indicator.health(true);
+                Health converted = convert(spring);
+                binding.get().record(spring, converted);
+                return converted;
+            };
             b = Check.builder(name, check);
         } else {
             ReactiveHealthIndicator indicator = leaf.reactive;
-            AsyncHealthCheck check = () -> indicator.health(true).map(SpringIndicators::convert).toFuture();
+            AsyncHealthCheck check = binding.isEmpty() ? () -> indicator.health(true).map(SpringIndicators::convert).toFuture()
+                    : () -> indicator.health(true).map(spring -> {
+                        Health converted = convert(spring);
+                        binding.get().record(spring, converted);
+                        return converted;
+                    }).toFuture();
             b = Check.asyncBuilder(name, check);
         }
         List<String> g = new ArrayList<>(pick(own, defaults, VitalsProperties.CheckSettings::getGroups)

@@ -25,13 +25,16 @@ import java.util.Set;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.availability.ApplicationAvailability;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.health.actuate.endpoint.HealthEndpointGroups;
+import org.springframework.boot.health.actuate.endpoint.HealthEndpointGroupsPostProcessor;
 import org.springframework.boot.health.autoconfigure.registry.HealthContributorNameGenerator;
 import org.springframework.boot.health.contributor.HealthContributor;
 import org.springframework.boot.health.contributor.ReactiveHealthContributor;
@@ -53,7 +56,8 @@ import org.springframework.util.ClassUtils;
 @AutoConfiguration(afterName = {
         "org.springframework.boot.autoconfigure.availability.ApplicationAvailabilityAutoConfiguration",
         "org.springframework.boot.health.autoconfigure.registry.HealthContributorRegistryAutoConfiguration",
-        "org.springframework.boot.health.autoconfigure.actuate.endpoint.HealthEndpointAutoConfiguration"})
+        "org.springframework.boot.health.autoconfigure.actuate.endpoint.HealthEndpointAutoConfiguration",
+        "org.springframework.boot.reactor.netty.autoconfigure.NettyReactiveWebServerAutoConfiguration"})
 @ConditionalOnBooleanProperty(name = "vitals.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(VitalsProperties.class)
 public final class VitalsAutoConfiguration {
@@ -70,14 +74,16 @@ public final class VitalsAutoConfiguration {
                                         ObjectProvider<HealthEndpointGroups> springGroups,
                                         ObjectProvider<Check> checks,
                                         ObjectProvider<VitalsCustomizer> customizers,
-                                        ObjectProvider<HealthListener> listeners) {
+                                        ObjectProvider<HealthListener> listeners,
+                                        ObjectProvider<ActuatorBridge> actuatorBridge) {
+        Optional<ActuatorBridge> bridge = Optional.ofNullable(actuatorBridge.getIfAvailable());
         HealthRegistry.Builder builder = HealthRegistry.builder()
                 .virtualThreads(properties.isVirtualThreads())
                 .startupCompletion(properties.getAvailability().isMapSpringStates()
                         ? StartupCompletion.MANUAL : StartupCompletion.AUTOMATIC);
         List<Check> adopted = properties.isAdoptIndicators()
                 ? adopt(properties, beans, nameGenerator.getIfAvailable(HealthContributorNameGenerator::withoutStandardSuffixes),
-                        Optional.ofNullable(springGroups.getIfAvailable()))
+                        Optional.ofNullable(springGroups.getIfAvailable()), bridge)
                 : List.of();
         List<Check> all = new ArrayList<>(adopted);
         checks.orderedStream().forEach(all::add);
@@ -88,13 +94,18 @@ public final class VitalsAutoConfiguration {
         customizers.orderedStream().forEach(c -> c.customize(builder));
         listeners.orderedStream().forEach(builder::listener);
         HealthRegistry registry = builder.build();
+        bridge.ifPresent(b -> {
+            b.attach(registry);
+            LOG.log(Level.INFO, "Vitals: Actuator''s health endpoint answers from Vitals for {0} indicators", b.size());
+        });
         LOG.log(Level.INFO, "Vitals: {0} Spring health indicators adopted, {1} checks in all",
                 adopted.size(), registry.checks().size());
         return registry;
     }
 
     private static List<Check> adopt(VitalsProperties properties, ListableBeanFactory beans,
-                                     HealthContributorNameGenerator names, Optional<HealthEndpointGroups> springGroups) {
+                                     HealthContributorNameGenerator names, Optional<HealthEndpointGroups> springGroups,
+                                     Optional<ActuatorBridge> bridge) {
         Map<String, HealthContributor> blocking = new LinkedHashMap<>();
         beans.getBeansOfType(HealthContributor.class).forEach((bean, c) -> blocking.put(names.generateContributorName(bean), c));
         Map<String, ReactiveHealthContributor> reactive = new LinkedHashMap<>();
@@ -114,7 +125,8 @@ public final class VitalsAutoConfiguration {
                 LOG.log(Level.INFO, "Vitals: health contributor ''{0}'' is in no Spring health group; not adopted", leaf.springName);
                 continue;
             }
-            out.add(SpringIndicators.check(leaf, groups, properties.getDefaults(), own));
+            Optional<ActuatorBridge.Binding> binding = bridge.map(b -> b.bind(leaf.indicator(), leaf.springName));
+            out.add(SpringIndicators.check(leaf, groups, properties.getDefaults(), own, binding));
         }
         return out;
     }
@@ -257,11 +269,17 @@ public final class VitalsAutoConfiguration {
                     .stallAfter(properties.getWebServer().getStallAfter()).build();
         }
 
+        /** Registers the two checks when the application's web server factory is Tomcat's. */
         @Bean
-        VitalsCustomizer vitalsTomcatChecks(SaturationMonitor vitalsTomcatSaturation, ProgressWatchdog vitalsTomcatProgress) {
-            return b -> b
-                    .register(monitorCheck("tomcat-saturation", vitalsTomcatSaturation).groups(Groups.READINESS).build())
-                    .register(monitorCheck("tomcat-progress", vitalsTomcatProgress).groups(Groups.LIVENESS).build());
+        VitalsCustomizer vitalsTomcatChecks(@Qualifier("vitalsTomcatSaturation") SaturationMonitor vitalsTomcatSaturation,
+                                            @Qualifier("vitalsTomcatProgress") ProgressWatchdog vitalsTomcatProgress,
+                                            ListableBeanFactory beans) {
+            return b -> {
+                if (beans.getBeanNamesForType(org.springframework.boot.tomcat.ConfigurableTomcatWebServerFactory.class, true, false).length > 0) {
+                    b.register(monitorCheck("tomcat-saturation", vitalsTomcatSaturation).groups(Groups.READINESS).build())
+                            .register(monitorCheck("tomcat-progress", vitalsTomcatProgress).groups(Groups.LIVENESS).build());
+                }
+            };
         }
 
         @Bean
@@ -273,12 +291,114 @@ public final class VitalsAutoConfiguration {
             };
         }
 
-        private static Check.Builder monitorCheck(String name, Monitor monitor) {
-            // As Monitor.check(), under another name: reading a snapshot never blocks.
-            return Check.builder(name, monitor.healthCheck())
-                    .interval(monitor.interval().compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1) : monitor.interval())
-                    .timeout(Duration.ofSeconds(1))
-                    .maxAge(Duration.ofSeconds(30));
+    }
+
+    /** As {@link Monitor#check()}, under another name: reading a snapshot never blocks. */
+    static Check.Builder monitorCheck(String name, Monitor monitor) {
+        return Check.builder(name, monitor.healthCheck())
+                .interval(monitor.interval().compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1) : monitor.interval())
+                .timeout(Duration.ofSeconds(1))
+                .maxAge(Duration.ofSeconds(30));
+    }
+
+    /**
+     * Embedded Jetty's worker pool (servlet or reactive), as for Tomcat: check
+     * {@code jetty-saturation} in readiness and {@code jetty-progress} in liveness
+     * ({@link JettyPool}; a statistics handler in front of the application counts completed
+     * requests).
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = {"org.springframework.boot.jetty.JettyWebServer", "org.eclipse.jetty.util.thread.QueuedThreadPool",
+            "org.eclipse.jetty.server.handler.StatisticsHandler"})
+    @ConditionalOnBooleanProperty(name = "vitals.web-server.enabled", matchIfMissing = true)
+    static class JettyPoolConfiguration {
+        private final JettyPool pool = new JettyPool();
+
+        @Bean
+        SaturationMonitor vitalsJettySaturation() {
+            return SaturationMonitor.builder("jetty", pool.saturation()).build();
+        }
+
+        @Bean
+        ProgressWatchdog vitalsJettyProgress(VitalsProperties properties) {
+            return ProgressWatchdog.builder("jetty", pool.progress())
+                    .stallAfter(properties.getWebServer().getStallAfter()).build();
+        }
+
+        /** Registers the two checks when the application's web server factory is Jetty's. */
+        @Bean
+        VitalsCustomizer vitalsJettyChecks(@Qualifier("vitalsJettySaturation") SaturationMonitor vitalsJettySaturation,
+                                            @Qualifier("vitalsJettyProgress") ProgressWatchdog vitalsJettyProgress,
+                                           ListableBeanFactory beans) {
+            return b -> {
+                if (beans.getBeanNamesForType(org.springframework.boot.jetty.ConfigurableJettyWebServerFactory.class, true, false).length > 0) {
+                    b.register(monitorCheck("jetty-saturation", vitalsJettySaturation).groups(Groups.READINESS).build())
+                            .register(monitorCheck("jetty-progress", vitalsJettyProgress).groups(Groups.LIVENESS).build());
+                }
+            };
+        }
+
+        /** Puts the statistics handler in front of the application's handlers. */
+        @Bean
+        org.springframework.boot.web.server.WebServerFactoryCustomizer<org.springframework.boot.jetty.ConfigurableJettyWebServerFactory> vitalsJettyStatistics() {
+            return factory -> factory.addServerCustomizers(pool::install);
+        }
+
+        @Bean
+        ApplicationListener<WebServerInitializedEvent> vitalsJettyPoolAttacher() {
+            return event -> {
+                if (event.getApplicationContext().getServerNamespace() == null && pool.attach(event.getWebServer())) {
+                    LOG.log(Level.DEBUG, "Vitals: watching Jetty's worker pool");
+                }
+            };
+        }
+    }
+
+    /**
+     * Reactor Netty's server event loops (WebFlux on Netty) watched by a {@link LagMonitor}:
+     * check {@code netty-event-loop} in liveness, DOWN when a heartbeat posted to the loops has
+     * waited {@code vitals.web-server.stall-after} (a loop blocked by application code). The
+     * heartbeats go to the loop group, which hands each to its next loop: a blocked loop is
+     * caught once the round reaches it; the lag figures mix the loops.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = {"org.springframework.boot.reactor.netty.NettyReactiveWebServerFactory",
+            "org.springframework.http.client.ReactorResourceFactory", "reactor.netty.resources.LoopResources"})
+    @ConditionalOnBean(type = "org.springframework.boot.reactor.netty.NettyReactiveWebServerFactory")
+    @ConditionalOnBooleanProperty(name = "vitals.web-server.enabled", matchIfMissing = true)
+    static class ReactorNettyConfiguration {
+        /** The server's loops: Boot runs the server on the {@code ReactorResourceFactory}'s loop resources. */
+        @Bean
+        LagMonitor vitalsNettyEventLoopLag(org.springframework.http.client.ReactorResourceFactory resources, VitalsProperties properties) {
+            return LagMonitor.forExecutor("netty-event-loop", resources.getLoopResources().onServer(true))
+                    .stallAfter(properties.getWebServer().getStallAfter()).build();
+        }
+
+        @Bean
+        VitalsCustomizer vitalsNettyEventLoopCheck(@Qualifier("vitalsNettyEventLoopLag") LagMonitor lag) {
+            return b -> b.register(monitorCheck("netty-event-loop", lag).groups(Groups.LIVENESS).build());
+        }
+    }
+
+    /**
+     * {@code vitals.actuator.serve-through-vitals=true}: Actuator's health endpoint answers from
+     * Vitals' evaluation of the adopted indicators ({@link ActuatorBridge}).
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = {"org.springframework.boot.health.actuate.endpoint.HealthEndpointGroupsPostProcessor",
+            "org.springframework.boot.actuate.endpoint.SecurityContext"})
+    @ConditionalOnBooleanProperty(name = "vitals.actuator.serve-through-vitals")
+    static class ActuatorConfiguration {
+        /** Wraps Spring's contributor registries (a bean post-processor, hence static). */
+        @Bean
+        static ActuatorBridge vitalsActuatorBridge() {
+            return new ActuatorBridge();
+        }
+
+        /** Starts a group's on-demand evaluations when the endpoint begins serving it. */
+        @Bean
+        static HealthEndpointGroupsPostProcessor vitalsPrefetchingGroups(ObjectProvider<ActuatorBridge> bridge) {
+            return groups -> PrefetchingGroups.postProcessor(bridge.getObject()).postProcessHealthEndpointGroups(groups);
         }
     }
 

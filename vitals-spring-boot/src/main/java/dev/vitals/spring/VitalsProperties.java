@@ -64,6 +64,9 @@ public class VitalsProperties {
     /** JVM pause detector. */
     private final PauseDetector pauseDetector = new PauseDetector();
 
+    /** Spring Boot Actuator's own health endpoint. */
+    private final Actuator actuator = new Actuator();
+
     public boolean isEnabled() {
         return enabled;
     }
@@ -145,12 +148,36 @@ public class VitalsProperties {
         return pauseDetector;
     }
 
-    /** The embedded web server's worker pool (Tomcat). */
+    public Actuator getActuator() {
+        return actuator;
+    }
+
+    /** Spring Boot Actuator's own health endpoint (/actuator/health and its groups and components). */
+    public static class Actuator {
+        /**
+         * Whether /actuator/health answers from Vitals: every adopted indicator keeps its Spring
+         * name and JSON shape, but is evaluated under its Vitals timeout, concurrently with the
+         * others and single flight (scheduled checks answer from their latest result). Off by
+         * default: the endpoint calls the indicators itself, one after another, unbounded.
+         */
+        private boolean serveThroughVitals = false;
+
+        public boolean isServeThroughVitals() {
+            return serveThroughVitals;
+        }
+
+        public void setServeThroughVitals(boolean serveThroughVitals) {
+            this.serveThroughVitals = serveThroughVitals;
+        }
+    }
+
+    /** The embedded web server's worker pool (Tomcat or Jetty). */
     public static class WebServer {
         /**
-         * Whether Tomcat's worker pool is watched: check tomcat-saturation in readiness
-         * (DEGRADED at 90% busy) and check tomcat-progress in liveness (DOWN when requests
-         * wait and none completes for stall-after), with pool meters when Micrometer is present.
+         * Whether the web server's worker pool is watched: check tomcat-saturation (or
+         * jetty-saturation) in readiness (DEGRADED at 90% busy) and check tomcat-progress (or
+         * jetty-progress) in liveness (DOWN when requests wait and none completes for
+         * stall-after), with pool meters when Micrometer is present.
          */
         private boolean enabled = true;
 

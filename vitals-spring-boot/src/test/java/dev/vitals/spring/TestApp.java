@@ -35,6 +35,8 @@ class TestApp {
                 "vitals.server.port=0", "vitals.server.address=127.0.0.1"));
         private final List<Consumer<GenericApplicationContext>> beans = new ArrayList<>();
         private final List<Class<?>> sources = new ArrayList<>(List.of(TestApp.class));
+        /** Both Tomcat and Jetty are on the test class path: the other server's auto-configuration is excluded. */
+        private String excludedServer = JETTY_SERVLET;
 
         Builder property(String p) {
             properties.add(p);
@@ -51,14 +53,37 @@ class TestApp {
             return this;
         }
 
+        private boolean reactive;
+
+        /** Runs a reactive (WebFlux) application on Reactor Netty. */
+        Builder reactiveNetty() {
+            reactive = true;
+            excludedServer = TOMCAT_REACTIVE + "," + JETTY_REACTIVE;
+            return this;
+        }
+
+        /** Runs on embedded Jetty instead of Tomcat. */
+        Builder jetty() {
+            excludedServer = TOMCAT_SERVLET;
+            return this;
+        }
+
         ConfigurableApplicationContext run() {
+            List<String> all = new ArrayList<>(properties);
+            all.add("spring.autoconfigure.exclude=" + excludedServer);
             return new SpringApplicationBuilder(sources.toArray(new Class<?>[0]))
-                    .properties(properties.toArray(new String[0]))
+                    .web(reactive ? org.springframework.boot.WebApplicationType.REACTIVE : org.springframework.boot.WebApplicationType.SERVLET)
+                    .properties(all.toArray(new String[0]))
                     .initializers(ctx -> beans.forEach(b -> b.accept((GenericApplicationContext) ctx)))
                     .registerShutdownHook(false)
                     .run();
         }
     }
+
+    static final String TOMCAT_SERVLET = "org.springframework.boot.tomcat.autoconfigure.servlet.TomcatServletWebServerAutoConfiguration";
+    static final String JETTY_SERVLET = "org.springframework.boot.jetty.autoconfigure.servlet.JettyServletWebServerAutoConfiguration";
+    static final String TOMCAT_REACTIVE = "org.springframework.boot.tomcat.autoconfigure.reactive.TomcatReactiveWebServerAutoConfiguration";
+    static final String JETTY_REACTIVE = "org.springframework.boot.jetty.autoconfigure.reactive.JettyReactiveWebServerAutoConfiguration";
 
     static Builder builder() {
         return new Builder();

@@ -1,0 +1,305 @@
+package dev.vitals.kubesim;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * Replays kubelet's probe rules against a container for a fixed time and returns what
+ * happened. The library entry point of {@code vitals simulate} (and of {@code vitals replay}).
+ *
+ * <pre>{@code
+ * PodSpec pod = ManifestReader.read(path).select(Optional.of("app")).toPodSpec();
+ * SimulationResult r = Simulation.builder(pod)
+ *         .command(List.of("java", "-jar", "app.jar"))
+ *         .scenario(Scenario.read(scenarioPath))
+ *         .duration(Duration.ofSeconds(60))
+ *         .listener(event -> System.out.println(event))
+ *         .build()
+ *         .run();
+ * r.restarts(); r.notReadySeconds(); r.stats(ProbeType.LIVENESS).p99Ms(); r.passed();
+ * }</pre>
+ *
+ * <p>By default it runs in real time: the command is the container ({@link ProcessRuntime}),
+ * probes go over loopback ({@link Prober}, one thread per probe type) and scenario proxies are
+ * real sockets. Tests and predictions inject a {@link VirtualTime}, a scripted
+ * {@link ContainerRuntime} and a scripted {@link ProbeExecutor}. A simulation runs once.
+ */
+public final class Simulation {
+    private final PodSpec pod;
+    private final KubeletOptions options;
+    private final Duration duration;
+    private final Scenario scenario;
+    private final List<FaultProxy.Spec> proxySpecs;
+    private final Consumer<SimEvent> listener;
+    private final SimTime time;
+    private final ContainerRuntime runtime;
+    private final ProbeExecutor executor;
+    private final String target;
+    private boolean ran;
+
+    private Simulation(Builder b) {
+        this.pod = b.pod;
+        this.options = b.options;
+        this.scenario = b.scenario;
+        this.duration = b.duration.orElse(b.scenario.duration().orElse(Duration.ofSeconds(60)));
+        this.listener = b.listener;
+        List<FaultProxy.Spec> specs = new ArrayList<>(b.scenario.proxies());
+        specs.addAll(b.proxies);
+        this.proxySpecs = List.copyOf(specs);
+        this.time = b.time == null ? SimTime.real() : b.time;
+        if (b.runtime != null) {
+            this.runtime = b.runtime;
+            this.target = "(injected runtime)";
+        } else {
+            this.runtime = new ProcessRuntime(b.command, b.output, Map.of(), null);
+            this.target = String.join(" ", b.command);
+        }
+        this.executor = b.executor != null ? b.executor
+                : new RealProbeExecutor(new Prober(options.podIp(), pod.ports(), options.kubeletVersion()));
+    }
+
+    /**
+     * @param pod the container and its probes
+     * @return a builder
+     */
+    public static Builder builder(PodSpec pod) {
+        return new Builder(pod);
+    }
+
+    /** @return the simulated duration */
+    public Duration duration() {
+        return duration;
+    }
+
+    /**
+     * Runs the simulation to its end. Real time blocks for the duration (plus the target's
+     * shutdown, at most a few seconds); virtual time returns as soon as the events are run.
+     *
+     * @return the result
+     * @throws InterruptedException when interrupted (the process and threads are cleaned up)
+     * @throws IllegalStateException when run twice, or a proxy cannot listen
+     */
+    public SimulationResult run() throws InterruptedException {
+        synchronized (this) {
+            if (ran) {
+                throw new IllegalStateException("a Simulation runs once");
+            }
+            ran = true;
+        }
+        List<SimEvent> events = Collections.synchronizedList(new ArrayList<>());
+        Consumer<SimEvent> sink = e -> {
+            events.add(e);
+            try {
+                listener.accept(e);
+            } catch (RuntimeException ex) {
+                System.getLogger("dev.vitals.kubesim").log(System.Logger.Level.WARNING, "listener failed", ex);
+            }
+        };
+        Map<String, FaultProxy> proxies = new LinkedHashMap<>();
+        List<LoadGenerator.Handle> loads = Collections.synchronizedList(new ArrayList<>());
+        Kubelet kubelet = new Kubelet(pod, options, time, runtime, executor, sink);
+        java.util.concurrent.atomic.AtomicBoolean paused = new java.util.concurrent.atomic.AtomicBoolean();
+        int[] restarts = new int[1];
+        Optional<ContainerRuntime.Instance>[] last = new Optional[] {Optional.empty()};
+        try {
+            for (FaultProxy.Spec s : proxySpecs) {
+                proxies.put(s.name(), new FaultProxy(s).start());
+            }
+            long start = time.monotonicTime();
+            time.runAndWait(() -> {
+                kubelet.start();
+                for (Scenario.Action a : scenario.actions()) {
+                    time.schedule(a.at().toNanos(), () -> perform(a, kubelet, proxies, loads, paused));
+                }
+            });
+            time.awaitUntil(start + duration.toNanos());
+            time.runAndWait(() -> {
+                kubelet.stop();
+                restarts[0] = kubelet.restartCount();
+                last[0] = kubelet.instanceToShutDown();
+            });
+        } finally {
+            synchronized (loads) {
+                loads.forEach(LoadGenerator.Handle::cancel);
+            }
+            proxies.values().forEach(FaultProxy::close);
+            if (last[0].isPresent()) {
+                ContainerRuntime.Instance i = last[0].get();
+                if (paused.get()) {
+                    safely(i::resume);
+                }
+                safely(() -> i.shutdown(Duration.ofSeconds(Math.min(5, Math.max(2, pod.terminationGracePeriodSeconds())))));
+            }
+            executor.close();
+            time.close();
+        }
+        return new SimulationResult(events, Durations.seconds(duration), restarts[0], scenario.expectations(), target);
+    }
+
+    private static void safely(Runnable r) {
+        try {
+            r.run();
+        } catch (RuntimeException ignored) {
+            // best effort at teardown
+        }
+    }
+
+    /** Runs on the kubelet thread: reads the state it needs, then does the work off that thread. */
+    private void perform(Scenario.Action a, Kubelet kubelet, Map<String, FaultProxy> proxies,
+            List<LoadGenerator.Handle> loads, java.util.concurrent.atomic.AtomicBoolean paused) {
+        Optional<ContainerRuntime.Instance> instance = kubelet.currentInstance();
+        time.offload(() -> {
+            String outcome = "";
+            try {
+                switch (a.kind()) {
+                    case "load":
+                        loads.add(LoadGenerator.start(a.load().orElseThrow(), options.podIp(),
+                                stats -> time.schedule(0, () -> kubelet.note(SimEvent.Type.ACTION, "load finished: " + stats))));
+                        break;
+                    case "fault":
+                        proxies.get(a.proxy()).apply(a.fault(), a.latencyMs());
+                        break;
+                    case "heal":
+                        proxies.get(a.proxy()).heal();
+                        break;
+                    case "pause":
+                        instance.ifPresent(ContainerRuntime.Instance::pause);
+                        paused.set(instance.isPresent());
+                        break;
+                    case "resume":
+                        instance.ifPresent(ContainerRuntime.Instance::resume);
+                        paused.set(false);
+                        break;
+                    default:
+                        instance.ifPresent(i -> i.signal(a.signal()));
+                }
+                if (instance.isEmpty() && Set.of("pause", "resume", "signal").contains(a.kind())) {
+                    outcome = " (no running container)";
+                }
+            } catch (RuntimeException e) {
+                outcome = " failed: " + e.getMessage();
+            }
+            String text = a.describe() + outcome;
+            time.schedule(0, () -> kubelet.note(SimEvent.Type.ACTION, text));
+        });
+    }
+
+    /** Builder; not thread-safe. */
+    public static final class Builder {
+        private final PodSpec pod;
+        private KubeletOptions options = KubeletOptions.defaults();
+        private Optional<Duration> duration = Optional.empty();
+        private Scenario scenario = Scenario.empty();
+        private final List<FaultProxy.Spec> proxies = new ArrayList<>();
+        private Consumer<SimEvent> listener = e -> { };
+        private List<String> command = List.of();
+        private ProcessBuilder.Redirect output = ProcessBuilder.Redirect.DISCARD;
+        private SimTime time;
+        private ContainerRuntime runtime;
+        private ProbeExecutor executor;
+
+        private Builder(PodSpec pod) {
+            this.pod = Objects.requireNonNull(pod, "pod");
+        }
+
+        /** @param options kubelet model options (default {@link KubeletOptions#defaults()}) */
+        public Builder options(KubeletOptions options) {
+            this.options = Objects.requireNonNull(options, "options");
+            return this;
+        }
+
+        /** @param d how long to simulate, &gt; 0 (default: the scenario's, else 60 s) */
+        public Builder duration(Duration d) {
+            if (d.isNegative() || d.isZero()) {
+                throw new InvalidInputException("duration must be > 0, was " + d);
+            }
+            this.duration = Optional.of(d);
+            return this;
+        }
+
+        /** @param s the scenario (default: none) */
+        public Builder scenario(Scenario s) {
+            this.scenario = Objects.requireNonNull(s, "scenario");
+            return this;
+        }
+
+        /** @param spec an extra fault proxy (like {@code --proxy}) */
+        public Builder proxy(FaultProxy.Spec spec) {
+            proxies.add(Objects.requireNonNull(spec, "spec"));
+            return this;
+        }
+
+        /** @param l receives each event as it happens, on the kubelet thread; must not block */
+        public Builder listener(Consumer<SimEvent> l) {
+            this.listener = Objects.requireNonNull(l, "listener");
+            return this;
+        }
+
+        /** @param command the target command: each container instance runs it */
+        public Builder command(List<String> command) {
+            this.command = List.copyOf(command);
+            return this;
+        }
+
+        /** @param output where the target's output goes (default discard) */
+        public Builder output(ProcessBuilder.Redirect output) {
+            this.output = Objects.requireNonNull(output, "output");
+            return this;
+        }
+
+        /** @param t the time source (default real time); a {@link VirtualTime} for rule tests */
+        public Builder time(SimTime t) {
+            this.time = Objects.requireNonNull(t, "time");
+            return this;
+        }
+
+        /** @param r the container runtime (default: {@link ProcessRuntime} of the command) */
+        public Builder runtime(ContainerRuntime r) {
+            this.runtime = Objects.requireNonNull(r, "runtime");
+            return this;
+        }
+
+        /** @param e the probe executor (default: {@link RealProbeExecutor}) */
+        public Builder probeExecutor(ProbeExecutor e) {
+            this.executor = Objects.requireNonNull(e, "executor");
+            return this;
+        }
+
+        /**
+         * @return the simulation
+         * @throws InvalidInputException when there is neither a command nor a runtime, or a
+         *         scenario names an unknown proxy, or two proxies share a name
+         */
+        public Simulation build() {
+            if (runtime == null && command.isEmpty()) {
+                throw new InvalidInputException("no target command: give one after '--', e.g. -- java -jar app.jar");
+            }
+            List<String> names = new ArrayList<>();
+            for (FaultProxy.Spec s : scenario.proxies()) {
+                names.add(s.name());
+            }
+            for (FaultProxy.Spec s : proxies) {
+                names.add(s.name());
+            }
+            if (names.stream().distinct().count() != names.size()) {
+                throw new InvalidInputException("two proxies share a name: " + names);
+            }
+            for (Scenario.Action a : scenario.actions()) {
+                if ((a.kind().equals("fault") || a.kind().equals("heal")) && !names.contains(a.proxy())) {
+                    throw new InvalidInputException("scenario action '" + a.describe() + "' names proxy '" + a.proxy()
+                            + "', which is not declared (proxies: " + (names.isEmpty() ? "none" : String.join(", ", names))
+                            + "); declare it under proxies: or with --proxy");
+                }
+            }
+            return new Simulation(this);
+        }
+    }
+}

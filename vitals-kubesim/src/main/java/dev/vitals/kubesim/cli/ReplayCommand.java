@@ -1,0 +1,185 @@
+package dev.vitals.kubesim.cli;
+
+import dev.vitals.kubesim.InvalidInputException;
+import dev.vitals.kubesim.replay.DemoJar;
+import dev.vitals.kubesim.replay.ProbeTiming;
+import dev.vitals.kubesim.replay.Replay;
+import dev.vitals.kubesim.replay.ReplayAction;
+import dev.vitals.kubesim.replay.ReplayCase;
+import dev.vitals.kubesim.replay.ReplayCatalog;
+import dev.vitals.kubesim.replay.ReplayReport;
+import dev.vitals.kubesim.replay.RunRecord;
+import dev.vitals.kubesim.replay.Wiring;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code vitals replay}: each probe failure reproduced on the demo service, and its absence with Vitals. */
+@Command(name = "replay", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Run the demo service twice per scenario, --wiring naive and --wiring vitals, under the same",
+            "kubelet probes and the same faults, and compare restarts, time not ready, probe failures and",
+            "liveness latency side by side. Needs only the built jars (vitals.jar and vitals-demo.jar).",
+            "Scenarios: incident, db-outage, slow-start, stall, all (default).",
+            "Exit code: 0 when every scenario's expectation holds, 1 when one does not, 2 on bad input."})
+final class ReplayCommand implements Callable<Integer> {
+    @Parameters(paramLabel = "SCENARIO", arity = "0..*",
+            description = "incident | db-outage | slow-start | stall | all (default all); a single row such as incident-burst also works")
+    List<String> scenarios = new ArrayList<>();
+
+    @Option(names = "--demo-jar", paramLabel = "FILE",
+            description = "the demo jar (default: vitals-demo/target/vitals-demo.jar next to this jar's module, or under the working directory)")
+    Path demoJar;
+
+    @Option(names = "--json", paramLabel = "FILE", description = "write {\"runs\":[{\"scenario\",\"wiring\",\"restarts\",\"notReadySeconds\",\"probeFailures\",…}]}")
+    Path json;
+
+    @Option(names = "--html", paramLabel = "DIR", description = "write one page per run (SVG timeline) and index.html with the side-by-side table")
+    Path html;
+
+    @Option(names = "--logs", paramLabel = "DIR", description = "where the demo's output goes, one file per run (default: <tmp>/vitals-replay)")
+    Path logs;
+
+    @Option(names = "--sequential", description = "run naive and vitals one after the other instead of side by side (slower; for a 1-core machine)")
+    boolean sequential;
+
+    @Option(names = {"-q", "--quiet"}, description = "no progress line")
+    boolean quiet;
+
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        List<ReplayCase> cases;
+        try {
+            cases = ReplayCatalog.select(scenarios);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidInputException(e.getMessage());
+        }
+        Path jar = demoJar();
+        if (html != null && Files.exists(html) && !Files.isDirectory(html)) {
+            throw new InvalidInputException("--html " + html + ": not a directory");
+        }
+        Path logDir = logs != null ? logs : Path.of(System.getProperty("java.io.tmpdir"), "vitals-replay");
+        long seconds = 0;
+        for (ReplayCase c : cases) {
+            seconds += sequential ? 2 * c.duration().toSeconds() : c.duration().toSeconds();
+        }
+        out.printf(Locale.ROOT, "vitals replay: %d case(s), each run twice (--wiring naive, --wiring vitals)%s, about %d s%n",
+                cases.size(), sequential ? " one after the other" : " side by side", seconds + 4L * cases.size());
+        out.println("  demo: " + jar);
+        for (ReplayCase c : cases) {
+            out.println(describe(c));
+        }
+        out.flush();
+        boolean tty = System.console() != null;
+        Object lock = new Object();
+        Replay.Builder b = Replay.builder(jar).parallel(!sequential).logDir(logDir);
+        if (!quiet) {
+            b.progress(line -> {
+                synchronized (lock) {
+                    if (tty) {
+                        err.print("\r\033[K" + line);
+                    } else {
+                        err.println(line);
+                    }
+                    err.flush();
+                }
+            }, tty ? Duration.ofMillis(500) : Duration.ofSeconds(10));
+        }
+        List<RunRecord> runs;
+        try {
+            runs = b.build().run(cases);
+        } finally {
+            if (!quiet && tty) {
+                synchronized (lock) {
+                    err.print("\r\033[K");
+                    err.flush();
+                }
+            }
+        }
+        out.println();
+        out.print(ReplayReport.table(runs));
+        out.println();
+        out.print(ReplayReport.verdicts(runs));
+        out.flush();
+        if (json != null) {
+            write(json, ReplayReport.json(runs));
+            out.println("wrote " + json);
+        }
+        if (html != null) {
+            Files.createDirectories(html);
+            for (RunRecord r : runs) {
+                write(html.resolve(ReplayReport.pageName(r)), ReplayReport.page(r));
+            }
+            write(html.resolve("index.html"), ReplayReport.index(runs));
+            out.println("wrote " + html.resolve("index.html") + " and " + runs.size() + " run pages");
+        }
+        boolean ok = ReplayReport.passed(runs);
+        if (!ok) {
+            out.println("demo output of each run: " + logDir);
+        }
+        out.flush();
+        return ok ? VitalsCommand.OK : VitalsCommand.FAILED;
+    }
+
+    private Path demoJar() {
+        if (demoJar != null) {
+            if (!Files.isRegularFile(demoJar)) {
+                throw new InvalidInputException("--demo-jar " + demoJar + ": no such file");
+            }
+            return demoJar.toAbsolutePath();
+        }
+        Optional<Path> src = DemoJar.codeSourceOf(ReplayCommand.class);
+        Path cwd = Path.of("").toAbsolutePath();
+        return DemoJar.find(src, cwd).orElseThrow(() -> new InvalidInputException("cannot find the demo jar; looked at "
+                + DemoJar.candidates(src, cwd) + ". Build it (mvn -B -q package -DskipTests) or pass --demo-jar FILE"));
+    }
+
+    static String describe(ReplayCase c) {
+        StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "  %-16s %s%n", c.name(), c.title()));
+        sb.append(String.format(Locale.ROOT, "  %-16s probes (period/timeout/failureThreshold): liveness %s; readiness %s", "", timing(c.liveness()),
+                timing(c.readiness())));
+        Optional<ProbeTiming> sn = c.startup(Wiring.NAIVE);
+        Optional<ProbeTiming> sv = c.startup(Wiring.VITALS);
+        if (sn.equals(sv) && sn.isPresent()) {
+            sb.append("; startup ").append(timing(sn.get())).append(" (both)");
+        } else {
+            for (Wiring w : Wiring.values()) {
+                c.startup(w).ifPresent(t -> sb.append("; startup (").append(w.flag()).append(" only) ").append(timing(t)));
+            }
+        }
+        List<String> acts = new ArrayList<>();
+        for (ReplayAction a : c.actions()) {
+            acts.add(a.describe() + " at Ready+" + a.after().toSeconds() + "s");
+        }
+        sb.append(String.format(Locale.ROOT, "%n  %-16s %s; %ds per run", "", acts.isEmpty() ? "no faults" : String.join(", ", acts),
+                c.duration().toSeconds()));
+        return sb.toString();
+    }
+
+    private static String timing(ProbeTiming t) {
+        return t.periodSeconds() + "s/" + t.timeoutSeconds() + "s/" + t.failureThreshold();
+    }
+
+    private static void write(Path file, String text) throws IOException {
+        Path parent = file.toAbsolutePath().getParent();
+        if (parent != null) {
+            Files.createDirectories(parent);
+        }
+        Files.writeString(file, text, StandardCharsets.UTF_8);
+    }
+}

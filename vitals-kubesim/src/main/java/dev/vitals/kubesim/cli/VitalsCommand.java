@@ -1,0 +1,77 @@
+package dev.vitals.kubesim.cli;
+
+import dev.vitals.kubesim.InvalidInputException;
+import java.io.PrintWriter;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The {@code vitals} command line: {@code simulate}, {@code lint} (and room for
+ * {@code replay}). A thin layer over the {@code dev.vitals.kubesim} library.
+ * Exit codes: 0 success, 1 an expectation or lint finding failed, 2 bad input.
+ */
+@Command(name = "vitals", mixinStandardHelpOptions = true, version = "vitals 0.1.0-SNAPSHOT",
+        description = "Vitals tools: replay kubelet's probe rules against a live process, lint probe configurations.",
+        subcommands = {SimulateCommand.class, LintCommand.class, ReplayCommand.class, CommandLine.HelpCommand.class})
+public final class VitalsCommand implements Runnable {
+    /** Exit code when every expectation holds / no finding. */
+    public static final int OK = 0;
+    /** Exit code when an expectation fails or lint finds something. */
+    public static final int FAILED = 1;
+    /** Exit code for bad input (manifest, flags, scenario). */
+    public static final int BAD_INPUT = 2;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    /**
+     * @param args command-line arguments
+     */
+    public static void main(String[] args) {
+        System.exit(execute(new PrintWriter(System.out, true), new PrintWriter(System.err, true), args));
+    }
+
+    /**
+     * Runs the command line without exiting the JVM (for tests and embedding).
+     *
+     * @param out standard output
+     * @param err standard error
+     * @param args arguments
+     * @return the exit code
+     */
+    public static int execute(PrintWriter out, PrintWriter err, String... args) {
+        return commandLine(out, err).execute(args);
+    }
+
+    /**
+     * @return the configured picocli command line (another tool can add subcommands to it)
+     */
+    public static CommandLine commandLine(PrintWriter out, PrintWriter err) {
+        CommandLine cl = new CommandLine(new VitalsCommand());
+        cl.setOut(out);
+        cl.setErr(err);
+        cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
+            if (ex instanceof InvalidInputException) {
+                cmd.getErr().println("error: " + ex.getMessage());
+                cmd.getErr().flush();
+                return BAD_INPUT;
+            }
+            cmd.getErr().println("error: " + ex);
+            cmd.getErr().flush();
+            return FAILED;
+        });
+        cl.setParameterExceptionHandler((ex, args) -> {
+            CommandLine cmd = ex.getCommandLine();
+            cmd.getErr().println("error: " + ex.getMessage());
+            cmd.getErr().println("Try '" + cmd.getCommandSpec().qualifiedName() + " --help' for usage.");
+            cmd.getErr().flush();
+            return BAD_INPUT;
+        });
+        return cl;
+    }
+}

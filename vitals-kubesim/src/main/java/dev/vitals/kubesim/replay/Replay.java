@@ -1,0 +1,427 @@
+package dev.vitals.kubesim.replay;
+
+import dev.vitals.kubesim.FaultProxy;
+import dev.vitals.kubesim.LoadGenerator;
+import dev.vitals.kubesim.PodSpec;
+import dev.vitals.kubesim.ProbeType;
+import dev.vitals.kubesim.ProcessRuntime;
+import dev.vitals.kubesim.SimEvent;
+import dev.vitals.kubesim.Simulation;
+import dev.vitals.kubesim.SimulationResult;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+
+/**
+ * Runs replay cases: for each case, the demo jar under {@code --wiring naive} and under
+ * {@code --wiring vitals} (side by side by default), each as "the container" of a
+ * {@link Simulation} with the case's probes, behind a {@link FaultProxy} in front of the
+ * demo's own H2 TCP server, with the case's actions timed from the first Ready.
+ *
+ * <pre>{@code
+ * List<RunRecord> runs = Replay.builder(Path.of("vitals-demo/target/vitals-demo.jar"))
+ *         .progress(line -> System.err.print("\r" + line))
+ *         .build()
+ *         .run(ReplayCatalog.select(List.of("incident")));
+ * }</pre>
+ *
+ * <p>Ports (application, probe, H2, proxy) are picked free at run time for each run. Threads
+ * are daemons named {@code vitals-replay-…}. Not for concurrent use: one {@link #run} at a time.
+ */
+public final class Replay {
+    private static final System.Logger LOG = System.getLogger("dev.vitals.kubesim.replay");
+    private final Path demoJar;
+    private final Path java;
+    private final boolean parallel;
+    private final Path logDir;
+    private final Consumer<String> progress;
+    private final Duration progressEvery;
+    private final List<String> jvmFlags;
+
+    private Replay(Builder b) {
+        this.demoJar = b.demoJar;
+        this.java = b.java;
+        this.parallel = b.parallel;
+        this.logDir = b.logDir;
+        this.progress = b.progress;
+        this.progressEvery = b.progressEvery;
+        this.jvmFlags = List.copyOf(b.jvmFlags);
+    }
+
+    /**
+     * @param demoJar the demo's shaded jar ({@code vitals-demo/target/vitals-demo.jar})
+     * @return a builder
+     */
+    public static Builder builder(Path demoJar) {
+        return new Builder(demoJar);
+    }
+
+    /**
+     * Runs every case, one case at a time, its two runs side by side (or one after the other,
+     * see {@link Builder#parallel(boolean)}). Blocks for about the sum of the cases' durations
+     * (plus a few seconds of start and stop each).
+     *
+     * @param cases the cases
+     * @return the runs: per case naive then vitals
+     * @throws InterruptedException when interrupted (children are killed)
+     * @throws IllegalStateException when a run fails to set up (a port, the log directory) or
+     *         does not finish within its duration plus two minutes
+     */
+    public List<RunRecord> run(List<ReplayCase> cases) throws InterruptedException {
+        List<RunRecord> out = new ArrayList<>();
+        AtomicInteger n = new AtomicInteger();
+        ExecutorService pool = Executors.newFixedThreadPool(2, r -> {
+            Thread t = new Thread(r, "vitals-replay-run-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+        ScheduledExecutorService driver = Executors.newScheduledThreadPool(2, r -> {
+            Thread t = new Thread(r, "vitals-replay-driver-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+        Thread hook = new Thread(TrackingRuntime::killAll, "vitals-replay-cleanup");
+        Runtime.getRuntime().addShutdownHook(hook);
+        try {
+            Files.createDirectories(logDir);
+            for (ReplayCase c : cases) {
+                List<Job> jobs = List.of(new Job(c, Wiring.NAIVE, driver), new Job(c, Wiring.VITALS, driver));
+                ScheduledFuture<?> ticker = driver.scheduleAtFixedRate(() -> progress.accept(line(c, jobs)),
+                        progressEvery.toMillis(), progressEvery.toMillis(), TimeUnit.MILLISECONDS);
+                try {
+                    if (parallel) {
+                        List<Future<RunRecord>> fs = new ArrayList<>();
+                        for (Job j : jobs) {
+                            fs.add(pool.submit(j::run));
+                        }
+                        for (Future<RunRecord> f : fs) {
+                            out.add(await(f, c));
+                        }
+                    } else {
+                        for (Job j : jobs) {
+                            out.add(await(pool.submit(j::run), c));
+                        }
+                    }
+                } finally {
+                    ticker.cancel(false);
+                }
+            }
+            return out;
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot create the log directory " + logDir + ": " + e.getMessage(), e);
+        } finally {
+            pool.shutdownNow();
+            driver.shutdownNow();
+            TrackingRuntime.killAll();
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException ignored) {
+                // the JVM is shutting down; the hook runs
+            }
+        }
+    }
+
+    private static RunRecord await(Future<RunRecord> f, ReplayCase c) throws InterruptedException {
+        try {
+            return f.get(c.duration().toSeconds() + 120, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof RuntimeException) {
+                throw (RuntimeException) cause;
+            }
+            throw new IllegalStateException("run of " + c.name() + " failed: " + cause, cause);
+        } catch (TimeoutException e) {
+            f.cancel(true);
+            throw new IllegalStateException("run of " + c.name() + " did not finish within its duration plus 120 s");
+        }
+    }
+
+    private static String line(ReplayCase c, List<Job> jobs) {
+        StringBuilder sb = new StringBuilder("[").append(c.name()).append("] ");
+        for (int i = 0; i < jobs.size(); i++) {
+            sb.append(i == 0 ? "" : " | ").append(jobs.get(i).status());
+        }
+        return sb.toString();
+    }
+
+    /** The log file of one run's demo output. */
+    Path logFile(ReplayCase c, Wiring w) {
+        return logDir.resolve(c.name() + "-" + w.flag() + ".log");
+    }
+
+    /** One run: a case under one wiring. */
+    private final class Job {
+        private final ReplayCase c;
+        private final Wiring w;
+        private final ScheduledExecutorService driver;
+        private final List<RunRecord.Note> notes = Collections.synchronizedList(new ArrayList<>());
+        private final Map<String, double[]> windows = Collections.synchronizedMap(new LinkedHashMap<>());
+        private final List<ScheduledFuture<?>> timers = Collections.synchronizedList(new ArrayList<>());
+        private final List<Runnable> cleanups = Collections.synchronizedList(new ArrayList<>());
+        private volatile long startNanos = -1;
+        private volatile double t;
+        private volatile boolean ready;
+        private volatile int restarts;
+        private volatile boolean started;
+        private volatile double burstArmedAt = -1;
+        private volatile boolean burstFired;
+        private volatile boolean readySeen;
+        private volatile TrackingRuntime runtime;
+        private volatile FaultProxy proxy;
+        private volatile int appPort;
+
+        Job(ReplayCase c, Wiring w, ScheduledExecutorService driver) {
+            this.c = c;
+            this.w = w;
+            this.driver = driver;
+        }
+
+        String status() {
+            double now = startNanos < 0 ? 0 : (System.nanoTime() - startNanos) / 1e9;
+            return String.format(Locale.ROOT, "%s %4.0fs/%ds restarts %d %s", w.flag(), Math.min(now, c.duration().toSeconds()),
+                    c.duration().toSeconds(), restarts, ready ? "ready" : "not ready");
+        }
+
+        RunRecord run() throws InterruptedException {
+            int[] ports = Ports.pick(4);
+            appPort = ports[0];
+            int probePort = ports[1];
+            int dbPort = ports[2];
+            int proxyPort = ports[3];
+            List<String> cmd = new ArrayList<>(List.of(java.toString()));
+            cmd.addAll(jvmFlags);
+            cmd.addAll(List.of("-jar", demoJar.toString(), "--wiring", w.flag(), "--port", Integer.toString(appPort),
+                    "--probe-port", Integer.toString(probePort), "--db-port", Integer.toString(dbPort),
+                    "--db-url", "jdbc:h2:tcp://127.0.0.1:" + proxyPort + "/mem:demo", "--drain-ms", "1000"));
+            cmd.addAll(c.demoFlags());
+            Path log = logFile(c, w);
+            try {
+                Files.deleteIfExists(log);
+            } catch (IOException e) {
+                throw new IllegalStateException("cannot reset " + log + ": " + e.getMessage(), e);
+            }
+            runtime = new TrackingRuntime(new ProcessRuntime(cmd, ProcessBuilder.Redirect.appendTo(log.toFile()), Map.of(), null));
+            PodSpec pod = c.pod(w, appPort, probePort);
+            proxy = new FaultProxy(new FaultProxy.Spec("db", proxyPort, "127.0.0.1", dbPort)).start();
+            SimulationResult result;
+            try {
+                result = Simulation.builder(pod).runtime(runtime).duration(c.duration()).listener(this::onEvent).build().run();
+            } finally {
+                synchronized (timers) {
+                    timers.forEach(f -> f.cancel(false));
+                }
+                synchronized (cleanups) {
+                    cleanups.forEach(Replay::safely);
+                }
+                proxy.close();
+            }
+            return new RunRecord(c, w, result, pod, notes, windows, cmd);
+        }
+
+        /** On the kubelet thread: must not block. */
+        private void onEvent(SimEvent e) {
+            if (!started) {
+                started = true;
+                startNanos = System.nanoTime() - (long) (e.t() * 1e9);
+            }
+            t = e.t();
+            if (e.type() == SimEvent.Type.START && e.instance() > 1) {
+                restarts = e.instance() - 1;
+            }
+            if (e.type() == SimEvent.Type.READY || e.type() == SimEvent.Type.NOT_READY) {
+                ready = e.type() == SimEvent.Type.READY;
+                if (ready && !readySeen) {
+                    readySeen = true;
+                    scheduleActions(e.t());
+                }
+            }
+            if (burstArmedAt >= 0 && !burstFired && e.type() == SimEvent.Type.PROBE
+                    && e.probe().orElse(null) == ProbeType.LIVENESS && e.t() >= burstArmedAt) {
+                burstFired = true;
+                for (ReplayAction a : c.actions()) {
+                    if (a instanceof ReplayAction.Burst) {
+                        later(Duration.ofMillis(300), () -> burst((ReplayAction.Burst) a));
+                    }
+                }
+            }
+        }
+
+        private double now() {
+            return (System.nanoTime() - startNanos) / 1e9;
+        }
+
+        private void note(String text) {
+            notes.add(new RunRecord.Note(now(), text));
+        }
+
+        private void later(Duration d, Runnable r) {
+            timers.add(driver.schedule(() -> {
+                try {
+                    r.run();
+                } catch (RuntimeException ex) {
+                    note("action failed: " + ex.getMessage());
+                    LOG.log(System.Logger.Level.WARNING, "replay action failed", ex);
+                }
+            }, d.toNanos(), TimeUnit.NANOSECONDS));
+        }
+
+        private void scheduleActions(double readyAt) {
+            note(String.format(Locale.ROOT, "first Ready at %.1fs: actions are timed from here", readyAt));
+            for (ReplayAction a : c.actions()) {
+                if (a instanceof ReplayAction.Burst) {
+                    burstArmedAt = readyAt + a.after().toNanos() / 1e9;
+                    continue;
+                }
+                later(a.after(), () -> perform(a));
+            }
+        }
+
+        private void perform(ReplayAction a) {
+            double at = now();
+            if (a instanceof ReplayAction.Load) {
+                ReplayAction.Load l = (ReplayAction.Load) a;
+                ExportLoad load = ExportLoad.start(appPort, l.clients(), l.sustain(), l.requestTimeout());
+                cleanups.add(load::stop);
+                at = now();
+                windows.put(a.kind(), new double[] {at, at + l.sustain().toNanos() / 1e9});
+                note("load started: " + l.describe());
+                later(l.sustain(), () -> note("load stopped sending: " + load.describe()));
+            } else if (a instanceof ReplayAction.DbOutage) {
+                ReplayAction.DbOutage o = (ReplayAction.DbOutage) a;
+                proxy.refuse();
+                proxy.cut();
+                windows.put(a.kind(), new double[] {at, at + o.length().toNanos() / 1e9});
+                note("database cut: proxy refuses new connections and reset the open ones");
+                later(o.length(), () -> {
+                    proxy.heal();
+                    note("database back: proxy healed");
+                });
+            } else if (a instanceof ReplayAction.Freeze) {
+                ReplayAction.Freeze f = (ReplayAction.Freeze) a;
+                dev.vitals.kubesim.ContainerRuntime.Instance i = runtime.current()
+                        .orElseThrow(() -> new IllegalStateException("no container to freeze"));
+                i.pause();
+                cleanups.add(() -> safely(i::resume));
+                windows.put(a.kind(), new double[] {at, at + f.length().toNanos() / 1e9});
+                note("SIGSTOP " + i.describe());
+                later(f.length(), () -> {
+                    i.resume();
+                    note("SIGCONT " + i.describe());
+                });
+            } else if (a instanceof ReplayAction.Post) {
+                ReplayAction.Post p = (ReplayAction.Post) a;
+                windows.put(a.kind(), new double[] {at, at});
+                LoadGenerator.Handle h = LoadGenerator.start(new LoadGenerator.Spec(1, 1, "POST", p.path(), appPort,
+                        Duration.ofSeconds(15)), "127.0.0.1", stats -> note("POST " + p.path() + " done: " + stats));
+                cleanups.add(h::cancel);
+                note("POST " + p.path() + " sent");
+            }
+        }
+
+        private void burst(ReplayAction.Burst b) {
+            double at = now();
+            windows.put(b.kind(), new double[] {at, at});
+            LoadGenerator.Handle h = LoadGenerator.start(new LoadGenerator.Spec(b.count(), b.concurrency(), "GET",
+                    "/reports/export?costCenter=CC-7", appPort, b.requestTimeout()), "127.0.0.1", stats -> {
+                        windows.computeIfPresent(b.kind(), (k, v) -> new double[] {v[0], now()});
+                        note("burst finished: " + stats);
+                    });
+            cleanups.add(h::cancel);
+            note("burst started 300 ms after a liveness probe: " + b.describe());
+        }
+    }
+
+    private static void safely(Runnable r) {
+        try {
+            r.run();
+        } catch (RuntimeException ignored) {
+            // best effort at teardown
+        }
+    }
+
+    /** Builder; not thread-safe. */
+    public static final class Builder {
+        private final Path demoJar;
+        private Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        private boolean parallel = true;
+        private Path logDir = Path.of(System.getProperty("java.io.tmpdir"), "vitals-replay");
+        private Consumer<String> progress = line -> { };
+        private Duration progressEvery = Duration.ofSeconds(1);
+        // C1 only, one compiler thread: a JVM that boots (a naive restart) takes less CPU from
+        // the run beside it on a 2-core machine; the same flags for both wirings.
+        private final List<String> jvmFlags = new ArrayList<>(List.of("-Xmx256m", "-XX:+UseSerialGC",
+                "-XX:TieredStopAtLevel=1", "-XX:CICompilerCount=1"));
+
+        private Builder(Path demoJar) {
+            this.demoJar = Objects.requireNonNull(demoJar, "demoJar").toAbsolutePath();
+        }
+
+        /** @param java the {@code java} launcher for the demo (default: this JVM's) */
+        public Builder java(Path java) {
+            this.java = Objects.requireNonNull(java, "java");
+            return this;
+        }
+
+        /** @param p true (default) to run a case's naive and Vitals runs side by side, false for one after the other */
+        public Builder parallel(boolean p) {
+            this.parallel = p;
+            return this;
+        }
+
+        /** @param dir where each run's demo output goes, as {@code <case>-<wiring>.log} (default: the temp directory's {@code vitals-replay}) */
+        public Builder logDir(Path dir) {
+            this.logDir = Objects.requireNonNull(dir, "dir");
+            return this;
+        }
+
+        /**
+         * @param p receives a one-line status of the running case about every {@code every}
+         *        (from a replay thread; must not block)
+         * @param every how often, at least 100 ms
+         */
+        public Builder progress(Consumer<String> p, Duration every) {
+            if (every.toMillis() < 100) {
+                throw new IllegalArgumentException("progress interval must be at least 100 ms, was " + every);
+            }
+            this.progress = Objects.requireNonNull(p, "progress");
+            this.progressEvery = every;
+            return this;
+        }
+
+        /** @param flags JVM flags for the demo (default {@code -Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:CICompilerCount=1}) */
+        public Builder jvmFlags(List<String> flags) {
+            jvmFlags.clear();
+            jvmFlags.addAll(flags);
+            return this;
+        }
+
+        /**
+         * @return the replay
+         * @throws IllegalArgumentException when the demo jar is not a file
+         */
+        public Replay build() {
+            if (!Files.isRegularFile(demoJar)) {
+                throw new IllegalArgumentException("demo jar not found: " + demoJar);
+            }
+            return new Replay(this);
+        }
+    }
+}

@@ -1,0 +1,219 @@
+package dev.vitals.kubesim.replay;
+
+import dev.vitals.kubesim.PodSpec;
+import dev.vitals.kubesim.ProbeHandler;
+import dev.vitals.kubesim.ProbeSpec;
+import dev.vitals.kubesim.ProbeType;
+import dev.vitals.kubesim.RestartPolicy;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * One row pair of the replay table: the demo's flags, the probes (same timing for both
+ * wirings; naive probes hit {@code /healthz} on the application port, Vitals probes
+ * {@code /livez}, {@code /readyz}, {@code /startupz} on the probe port), the actions, the run
+ * length and what each wiring is expected to do. Immutable; build with {@link #builder(String, String)}.
+ */
+public final class ReplayCase {
+    /** Pod {@code terminationGracePeriodSeconds} of every run: kubelet's floor (R44), so kills are quick. */
+    public static final long GRACE_SECONDS = 2;
+
+    private final String name;
+    private final String scenario;
+    private final String title;
+    private final Duration duration;
+    private final List<String> demoFlags;
+    private final ProbeTiming liveness;
+    private final ProbeTiming readiness;
+    private final Map<Wiring, Optional<ProbeTiming>> startup;
+    private final List<ReplayAction> actions;
+    private final Map<Wiring, List<RunExpectation>> expectations;
+
+    private ReplayCase(Builder b) {
+        this.name = b.name;
+        this.scenario = b.scenario;
+        this.title = b.title;
+        this.duration = b.duration;
+        this.demoFlags = List.copyOf(b.demoFlags);
+        this.liveness = b.liveness;
+        this.readiness = b.readiness;
+        this.startup = new EnumMap<>(b.startup);
+        this.actions = List.copyOf(b.actions);
+        Map<Wiring, List<RunExpectation>> e = new EnumMap<>(Wiring.class);
+        for (Wiring w : Wiring.values()) {
+            e.put(w, List.copyOf(b.expectations.get(w)));
+        }
+        this.expectations = e;
+    }
+
+    /**
+     * @param name the row name, e.g. {@code incident-burst}
+     * @param scenario the scenario it belongs to, e.g. {@code incident}
+     * @return a builder
+     */
+    public static Builder builder(String name, String scenario) {
+        return new Builder(name, scenario);
+    }
+
+    /** @return the row name (unique in the catalog) */
+    public String name() {
+        return name;
+    }
+
+    /** @return the scenario it belongs to ({@code incident}, {@code db-outage}, {@code slow-start}, {@code stall}) */
+    public String scenario() {
+        return scenario;
+    }
+
+    /** @return what happens, in one line */
+    public String title() {
+        return title;
+    }
+
+    /** @return how long each run lasts (simulated = wall time) */
+    public Duration duration() {
+        return duration;
+    }
+
+    /** @return extra {@code vitals-demo} flags, the same for both wirings */
+    public List<String> demoFlags() {
+        return demoFlags;
+    }
+
+    /** @return the actions, in the order given */
+    public List<ReplayAction> actions() {
+        return actions;
+    }
+
+    /** @return liveness timing (both wirings) */
+    public ProbeTiming liveness() {
+        return liveness;
+    }
+
+    /** @return readiness timing (both wirings) */
+    public ProbeTiming readiness() {
+        return readiness;
+    }
+
+    /** @return the startup probe timing of one wiring, if it has one */
+    public Optional<ProbeTiming> startup(Wiring w) {
+        return startup.get(w);
+    }
+
+    /** @return what the run of {@code w} must show */
+    public List<RunExpectation> expectations(Wiring w) {
+        return expectations.get(w);
+    }
+
+    /**
+     * The pod the kubelet model probes in the run of {@code w}.
+     *
+     * @param w the wiring
+     * @param appPort the demo's application port
+     * @param probePort the demo's probe port (Vitals wiring)
+     * @return the pod: container {@code demo}, restartPolicy Always, grace {@link #GRACE_SECONDS}
+     */
+    public PodSpec pod(Wiring w, int appPort, int probePort) {
+        boolean naive = w == Wiring.NAIVE;
+        int port = naive ? appPort : probePort;
+        Optional<ProbeSpec> s = startup(w).map(t -> probe(ProbeType.STARTUP, port, naive ? "/healthz" : "/startupz", t));
+        ProbeSpec l = probe(ProbeType.LIVENESS, port, naive ? "/healthz" : "/livez", liveness);
+        ProbeSpec r = probe(ProbeType.READINESS, port, naive ? "/healthz" : "/readyz", readiness);
+        return new PodSpec("demo", Map.of("http", appPort, "probes", probePort), s, Optional.of(l), Optional.of(r),
+                RestartPolicy.ALWAYS, GRACE_SECONDS);
+    }
+
+    private static ProbeSpec probe(ProbeType type, int port, String path, ProbeTiming t) {
+        return ProbeSpec.builder(type)
+                .handler(new ProbeHandler.HttpGet(Optional.empty(), ProbeHandler.PortRef.of(port), path, "HTTP", List.of()))
+                .periodSeconds(t.periodSeconds()).timeoutSeconds(t.timeoutSeconds()).failureThreshold(t.failureThreshold())
+                .build();
+    }
+
+    /** Builder; not thread-safe. */
+    public static final class Builder {
+        private final String name;
+        private final String scenario;
+        private String title = "";
+        private Duration duration = Duration.ofSeconds(30);
+        private final List<String> demoFlags = new ArrayList<>();
+        private ProbeTiming liveness = new ProbeTiming(10, 1, 3);
+        private ProbeTiming readiness = new ProbeTiming(10, 1, 3);
+        private final Map<Wiring, Optional<ProbeTiming>> startup = new EnumMap<>(Wiring.class);
+        private final List<ReplayAction> actions = new ArrayList<>();
+        private final Map<Wiring, List<RunExpectation>> expectations = new EnumMap<>(Wiring.class);
+
+        private Builder(String name, String scenario) {
+            if (!Objects.requireNonNull(name, "name").matches("[a-z0-9-]+")) {
+                throw new IllegalArgumentException("case name must be lower-case letters, digits and '-', was '" + name + "'");
+            }
+            this.name = name;
+            this.scenario = Objects.requireNonNull(scenario, "scenario");
+            for (Wiring w : Wiring.values()) {
+                startup.put(w, Optional.empty());
+                expectations.put(w, new ArrayList<>());
+            }
+        }
+
+        /** @param t what happens, in one line */
+        public Builder title(String t) {
+            this.title = Objects.requireNonNull(t, "title");
+            return this;
+        }
+
+        /** @param d run length, at least 5 s */
+        public Builder duration(Duration d) {
+            if (d.compareTo(Duration.ofSeconds(5)) < 0) {
+                throw new IllegalArgumentException("case '" + name + "': duration must be at least 5 s, was " + d);
+            }
+            this.duration = d;
+            return this;
+        }
+
+        /** @param flags extra demo flags */
+        public Builder demoFlags(String... flags) {
+            demoFlags.addAll(List.of(flags));
+            return this;
+        }
+
+        /** @param t liveness timing of both wirings */
+        public Builder liveness(ProbeTiming t) {
+            this.liveness = Objects.requireNonNull(t, "liveness");
+            return this;
+        }
+
+        /** @param t readiness timing of both wirings */
+        public Builder readiness(ProbeTiming t) {
+            this.readiness = Objects.requireNonNull(t, "readiness");
+            return this;
+        }
+
+        /** @param w the wiring that gets a startup probe; @param t its timing */
+        public Builder startup(Wiring w, ProbeTiming t) {
+            startup.put(w, Optional.of(t));
+            return this;
+        }
+
+        /** @param a an action (both wirings) */
+        public Builder action(ReplayAction a) {
+            actions.add(Objects.requireNonNull(a, "action"));
+            return this;
+        }
+
+        /** @param w the wiring; @param e what its run must show */
+        public Builder expect(Wiring w, RunExpectation e) {
+            expectations.get(w).add(Objects.requireNonNull(e, "expectation"));
+            return this;
+        }
+
+        /** @return the case */
+        public ReplayCase build() {
+            return new ReplayCase(this);
+        }
+    }
+}

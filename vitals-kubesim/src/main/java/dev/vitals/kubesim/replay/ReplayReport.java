@@ -1,0 +1,186 @@
+package dev.vitals.kubesim.replay;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.vitals.kubesim.Expectation;
+import dev.vitals.kubesim.Reports;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The replay's outputs: the side-by-side table, one verdict line per scenario, the JSON report
+ * and the HTML pages. Pure functions of the runs; thread-safe.
+ */
+public final class ReplayReport {
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    private static final Map<String, String> CLAIMS = Map.of(
+            "incident", "naive restarts under the export load, Vitals does not",
+            "db-outage", "naive restarts for a remote outage; Vitals only stops taking traffic, then recovers",
+            "slow-start", "naive crash-loops on a slow start; Vitals waits it out behind its startup probe",
+            "stall", "a 2 s freeze restarts neither; deadlocked workers restart both");
+
+    private ReplayReport() {
+    }
+
+    /** @return the table: scenario, wiring, restarts, seconds not ready, probe failures, liveness p99 */
+    public static String table(List<RunRecord> runs) {
+        StringBuilder sb = new StringBuilder();
+        String fmt = "%-16s %-7s %8s %10s %15s %13s%n";
+        sb.append(String.format(Locale.ROOT, fmt, "scenario", "wiring", "restarts", "not ready", "probe failures", "liveness p99"));
+        for (RunRecord r : runs) {
+            sb.append(String.format(Locale.ROOT, fmt, r.replayCase().name(), r.wiring().flag(), r.restarts(),
+                    String.format(Locale.ROOT, "%.1f s", r.notReadySeconds()), r.probeFailures(),
+                    String.format(Locale.ROOT, "%.0f ms", r.livenessP99Ms())));
+        }
+        sb.append("(not ready: seconds with Ready false after the first Ready, the whole run if never Ready;\n"
+                + " probe failures: liveness + readiness; liveness p99: a timed-out probe counts as its timeout)\n");
+        return sb.toString();
+    }
+
+    /** @return whether every run of every case holds its expectations */
+    public static boolean passed(List<RunRecord> runs) {
+        return runs.stream().allMatch(RunRecord::passed);
+    }
+
+    /** @return one line per scenario: PASS or FAIL, the claim, the restart figures, and any failed check */
+    public static String verdicts(List<RunRecord> runs) {
+        Map<String, List<RunRecord>> byScenario = new LinkedHashMap<>();
+        for (RunRecord r : runs) {
+            byScenario.computeIfAbsent(r.replayCase().scenario(), k -> new ArrayList<>()).add(r);
+        }
+        StringBuilder sb = new StringBuilder();
+        for (Map.Entry<String, List<RunRecord>> e : byScenario.entrySet()) {
+            boolean ok = e.getValue().stream().allMatch(RunRecord::passed);
+            Map<String, String> figures = new LinkedHashMap<>();
+            List<String> failed = new ArrayList<>();
+            for (RunRecord r : e.getValue()) {
+                String name = r.replayCase().name();
+                figures.merge(name, r.wiring().flag() + " " + r.restarts(), (a, b) -> a + ", " + b);
+                for (Expectation.Check c : r.checks()) {
+                    if (!c.passed()) {
+                        failed.add(name + "/" + r.wiring().flag() + ": expected " + c.expectation() + ", got " + c.actual());
+                    }
+                }
+            }
+            List<String> parts = new ArrayList<>();
+            figures.forEach((k, v) -> parts.add(k + ": " + v));
+            sb.append(String.format(Locale.ROOT, "%s %-10s %s (restarts: %s)%s%n", ok ? "PASS" : "FAIL", e.getKey(),
+                    CLAIMS.getOrDefault(e.getKey(), ""), String.join("; ", parts),
+                    failed.isEmpty() ? "" : " — " + String.join("; ", failed)));
+        }
+        return sb.toString();
+    }
+
+    /**
+     * The JSON report: {@code {"passed":…,"runs":[{"scenario","case","wiring","restarts","kills",
+     * "notReadySeconds","probeFailures","livenessP99Ms","firstReadySeconds","durationSeconds",
+     * "passed","checks":[…],"notes":[…]}]}}. {@code scenario} is the case's row name
+     * ({@code incident}, {@code incident-burst}, …); {@code group} the scenario it belongs to.
+     *
+     * @return the JSON text
+     */
+    public static String json(List<RunRecord> runs) {
+        ObjectNode root = JSON.createObjectNode();
+        root.put("passed", passed(runs));
+        ArrayNode arr = root.putArray("runs");
+        for (RunRecord r : runs) {
+            ObjectNode n = arr.addObject();
+            n.put("scenario", r.replayCase().name());
+            n.put("group", r.replayCase().scenario());
+            n.put("wiring", r.wiring().flag());
+            n.put("restarts", r.restarts());
+            n.put("kills", r.result().kills());
+            n.put("notReadySeconds", round(r.notReadySeconds()));
+            n.put("notReadyTotalSeconds", round(r.notReadyTotalSeconds()));
+            n.put("probeFailures", r.probeFailures());
+            n.put("livenessP99Ms", round(r.livenessP99Ms()));
+            if (r.firstReadySeconds().isPresent()) {
+                n.put("firstReadySeconds", round(r.firstReadySeconds().getAsDouble()));
+            } else {
+                n.putNull("firstReadySeconds");
+            }
+            n.put("durationSeconds", r.result().durationSeconds());
+            n.put("passed", r.passed());
+            ArrayNode checks = n.putArray("checks");
+            for (Expectation.Check c : r.checks()) {
+                checks.addObject().put("expect", c.expectation()).put("passed", c.passed()).put("actual", c.actual());
+            }
+            ArrayNode notes = n.putArray("notes");
+            for (RunRecord.Note note : r.notes()) {
+                notes.addObject().put("t", round(note.t())).put("text", note.text());
+            }
+        }
+        try {
+            return JSON.writeValueAsString(root) + "\n";
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static double round(double v) {
+        return Math.round(v * 1000) / 1000.0;
+    }
+
+    /** @return the file name of a run's page, e.g. {@code incident-naive.html} */
+    public static String pageName(RunRecord r) {
+        return r.replayCase().name() + "-" + r.wiring().flag() + ".html";
+    }
+
+    /** @return a run's page: the simulator's HTML report (SVG timeline, summary, events) plus the replay's actions and checks */
+    public static String page(RunRecord r) {
+        String html = Reports.html(r.result(), r.pod());
+        html = html.replace("<p>(injected runtime)</p>", "<p>" + esc(String.join(" ", r.command())) + "</p>");
+        html = html.replaceFirst("<h1>vitals simulate: container demo</h1>",
+                "<h1>vitals replay: " + esc(r.replayCase().name()) + ", " + r.wiring().flag() + " wiring</h1>\n<p>"
+                        + esc(r.replayCase().title()) + " — <a href='index.html'>all runs</a></p>");
+        StringBuilder extra = new StringBuilder("<h2>Replay actions</h2>\n<table>");
+        for (RunRecord.Note n : r.notes()) {
+            extra.append(String.format(Locale.ROOT, "<tr><td>%.2f</td><td>%s</td></tr>%n", n.t(), esc(n.text())));
+        }
+        extra.append("</table>\n<h2>Checks</h2>\n<table>");
+        for (Expectation.Check c : r.checks()) {
+            extra.append("<tr><td>").append(c.passed() ? "PASS" : "<b style='color:#c62828'>FAIL</b>").append("</td><td>")
+                    .append(esc(c.expectation())).append("</td><td>").append(esc(c.actual())).append("</td></tr>\n");
+        }
+        extra.append("</table>\n");
+        return html.replaceFirst("<h2>Summary</h2>", java.util.regex.Matcher.quoteReplacement(extra.toString()) + "<h2>Summary</h2>");
+    }
+
+    /** @return the index page: the side-by-side table with links to each run's page, and the verdicts */
+    public static String index(List<RunRecord> runs) {
+        StringBuilder rows = new StringBuilder();
+        for (RunRecord r : runs) {
+            rows.append(String.format(Locale.ROOT,
+                    "<tr><td>%s</td><td><a href='%s'>%s</a></td><td>%d</td><td>%.1f s</td><td>%d</td><td>%.0f ms</td><td>%s</td></tr>%n",
+                    esc(r.replayCase().name()), pageName(r), r.wiring().flag(), r.restarts(), r.notReadySeconds(),
+                    r.probeFailures(), r.livenessP99Ms(), r.passed() ? "as expected" : "<b style='color:#c62828'>not as expected</b>"));
+        }
+        StringBuilder cases = new StringBuilder();
+        String last = "";
+        for (RunRecord r : runs) {
+            if (!r.replayCase().name().equals(last)) {
+                last = r.replayCase().name();
+                cases.append("<li><b>").append(esc(last)).append("</b>: ").append(esc(r.replayCase().title())).append("</li>\n");
+            }
+        }
+        return "<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'><title>vitals replay</title><style>"
+                + "body{font-family:sans-serif;margin:24px;color:#222}table{border-collapse:collapse}"
+                + "td,th{border-bottom:1px solid #ddd;padding:4px 10px;text-align:right}td:first-child,th:first-child,"
+                + "td:nth-child(2),th:nth-child(2),td:last-child{text-align:left}pre{background:#f6f6f6;padding:12px}"
+                + "</style></head><body>\n<h1>vitals replay</h1>\n<p>Each case ran the demo twice, <code>--wiring naive</code> and "
+                + "<code>--wiring vitals</code>, under the same kubelet probes and the same faults.</p>\n<table><tr><th>scenario</th>"
+                + "<th>wiring</th><th>restarts</th><th>not ready</th><th>probe failures</th><th>liveness p99</th><th></th></tr>\n"
+                + rows + "</table>\n<h2>Verdicts</h2>\n<pre>" + esc(verdicts(runs)) + "</pre>\n<h2>Cases</h2>\n<ul>\n" + cases
+                + "</ul>\n</body></html>\n";
+    }
+
+    private static String esc(String s) {
+        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("'", "&#39;");
+    }
+}

@@ -1,0 +1,171 @@
+package dev.vitals.kubesim.replay;
+
+import dev.vitals.kubesim.Expectation;
+import dev.vitals.kubesim.PodSpec;
+import dev.vitals.kubesim.ProbeType;
+import dev.vitals.kubesim.SimEvent;
+import dev.vitals.kubesim.SimulationResult;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalDouble;
+
+/**
+ * One finished run: a case under one wiring. Holds the simulator's {@link SimulationResult}
+ * (kubelet events, restarts, Ready intervals, probe statistics), the replay's own action
+ * notes and windows, and the expectation checks. Immutable; thread-safe.
+ */
+public final class RunRecord {
+    private final ReplayCase replayCase;
+    private final Wiring wiring;
+    private final SimulationResult result;
+    private final PodSpec pod;
+    private final List<Note> notes;
+    private final Map<String, double[]> windows;
+    private final List<String> command;
+    private final List<Expectation.Check> checks;
+
+    /**
+     * A replay note: something the replay did, at {@code t} seconds of the run.
+     *
+     * @param t seconds since the run started (the kubelet's time base)
+     * @param text what happened
+     */
+    public record Note(double t, String text) {
+        public Note {
+            Objects.requireNonNull(text, "text");
+        }
+    }
+
+    RunRecord(ReplayCase replayCase, Wiring wiring, SimulationResult result, PodSpec pod, List<Note> notes,
+            Map<String, double[]> windows, List<String> command) {
+        this.replayCase = Objects.requireNonNull(replayCase, "replayCase");
+        this.wiring = Objects.requireNonNull(wiring, "wiring");
+        this.result = Objects.requireNonNull(result, "result");
+        this.pod = Objects.requireNonNull(pod, "pod");
+        List<Note> sorted = new ArrayList<>(notes);
+        sorted.sort((a, b) -> Double.compare(a.t(), b.t()));
+        this.notes = List.copyOf(sorted);
+        Map<String, double[]> w = new LinkedHashMap<>();
+        windows.forEach((k, v) -> w.put(k, v.clone()));
+        this.windows = Collections.unmodifiableMap(w);
+        this.command = List.copyOf(command);
+        List<Expectation.Check> c = new ArrayList<>();
+        for (ReplayAction a : replayCase.actions()) {
+            String text = "the " + a.kind() + " ran";
+            double[] at = w.get(a.kind());
+            double latest = result.durationSeconds() - a.observe().toNanos() / 1e9;
+            c.add(new Expectation.Check(text, at != null && at[0] <= latest, at == null
+                    ? "it did not run (the service never became Ready?)"
+                    : String.format(java.util.Locale.ROOT, "at %.1fs%s", at[0], at[0] <= latest ? ""
+                            : ", too late to observe (the run ends at " + result.durationSeconds() + "s)")));
+        }
+        OptionalDouble firstAction = w.values().stream().mapToDouble(v -> v[0]).min();
+        if (firstAction.isPresent()) {
+            long early = result.killTimes().stream().filter(k -> k < firstAction.getAsDouble()).count();
+            c.add(new Expectation.Check("no kill before the first action", early == 0, early == 0 ? "none"
+                    : early + " kill(s) before " + String.format(java.util.Locale.ROOT, "%.1fs", firstAction.getAsDouble())
+                            + ": a start-up problem, not the fault under test"));
+        }
+        for (RunExpectation e : replayCase.expectations(wiring)) {
+            c.add(e.check(this));
+        }
+        this.checks = List.copyOf(c);
+    }
+
+    /** @return the case */
+    public ReplayCase replayCase() {
+        return replayCase;
+    }
+
+    /** @return the wiring */
+    public Wiring wiring() {
+        return wiring;
+    }
+
+    /** @return the simulator's result */
+    public SimulationResult result() {
+        return result;
+    }
+
+    /** @return the pod the kubelet model probed */
+    public PodSpec pod() {
+        return pod;
+    }
+
+    /** @return what the replay did, in time order */
+    public List<Note> notes() {
+        return notes;
+    }
+
+    /** @return the demo command line */
+    public List<String> command() {
+        return command;
+    }
+
+    /**
+     * @param kind an action kind
+     * @return {@code [start, end]} seconds of that action, if it ran (end = start for instant ones)
+     */
+    public Optional<double[]> window(String kind) {
+        double[] w = windows.get(kind);
+        return w == null ? Optional.empty() : Optional.of(w.clone());
+    }
+
+    /** @return seconds into the run when the Ready condition first became true, if it did */
+    public OptionalDouble firstReadySeconds() {
+        for (SimEvent e : result.events()) {
+            if (e.type() == SimEvent.Type.READY) {
+                return OptionalDouble.of(e.t());
+            }
+        }
+        return OptionalDouble.empty();
+    }
+
+    /** @return container restarts (restartCount at the end) */
+    public int restarts() {
+        return result.restarts();
+    }
+
+    /**
+     * @return seconds with the Ready condition false from the first Ready to the end (the whole
+     *         run when it never became Ready): what the faults cost, without the JVM's boot time,
+     *         which varies with the machine's load
+     */
+    public double notReadySeconds() {
+        double from = firstReadySeconds().orElse(0);
+        return Math.max(0, result.durationSeconds() - from - result.readySecondsBetween(from, result.durationSeconds()));
+    }
+
+    /** @return seconds with the Ready condition false over the whole run, start-up included */
+    public double notReadyTotalSeconds() {
+        return result.notReadySeconds();
+    }
+
+    /**
+     * @return liveness and readiness evaluations counted as Failure (startup probe failures,
+     *         expected while a service starts, are left out)
+     */
+    public int probeFailures() {
+        return result.stats(ProbeType.LIVENESS).failures() + result.stats(ProbeType.READINESS).failures();
+    }
+
+    /** @return 99th percentile latency of the liveness probe, ms (timeouts count as their timeout) */
+    public double livenessP99Ms() {
+        return result.stats(ProbeType.LIVENESS).p99Ms();
+    }
+
+    /** @return each check: the actions ran, then the case's expectations for this wiring */
+    public List<Expectation.Check> checks() {
+        return checks;
+    }
+
+    /** @return whether every check holds */
+    public boolean passed() {
+        return checks.stream().allMatch(Expectation.Check::passed);
+    }
+}

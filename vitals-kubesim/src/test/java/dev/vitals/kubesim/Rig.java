@@ -1,0 +1,84 @@
+package dev.vitals.kubesim;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
+
+/** A virtual-clock simulation rig for rule tests: kubelet model, scripted container and probes. */
+final class Rig {
+    final VirtualTime time = new VirtualTime();
+    final ScriptedContainer container = new ScriptedContainer(time);
+    final List<SimEvent> events = new ArrayList<>();
+    SimulationResult result;
+
+    static ProbeSpec probe(ProbeType type, int delay, int period, int timeout, int success, int failure) {
+        return new ProbeSpec(type, new ProbeHandler.HttpGet(Optional.empty(), ProbeHandler.PortRef.of(8080), "/" + type.label(),
+                "HTTP", List.of()), delay, timeout, period, success, failure, OptionalLong.empty());
+    }
+
+    static ProbeSpec probe(ProbeType type, int delay, int period, int failure) {
+        return probe(type, delay, period, 1, 1, failure);
+    }
+
+    static PodSpec pod(ProbeSpec... probes) {
+        Optional<ProbeSpec> s = Optional.empty();
+        Optional<ProbeSpec> l = Optional.empty();
+        Optional<ProbeSpec> r = Optional.empty();
+        for (ProbeSpec p : probes) {
+            if (p.type() == ProbeType.STARTUP) {
+                s = Optional.of(p);
+            } else if (p.type() == ProbeType.LIVENESS) {
+                l = Optional.of(p);
+            } else {
+                r = Optional.of(p);
+            }
+        }
+        return PodSpec.of("app", Map.of(), s, l, r);
+    }
+
+    SimulationResult run(PodSpec pod, double seconds, ScriptedProbes.Script script) {
+        return run(pod, seconds, script, KubeletOptions.defaults());
+    }
+
+    SimulationResult run(PodSpec pod, double seconds, ScriptedProbes.Script script, KubeletOptions opts) {
+        try {
+            result = Simulation.builder(pod).time(time).runtime(container)
+                    .probeExecutor(new ScriptedProbes(time, container, script)).options(opts).listener(events::add)
+                    .duration(Duration.ofMillis(Math.round(seconds * 1000))).build().run();
+        } catch (InterruptedException e) {
+            throw new AssertionError(e);
+        }
+        return result;
+    }
+
+    List<SimEvent> of(Predicate<SimEvent> p) {
+        return events.stream().filter(p).collect(Collectors.toList());
+    }
+
+    List<SimEvent> probes(ProbeType t) {
+        return of(e -> e.type() == SimEvent.Type.PROBE && e.probe().orElse(null) == t);
+    }
+
+    /** Times the probes of a type started (completion minus latency), rounded to ms. */
+    List<Double> probeStarts(ProbeType t) {
+        return probes(t).stream().map(e -> round(e.t() - e.latency().map(Durations::seconds).orElse(0.0)))
+                .collect(Collectors.toList());
+    }
+
+    List<Double> times(SimEvent.Type type) {
+        return of(e -> e.type() == type).stream().map(e -> round(e.t())).collect(Collectors.toList());
+    }
+
+    List<SimEvent> typed(SimEvent.Type type) {
+        return of(e -> e.type() == type);
+    }
+
+    static double round(double v) {
+        return Math.round(v * 1000) / 1000.0;
+    }
+}

@@ -1,0 +1,91 @@
+package dev.vitals.kubesim;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/** A raw loopback HTTP/1.1 server for prober tests: records each request head, answers via a responder. */
+final class TestHttpServer implements AutoCloseable {
+    interface Responder {
+        void respond(String head, OutputStream out, Socket s) throws IOException, InterruptedException;
+    }
+
+    final List<String> requests = new CopyOnWriteArrayList<>();
+    private final ServerSocket server;
+    private volatile Responder responder;
+
+    TestHttpServer(Responder responder) throws IOException {
+        this(new ServerSocket(), responder);
+    }
+
+    TestHttpServer(ServerSocket ss, Responder responder) throws IOException {
+        this.server = ss;
+        if (!ss.isBound()) {
+            ss.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+        }
+        this.responder = responder;
+        Thread t = new Thread(this::loop, "test-http");
+        t.setDaemon(true);
+        t.start();
+    }
+
+    void responder(Responder r) {
+        this.responder = r;
+    }
+
+    int port() {
+        return server.getLocalPort();
+    }
+
+    private void loop() {
+        while (!server.isClosed()) {
+            try {
+                Socket s = server.accept();
+                Thread t = new Thread(() -> handle(s), "test-http-conn");
+                t.setDaemon(true);
+                t.start();
+            } catch (IOException e) {
+                return;
+            }
+        }
+    }
+
+    private void handle(Socket s) {
+        try (s) {
+            s.setSoTimeout(20_000);
+            InputStream in = s.getInputStream();
+            StringBuilder head = new StringBuilder();
+            int b;
+            while ((b = in.read()) >= 0) {
+                head.append((char) b);
+                if (head.length() >= 4 && head.substring(head.length() - 4).equals("\r\n\r\n")) {
+                    break;
+                }
+            }
+            requests.add(head.toString());
+            responder.respond(head.toString(), s.getOutputStream(), s);
+            s.getOutputStream().flush();
+        } catch (IOException | InterruptedException e) {
+            // client went away
+        }
+    }
+
+    static void answer(OutputStream out, int status, String headers, String body) throws IOException {
+        byte[] b = body.getBytes(StandardCharsets.UTF_8);
+        out.write(("HTTP/1.1 " + status + " X\r\n" + headers + "Content-Length: " + b.length + "\r\nConnection: close\r\n\r\n")
+                .getBytes(StandardCharsets.ISO_8859_1));
+        out.write(b);
+    }
+
+    @Override
+    public void close() throws IOException {
+        server.close();
+    }
+}

@@ -1,0 +1,78 @@
+package dev.vitals.kubesim.replay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.vitals.kubesim.ScriptedProbes;
+import dev.vitals.kubesim.SimulationResult;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+class ReplayReportTest {
+    private static final ReplayCase INCIDENT = ReplayCatalog.select(List.of("incident")).get(0);
+    private static RunRecord naive;
+    private static RunRecord vitals;
+
+    @BeforeAll
+    static void runs() throws Exception {
+        SimulationResult n = SimRuns.simulate(INCIDENT.pod(Wiring.NAIVE, 18080, 18081), Duration.ofSeconds(58),
+                (probe, t, spec) -> t >= 20 && t < 40 ? ScriptedProbes.timeout(spec) : ScriptedProbes.ok());
+        SimulationResult v = SimRuns.simulate(INCIDENT.pod(Wiring.VITALS, 18080, 18081), Duration.ofSeconds(58),
+                (probe, t, spec) -> ScriptedProbes.ok());
+        naive = SimRuns.record(INCIDENT, Wiring.NAIVE, n, Map.of("load", new double[] {10, 50}));
+        vitals = SimRuns.record(INCIDENT, Wiring.VITALS, v, Map.of("load", new double[] {10, 50}));
+    }
+
+    @Test
+    void tableHasOneRowPerRunWithTheFigures() {
+        String t = ReplayReport.table(List.of(naive, vitals));
+        String[] lines = t.split("\n");
+        assertThat(lines[0]).contains("scenario", "wiring", "restarts", "not ready", "probe failures", "liveness p99");
+        assertThat(lines[1]).startsWith("incident").contains("naive").contains(" " + naive.restarts() + " ").contains("3000 ms");
+        assertThat(lines[2]).startsWith("incident").contains("vitals");
+        assertThat(naive.restarts()).isPositive();
+    }
+
+    @Test
+    void jsonCarriesTheIssuesFieldsPerRun() throws Exception {
+        JsonNode root = new ObjectMapper().readTree(ReplayReport.json(List.of(naive, vitals)));
+        assertThat(root.get("passed").asBoolean()).isTrue();
+        JsonNode runs = root.get("runs");
+        assertThat(runs).hasSize(2);
+        JsonNode n = runs.get(0);
+        assertThat(n.get("scenario").asText()).isEqualTo("incident");
+        assertThat(n.get("wiring").asText()).isEqualTo("naive");
+        assertThat(n.get("restarts").asInt()).isEqualTo(naive.restarts());
+        assertThat(n.get("notReadySeconds").asDouble()).isEqualTo(naive.notReadySeconds(), org.assertj.core.data.Offset.offset(0.001));
+        assertThat(n.get("probeFailures").asInt()).isEqualTo(naive.probeFailures());
+        assertThat(n.get("checks")).isNotEmpty();
+        assertThat(runs.get(1).get("restarts").asInt()).isZero();
+    }
+
+    @Test
+    void verdictIsOneLinePerScenarioAndNamesAFailedCheck() {
+        String ok = ReplayReport.verdicts(List.of(naive, vitals));
+        assertThat(ok.split("\n")).hasSize(1);
+        assertThat(ok).startsWith("PASS incident").contains("naive " + naive.restarts() + ", vitals 0");
+        // the naive run judged as if it were Vitals' fails
+        RunRecord wrong = SimRuns.record(INCIDENT, Wiring.VITALS, naive.result(), Map.of("load", new double[] {10, 50}));
+        String bad = ReplayReport.verdicts(List.of(naive, wrong));
+        assertThat(bad).startsWith("FAIL incident").contains("incident/vitals: expected restarts == 0, got restarts = " + naive.restarts());
+        assertThat(ReplayReport.passed(List.of(naive, wrong))).isFalse();
+    }
+
+    @Test
+    void pagesLinkTheIndexAndShowTheCommandAndChecks() {
+        String page = ReplayReport.page(naive);
+        assertThat(page).contains("vitals replay: incident, naive wiring").contains("java -jar vitals-demo.jar --wiring naive")
+                .doesNotContain("(injected runtime)").contains("Replay actions").contains("no kill before the first action")
+                .contains("<svg");
+        String index = ReplayReport.index(List.of(naive, vitals));
+        assertThat(index).contains("href='incident-naive.html'").contains("href='incident-vitals.html'").contains("PASS incident");
+        assertThat(ReplayReport.pageName(vitals)).isEqualTo("incident-vitals.html");
+    }
+}

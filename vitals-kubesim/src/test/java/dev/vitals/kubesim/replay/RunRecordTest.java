@@ -1,0 +1,125 @@
+package dev.vitals.kubesim.replay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.vitals.kubesim.Expectation;
+import dev.vitals.kubesim.ProbeType;
+import dev.vitals.kubesim.ScriptedProbes;
+import dev.vitals.kubesim.SimulationResult;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class RunRecordTest {
+    private static final ReplayCase INCIDENT = ReplayCatalog.select(java.util.List.of("incident")).get(0);
+    private static final ReplayCase DB = ReplayCatalog.select(java.util.List.of("db-outage")).get(0);
+    private static final ReplayCase SLOW = ReplayCatalog.select(java.util.List.of("slow-start")).get(0);
+
+    private static Expectation.Check check(RunRecord r, String text) {
+        return r.checks().stream().filter(c -> c.expectation().equals(text)).findFirst()
+                .orElseThrow(() -> new AssertionError("no check '" + text + "' in " + r.checks()));
+    }
+
+    @Test
+    void liveKillsDuringTheLoadCountAsRestartsAndPassTheNaiveExpectation() throws Exception {
+        // liveness times out from 20 s on (the load began at 10 s): kubelet kills after 3 failures
+        SimulationResult r = SimRuns.simulate(INCIDENT.pod(Wiring.NAIVE, 18080, 18081), Duration.ofSeconds(58),
+                (probe, t, spec) -> probe.equals("liveness") && t >= 20 && t < 40 ? ScriptedProbes.timeout(spec) : ScriptedProbes.ok());
+        RunRecord run = SimRuns.record(INCIDENT, Wiring.NAIVE, r, Map.of("load", new double[] {10, 50}));
+
+        assertThat(run.restarts()).isGreaterThanOrEqualTo(1);
+        assertThat(check(run, "the load ran").passed()).isTrue();
+        assertThat(check(run, "no kill before the first action").passed()).isTrue();
+        assertThat(check(run, "restarts >= 1").passed()).isTrue();
+        assertThat(run.passed()).isTrue();
+        assertThat(run.livenessP99Ms()).isEqualTo(3000.0);
+        assertThat(run.probeFailures()).isEqualTo(r.stats(ProbeType.LIVENESS).failures() + r.stats(ProbeType.READINESS).failures());
+    }
+
+    @Test
+    void theSameRunFailsTheVitalsExpectation() throws Exception {
+        SimulationResult r = SimRuns.simulate(INCIDENT.pod(Wiring.VITALS, 18080, 18081), Duration.ofSeconds(58),
+                (probe, t, spec) -> probe.equals("liveness") && t >= 20 && t < 40 ? ScriptedProbes.timeout(spec) : ScriptedProbes.ok());
+        RunRecord run = SimRuns.record(INCIDENT, Wiring.VITALS, r, Map.of("load", new double[] {10, 50}));
+
+        assertThat(check(run, "restarts == 0").passed()).isFalse();
+        assertThat(check(run, "restarts == 0").actual()).isEqualTo("restarts = " + r.restarts());
+        assertThat(run.passed()).isFalse();
+    }
+
+    @Test
+    void aKillBeforeTheFirstActionIsAStartUpProblemNotAPass() throws Exception {
+        SimulationResult r = SimRuns.simulate(INCIDENT.pod(Wiring.NAIVE, 18080, 18081), Duration.ofSeconds(58),
+                (probe, t, spec) -> probe.equals("liveness") && t < 12 ? ScriptedProbes.fail() : ScriptedProbes.ok());
+        RunRecord run = SimRuns.record(INCIDENT, Wiring.NAIVE, r, Map.of("load", new double[] {20, 50}));
+
+        assertThat(run.restarts()).isGreaterThanOrEqualTo(1);
+        assertThat(check(run, "no kill before the first action").passed()).isFalse();
+        assertThat(check(run, "no kill before the first action").actual()).contains("start-up problem");
+        assertThat(run.passed()).isFalse();
+    }
+
+    @Test
+    void anActionThatNeverRanOrRanTooLateFailsTheRun() throws Exception {
+        SimulationResult r = SimRuns.simulate(INCIDENT.pod(Wiring.VITALS, 18080, 18081), Duration.ofSeconds(58),
+                (probe, t, spec) -> ScriptedProbes.ok());
+        RunRecord never = SimRuns.record(INCIDENT, Wiring.VITALS, r, Map.of());
+        RunRecord late = SimRuns.record(INCIDENT, Wiring.VITALS, r, Map.of("load", new double[] {55, 95}));
+
+        assertThat(check(never, "the load ran").passed()).isFalse();
+        assertThat(check(never, "the load ran").actual()).contains("did not run");
+        assertThat(check(late, "the load ran").passed()).isFalse();
+        assertThat(check(late, "the load ran").actual()).contains("too late");
+        assertThat(never.passed()).isFalse();
+    }
+
+    @Test
+    void notReadyDuringTheOutageAndReadyAtTheEnd() throws Exception {
+        // readiness fails while the database is out (15..25 s), everything else succeeds
+        SimulationResult r = SimRuns.simulate(DB.pod(Wiring.VITALS, 18080, 18081), Duration.ofSeconds(44),
+                (probe, t, spec) -> probe.equals("readiness") && t >= 15 && t < 25 ? ScriptedProbes.fail() : ScriptedProbes.ok());
+        RunRecord run = SimRuns.record(DB, Wiring.VITALS, r, Map.of("db-outage", new double[] {13, 33}));
+
+        assertThat(check(run, "not ready during the db-outage").passed()).isTrue();
+        assertThat(check(run, "ready at the end").passed()).isTrue();
+        assertThat(run.passed()).isTrue();
+        double firstReady = run.firstReadySeconds().orElseThrow();
+        assertThat(run.notReadySeconds()).isEqualTo(r.notReadySeconds() - firstReady, org.assertj.core.data.Offset.offset(1e-6));
+        assertThat(run.notReadyTotalSeconds()).isEqualTo(r.notReadySeconds());
+    }
+
+    @Test
+    void alwaysReadyThroughTheOutageFailsTheOutageExpectation() throws Exception {
+        SimulationResult r = SimRuns.simulate(DB.pod(Wiring.VITALS, 18080, 18081), Duration.ofSeconds(44),
+                (probe, t, spec) -> ScriptedProbes.ok());
+        RunRecord run = SimRuns.record(DB, Wiring.VITALS, r, Map.of("db-outage", new double[] {13, 33}));
+
+        assertThat(check(run, "not ready during the db-outage").passed()).isFalse();
+        assertThat(check(run, "not ready during the db-outage").actual()).startsWith("ready for 20.0s of the 20.0s");
+    }
+
+    @Test
+    void aSlowStartWithoutStartupProbeCrashLoopsAndWithOneDoesNot() throws Exception {
+        // the service answers only 4 s after each instance starts (2.2 s of start-up plus JVM boot)
+        SimulationResult naive = simulateSlow(Wiring.NAIVE);
+        SimulationResult vitals = simulateSlow(Wiring.VITALS);
+        RunRecord n = SimRuns.record(SLOW, Wiring.NAIVE, naive, Map.of());
+        RunRecord v = SimRuns.record(SLOW, Wiring.VITALS, vitals, Map.of());
+
+        assertThat(check(n, "kills >= 2").passed()).as(n.checks().toString()).isTrue();
+        assertThat(check(n, "enters CrashLoopBackOff").passed()).isTrue();
+        assertThat(n.firstReadySeconds()).isEmpty();
+        assertThat(n.notReadySeconds()).isEqualTo(20.0);
+        assertThat(v.passed()).as(v.checks().toString()).isTrue();
+        assertThat(v.restarts()).isZero();
+    }
+
+    private static SimulationResult simulateSlow(Wiring w) throws InterruptedException {
+        dev.vitals.kubesim.VirtualTime time = new dev.vitals.kubesim.VirtualTime();
+        dev.vitals.kubesim.ScriptedContainer container = new dev.vitals.kubesim.ScriptedContainer(time);
+        dev.vitals.kubesim.ScriptedProbes probes = new dev.vitals.kubesim.ScriptedProbes(time, container,
+                (spec, instance, sinceInstance, sinceStart) -> sinceInstance < 4 ? ScriptedProbes.fail() : ScriptedProbes.ok());
+        return dev.vitals.kubesim.Simulation.builder(SLOW.pod(w, 18080, 18081)).time(time).runtime(container)
+                .probeExecutor(probes).duration(SLOW.duration()).build().run();
+    }
+}
