@@ -31,7 +31,7 @@ import picocli.CommandLine.Option;
         description = {"Runs the side-by-side benchmark scenarios on 127.0.0.1, prints a table and writes JSON.",
                 "Scenarios: saturation, slow-checks, hung-check, throughput, footprint."})
 public final class BenchSuite implements Callable<Integer> {
-    @Option(names = "--quick", description = "Shorter runs (about 4 minutes instead of 15): saturation only at concurrency 100 for 20 s, fewer samples.")
+    @Option(names = "--quick", description = "Shorter runs (about 5 minutes instead of 15): saturation only at concurrency 100 for 20 s, fewer samples.")
     boolean quick;
 
     @Option(names = "--only", split = ",", paramLabel = "SCENARIO",
