@@ -1,0 +1,138 @@
+package dev.vitals.bench.suite;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.OptionalDouble;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * The side-by-side benchmark suite (issue 9): Vitals against Spring Boot Actuator, the demo's
+ * naive wiring and a fixed-200 Netty handler, in one run on this machine, as ratios. Run it with
+ * {@code bench/run} (which builds the jars first); see README.md, section "Benchmark suite".
+ *
+ * <p>Exit codes: 0 when every scenario ran (goals missed are reported in the table, not as a
+ * failure), 1 when a scenario could not run, 2 for a bad option.
+ */
+@Command(name = "bench/run", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Runs the side-by-side benchmark scenarios on 127.0.0.1, prints a table and writes JSON.",
+                "Scenarios: saturation, slow-checks, hung-check, throughput, footprint."})
+public final class BenchSuite implements Callable<Integer> {
+    @Option(names = "--quick", description = "Shorter runs (about 5 minutes instead of 15): saturation only at concurrency 100 for 20 s, fewer samples.")
+    boolean quick;
+
+    @Option(names = "--only", split = ",", paramLabel = "SCENARIO",
+            description = "Run only these scenarios (comma-separated): saturation, slow-checks, hung-check, throughput, footprint.")
+    List<String> only = new ArrayList<>();
+
+    @Option(names = "--load", paramLabel = "auto|wrk|java|both", defaultValue = "auto",
+            description = "Load generator of the throughput scenario: wrk, the Java keep-alive generator, or both (auto: both when wrk is installed, else java). Default: ${DEFAULT-VALUE}.")
+    String load;
+
+    @Option(names = "--out", paramLabel = "DIR", defaultValue = "bench/results",
+            description = "Where the JSON, the table and the targets' logs go. Default: ${DEFAULT-VALUE}.")
+    Path out;
+
+    @Option(names = "--root", paramLabel = "DIR", defaultValue = ".",
+            description = "The repository root (where the built jars are). Default: the current directory.")
+    Path root;
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new BenchSuite()).execute(args));
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        List<String> scenarios = only.isEmpty() ? Scenarios.NAMES : only;
+        for (String s : scenarios) {
+            if (!Scenarios.NAMES.contains(s)) {
+                throw new CommandLine.ParameterException(new CommandLine(this),
+                        "unknown scenario '" + s + "'; known: " + String.join(", ", Scenarios.NAMES));
+            }
+        }
+        if (!List.of("auto", "wrk", "java", "both").contains(load)) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--load must be auto, wrk, java or both, was '" + load + "'");
+        }
+        boolean wrk = Wrk.installed();
+        String tools = load;
+        if (load.equals("auto")) {
+            tools = wrk ? "both" : "java";
+            if (!wrk) {
+                System.out.println("wrk is not installed (apt-get install -y wrk): the throughput scenario uses the Java load generator only.");
+            }
+        } else if (!wrk && !load.equals("java")) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--load " + load + " needs wrk: apt-get install -y wrk");
+        }
+        String stamp = LocalDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
+        Path logs = out.resolve("logs-" + stamp);
+        Files.createDirectories(logs);
+        Map<String, Object> meta = new LinkedHashMap<>();
+        meta.put("date", LocalDateTime.now(ZoneOffset.UTC).withNano(0) + "Z");
+        meta.put("mode", quick ? "quick" : "full");
+        meta.put("scenarios", scenarios);
+        meta.put("jdk", System.getProperty("java.version"));
+        meta.put("cores", Runtime.getRuntime().availableProcessors());
+        meta.put("targetJvmOptions", ChildJvm.JVM_OPTIONS);
+        meta.put("load", tools);
+        meta.put("loadAverageStart", loadAverage());
+        System.out.printf(Locale.ROOT, "Vitals benchmark suite (%s): %s; JDK %s, %d cores, load average %s; logs in %s%n",
+                meta.get("mode"), String.join(", ", scenarios), meta.get("jdk"), meta.get("cores"), meta.get("loadAverageStart"), logs);
+        Scenarios runner = new Scenarios(new Target.Paths(root, logs), quick, tools, System.out);
+        List<Row> rows = new ArrayList<>();
+        Map<String, Object> seconds = new LinkedHashMap<>();
+        Map<String, Object> loadAverages = new LinkedHashMap<>();
+        boolean failed = false;
+        for (String s : scenarios) {
+            long t0 = System.nanoTime();
+            loadAverages.put(s, loadAverage());
+            try {
+                rows.addAll(runner.run(s));
+            } catch (Exception e) {
+                failed = true;
+                System.out.println("scenario " + s + " failed: " + e);
+                e.printStackTrace(System.out);
+                rows.add(new Row(s, "(scenario failed)", "", OptionalDouble.empty(), "-", OptionalDouble.empty(), "",
+                        Optional.empty(), String.valueOf(e.getMessage()).lines().findFirst().orElse(e.toString())));
+            }
+            seconds.put(s, Math.round(Duration.ofNanos(System.nanoTime() - t0).toMillis() / 1000.0));
+        }
+        meta.put("loadAverageAtScenarioStart", loadAverages);
+        meta.put("loadAverageEnd", loadAverage());
+        meta.put("scenarioSeconds", seconds);
+        String table = ResultTable.text(rows);
+        String header = String.format(Locale.ROOT, "%s, %s, JDK %s, %d cores, load average %s at start, %s at end%n",
+                meta.get("date"), meta.get("mode"), meta.get("jdk"), meta.get("cores"), meta.get("loadAverageStart"), meta.get("loadAverageEnd"));
+        System.out.println();
+        System.out.print(header);
+        System.out.print(table);
+        Path json = out.resolve("bench-" + stamp + ".json");
+        Files.writeString(json, ResultTable.json(meta, rows));
+        Files.writeString(out.resolve("latest.json"), ResultTable.json(meta, rows));
+        Files.writeString(out.resolve("latest.txt"), header + table);
+        Files.writeString(out.resolve("latest.md"), header + "\n" + ResultTable.markdown(rows));
+        System.out.println("written: " + json + " (and latest.json, latest.txt, latest.md)");
+        return failed ? 1 : 0;
+    }
+
+    /** @return the 1-minute load average, as /proc/loadavg says (other builds skew every figure) */
+    static String loadAverage() {
+        try {
+            return Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
+        } catch (IOException | RuntimeException e) {
+            return "n/a";
+        }
+    }
+}

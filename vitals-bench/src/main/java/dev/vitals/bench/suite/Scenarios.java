@@ -1,0 +1,520 @@
+package dev.vitals.bench.suite;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.SplittableRandom;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/**
+ * The suite's five scenarios (issue 9). Each starts its targets in child JVMs, drives them with
+ * bounded load on 127.0.0.1, kills them, and returns its rows. Not thread-safe: one scenario at a time.
+ */
+final class Scenarios {
+    static final List<String> NAMES = List.of("saturation", "slow-checks", "hung-check", "throughput", "footprint");
+
+    static final Duration PROBE_TIMEOUT = Duration.ofSeconds(3);
+    /** Probes sent to each probe path before the application load starts (not counted). */
+    static final int WARM_PROBES = 50;
+    static final Duration HUNG_CLIENT_TIMEOUT = Duration.ofSeconds(5);
+    static final int THROUGHPUT_CONNECTIONS = 16;
+
+    private final Target.Paths paths;
+    private final boolean quick;
+    private final String load;
+    private final PrintStream log;
+
+    /**
+     * @param load {@code wrk}, {@code java} or {@code both}: the tool(s) of the throughput scenario
+     */
+    Scenarios(Target.Paths paths, boolean quick, String load, PrintStream log) {
+        this.paths = paths;
+        this.quick = quick;
+        this.load = load;
+        this.log = log;
+    }
+
+    List<Row> run(String name) throws Exception {
+        switch (name) {
+            case "saturation":
+                return saturation();
+            case "slow-checks":
+                return slowChecks();
+            case "hung-check":
+                return hungCheck();
+            case "throughput":
+                return throughput();
+            case "footprint":
+                return footprint();
+            default:
+                throw new IllegalArgumentException("unknown scenario '" + name + "'; known: " + String.join(", ", NAMES));
+        }
+    }
+
+    private void say(String format, Object... args) {
+        log.printf(Locale.ROOT, "[%s] %s%n", java.time.LocalTime.now().withNano(0), String.format(Locale.ROOT, format, args));
+        log.flush();
+    }
+
+    // ------------------------------------------------------------------ 1. probe under saturation
+
+    /** Figures of one probed run under application load. */
+    record ProbeRun(double p50, double p99, double max, int failures, int probes, int appOk, String errors) {
+    }
+
+    private List<Row> saturation() throws Exception {
+        Duration duration = quick ? Duration.ofSeconds(20) : Duration.ofSeconds(40);
+        int probes = quick ? 15 : 30;
+        int[] levels = quick ? new int[] {100} : new int[] {50, 100};
+        List<Row> rows = new ArrayList<>();
+        for (int c : levels) {
+            String scenario = "saturation c=" + c;
+            ProbeRun vitals;
+            ProbeRun ceiling;
+            try (Target netty = Target.fixed200(paths, "sat-netty-fixed-200-c" + c);
+                    Target t = Target.spring(paths, "sat-vitals-c" + c, true, false, Map.of())) {
+                ProbeRun[] both = probeUnderLoad(t, t.probePort(), "/livez", slowUris(t), c, duration, probes, netty.appPort());
+                vitals = both[0];
+                ceiling = both[1];
+            }
+            say("%s vitals probe port:        %s", scenario, vitals);
+            say("%s idle netty fixed 200, probed at the same moments: %s", scenario, ceiling);
+            ProbeRun main;
+            try (Target t = Target.spring(paths, "sat-actuator-main-c" + c, false, false, Map.of())) {
+                main = probeUnderLoad(t, t.appPort(), "/actuator/health/liveness", slowUris(t), c, duration, probes);
+            }
+            say("%s actuator main port:       %s", scenario, main);
+            ProbeRun mgmt;
+            try (Target t = Target.spring(paths, "sat-actuator-mgmt-c" + c, false, true, Map.of())) {
+                mgmt = probeUnderLoad(t, t.managementPort(), "/actuator/health/liveness", slowUris(t), c, duration, probes);
+            }
+            say("%s actuator management port: %s", scenario, mgmt);
+            rows.add(Row.of(scenario, "probe p99", "ms", vitals.p99(), "idle netty fixed 200, same moments", ceiling.p99())
+                    .withNote("ceiling p50 " + ResultTable.format(ceiling.p50()) + " ms, " + ceiling.failures() + " failed"));
+            rows.addAll(probeRows(scenario, vitals, "actuator main port", main, true));
+            rows.addAll(probeRows(scenario, vitals, "actuator management port", mgmt, false));
+        }
+        if (!quick) {
+            // The demo service (JDK HttpServer, 40 workers, exports of 4-12 s): Vitals wiring
+            // against its naive /healthz on the worker pool.
+            int c = 100;
+            String scenario = "saturation c=" + c + " (demo)";
+            ProbeRun vitals;
+            try (Target t = Target.demo(paths, "sat-demo-vitals", List.of("--wiring=vitals"))) {
+                vitals = probeUnderLoad(t, t.probePort(), "/livez", exportUris(t), c, duration, probes);
+            }
+            say("%s vitals wiring /livez: %s", scenario, vitals);
+            ProbeRun naive;
+            try (Target t = Target.demo(paths, "sat-demo-naive", List.of("--wiring=naive"))) {
+                naive = probeUnderLoad(t, t.appPort(), "/healthz", exportUris(t), c, duration, probes);
+            }
+            say("%s naive wiring /healthz: %s", scenario, naive);
+            rows.addAll(probeRows(scenario, vitals, "naive /healthz", naive, true));
+        }
+        return rows;
+    }
+
+    private static List<Row> probeRows(String scenario, ProbeRun v, String refName, ProbeRun r, boolean goals) {
+        List<Row> rows = new ArrayList<>();
+        rows.add(Row.of(scenario, "probe p50", "ms", v.p50(), refName, r.p50()));
+        Row p99 = Row.of(scenario, "probe p99", "ms", v.p99(), refName, r.p99());
+        rows.add(goals ? p99.withGoal("vitals < 5 ms", v.p99() < 5) : p99);
+        rows.add(Row.of(scenario, "probe max", "ms", v.max(), refName, r.max()));
+        Row failures = Row.of(scenario, "probe failures of " + v.probes(), "", v.failures(), refName, r.failures())
+                .withNote("app requests ok: " + v.appOk() + " / " + r.appOk()
+                        + (r.errors().isEmpty() ? "" : "; ref: " + r.errors())
+                        + (v.errors().isEmpty() ? "" : "; vitals: " + v.errors()));
+        rows.add(goals ? failures.withGoal("vitals 0, reference > 0", v.failures() == 0 && r.failures() > 0) : failures);
+        return rows;
+    }
+
+    /** {@code /slow?ms=} 4000 to 12000, seeded, on the Spring service. */
+    private static Supplier<URI> slowUris(Target t) {
+        SplittableRandom random = new SplittableRandom(42);
+        return () -> {
+            int ms;
+            synchronized (random) {
+                ms = random.nextInt(4000, 12001);
+            }
+            return URI.create("http://127.0.0.1:" + t.appPort() + "/slow?ms=" + ms);
+        };
+    }
+
+    /** The demo's export (the demo draws its 4-12 s hold time itself, seeded). */
+    private static Supplier<URI> exportUris(Target t) {
+        URI uri = URI.create("http://127.0.0.1:" + t.appPort() + "/reports/export?costCenter=CC-7");
+        return () -> uri;
+    }
+
+    /**
+     * Holds {@code concurrency} slow application requests in flight for {@code duration}; from
+     * 3 s in, probes {@code path} once a second ({@code probes} times, fresh connection, 3 s
+     * timeout, at most 6 at once), after {@link #WARM_PROBES} uncounted ones before the load. A
+     * failed probe counts with its elapsed time in the percentiles.
+     */
+    ProbeRun probeUnderLoad(Target t, int port, String path, Supplier<URI> app, int concurrency, Duration duration,
+            int probes) throws Exception {
+        return probeUnderLoad(t, port, path, app, concurrency, duration, probes, -1)[0];
+    }
+
+    /**
+     * As above; when {@code calibrationPort > 0}, also probes {@code GET /} there at the same
+     * moments (the idle fixed-200 Netty server: what a probe costs on this machine right now).
+     *
+     * @return the target's figures, then the calibration's (or null)
+     */
+    ProbeRun[] probeUnderLoad(Target t, int port, String path, Supplier<URI> app, int concurrency, Duration duration,
+            int probes, int calibrationPort) throws Exception {
+        // Warm both probe paths first (class loading, JIT), so that no figure is a cold start's.
+        for (int i = 0; i < WARM_PROBES; i++) {
+            HttpProbe.get(port, path, PROBE_TIMEOUT);
+            if (calibrationPort > 0) {
+                HttpProbe.get(calibrationPort, "/", PROBE_TIMEOUT);
+            }
+        }
+        ExecutorService probers = Executors.newFixedThreadPool(6, daemon("vitals-bench-probe"));
+        try (SlowLoad load = new SlowLoad(app)) {
+            long t0 = System.nanoTime();
+            load.start(concurrency, duration);
+            List<Future<HttpProbe.Result>> results = new ArrayList<>();
+            List<Future<HttpProbe.Result>> calibration = new ArrayList<>();
+            for (int i = 0; i < probes; i++) {
+                sleepUntil(t0 + TimeUnit.SECONDS.toNanos(3 + i));
+                t.child().requireAlive();
+                results.add(probers.submit(() -> HttpProbe.get(port, path, PROBE_TIMEOUT)));
+                if (calibrationPort > 0) {
+                    calibration.add(probers.submit(() -> HttpProbe.get(calibrationPort, "/", PROBE_TIMEOUT)));
+                }
+            }
+            ProbeRun target = collect(results, load.ok());
+            ProbeRun calibrated = calibrationPort > 0 ? collect(calibration, 0) : null;
+            sleepUntil(t0 + duration.toNanos());
+            t.child().requireAlive();
+            return new ProbeRun[] {new ProbeRun(target.p50(), target.p99(), target.max(), target.failures(), target.probes(),
+                    load.ok(), target.errors()), calibrated};
+        } finally {
+            probers.shutdownNow();
+        }
+    }
+
+    private static ProbeRun collect(List<Future<HttpProbe.Result>> results, int appOk) throws Exception {
+        double[] ms = new double[results.size()];
+        int failures = 0;
+        Map<String, Integer> errors = new LinkedHashMap<>();
+        for (int i = 0; i < ms.length; i++) {
+            HttpProbe.Result r = results.get(i).get(PROBE_TIMEOUT.toSeconds() + 10, TimeUnit.SECONDS);
+            ms[i] = r.latencyMs();
+            if (!r.ok()) {
+                failures++;
+                errors.merge(r.error(), 1, Integer::sum);
+            }
+        }
+        return new ProbeRun(Stats.percentile(ms, 50), Stats.percentile(ms, 99), Stats.max(ms), failures, ms.length, appOk,
+                errors.isEmpty() ? "" : errors.toString());
+    }
+
+    // ------------------------------------------------------------------ 2. slow checks
+
+    private List<Row> slowChecks() throws Exception {
+        Map<String, String> tenSlow = Map.of("example.indicators.count", "10", "example.indicators.latency", "1s",
+                "vitals.defaults.timeout", "2s");
+        int onDemandSamples = quick ? 3 : 5;
+        double[] onDemand;
+        Map<String, String> od = new LinkedHashMap<>(tenSlow);
+        od.put("vitals.defaults.mode", "on-demand");
+        try (Target t = Target.spring(paths, "slow-vitals-on-demand", true, false, od)) {
+            expectOk(t, t.probePort(), "/readyz", Duration.ofSeconds(30)); // warm-up, not counted
+            onDemand = new double[onDemandSamples];
+            for (int i = 0; i < onDemandSamples; i++) {
+                Thread.sleep(1500); // past the 1 s ttl: every request evaluates all 10 checks afresh
+                onDemand[i] = expectOk(t, t.probePort(), "/readyz", Duration.ofSeconds(30));
+            }
+        }
+        say("slow checks, vitals on-demand /readyz ms: %s", Arrays.toString(onDemand));
+        double[] scheduled;
+        Map<String, String> sc = new LinkedHashMap<>(tenSlow);
+        sc.put("vitals.defaults.mode", "scheduled");
+        sc.put("vitals.defaults.interval", "10s");
+        try (Target t = Target.spring(paths, "slow-vitals-scheduled", true, false, sc)) {
+            HttpProbe.awaitOk(t.child(), t.probePort(), "/readyz", Duration.ofSeconds(30)); // first results in
+            for (int i = 0; i < 20; i++) {
+                expectOk(t, t.probePort(), "/readyz", Duration.ofSeconds(5)); // warm-up
+            }
+            scheduled = new double[30];
+            for (int i = 0; i < scheduled.length; i++) {
+                scheduled[i] = expectOk(t, t.probePort(), "/readyz", Duration.ofSeconds(5));
+            }
+        }
+        say("slow checks, vitals scheduled /readyz ms: p50 %.2f max %.2f", Stats.percentile(scheduled, 50), Stats.max(scheduled));
+        int actuatorSamples = quick ? 1 : 3;
+        double[] actuator = new double[actuatorSamples];
+        try (Target t = Target.spring(paths, "slow-actuator", false, false, tenSlow)) {
+            for (int i = 0; i < actuatorSamples; i++) {
+                actuator[i] = expectOk(t, t.appPort(), "/actuator/health", Duration.ofSeconds(60));
+            }
+        }
+        say("slow checks, actuator /actuator/health ms: %s", Arrays.toString(actuator));
+        String s = "slow checks 10 x 1 s";
+        String ref = "actuator /actuator/health";
+        double a50 = Stats.percentile(actuator, 50);
+        return List.of(
+                Row.of(s, "vitals on-demand p50", "ms", Stats.percentile(onDemand, 50), ref, a50)
+                        .withGoal("<= 1200 ms (1.2 x slowest)", Stats.percentile(onDemand, 50) <= 1200),
+                Row.of(s, "vitals on-demand max", "ms", Stats.max(onDemand), ref, Stats.max(actuator))
+                        .withNote(onDemandSamples + " requests, 1.5 s apart"),
+                Row.of(s, "vitals scheduled p50", "ms", Stats.percentile(scheduled, 50), ref, a50)
+                        .withGoal("< 5 ms", Stats.percentile(scheduled, 50) < 5),
+                Row.of(s, "vitals scheduled max", "ms", Stats.max(scheduled), ref, Stats.max(actuator))
+                        .withNote(scheduled.length + " vitals requests, " + actuatorSamples + " actuator"),
+                new Row(s, "actuator vs the sum of the checks", "ms", OptionalDouble.empty(), ref, OptionalDouble.of(a50),
+                        "actuator ~ 10000 ms (the sum)", Optional.of(a50 >= 9000 && a50 <= 13000), ""));
+    }
+
+    /** One kubelet-like GET that must answer 2xx/3xx; @return its latency, ms */
+    private static double expectOk(Target t, int port, String path, Duration timeout) {
+        HttpProbe.Result r = HttpProbe.get(port, path, timeout);
+        if (!r.ok()) {
+            throw new IllegalStateException(t.child().name + ": " + path + " failed: " + r + "; log " + t.child().log);
+        }
+        return r.latencyMs();
+    }
+
+    // ------------------------------------------------------------------ 3. hung check
+
+    /** Figures of 200 requests against an endpoint whose check never returns. */
+    record HungRun(double p50, double max, int answered, int timedOut, int threadsBefore, int threadsAfter) {
+    }
+
+    private List<Row> hungCheck() throws Exception {
+        Map<String, String> hung = Map.of("example.indicators.count", "0", "example.indicators.hung", "true",
+                "vitals.defaults.mode", "on-demand", "vitals.defaults.timeout", "2s");
+        HungRun vitals;
+        try (Target t = Target.spring(paths, "hung-vitals", true, false, hung)) {
+            vitals = hammer(t, t.probePort(), "/readyz");
+        }
+        say("hung check, vitals /readyz: %s", vitals);
+        HungRun actuator;
+        try (Target t = Target.spring(paths, "hung-actuator", false, false, hung)) {
+            actuator = hammer(t, t.appPort(), "/actuator/health/readiness");
+        }
+        say("hung check, actuator /actuator/health/readiness: %s", actuator);
+        String s = "hung check (200 req, 5 s)";
+        String ref = "actuator readiness";
+        int vAdded = vitals.threadsAfter() - vitals.threadsBefore();
+        int aAdded = actuator.threadsAfter() - actuator.threadsBefore();
+        return List.of(
+                Row.of(s, "latency p50", "ms", vitals.p50(), ref, actuator.p50()),
+                Row.of(s, "latency max", "ms", vitals.max(), ref, actuator.max())
+                        .withGoal("vitals <= 2.5 s (2 s timeout + 0.5 s margin)", vitals.max() <= 2500),
+                Row.of(s, "requests timed out", "", vitals.timedOut(), ref, actuator.timedOut())
+                        .withGoal("vitals 0, actuator hangs (> 0)", vitals.timedOut() == 0 && actuator.timedOut() > 0),
+                Row.of(s, "JVM threads added", "", vAdded, ref, aAdded)
+                        .withGoal("vitals <= 1", vAdded <= 1)
+                        .withNote("threads " + vitals.threadsBefore() + "->" + vitals.threadsAfter() + " / "
+                                + actuator.threadsBefore() + "->" + actuator.threadsAfter()));
+    }
+
+    /** 200 kubelet-like requests, 40 at a time, client timeout 5 s; threads counted before and 1 s after. */
+    private HungRun hammer(Target t, int port, String path) throws Exception {
+        Thread.sleep(2000); // let start-up threads settle
+        int before = t.child().threads();
+        int total = 200;
+        ExecutorService pool = Executors.newFixedThreadPool(40, daemon("vitals-bench-hung"));
+        try {
+            List<Future<HttpProbe.Result>> futures = new ArrayList<>();
+            for (int i = 0; i < total; i++) {
+                futures.add(pool.submit(() -> HttpProbe.get(port, path, HUNG_CLIENT_TIMEOUT)));
+            }
+            double[] ms = new double[total];
+            int answered = 0;
+            int timedOut = 0;
+            for (int i = 0; i < total; i++) {
+                HttpProbe.Result r = futures.get(i).get(120, TimeUnit.SECONDS);
+                ms[i] = r.latencyMs();
+                if (r.status() > 0) {
+                    answered++; // 503 is the expected answer: the check is DOWN
+                } else {
+                    timedOut++;
+                }
+            }
+            Thread.sleep(1000);
+            return new HungRun(Stats.percentile(ms, 50), Stats.max(ms), answered, timedOut, before, t.child().threads());
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    // ------------------------------------------------------------------ 4. probe throughput
+
+    private List<Row> throughput() throws Exception {
+        int seconds = quick ? 5 : 10;
+        int warmup = quick ? 2 : 3;
+        int rounds = quick ? 1 : 2;
+        List<String> tools = new ArrayList<>();
+        if (!load.equals("java")) {
+            tools.add("wrk");
+        }
+        if (!load.equals("wrk")) {
+            tools.add("java");
+        }
+        try (Target vitals = Target.spring(paths, "tp-vitals", true, false, Map.of());
+                // Actuator at its best: Tomcat keeps a connection for any number of requests (its
+                // default closes one after 100, which costs a reconnect).
+                Target actuator = Target.spring(paths, "tp-actuator", false, false, Map.of("server.tomcat.max-keep-alive-requests", "-1"));
+                Target netty = Target.fixed200(paths, "tp-netty-fixed-200")) {
+            String[] names = {"vitals", "actuator", "netty"};
+            int[] ports = {vitals.probePort(), actuator.appPort(), netty.appPort()};
+            String[] pathsOf = {"/livez", "/actuator/health/liveness", "/"};
+            for (int i = 0; i < 3; i++) {
+                KeepAliveLoad.run(ports[i], pathsOf[i], THROUGHPUT_CONNECTIONS, quick ? 5 : 10); // JIT warm-up of each
+            }
+            List<Row> rows = new ArrayList<>();
+            for (String tool : tools) {
+                double[][] rps = new double[3][rounds];
+                double[][] p99 = new double[3][rounds];
+                double[][] p50 = new double[3][rounds];
+                for (int round = 0; round < rounds; round++) {
+                    for (int k = 0; k < 3; k++) {
+                        int i = round % 2 == 0 ? k : 2 - k; // alternate the order between rounds
+                        double[] f = measure(tool, ports[i], pathsOf[i], warmup, seconds);
+                        rps[i][round] = f[0];
+                        p50[i][round] = f[1];
+                        p99[i][round] = f[2];
+                        say("throughput %s %-8s round %d: %.0f req/s p50 %.3f ms p99 %.3f ms", tool, names[i], round + 1, f[0], f[1], f[2]);
+                    }
+                }
+                String s = "throughput 16 conns (" + tool + ")";
+                double vr = mean(rps[0]);
+                double ar = mean(rps[1]);
+                double nr = mean(rps[2]);
+                rows.add(Row.of(s, "/livez req/s", "req/s", vr, "netty fixed 200", nr).withGoal(">= 0.7 x ceiling", vr >= 0.7 * nr));
+                rows.add(Row.of(s, "/livez req/s", "req/s", vr, "actuator liveness", ar).withGoal(">= actuator", vr >= ar));
+                rows.add(Row.of(s, "p50", "ms", mean(p50[0]), "netty fixed 200", mean(p50[2])));
+                rows.add(Row.of(s, "p99", "ms", mean(p99[0]), "netty fixed 200", mean(p99[2])));
+                rows.add(Row.of(s, "p99", "ms", mean(p99[0]), "actuator liveness", mean(p99[1]))
+                        .withNote(rounds + " x " + seconds + " s per target"));
+            }
+            return rows;
+        }
+    }
+
+    /** @return {rps, p50 ms, p99 ms} of one run after a warm-up */
+    private double[] measure(String tool, int port, String path, int warmup, int seconds) throws Exception {
+        if (tool.equals("wrk")) {
+            String url = "http://127.0.0.1:" + port + path;
+            Wrk.run(url, THROUGHPUT_CONNECTIONS, warmup);
+            Wrk.Figures f = Wrk.run(url, THROUGHPUT_CONNECTIONS, seconds);
+            return new double[] {f.rps(), f.p50(), f.p99()};
+        }
+        KeepAliveLoad.run(port, path, THROUGHPUT_CONNECTIONS, warmup);
+        double[] ms = Stats.millis(KeepAliveLoad.run(port, path, THROUGHPUT_CONNECTIONS, seconds));
+        return new double[] {ms.length / (double) seconds, Stats.percentile(ms, 50), Stats.percentile(ms, 99)};
+    }
+
+    private static double mean(double[] v) {
+        return Arrays.stream(v).average().orElseThrow();
+    }
+
+    // ------------------------------------------------------------------ 5. footprint
+
+    private List<Row> footprint() throws Exception {
+        int pairs = quick ? 1 : 3;
+        double[][] startup = new double[2][pairs];
+        double[][] rss = new double[2][pairs];
+        double[][] heap = new double[2][pairs];
+        double[][] threads = new double[2][pairs];
+        for (int n = 0; n < pairs; n++) {
+            for (int k = 0; k < 2; k++) {
+                int i = n % 2 == 0 ? k : 1 - k; // 0 = with Vitals, 1 = without; alternate the order
+                try (Target t = Target.spring(paths, "footprint-" + (i == 0 ? "vitals" : "actuator") + "-" + n, i == 0, false, Map.of())) {
+                    startup[i][n] = t.startupMs();
+                    Thread.sleep(3000); // settle
+                    threads[i][n] = t.child().threads();
+                    rss[i][n] = t.child().rssKiB() / 1024.0;
+                    heap[i][n] = t.child().liveHeapKiB() / 1024.0;
+                }
+                say("footprint %s #%d: startup %.0f ms, RSS %.1f MiB, live heap %.1f MiB, %d threads", i == 0 ? "vitals" : "actuator",
+                        n + 1, startup[i][n], rss[i][n], heap[i][n], (int) threads[i][n]);
+            }
+        }
+        String s = "footprint (spring example)";
+        String ref = "same app, vitals.enabled=false";
+        List<Row> rows = new ArrayList<>();
+        rows.add(Row.of(s, "startup to liveness 200 (median)", "ms", Stats.percentile(startup[0], 50), ref, Stats.percentile(startup[1], 50))
+                .withNote(pairs + " starts each"));
+        rows.add(Row.of(s, "RSS after start (median)", "MiB", Stats.percentile(rss[0], 50), ref, Stats.percentile(rss[1], 50)));
+        rows.add(Row.of(s, "live heap after full GC (median)", "MiB", Stats.percentile(heap[0], 50), ref, Stats.percentile(heap[1], 50)));
+        rows.add(Row.of(s, "JVM threads at idle (median)", "", Stats.percentile(threads[0], 50), ref, Stats.percentile(threads[1], 50)));
+        for (String module : List.of("vitals-core", "vitals-server", "vitals-micrometer", "vitals-spring-boot")) {
+            rows.addAll(jarRows(module));
+        }
+        return rows;
+    }
+
+    /** Jar size of a module and of its runtime dependencies (from target/runtime-classpath.txt, written by bench/run). */
+    private List<Row> jarRows(String module) throws IOException {
+        Path dir = paths.root().resolve(module).resolve("target");
+        Path jar = dir.resolve(module + "-0.1.0-SNAPSHOT.jar");
+        if (!Files.isRegularFile(jar)) {
+            return List.of(new Row("jars", module + " jar", "KiB", OptionalDouble.empty(), "-",
+                    OptionalDouble.empty(), "", Optional.empty(), "not built: " + jar));
+        }
+        double own = Files.size(jar) / 1024.0;
+        Path cp = dir.resolve("runtime-classpath.txt");
+        Row ownRow = new Row("jars", module + " jar", "KiB", OptionalDouble.of(own), "-",
+                OptionalDouble.empty(), "", Optional.empty(), "");
+        if (!Files.isRegularFile(cp)) {
+            return List.of(ownRow, new Row("jars", module + " + runtime deps", "KiB", OptionalDouble.empty(), "-",
+                    OptionalDouble.empty(), "", Optional.empty(), "no " + cp + " (run bench/run to write it)"));
+        }
+        String text = Files.readString(cp).trim();
+        long total = Files.size(jar);
+        List<String> names = new ArrayList<>();
+        if (!text.isEmpty()) {
+            for (String entry : text.split(java.io.File.pathSeparator)) {
+                Path p = Path.of(entry);
+                if (Files.isRegularFile(p)) {
+                    total += Files.size(p);
+                    names.add(p.getFileName().toString().replaceAll("-[0-9][^-]*(\\.Final|-SNAPSHOT)?\\.jar$", ""));
+                } else if (Files.isDirectory(p)) {
+                    throw new IllegalStateException(cp + " names a directory, " + p + ": build with package first");
+                }
+            }
+        }
+        String shown = names.size() <= 5 ? String.join(" ", names) : String.join(" ", names.subList(0, 5)) + " ...";
+        return List.of(ownRow, new Row("jars", module + " + runtime deps", "KiB", OptionalDouble.of(total / 1024.0), "-",
+                OptionalDouble.empty(), "", Optional.empty(), names.size() + " jars" + (names.isEmpty() ? "" : ": " + shown)));
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    private static void sleepUntil(long nanoTime) throws InterruptedException {
+        long left = nanoTime - System.nanoTime();
+        if (left > 0) {
+            TimeUnit.NANOSECONDS.sleep(left);
+        }
+    }
+
+    private static java.util.concurrent.ThreadFactory daemon(String name) {
+        return r -> {
+            Thread t = new Thread(r, name);
+            t.setDaemon(true);
+            return t;
+        };
+    }
+}
