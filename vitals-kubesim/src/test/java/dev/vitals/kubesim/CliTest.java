@@ -60,7 +60,21 @@ class CliTest {
         assertThat(run("simulate", "--manifest", f.toString(), "--container", "db", "--", "true")).isEqualTo(2);
         assertThat(err.toString()).contains("no container named 'db'");
         assertThat(run("simulate", "--manifest", dir.resolve("missing.yaml").toString(), "--", "true")).isEqualTo(2);
-        assertThat(err.toString()).contains("cannot read manifest");
+        assertThat(err.toString()).contains("cannot read manifest").contains("missing.yaml: no such file");
+        err.getBuffer().setLength(0);
+        assertThat(run("simulate", "--manifest", dir.toString(), "--", "true")).isEqualTo(2);
+        assertThat(err.toString()).contains("cannot read manifest").doesNotContain("java.io.");
+        err.getBuffer().setLength(0);
+        Path caret = write(dir, "caret.yaml", "a: b\n  c: d\n");
+        assertThat(run("lint", caret.toString())).isEqualTo(2);
+        assertThat(err.toString().strip().lines().count()).as("one line: " + err).isEqualTo(1);
+    }
+
+    @Test
+    void anUnknownCommandIsNamedWithTheCommandsThereAre() {
+        assertThat(run("nosuch")).isEqualTo(2);
+        assertThat(err.toString()).contains("unknown command 'nosuch' (commands: ").contains("simulate").contains("lint")
+                .contains("replay");
     }
 
     @Test

@@ -67,7 +67,14 @@ public final class VitalsCommand implements Runnable {
         });
         cl.setParameterExceptionHandler((ex, args) -> {
             CommandLine cmd = ex.getCommandLine();
-            cmd.getErr().println("error: " + ex.getMessage());
+            java.util.List<String> unmatched = ex instanceof CommandLine.UnmatchedArgumentException
+                    ? ((CommandLine.UnmatchedArgumentException) ex).getUnmatched() : java.util.List.of();
+            if (cmd.getParent() == null && !unmatched.isEmpty() && !unmatched.get(0).startsWith("-")) {
+                cmd.getErr().println("error: unknown command '" + unmatched.get(0) + "' (commands: "
+                        + String.join(", ", cmd.getSubcommands().keySet()) + ")");
+            } else {
+                cmd.getErr().println("error: " + ex.getMessage());
+            }
             cmd.getErr().println("Try '" + cmd.getCommandSpec().qualifiedName() + " --help' for usage.");
             cmd.getErr().flush();
             return BAD_INPUT;
