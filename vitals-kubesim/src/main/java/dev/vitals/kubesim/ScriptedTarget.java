@@ -133,15 +133,8 @@ public final class ScriptedTarget {
         try (s) {
             s.setSoTimeout(30_000);
             InputStream in = s.getInputStream();
-            StringBuilder head = new StringBuilder();
-            int b;
-            while ((b = in.read()) >= 0) {
-                head.append((char) b);
-                if (head.length() >= 4 && head.substring(head.length() - 4).equals("\r\n\r\n")) {
-                    break;
-                }
-            }
-            String[] first = head.toString().split(" ", 3);
+            String head = readHead(in);
+            String[] first = head.split(" ", 3);
             String path = first.length > 1 ? first[1] : "/";
             int q = path.indexOf('?');
             String mode = modeAt(pathPlans.getOrDefault(q < 0 ? path : path.substring(0, q), plan));
@@ -166,5 +159,25 @@ public final class ScriptedTarget {
         } catch (IOException | RuntimeException e) {
             // the client went away
         }
+    }
+
+    /**
+     * Reads an HTTP request head byte by byte, up to and including the blank line (or to the end
+     * of the stream). Shared with the tests' loopback server.
+     *
+     * @param in the connection's input
+     * @return the head as read, ISO-8859-1
+     * @throws IOException on a read error or timeout
+     */
+    static String readHead(InputStream in) throws IOException {
+        StringBuilder head = new StringBuilder();
+        int b;
+        while ((b = in.read()) >= 0) {
+            head.append((char) b);
+            if (head.length() >= 4 && head.substring(head.length() - 4).equals("\r\n\r\n")) {
+                break;
+            }
+        }
+        return head.toString();
     }
 }

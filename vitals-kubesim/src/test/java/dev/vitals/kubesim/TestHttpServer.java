@@ -1,7 +1,6 @@
 package dev.vitals.kubesim;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -60,17 +59,9 @@ final class TestHttpServer implements AutoCloseable {
     private void handle(Socket s) {
         try (s) {
             s.setSoTimeout(20_000);
-            InputStream in = s.getInputStream();
-            StringBuilder head = new StringBuilder();
-            int b;
-            while ((b = in.read()) >= 0) {
-                head.append((char) b);
-                if (head.length() >= 4 && head.substring(head.length() - 4).equals("\r\n\r\n")) {
-                    break;
-                }
-            }
-            requests.add(head.toString());
-            responder.respond(head.toString(), s.getOutputStream(), s);
+            String head = ScriptedTarget.readHead(s.getInputStream());
+            requests.add(head);
+            responder.respond(head, s.getOutputStream(), s);
             s.getOutputStream().flush();
         } catch (IOException | InterruptedException e) {
             // client went away
