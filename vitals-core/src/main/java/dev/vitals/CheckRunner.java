@@ -17,10 +17,10 @@ import java.util.function.Consumer;
  * Runs one check: single flight, timeout, failure isolation and thresholds (DESIGN.md section 5).
  * Thread-safe: state transitions are guarded by {@code this}; the latest sample is volatile so
  * reads never lock. Nothing outside Vitals runs under the lock: once a result is recorded and
- * the lock released, the recording thread calls {@code onChange}, completes the execution's
- * future, then delivers the transition log line and the listeners' calls in recording order (one
- * thread delivers at a time; a thread that finds delivery in progress leaves its notice queued
- * and returns, so a slow listener holds up only the thread that is delivering).
+ * the lock released, the recording thread calls {@code onChange}, delivers the transition log
+ * line and the listeners' calls in recording order (one thread delivers at a time; a thread that
+ * finds delivery in progress leaves its notice queued and returns, so a slow listener holds up
+ * only the thread that is delivering), then completes the execution's future.
  */
 final class CheckRunner {
     private static final System.Logger LOG = System.getLogger("dev.vitals");
@@ -337,15 +337,16 @@ final class CheckRunner {
 
     /**
      * Runs after a result was recorded and the lock released, on the recording thread: the
-     * registry's change callback (cheap, Vitals' own), the execution's future, then pending
-     * notices in recording order.
+     * registry's change callback (cheap, Vitals' own), pending notices in recording order, then
+     * the execution's future (so that whoever waits for a result finds it already counted by the
+     * listeners, as before; a notice queued behind another thread's delivery is the exception).
      */
     private void afterRecord(InFlight f, Health reported) {
         onChange.accept(this);
+        deliver();
         if (f != null) {
             f.visible.complete(reported);
         }
-        deliver();
     }
 
     /** Delivers queued notices unless another thread is delivering; never holds the lock while calling out. */
