@@ -22,7 +22,7 @@ import java.util.Set;
  *
  * <p>Defaults (DESIGN.md section 5): groups {@code readiness}, critical, {@link Mode#SCHEDULED},
  * interval 10 s, timeout 2 s, maxAge 3 × interval, ttl 1 s, failureThreshold 1,
- * successThreshold 1.
+ * successThreshold 1, beforeFirstResult {@link #NO_RESULT_YET}. Names follow {@link Names}.
  */
 public final class Check {
     /** Default interval of a scheduled check: 10 s. */
