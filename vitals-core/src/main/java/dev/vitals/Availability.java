@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Consumer;
 
 /**
  * The application's own view of its availability, shown in each built-in group as a check
@@ -16,7 +17,8 @@ import java.util.concurrent.RejectedExecutionException;
  * </ul>
  *
  * <p>Obtain it from {@link HealthRegistry#availability()}. Thread-safe; every change is visible
- * to the next probe read.
+ * to the next probe read. A change is logged (level INFO once the registry has started) by the
+ * thread that makes it; reading the state never changes or logs anything.
  */
 public final class Availability {
     /** The name of the availability check in the built-in groups; reserved. */
@@ -24,14 +26,24 @@ public final class Availability {
 
     private static final Health STARTING = Health.down("starting");
 
-    private final HealthRegistry registry;
+    private final Consumer<String> onChange;
+    private final Scheduler scheduler;
     private volatile boolean startupComplete;
     private volatile String brokenReason;
     private volatile String refusalReason;
     private volatile CompletableFuture<Void> drain;
 
-    Availability(HealthRegistry registry) {
-        this.registry = registry;
+    /**
+     * @param onChange told after every change, with a short description for the log; runs on the
+     *     thread that made the change
+     * @param scheduler runs drain delays
+     * @param startupComplete whether startup is complete from the start (automatic completion
+     *     with no startup check)
+     */
+    Availability(Consumer<String> onChange, Scheduler scheduler, boolean startupComplete) {
+        this.onChange = onChange;
+        this.scheduler = scheduler;
+        this.startupComplete = startupComplete;
     }
 
     /**
@@ -39,10 +51,13 @@ public final class Availability {
      * held DOWN by startup. Idempotent.
      */
     public void markStartupComplete() {
-        if (!startupComplete) {
+        synchronized (this) {
+            if (startupComplete) {
+                return;
+            }
             startupComplete = true;
-            registry.availabilityChanged("startup complete");
         }
+        onChange.accept("startup complete");
     }
 
     /** @return whether startup has completed */
@@ -59,14 +74,14 @@ public final class Availability {
      */
     public void markBroken(String reason) {
         brokenReason = Objects.requireNonNull(reason, "reason");
-        registry.availabilityChanged("marked broken: " + reason);
+        onChange.accept("marked broken: " + reason);
     }
 
     /** Clears {@link #markBroken(String)}. */
     public void markCorrect() {
         if (brokenReason != null) {
             brokenReason = null;
-            registry.availabilityChanged("marked correct");
+            onChange.accept("marked correct");
         }
     }
 
@@ -78,14 +93,14 @@ public final class Availability {
      */
     public void refuseTraffic(String reason) {
         refusalReason = Objects.requireNonNull(reason, "reason");
-        registry.availabilityChanged("refusing traffic: " + reason);
+        onChange.accept("refusing traffic: " + reason);
     }
 
     /** Clears {@link #refuseTraffic(String)}; a drain in progress is not undone. */
     public void acceptTraffic() {
         if (refusalReason != null) {
             refusalReason = null;
-            registry.availabilityChanged("accepting traffic");
+            onChange.accept("accepting traffic");
         }
     }
 
@@ -101,19 +116,22 @@ public final class Availability {
      * @throws NullPointerException if {@code delay} is null
      * @throws IllegalArgumentException if {@code delay} is negative
      */
-    public synchronized CompletableFuture<Void> drain(Duration delay) {
+    public CompletableFuture<Void> drain(Duration delay) {
         Objects.requireNonNull(delay, "delay");
         if (delay.isNegative()) {
             throw new IllegalArgumentException("drain delay must not be negative, was " + delay);
         }
-        if (drain != null) {
-            return drain;
+        CompletableFuture<Void> f;
+        synchronized (this) {
+            if (drain != null) {
+                return drain;
+            }
+            f = new CompletableFuture<>();
+            drain = f;
         }
-        CompletableFuture<Void> f = new CompletableFuture<>();
-        drain = f;
-        registry.availabilityChanged("draining for " + delay.toMillis() + " ms");
+        onChange.accept("draining for " + delay.toMillis() + " ms");
         try {
-            registry.scheduler().schedule(delay.toNanos(), () -> f.complete(null));
+            scheduler.schedule(delay.toNanos(), () -> f.complete(null));
         } catch (RejectedExecutionException e) {
             f.complete(null);
         }

@@ -22,7 +22,7 @@ import java.util.Set;
  *
  * <p>Defaults (DESIGN.md section 5): groups {@code readiness}, critical, {@link Mode#SCHEDULED},
  * interval 10 s, timeout 2 s, maxAge 3 × interval, ttl 1 s, failureThreshold 1,
- * successThreshold 1.
+ * successThreshold 1, beforeFirstResult {@link #NO_RESULT_YET}. Names follow {@link Names}.
  */
 public final class Check {
     /** Default interval of a scheduled check: 10 s. */
@@ -31,6 +31,8 @@ public final class Check {
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(2);
     /** Default time an on-demand result is reused: 1 s. */
     public static final Duration DEFAULT_TTL = Duration.ofSeconds(1);
+    /** Default health read before a check's first result: UNKNOWN "no result yet". */
+    public static final Health NO_RESULT_YET = Health.unknown("no result yet");
 
     private final String name;
     private final HealthCheck blocking;
@@ -44,6 +46,7 @@ public final class Check {
     private final Duration ttl;
     private final int failureThreshold;
     private final int successThreshold;
+    private final Health beforeFirstResult;
 
     private Check(Builder b) {
         this.name = b.name;
@@ -58,6 +61,7 @@ public final class Check {
         this.ttl = b.ttl;
         this.failureThreshold = b.failureThreshold;
         this.successThreshold = b.successThreshold;
+        this.beforeFirstResult = b.beforeFirstResult;
     }
 
     /**
@@ -146,27 +150,19 @@ public final class Check {
         return successThreshold;
     }
 
+    /**
+     * @return what reports show for this check until its first result is recorded; default
+     *     {@link #NO_RESULT_YET}
+     */
+    public Health beforeFirstResult() {
+        return beforeFirstResult;
+    }
+
     @Override
     public String toString() {
         return "Check{" + name + ", groups=" + groups + ", " + mode + (critical ? ", critical" : ", non-critical")
                 + ", interval=" + interval + ", timeout=" + timeout + ", maxAge=" + maxAge + ", ttl=" + ttl
                 + ", failureThreshold=" + failureThreshold + ", successThreshold=" + successThreshold + '}';
-    }
-
-    static void validateName(String what, String name) {
-        Objects.requireNonNull(name, what);
-        if (name.isBlank()) {
-            throw new IllegalArgumentException(what + " must not be blank");
-        }
-        for (int i = 0; i < name.length(); i++) {
-            char c = name.charAt(i);
-            boolean ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-                    || c == '.' || c == '_' || c == '-';
-            if (!ok) {
-                throw new IllegalArgumentException(what + " '" + name
-                        + "' may hold only letters, digits, '.', '_' and '-' (it is used in probe paths)");
-            }
-        }
     }
 
     /**
@@ -186,9 +182,10 @@ public final class Check {
         private Duration ttl = DEFAULT_TTL;
         private int failureThreshold = 1;
         private int successThreshold = 1;
+        private Health beforeFirstResult = NO_RESULT_YET;
 
         private Builder(String name, HealthCheck blocking, AsyncHealthCheck async) {
-            validateName("check name", name);
+            Names.requireValid("check name", name);
             this.name = name;
             this.blocking = blocking;
             this.async = async;
@@ -289,6 +286,24 @@ public final class Check {
         }
 
         /**
+         * What reports show for this check from registration until its first result is recorded
+         * (an execution that returns or times out). Default {@link #NO_RESULT_YET}, which fails a
+         * probe: nothing is known yet. Monitors' checks ({@code dev.vitals.monitor.Monitor#check()})
+         * read {@code UP} "starting: no sample yet" instead, so that liveness never fails before
+         * there is evidence of a stall (DESIGN.md P2). It never counts as a passed startup check:
+         * automatic startup completion waits for real results.
+         *
+         * @param health the health to show, typically {@link Health#unknown(String)} or an UP
+         *     health with a message
+         * @return this builder
+         * @throws NullPointerException if {@code health} is null
+         */
+        public Builder beforeFirstResult(Health health) {
+            this.beforeFirstResult = Objects.requireNonNull(health, "health");
+            return this;
+        }
+
+        /**
          * @return the immutable registration
          * @throws IllegalArgumentException naming the check and the field, when a duration is
          *     under 1 ms, a threshold is under 1, or maxAge is shorter than interval
@@ -316,7 +331,7 @@ public final class Check {
                 groups.add(Groups.READINESS);
             }
             for (String g : groups) {
-                validateName("check '" + name + "': group", g);
+                Names.requireValid("check '" + name + "': group", g);
             }
             return new Check(this);
         }

@@ -3,6 +3,7 @@ package dev.vitals;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -15,7 +16,11 @@ import java.util.function.Consumer;
 /**
  * Runs one check: single flight, timeout, failure isolation and thresholds (DESIGN.md section 5).
  * Thread-safe: state transitions are guarded by {@code this}; the latest sample is volatile so
- * reads never lock.
+ * reads never lock. Nothing outside Vitals runs under the lock: once a result is recorded and
+ * the lock released, the recording thread calls {@code onChange}, delivers the transition log
+ * line and the listeners' calls in recording order (one thread delivers at a time; a thread that
+ * finds delivery in progress leaves its notice queued and returns, so a slow listener holds up
+ * only the thread that is delivering), then completes the execution's future.
  */
 final class CheckRunner {
     private static final System.Logger LOG = System.getLogger("dev.vitals");
@@ -44,6 +49,8 @@ final class CheckRunner {
     private volatile Sample latest;
 
     // Guarded by this.
+    private final ArrayDeque<Notice> notices = new ArrayDeque<>();
+    private boolean delivering;
     private InFlight inFlight;
     private boolean closed;
     private boolean effectivePass;
@@ -83,7 +90,7 @@ final class CheckRunner {
     Health read(long now) {
         Sample s = latest;
         if (s == null) {
-            return Health.unknown("no result yet");
+            return check.beforeFirstResult();
         }
         long age = now - s.nanos;
         if (age > maxAgeNanos) {
@@ -149,6 +156,7 @@ final class CheckRunner {
      */
     CompletableFuture<Health> execute() {
         InFlight started;
+        Health repeated;
         synchronized (this) {
             if (closed) {
                 return CompletableFuture.completedFuture(Health.unknown("registry closed"));
@@ -159,11 +167,17 @@ final class CheckRunner {
                     return inFlight.visible;
                 }
                 // Hung: report the timeout again, never start a second execution.
-                Health h = timedOut(running);
-                return CompletableFuture.completedFuture(recordLocked(h, true));
+                repeated = recordLocked(timedOut(running), true);
+                started = null;
+            } else {
+                repeated = null;
+                started = new InFlight(clock.monotonicTime(), clock.wallTime());
+                inFlight = started;
             }
-            started = new InFlight(clock.monotonicTime(), clock.wallTime());
-            inFlight = started;
+        }
+        if (started == null) {
+            afterRecord(null, repeated);
+            return CompletableFuture.completedFuture(repeated);
         }
         try {
             started.timeoutTask = scheduler.schedule(timeoutNanos, () -> onTimeout(started));
@@ -243,7 +257,7 @@ final class CheckRunner {
             t.cancel();
         }
         if (reported != null) {
-            f.visible.complete(reported);
+            afterRecord(f, reported);
         }
     }
 
@@ -260,7 +274,7 @@ final class CheckRunner {
             f.recorded = true;
             reported = recordLocked(h, timedOut);
         }
-        f.visible.complete(reported);
+        afterRecord(f, reported);
     }
 
     private Health timedOut(long runningNanos) {
@@ -272,7 +286,10 @@ final class CheckRunner {
                 .withTiming(Duration.ofNanos(runningNanos), Instant.ofEpochMilli(clock.wallTime()));
     }
 
-    /** Applies thresholds, stores the sample, notifies. Caller holds the lock. */
+    /**
+     * Applies thresholds, stores the sample and queues its notice; the caller holds the lock and
+     * calls {@link #afterRecord} once it has released it.
+     */
     private Health recordLocked(Health raw, boolean timedOut) {
         if (raw.observedAt().equals(Instant.EPOCH)) {
             raw = raw.withTiming(raw.duration(), Instant.ofEpochMilli(clock.wallTime()));
@@ -310,21 +327,88 @@ final class CheckRunner {
             }
         }
         latest = new Sample(reported, clock.monotonicTime());
-        if (previous == null ? reported.status() != Status.UP : previous.health.status() != reported.status()) {
-            // Transitions only; the reason goes to the log, never to a probe body (DESIGN.md P9).
-            Level level = reported.status().isHealthy() ? Level.INFO : Level.WARNING;
-            LOG.log(level, "check ''{0}'' is {1}{2}", check.name(), reported.status(),
-                    reported.message().map(m -> ": " + m).orElse(""));
+        boolean transition = previous == null ? reported.status() != Status.UP
+                : previous.health.status() != reported.status();
+        if (transition || !listeners.isEmpty()) {
+            notices.add(new Notice(raw, reported, timedOut, transition));
         }
-        for (HealthListener l : listeners) {
-            try {
-                l.onExecution(check, raw, timedOut);
-            } catch (RuntimeException e) {
-                LOG.log(Level.WARNING, "health listener failed for check ''" + check.name() + "''", e);
+        return reported;
+    }
+
+    /**
+     * Runs after a result was recorded and the lock released, on the recording thread: the
+     * registry's change callback (cheap, Vitals' own), pending notices in recording order, then
+     * the execution's future (so that whoever waits for a result finds it already counted by the
+     * listeners, as before; a notice queued behind another thread's delivery is the exception).
+     */
+    private void afterRecord(InFlight f, Health reported) {
+        onChange.accept(this);
+        deliver();
+        if (f != null) {
+            f.visible.complete(reported);
+        }
+    }
+
+    /** Delivers queued notices unless another thread is delivering; never holds the lock while calling out. */
+    private void deliver() {
+        synchronized (this) {
+            if (delivering) {
+                return;
+            }
+            delivering = true;
+        }
+        boolean done = false;
+        try {
+            while (true) {
+                Notice n;
+                synchronized (this) {
+                    n = notices.poll();
+                    if (n == null) {
+                        delivering = false;
+                        done = true;
+                        return;
+                    }
+                }
+                n.deliver();
+            }
+        } finally {
+            if (!done) { // an Error escaped a listener or the logger: let the next recording deliver
+                synchronized (this) {
+                    delivering = false;
+                }
             }
         }
-        onChange.accept(this);
-        return reported;
+    }
+
+    /** One recorded result, to be logged (transitions only) and told to the listeners. */
+    private final class Notice {
+        final Health raw;
+        final Health reported;
+        final boolean timedOut;
+        final boolean transition;
+
+        Notice(Health raw, Health reported, boolean timedOut, boolean transition) {
+            this.raw = raw;
+            this.reported = reported;
+            this.timedOut = timedOut;
+            this.transition = transition;
+        }
+
+        void deliver() {
+            if (transition) {
+                // Transitions only; the reason goes to the log, never to a probe body (DESIGN.md P9).
+                Level level = reported.status().isHealthy() ? Level.INFO : Level.WARNING;
+                LOG.log(level, "check ''{0}'' is {1}{2}", check.name(), reported.status(),
+                        reported.message().map(m -> ": " + m).orElse(""));
+            }
+            for (HealthListener l : listeners) {
+                try {
+                    l.onExecution(check, raw, timedOut);
+                } catch (RuntimeException e) {
+                    LOG.log(Level.WARNING, "health listener failed for check ''" + check.name() + "''", e);
+                }
+            }
+        }
     }
 
     /** Stops the schedule; an execution in flight is abandoned (its thread is interrupted by the executor's shutdown). */

@@ -56,23 +56,24 @@ public final class HealthRegistry implements AutoCloseable {
     private final List<Check> checks;
     private final List<CheckRunner> runners;
     private final Map<String, GroupState> groups;
-    private final StartupCompletion startupCompletion;
     private final Availability availability;
-    private final Thread shutdownHook;
+    private final Changes changes;
+    private final Duration drainOnShutdown;
     private final Object lifecycle = new Object();
+    private Thread shutdownHook; // guarded by lifecycle
     private volatile boolean started;
     private volatile boolean closed;
 
+    // Nothing here hands out "this": the runners and the availability state report changes to
+    // a Changes object (group versions and startup completion), built first.
     private HealthRegistry(Builder b) {
         this.clock = b.clock;
         this.ownedScheduler = b.scheduler == null ? new SystemScheduler() : null;
         this.scheduler = b.scheduler != null ? b.scheduler : ownedScheduler;
-        this.startupCompletion = b.startupCompletion;
         this.checks = List.copyOf(b.checks.values());
         boolean preferVirtual = b.virtualThreads;
         this.executor = CheckExecutors.create(checks.size(), preferVirtual);
         this.virtualThreads = preferVirtual && CheckExecutors.virtualThreadsAvailable();
-        this.availability = new Availability(this);
 
         Map<String, GroupState> gs = new LinkedHashMap<>();
         for (String g : List.of(Groups.LIVENESS, Groups.READINESS, Groups.STARTUP)) {
@@ -81,25 +82,25 @@ public final class HealthRegistry implements AutoCloseable {
         for (String g : b.customGroups) {
             gs.put(g, new GroupState(g, false));
         }
+        this.groups = Collections.unmodifiableMap(gs);
+        this.changes = new Changes(groups, clock, b.startupCompletion);
+        // Automatic completion with no startup check: complete from the start (no log, no event).
+        boolean noStartupChecks = checks.stream().noneMatch(c -> c.groups().contains(Groups.STARTUP));
+        this.availability = new Availability(changes::availabilityChanged, scheduler,
+                b.startupCompletion == StartupCompletion.AUTOMATIC && noStartupChecks);
+        changes.availability = availability;
+
         List<CheckRunner> rs = new ArrayList<>();
         List<HealthListener> listeners = List.copyOf(b.listeners);
         for (Check c : checks) {
-            CheckRunner r = new CheckRunner(c, clock, scheduler, executor, listeners, this::resultChanged);
+            CheckRunner r = new CheckRunner(c, clock, scheduler, executor, listeners, changes::resultChanged);
             rs.add(r);
             for (String g : c.groups()) {
                 gs.get(g).add(r);
             }
         }
         this.runners = List.copyOf(rs);
-        this.groups = Collections.unmodifiableMap(gs);
-        if (b.drainOnShutdown != null) {
-            Duration delay = b.drainOnShutdown;
-            shutdownHook = new Thread(() -> drainOnShutdown(delay), "vitals-shutdown-drain");
-            Runtime.getRuntime().addShutdownHook(shutdownHook);
-        } else {
-            shutdownHook = null;
-        }
-        maybeCompleteStartup();
+        this.drainOnShutdown = b.drainOnShutdown;
     }
 
     /** @return a new builder with the system clock, Vitals' own scheduler and automatic startup completion */
@@ -108,7 +109,9 @@ public final class HealthRegistry implements AutoCloseable {
     }
 
     /**
-     * Starts the schedules: every scheduled check runs once at once, then every interval.
+     * Starts the schedules: every scheduled check runs once at once, then every interval. With
+     * {@link Builder#drainOnShutdown(Duration)}, also installs the JVM shutdown hook (removed by
+     * {@link #close()}).
      *
      * @throws IllegalStateException if already started or closed
      */
@@ -119,6 +122,14 @@ public final class HealthRegistry implements AutoCloseable {
                 throw new IllegalStateException("health registry is already started");
             }
             started = true;
+            changes.started = true;
+            if (drainOnShutdown != null) {
+                Availability a = availability;
+                Duration delay = drainOnShutdown;
+                Thread hook = new Thread(() -> drainOnShutdown(a, delay), "vitals-shutdown-drain");
+                Runtime.getRuntime().addShutdownHook(hook);
+                shutdownHook = hook;
+            }
         }
         for (CheckRunner r : runners) {
             if (r.check().mode() == Mode.SCHEDULED) {
@@ -135,9 +146,11 @@ public final class HealthRegistry implements AutoCloseable {
     }
 
     /**
-     * The group's report from the latest results in memory; never blocks, never runs a check.
-     * Cheap: when no result, staleness or availability changed since the last read, the same
-     * report instance is returned.
+     * The group's report from the latest results in memory; never blocks, never runs a check,
+     * never changes state (startup completion happens when a result is recorded), never logs and
+     * takes no lock that recording holds. Cheap: when no result, staleness or availability
+     * changed since the last read, the same report instance is returned, and nothing is
+     * allocated.
      *
      * @param group a group name
      * @return the report
@@ -152,7 +165,7 @@ public final class HealthRegistry implements AutoCloseable {
         if (c != null && c.version == g.version.get() && now < c.expiresAt) {
             return c.report;
         }
-        return g.rebuild(now);
+        return g.rebuild(now, clock, availability);
     }
 
     /**
@@ -202,11 +215,11 @@ public final class HealthRegistry implements AutoCloseable {
             for (int i = 0; i < names.size(); i++) {
                 m.put(names.get(i), results.get(i).getNow(Health.unknown("no result")));
             }
-            maybeCompleteStartup();
             if (g.builtIn && !excluded.contains(Availability.CHECK_NAME)) {
-                m.put(Availability.CHECK_NAME, availabilityHealth(g.name));
+                m.put(Availability.CHECK_NAME, availabilityHealth(availability, g.name));
             }
-            return new Report(g.name, m, g.nonCritical, pinnedUp(g.name), Instant.ofEpochMilli(clock.wallTime()));
+            return new Report(g.name, m, g.nonCritical, pinnedUp(availability, g.name),
+                    Instant.ofEpochMilli(clock.wallTime()));
         });
     }
 
@@ -265,15 +278,19 @@ public final class HealthRegistry implements AutoCloseable {
 
     /**
      * Stops schedules and the check executor without waiting for checks in flight (their
-     * threads are interrupted and abandoned). Idempotent. Reads and evaluations then fail.
+     * threads are interrupted and abandoned), and removes the shutdown hook installed by
+     * {@link #start()}. Idempotent. Reads and evaluations then fail.
      */
     @Override
     public void close() {
+        Thread hook;
         synchronized (lifecycle) {
             if (closed) {
                 return;
             }
             closed = true;
+            hook = shutdownHook;
+            shutdownHook = null;
         }
         for (CheckRunner r : runners) {
             r.close();
@@ -282,13 +299,30 @@ public final class HealthRegistry implements AutoCloseable {
         if (ownedScheduler != null) {
             ownedScheduler.shutdown();
         }
-        if (shutdownHook != null) {
+        if (hook != null) {
             try {
-                Runtime.getRuntime().removeShutdownHook(shutdownHook);
+                Runtime.getRuntime().removeShutdownHook(hook);
             } catch (IllegalStateException e) {
                 // the JVM is shutting down already
             }
         }
+    }
+
+    /** @return whether a shutdown hook is installed (between {@link #start()} and {@link #close()}), for tests */
+    boolean hasShutdownHook() {
+        synchronized (lifecycle) {
+            return shutdownHook != null;
+        }
+    }
+
+    /** @return the runner of a check, for tests that need the lock recording holds */
+    CheckRunner runner(String name) {
+        for (CheckRunner r : runners) {
+            if (r.check().name().equals(name)) {
+                return r;
+            }
+        }
+        throw new NoSuchElementException("no check '" + name + "'");
     }
 
     // ---------------------------------------------------------------- internals
@@ -307,42 +341,11 @@ public final class HealthRegistry implements AutoCloseable {
         return g;
     }
 
-    private void resultChanged(CheckRunner r) {
-        for (String g : r.check().groups()) {
-            groups.get(g).version.incrementAndGet();
-        }
-        if (r.check().groups().contains(Groups.STARTUP)) {
-            maybeCompleteStartup();
-        }
-    }
-
-    void availabilityChanged(String what) {
-        LOG.log(availability == null || started ? Level.INFO : Level.DEBUG, "availability: {0}", what);
-        for (GroupState g : groups.values()) {
-            g.version.incrementAndGet();
-        }
-    }
-
-    private void maybeCompleteStartup() {
-        if (startupCompletion != StartupCompletion.AUTOMATIC || availability.isStartupComplete()) {
-            return;
-        }
-        long now = clock.monotonicTime();
-        Map<String, Health> m = new LinkedHashMap<>();
-        GroupState g = groups.get(Groups.STARTUP);
-        for (CheckRunner r : g.runners) {
-            m.put(r.check().name(), r.read(now));
-        }
-        if (Report.aggregate(m, g.nonCritical).isHealthy()) {
-            availability.markStartupComplete();
-        }
-    }
-
-    private boolean pinnedUp(String group) {
+    private static boolean pinnedUp(Availability availability, String group) {
         return Groups.STARTUP.equals(group) && availability.isStartupComplete();
     }
 
-    private Health availabilityHealth(String group) {
+    private static Health availabilityHealth(Availability availability, String group) {
         switch (group) {
             case Groups.LIVENESS:
                 return availability.livenessHealth();
@@ -353,11 +356,69 @@ public final class HealthRegistry implements AutoCloseable {
         }
     }
 
-    private void drainOnShutdown(Duration delay) {
+    private static void drainOnShutdown(Availability availability, Duration delay) {
         try {
             availability.drain(delay).get(delay.toMillis() + 5_000, TimeUnit.MILLISECONDS);
         } catch (Exception e) {
             LOG.log(Level.WARNING, "drain on shutdown did not complete: " + e);
+        }
+    }
+
+    /**
+     * Where state changes are turned into new report versions and startup completion: called by
+     * the runners after a result is recorded (outside their locks) and by {@link Availability}
+     * after it changed. Reads never come here.
+     */
+    private static final class Changes {
+        private final Map<String, GroupState> groups;
+        private final Clock clock;
+        private final StartupCompletion completion;
+        // Set once in the registry's constructor, before any check can run.
+        Availability availability;
+        volatile boolean started;
+
+        Changes(Map<String, GroupState> groups, Clock clock, StartupCompletion completion) {
+            this.groups = groups;
+            this.clock = clock;
+            this.completion = completion;
+        }
+
+        void resultChanged(CheckRunner r) {
+            for (String g : r.check().groups()) {
+                groups.get(g).version.incrementAndGet();
+            }
+            if (r.check().groups().contains(Groups.STARTUP)) {
+                maybeCompleteStartup();
+            }
+        }
+
+        void availabilityChanged(String what) {
+            LOG.log(started ? Level.INFO : Level.DEBUG, "availability: {0}", what);
+            for (GroupState g : groups.values()) {
+                g.version.incrementAndGet();
+            }
+        }
+
+        /**
+         * Automatic completion: the first time every startup check has a result and the group
+         * passes. A check without a result yet never counts as passed, whatever it reads before.
+         */
+        private void maybeCompleteStartup() {
+            if (completion != StartupCompletion.AUTOMATIC || availability.isStartupComplete()) {
+                return;
+            }
+            long now = clock.monotonicTime();
+            Map<String, Health> m = new LinkedHashMap<>();
+            GroupState g = groups.get(Groups.STARTUP);
+            for (CheckRunner r : g.runners) {
+                if (r.latest() == null) {
+                    return;
+                }
+                m.put(r.check().name(), r.read(now));
+            }
+            if (Report.aggregate(m, g.nonCritical).isHealthy()) {
+                availability.markStartupComplete();
+            }
         }
     }
 
@@ -373,7 +434,7 @@ public final class HealthRegistry implements AutoCloseable {
         }
     }
 
-    private final class GroupState {
+    private static final class GroupState {
         final String name;
         final boolean builtIn;
         final List<CheckRunner> runners = new ArrayList<>();
@@ -395,9 +456,8 @@ public final class HealthRegistry implements AutoCloseable {
             onDemand |= r.check().mode() == Mode.ON_DEMAND;
         }
 
-        Report rebuild(long now) {
+        Report rebuild(long now, Clock clock, Availability availability) {
             long v = version.get();
-            maybeCompleteStartup();
             Map<String, Health> m = new LinkedHashMap<>();
             long expiresAt = Long.MAX_VALUE;
             for (CheckRunner r : runners) {
@@ -411,9 +471,10 @@ public final class HealthRegistry implements AutoCloseable {
                 }
             }
             if (builtIn) {
-                m.put(Availability.CHECK_NAME, availabilityHealth(name));
+                m.put(Availability.CHECK_NAME, availabilityHealth(availability, name));
             }
-            Report report = new Report(name, m, nonCritical, pinnedUp(name), Instant.ofEpochMilli(clock.wallTime()));
+            Report report = new Report(name, m, nonCritical, pinnedUp(availability, name),
+                    Instant.ofEpochMilli(clock.wallTime()));
             cached = new Cached(report, v, expiresAt);
             return report;
         }
@@ -465,7 +526,7 @@ public final class HealthRegistry implements AutoCloseable {
          * @throws IllegalArgumentException if the name is blank, malformed or a built-in group
          */
         public Builder group(String name) {
-            Check.validateName("group name", name);
+            Names.requireValid("group name", name);
             if (Groups.isBuiltIn(name)) {
                 throw new IllegalArgumentException("group '" + name + "' is built in; declare only custom groups");
             }

@@ -112,7 +112,8 @@ class EngineTest {
             Report scheduled = registry.report("dashboard");
             long readMicros = TimeUnit.NANOSECONDS.toMicros(System.nanoTime() - r0);
             assertThat(scheduled.status()).isEqualTo(Status.DOWN);
-            assertThat(readMicros).as("a scheduled read is answered from memory").isLessThan(500_000);
+            // Loaded-machine margin: a read that ran the check would wait for the client's 10 s timeout.
+            assertThat(readMicros).as("a scheduled read is answered from memory").isLessThan(5_000_000);
         }
     }
 
@@ -239,7 +240,8 @@ class EngineTest {
         long micros = TimeUnit.NANOSECONDS.toMicros(System.nanoTime() - t0);
         assertThat(r.status()).isEqualTo(Status.UP);
         assertThat(r.checks().get("c3").details()).containsEntry("run", 1);
-        assertThat(micros).isLessThan(500_000);
+        // Loaded-machine margin: a read that waited for a blocked check would never return.
+        assertThat(micros).as("read while every check is blocked").isLessThan(5_000_000);
         // And an evaluation of a scheduled group does not run anything either.
         assertThat(registry.evaluate(Groups.READINESS)).isCompleted();
         blockers.forEach(x -> x.release.countDown());

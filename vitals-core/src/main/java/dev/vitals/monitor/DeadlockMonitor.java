@@ -2,7 +2,6 @@ package dev.vitals.monitor;
 
 import dev.vitals.Groups;
 import dev.vitals.Health;
-import dev.vitals.HealthCheck;
 import dev.vitals.Status;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
@@ -11,7 +10,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * Detects deadlocks among the JVM's threads, both on object monitors ({@code synchronized}) and
@@ -32,16 +30,14 @@ import java.util.Optional;
  *
  * <p>Thread-safe. Default interval 10 s.
  */
-public final class DeadlockMonitor extends AbstractMonitor {
+public final class DeadlockMonitor extends AbstractMonitor<DeadlockSnapshot> {
     /** Default time between scans: 10 s. */
     public static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(10);
 
     private final ThreadMXBean threads;
-    private final HealthCheck healthCheck = this::health;
-    private volatile DeadlockSnapshot latest;
 
     private DeadlockMonitor(Builder b) {
-        super(b.name, b.interval);
+        super(b);
         this.threads = ManagementFactory.getThreadMXBean();
     }
 
@@ -57,17 +53,7 @@ public final class DeadlockMonitor extends AbstractMonitor {
      * @throws IllegalArgumentException if {@code name} is blank or has other characters
      */
     public static Builder builder(String name) {
-        return new Builder(requireName(name));
-    }
-
-    /** @return the latest scan; empty before the first one */
-    public Optional<DeadlockSnapshot> snapshot() {
-        return Optional.ofNullable(latest);
-    }
-
-    @Override
-    public HealthCheck healthCheck() {
-        return healthCheck;
+        return new Builder(name);
     }
 
     @Override
@@ -77,7 +63,7 @@ public final class DeadlockMonitor extends AbstractMonitor {
 
     @Override
     void sample(long now) {
-        latest = scan(now);
+        publish(scan(now));
     }
 
     private DeadlockSnapshot scan(long t0) {
@@ -99,15 +85,8 @@ public final class DeadlockMonitor extends AbstractMonitor {
         return new DeadlockSnapshot(names, Duration.ofNanos(Math.max(0, clock().monotonicTime() - t0)));
     }
 
-    private Health health() {
-        Health h = lifecycleHealth();
-        if (h != null) {
-            return h;
-        }
-        DeadlockSnapshot s = latest;
-        if (s == null) {
-            return Health.unknown("no scan yet");
-        }
+    @Override
+    Health assess(DeadlockSnapshot s) {
         if (!s.deadlocked()) {
             return Health.up();
         }
@@ -118,28 +97,14 @@ public final class DeadlockMonitor extends AbstractMonitor {
     }
 
     @Override
-    public String toString() {
-        return "DeadlockMonitor{" + name() + ", interval=" + interval() + ", latest=" + latest + '}';
+    String settings() {
+        return "interval=" + interval();
     }
 
     /** Builds a {@link DeadlockMonitor}. Not thread-safe. */
-    public static final class Builder {
-        private final String name;
-        private Duration interval = DEFAULT_INTERVAL;
-
+    public static final class Builder extends AbstractMonitor.Builder<Builder> {
         private Builder(String name) {
-            this.name = name;
-        }
-
-        /**
-         * @param interval time between scans, at least 100 ms; default 10 s
-         * @return this builder
-         * @throws NullPointerException if {@code interval} is null
-         * @throws IllegalArgumentException if it is under 100 ms
-         */
-        public Builder interval(Duration interval) {
-            this.interval = requireAtLeast(name, "interval", interval, Duration.ofMillis(100));
-            return this;
+            super(name, DEFAULT_INTERVAL, Duration.ofMillis(100));
         }
 
         /** @return the monitor, not started */

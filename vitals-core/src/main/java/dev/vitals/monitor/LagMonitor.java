@@ -7,12 +7,12 @@ import dev.vitals.Status;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * Measures how late work runs on a scheduler or event loop: every interval it posts a heartbeat
@@ -43,7 +43,7 @@ import java.util.function.Consumer;
  *
  * <p>Thread-safe. Defaults: interval 1 s, stallAfter 60 s, window 60 s.
  */
-public final class LagMonitor extends AbstractMonitor {
+public final class LagMonitor extends AbstractMonitor<LagSnapshot> {
     /** Default interval between heartbeats: 1 s. */
     public static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(1);
     /** Default time a heartbeat may be pending before liveness fails: 60 s. */
@@ -56,7 +56,6 @@ public final class LagMonitor extends AbstractMonitor {
     private final Duration stallAfter;
     private final Duration window;
     private final WindowedHistogram histogram;
-    private final HealthCheck livenessCheck;
     private final Runnable heartbeat = this::beat;
 
     // Heartbeat hand-off: the sampler writes dueAt then postSeq; the heartbeat writes ranAt then ranSeq.
@@ -70,15 +69,12 @@ public final class LagMonitor extends AbstractMonitor {
     private long lastLag;
     private boolean rejected;
 
-    private volatile LagSnapshot latest;
-
     private LagMonitor(Builder b) {
-        super(b.name, b.interval);
+        super(b);
         this.poster = b.poster;
         this.stallAfter = b.stallAfter;
         this.window = b.window;
         this.histogram = new WindowedHistogram(b.window.toNanos(), SLOTS);
-        this.livenessCheck = () -> health(stallAfter, true);
     }
 
     /**
@@ -93,7 +89,7 @@ public final class LagMonitor extends AbstractMonitor {
      */
     public static Builder forExecutor(String name, Executor executor) {
         Objects.requireNonNull(executor, "executor");
-        return new Builder(requireName(name), executor::execute);
+        return new Builder(name, executor::execute);
     }
 
     /**
@@ -108,23 +104,12 @@ public final class LagMonitor extends AbstractMonitor {
      */
     public static Builder forScheduler(String name, ScheduledExecutorService scheduler) {
         Objects.requireNonNull(scheduler, "scheduler");
-        return new Builder(requireName(name), task -> scheduler.schedule(task, 0, TimeUnit.NANOSECONDS));
+        return new Builder(name, task -> scheduler.schedule(task, 0, TimeUnit.NANOSECONDS));
     }
 
     /** @return how long a heartbeat may be pending before the liveness check fails */
     public Duration stallAfter() {
         return stallAfter;
-    }
-
-    /** @return the latest figures; empty before the first sample */
-    public Optional<LagSnapshot> snapshot() {
-        return Optional.ofNullable(latest);
-    }
-
-    /** The liveness check: DOWN only when a heartbeat has been pending for at least stallAfter. */
-    @Override
-    public HealthCheck healthCheck() {
-        return livenessCheck;
     }
 
     /**
@@ -138,7 +123,8 @@ public final class LagMonitor extends AbstractMonitor {
      */
     public HealthCheck healthCheck(Duration failAt) {
         requireAtLeast(name(), "failAt", failAt, Duration.ofMillis(1));
-        return () -> health(failAt, false);
+        Function<LagSnapshot, Health> bounded = s -> health(s, failAt, false);
+        return () -> read(bounded);
     }
 
     @Override
@@ -170,9 +156,9 @@ public final class LagMonitor extends AbstractMonitor {
         long pendingFor = ranSeq != postSeq ? Math.max(0, now - dueAt) : 0;
         long[] q = histogram.quantiles(now, 0.5, 0.9, 0.99);
         long max = Math.max(histogram.max(now), pendingFor);
-        latest = new LagSnapshot(Duration.ofNanos(Math.max(lastLag, pendingFor)), Duration.ofNanos(max),
+        publish(new LagSnapshot(Duration.ofNanos(Math.max(lastLag, pendingFor)), Duration.ofNanos(max),
                 Duration.ofNanos(q[0]), Duration.ofNanos(q[1]), Duration.ofNanos(q[2]), histogram.count(now),
-                Duration.ofNanos(pendingFor), window);
+                Duration.ofNanos(pendingFor), window));
     }
 
     private void post() {
@@ -187,15 +173,13 @@ public final class LagMonitor extends AbstractMonitor {
         }
     }
 
-    private Health health(Duration bound, boolean liveness) {
-        Health h = lifecycleHealth();
-        if (h != null) {
-            return h;
-        }
-        LagSnapshot s = latest;
-        if (s == null) {
-            return Health.unknown("no sample yet");
-        }
+    /** The liveness verdict of {@link #healthCheck()}: DOWN only when a heartbeat has been pending for at least stallAfter. */
+    @Override
+    Health assess(LagSnapshot s) {
+        return health(s, stallAfter, true);
+    }
+
+    private static Health health(LagSnapshot s, Duration bound, boolean liveness) {
         Duration measured = liveness ? s.pendingFor() : s.current();
         boolean fail = measured.compareTo(bound) >= 0;
         Health.Builder b = Health.builder(fail ? Status.DOWN : Status.UP)
@@ -214,32 +198,19 @@ public final class LagMonitor extends AbstractMonitor {
     }
 
     @Override
-    public String toString() {
-        return "LagMonitor{" + name() + ", stallAfter=" + stallAfter + ", latest=" + latest + '}';
+    String settings() {
+        return "stallAfter=" + stallAfter;
     }
 
     /** Builds a {@link LagMonitor}. Not thread-safe. */
-    public static final class Builder {
-        private final String name;
+    public static final class Builder extends AbstractMonitor.Builder<Builder> {
         private final Consumer<Runnable> poster;
-        private Duration interval = DEFAULT_INTERVAL;
         private Duration stallAfter = DEFAULT_STALL_AFTER;
         private Duration window = DEFAULT_WINDOW;
 
         private Builder(String name, Consumer<Runnable> poster) {
-            this.name = name;
+            super(name, DEFAULT_INTERVAL, Duration.ofMillis(1));
             this.poster = poster;
-        }
-
-        /**
-         * @param interval time between heartbeats (while none is pending), at least 1 ms; default 1 s
-         * @return this builder
-         * @throws NullPointerException if {@code interval} is null
-         * @throws IllegalArgumentException if it is under 1 ms
-         */
-        public Builder interval(Duration interval) {
-            this.interval = requireAtLeast(name, "interval", interval, Duration.ofMillis(1));
-            return this;
         }
 
         /**
@@ -270,10 +241,7 @@ public final class LagMonitor extends AbstractMonitor {
          * @throws IllegalArgumentException if stallAfter is shorter than the interval
          */
         public LagMonitor build() {
-            if (stallAfter.compareTo(interval) < 0) {
-                throw new IllegalArgumentException("monitor '" + name + "': stallAfter must be at least interval ("
-                        + interval + "), was " + stallAfter);
-            }
+            requireStallAfterAtLeastInterval(name, stallAfter, interval);
             return new LagMonitor(this);
         }
     }

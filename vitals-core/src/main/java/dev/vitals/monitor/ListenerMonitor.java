@@ -2,7 +2,6 @@ package dev.vitals.monitor;
 
 import dev.vitals.Groups;
 import dev.vitals.Health;
-import dev.vitals.HealthCheck;
 import dev.vitals.Status;
 import java.io.IOException;
 import java.net.ConnectException;
@@ -11,7 +10,6 @@ import java.net.InetSocketAddress;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
 import java.util.Objects;
-import java.util.Optional;
 
 /**
  * Checks that the application's own listener (its main HTTP port) still accepts connections
@@ -49,7 +47,7 @@ import java.util.Optional;
  *
  * <p>Thread-safe. Defaults: interval 5 s, connectTimeout 2 s, grace 10 s, no timeoutDownAfter.
  */
-public final class ListenerMonitor extends AbstractMonitor {
+public final class ListenerMonitor extends AbstractMonitor<ListenerSnapshot> {
     /** Default time between connect attempts: 5 s. */
     public static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(5);
     /** Default connect timeout: 2 s. */
@@ -66,7 +64,6 @@ public final class ListenerMonitor extends AbstractMonitor {
     private final long connectTimeoutNanos;
     private final Duration grace;
     private final Duration timeoutDownAfter;
-    private final HealthCheck healthCheck = this::health;
 
     // Guarded by this.
     private SocketChannel inFlight;
@@ -75,10 +72,8 @@ public final class ListenerMonitor extends AbstractMonitor {
     private long lostSince = -1;
     private long timeoutSince = -1;
 
-    private volatile ListenerSnapshot latest;
-
     private ListenerMonitor(Builder b) {
-        super(b.name, b.interval);
+        super(b);
         this.address = b.address;
         this.connectTimeout = b.connectTimeout;
         this.connectTimeoutNanos = b.connectTimeout.toNanos();
@@ -120,22 +115,12 @@ public final class ListenerMonitor extends AbstractMonitor {
         if (address.getPort() == 0) {
             throw new IllegalArgumentException("address must have a port, was " + address);
         }
-        return new Builder(requireName(name), address);
+        return new Builder(name, address);
     }
 
     /** @return the watched address */
     public InetSocketAddress address() {
         return address;
-    }
-
-    /** @return the latest attempt's outcome; empty before the first attempt completes */
-    public Optional<ListenerSnapshot> snapshot() {
-        return Optional.ofNullable(latest);
-    }
-
-    @Override
-    public HealthCheck healthCheck() {
-        return healthCheck;
     }
 
     @Override
@@ -223,8 +208,8 @@ public final class ListenerMonitor extends AbstractMonitor {
                 lostFor = now - lostSince;
                 break;
         }
-        latest = new ListenerSnapshot(result, Duration.ofNanos(Math.max(0, now - attemptStart)),
-                Duration.ofNanos(Math.max(0, lostFor)), Duration.ofNanos(Math.max(0, timingOutFor)));
+        publish(new ListenerSnapshot(result, Duration.ofNanos(Math.max(0, now - attemptStart)),
+                Duration.ofNanos(Math.max(0, lostFor)), Duration.ofNanos(Math.max(0, timingOutFor))));
     }
 
     private static void closeQuietly(SocketChannel ch) {
@@ -245,15 +230,8 @@ public final class ListenerMonitor extends AbstractMonitor {
         }
     }
 
-    private Health health() {
-        Health h = lifecycleHealth();
-        if (h != null) {
-            return h;
-        }
-        ListenerSnapshot s = latest;
-        if (s == null) {
-            return Health.unknown("no connect attempt completed yet");
-        }
+    @Override
+    Health assess(ListenerSnapshot s) {
         Status status;
         String message = null;
         switch (s.result()) {
@@ -287,33 +265,20 @@ public final class ListenerMonitor extends AbstractMonitor {
     }
 
     @Override
-    public String toString() {
-        return "ListenerMonitor{" + name() + ", address=" + address + ", latest=" + latest + '}';
+    String settings() {
+        return "address=" + address;
     }
 
     /** Builds a {@link ListenerMonitor}. Not thread-safe. */
-    public static final class Builder {
-        private final String name;
+    public static final class Builder extends AbstractMonitor.Builder<Builder> {
         private final InetSocketAddress address;
-        private Duration interval = DEFAULT_INTERVAL;
         private Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
         private Duration grace = DEFAULT_GRACE;
         private Duration timeoutDownAfter;
 
         private Builder(String name, InetSocketAddress address) {
-            this.name = name;
+            super(name, DEFAULT_INTERVAL, Duration.ofMillis(10));
             this.address = address;
-        }
-
-        /**
-         * @param interval time between attempts, at least 10 ms; default 5 s
-         * @return this builder
-         * @throws NullPointerException if {@code interval} is null
-         * @throws IllegalArgumentException if it is under 10 ms
-         */
-        public Builder interval(Duration interval) {
-            this.interval = requireAtLeast(name, "interval", interval, Duration.ofMillis(10));
-            return this;
         }
 
         /**

@@ -2,7 +2,6 @@ package dev.vitals.monitor;
 
 import dev.vitals.Groups;
 import dev.vitals.Health;
-import dev.vitals.HealthCheck;
 import dev.vitals.Status;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
@@ -12,7 +11,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
@@ -36,7 +34,7 @@ import java.util.function.Supplier;
  * <p>Cost: one call per heap pool (a handful) and one heap usage read, every interval (default
  * 5 s), on Vitals' scheduler. Thread-safe. Defaults: threshold 0.9, onBreach DEGRADED.
  */
-public final class MemoryMonitor extends AbstractMonitor {
+public final class MemoryMonitor extends AbstractMonitor<MemorySnapshot> {
     /** Default time between samples: 5 s. */
     public static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(5);
     /** Default threshold on used-after-GC ÷ max heap: 0.9. */
@@ -45,11 +43,9 @@ public final class MemoryMonitor extends AbstractMonitor {
     private final Supplier<MemorySnapshot> reader;
     private final double threshold;
     private final Status onBreach;
-    private final HealthCheck healthCheck = this::health;
-    private volatile MemorySnapshot latest;
 
     private MemoryMonitor(Builder b) {
-        super(b.name, b.interval);
+        super(b);
         this.reader = b.reader != null ? b.reader : heapReader();
         this.threshold = b.threshold;
         this.onBreach = b.onBreach;
@@ -67,7 +63,7 @@ public final class MemoryMonitor extends AbstractMonitor {
      * @throws IllegalArgumentException if {@code name} is blank or has other characters
      */
     public static Builder builder(String name) {
-        return new Builder(requireName(name));
+        return new Builder(name);
     }
 
     /** Reads the running JVM's heap pools. */
@@ -99,16 +95,6 @@ public final class MemoryMonitor extends AbstractMonitor {
         return threshold;
     }
 
-    /** @return the latest sample; empty before the first one */
-    public Optional<MemorySnapshot> snapshot() {
-        return Optional.ofNullable(latest);
-    }
-
-    @Override
-    public HealthCheck healthCheck() {
-        return healthCheck;
-    }
-
     @Override
     String defaultGroup() {
         return Groups.LIVENESS;
@@ -116,18 +102,11 @@ public final class MemoryMonitor extends AbstractMonitor {
 
     @Override
     void sample(long now) {
-        latest = Objects.requireNonNull(reader.get(), "memory reader returned null");
+        publish(Objects.requireNonNull(reader.get(), "memory reader returned null"));
     }
 
-    private Health health() {
-        Health h = lifecycleHealth();
-        if (h != null) {
-            return h;
-        }
-        MemorySnapshot s = latest;
-        if (s == null) {
-            return Health.unknown("no sample yet");
-        }
+    @Override
+    Health assess(MemorySnapshot s) {
         boolean breach = s.ratio() >= threshold;
         Health.Builder b = Health.builder(breach ? onBreach : Status.UP)
                 .detail("usedAfterGcBytes", s.usedAfterGc())
@@ -142,31 +121,18 @@ public final class MemoryMonitor extends AbstractMonitor {
     }
 
     @Override
-    public String toString() {
-        return "MemoryMonitor{" + name() + ", threshold=" + threshold + ", onBreach=" + onBreach + ", latest=" + latest + '}';
+    String settings() {
+        return "threshold=" + threshold + ", onBreach=" + onBreach;
     }
 
     /** Builds a {@link MemoryMonitor}. Not thread-safe. */
-    public static final class Builder {
-        private final String name;
-        private Duration interval = DEFAULT_INTERVAL;
+    public static final class Builder extends AbstractMonitor.Builder<Builder> {
         private double threshold = DEFAULT_THRESHOLD;
         private Status onBreach = Status.DEGRADED;
         private Supplier<MemorySnapshot> reader;
 
         private Builder(String name) {
-            this.name = name;
-        }
-
-        /**
-         * @param interval time between samples, at least 1 ms; default 5 s
-         * @return this builder
-         * @throws NullPointerException if {@code interval} is null
-         * @throws IllegalArgumentException if it is under 1 ms
-         */
-        public Builder interval(Duration interval) {
-            this.interval = requireAtLeast(name, "interval", interval, Duration.ofMillis(1));
-            return this;
+            super(name, DEFAULT_INTERVAL, Duration.ofMillis(1));
         }
 
         /**

@@ -16,7 +16,10 @@ import java.util.Objects;
  *
  * <p>Before {@code start} and after {@code close} the monitor's check reports
  * {@link dev.vitals.Status#UNKNOWN} ("monitor not started" / "monitor closed"), so a monitor
- * registered but never started is noticed rather than silently passing.
+ * registered but never started is noticed rather than silently passing. Started but without a
+ * sample yet (its first sample failed or has not completed), it reports
+ * {@link dev.vitals.Status#UP} "starting: no sample yet": a monitor that has not looked has no
+ * evidence of a stall, and liveness must not fail on ignorance (DESIGN.md P2).
  *
  * <p>Implementations are thread-safe.
  */
@@ -63,8 +66,10 @@ public interface Monitor extends AutoCloseable {
     /**
      * A registration for {@link #healthCheck()} named {@link #name()}, with this monitor's
      * recommended group, {@link dev.vitals.Mode#SCHEDULED} at the monitor's interval (at least
-     * 1 s), timeout 1 s and a max age of at least 30 s (reading a snapshot never hangs; the
-     * generous max age keeps a busy machine's scheduling delays from making liveness stale).
+     * 1 s), timeout 1 s, a max age of at least 30 s (reading a snapshot never hangs; the
+     * generous max age keeps a busy machine's scheduling delays from making liveness stale), and
+     * {@link Check.Builder#beforeFirstResult} UP "starting: no sample yet", so the check does not
+     * fail before the registry first runs it.
      * Change any of it before {@code build()}.
      *
      * @return a registration builder with this monitor's defaults

@@ -3,14 +3,12 @@ package dev.vitals.monitor;
 import dev.vitals.Check;
 import dev.vitals.Groups;
 import dev.vitals.Health;
-import dev.vitals.HealthCheck;
 import dev.vitals.Status;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -34,7 +32,7 @@ import java.util.Optional;
  * <p>Thread-safe. Defaults: resolution 10 ms, interval 1 s, window 60 s, notableAt 20 ms,
  * warnAbove 1 s.
  */
-public final class PauseDetector extends AbstractMonitor {
+public final class PauseDetector extends AbstractMonitor<PauseSnapshot> {
     /** The most notable pauses a snapshot lists. */
     public static final int LONGEST = 5;
     /** Default sleep of the measuring thread: 10 ms. */
@@ -56,7 +54,6 @@ public final class PauseDetector extends AbstractMonitor {
     private final long windowNanos;
     private final long notableNanos;
     private final Duration warnAbove;
-    private final HealthCheck healthCheck = this::health;
 
     private final Object lock = new Object();
     // Guarded by lock.
@@ -67,10 +64,9 @@ public final class PauseDetector extends AbstractMonitor {
     private int keptCount;
 
     private volatile Thread thread;
-    private volatile PauseSnapshot latest;
 
     private PauseDetector(Builder b) {
-        super(b.name, b.interval);
+        super(b);
         this.resolution = b.resolution;
         this.resolutionNanos = b.resolution.toNanos();
         this.window = b.window;
@@ -92,22 +88,12 @@ public final class PauseDetector extends AbstractMonitor {
      * @throws IllegalArgumentException if {@code name} is blank or has other characters
      */
     public static Builder builder(String name) {
-        return new Builder(requireName(name));
+        return new Builder(name);
     }
 
     /** @return the sleep of the measuring thread */
     public Duration resolution() {
         return resolution;
-    }
-
-    /** @return the latest figures; empty before the first sample */
-    public Optional<PauseSnapshot> snapshot() {
-        return Optional.ofNullable(latest);
-    }
-
-    @Override
-    public HealthCheck healthCheck() {
-        return healthCheck;
     }
 
     /** As {@link Monitor#check()}, and non-critical. */
@@ -215,19 +201,12 @@ public final class PauseDetector extends AbstractMonitor {
         }
         longest.sort(Comparator.comparing(PauseSnapshot.Pause::duration).reversed());
         List<PauseSnapshot.Pause> top = longest.size() > LONGEST ? longest.subList(0, LONGEST) : longest;
-        latest = new PauseSnapshot(Duration.ofNanos(max), Duration.ofNanos(q[0]), Duration.ofNanos(q[1]),
-                Duration.ofNanos(q[2]), count, top, window);
+        publish(new PauseSnapshot(Duration.ofNanos(max), Duration.ofNanos(q[0]), Duration.ofNanos(q[1]),
+                Duration.ofNanos(q[2]), count, top, window));
     }
 
-    private Health health() {
-        Health h = lifecycleHealth();
-        if (h != null) {
-            return h;
-        }
-        PauseSnapshot s = latest;
-        if (s == null) {
-            return Health.unknown("no sample yet");
-        }
+    @Override
+    Health assess(PauseSnapshot s) {
         boolean warn = s.max().compareTo(warnAbove) >= 0;
         Health.Builder b = Health.builder(warn ? Status.DEGRADED : Status.UP)
                 .detail("maxMs", s.max().toMillis())
@@ -242,21 +221,19 @@ public final class PauseDetector extends AbstractMonitor {
     }
 
     @Override
-    public String toString() {
-        return "PauseDetector{" + name() + ", resolution=" + resolution + ", latest=" + latest + '}';
+    String settings() {
+        return "resolution=" + resolution;
     }
 
     /** Builds a {@link PauseDetector}. Not thread-safe. */
-    public static final class Builder {
-        private final String name;
+    public static final class Builder extends AbstractMonitor.Builder<Builder> {
         private Duration resolution = DEFAULT_RESOLUTION;
-        private Duration interval = DEFAULT_INTERVAL;
         private Duration window = DEFAULT_WINDOW;
         private Duration notableAt = DEFAULT_NOTABLE_AT;
         private Duration warnAbove = DEFAULT_WARN_ABOVE;
 
         private Builder(String name) {
-            this.name = name;
+            super(name, DEFAULT_INTERVAL, Duration.ofMillis(1));
         }
 
         /**
@@ -273,17 +250,6 @@ public final class PauseDetector extends AbstractMonitor {
                         + resolution);
             }
             this.resolution = resolution;
-            return this;
-        }
-
-        /**
-         * @param interval time between published snapshots, at least 1 ms; default 1 s
-         * @return this builder
-         * @throws NullPointerException if {@code interval} is null
-         * @throws IllegalArgumentException if it is under 1 ms
-         */
-        public Builder interval(Duration interval) {
-            this.interval = requireAtLeast(name, "interval", interval, Duration.ofMillis(1));
             return this;
         }
 

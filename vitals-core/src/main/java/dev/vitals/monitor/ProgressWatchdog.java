@@ -2,11 +2,9 @@ package dev.vitals.monitor;
 
 import dev.vitals.Groups;
 import dev.vitals.Health;
-import dev.vitals.HealthCheck;
 import dev.vitals.Status;
 import java.time.Duration;
 import java.util.Objects;
-import java.util.Optional;
 
 /**
  * Tells an executor that is saturated but still completing work from one that is stalled
@@ -28,7 +26,7 @@ import java.util.Optional;
  * <p>{@link #check()} registers in {@code liveness}: a restart cures a stalled executor.
  * Thread-safe. Defaults: interval 1 s, stallAfter 60 s.
  */
-public final class ProgressWatchdog extends AbstractMonitor {
+public final class ProgressWatchdog extends AbstractMonitor<WatchdogSnapshot> {
     /** Default interval between samples: 1 s. */
     public static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(1);
     /** Default time with work and without progress after which an executor is stalled: 60 s. */
@@ -37,15 +35,13 @@ public final class ProgressWatchdog extends AbstractMonitor {
     private final ProgressSource source;
     private final Duration stallAfter;
     private final long stallAfterNanos;
-    private final HealthCheck healthCheck = this::health;
 
     // Written only by sample(), which the lifecycle never runs concurrently with itself.
     private long lastCompleted = -1;
     private long progressAt;
-    private volatile WatchdogSnapshot latest;
 
     private ProgressWatchdog(Builder b) {
-        super(b.name, b.interval);
+        super(b);
         this.source = b.source;
         this.stallAfter = b.stallAfter;
         this.stallAfterNanos = b.stallAfter.toNanos();
@@ -59,22 +55,12 @@ public final class ProgressWatchdog extends AbstractMonitor {
      * @throws IllegalArgumentException if {@code name} is blank or has other characters
      */
     public static Builder builder(String name, ProgressSource source) {
-        return new Builder(requireName(name), Objects.requireNonNull(source, "source"));
+        return new Builder(name, source);
     }
 
     /** @return time with work and without progress after which the executor counts as stalled */
     public Duration stallAfter() {
         return stallAfter;
-    }
-
-    /** @return the latest conclusion; empty before the first sample */
-    public Optional<WatchdogSnapshot> snapshot() {
-        return Optional.ofNullable(latest);
-    }
-
-    @Override
-    public HealthCheck healthCheck() {
-        return healthCheck;
     }
 
     @Override
@@ -90,18 +76,11 @@ public final class ProgressWatchdog extends AbstractMonitor {
         }
         lastCompleted = p.completed();
         long without = Math.max(0, now - progressAt);
-        latest = new WatchdogSnapshot(p, Duration.ofNanos(without), p.hasWork() && without >= stallAfterNanos);
+        publish(new WatchdogSnapshot(p, Duration.ofNanos(without), p.hasWork() && without >= stallAfterNanos));
     }
 
-    private Health health() {
-        Health h = lifecycleHealth();
-        if (h != null) {
-            return h;
-        }
-        WatchdogSnapshot s = latest;
-        if (s == null) {
-            return Health.unknown("no sample yet");
-        }
+    @Override
+    Health assess(WatchdogSnapshot s) {
         ProgressSnapshot p = s.progress();
         Health.Builder b = Health.builder(s.stalled() ? Status.DOWN : Status.UP)
                 .detail("completed", p.completed())
@@ -117,31 +96,18 @@ public final class ProgressWatchdog extends AbstractMonitor {
     }
 
     @Override
-    public String toString() {
-        return "ProgressWatchdog{" + name() + ", stallAfter=" + stallAfter + ", latest=" + latest + '}';
+    String settings() {
+        return "stallAfter=" + stallAfter;
     }
 
     /** Builds a {@link ProgressWatchdog}. Not thread-safe. */
-    public static final class Builder {
-        private final String name;
+    public static final class Builder extends AbstractMonitor.Builder<Builder> {
         private final ProgressSource source;
-        private Duration interval = DEFAULT_INTERVAL;
         private Duration stallAfter = DEFAULT_STALL_AFTER;
 
         private Builder(String name, ProgressSource source) {
-            this.name = name;
-            this.source = source;
-        }
-
-        /**
-         * @param interval time between samples, at least 1 ms; default 1 s
-         * @return this builder
-         * @throws NullPointerException if {@code interval} is null
-         * @throws IllegalArgumentException if it is under 1 ms
-         */
-        public Builder interval(Duration interval) {
-            this.interval = requireAtLeast(name, "interval", interval, Duration.ofMillis(1));
-            return this;
+            super(name, DEFAULT_INTERVAL, Duration.ofMillis(1));
+            this.source = Objects.requireNonNull(source, "source");
         }
 
         /**
@@ -162,10 +128,7 @@ public final class ProgressWatchdog extends AbstractMonitor {
          * @throws IllegalArgumentException if stallAfter is shorter than the interval
          */
         public ProgressWatchdog build() {
-            if (stallAfter.compareTo(interval) < 0) {
-                throw new IllegalArgumentException("monitor '" + name + "': stallAfter must be at least interval ("
-                        + interval + "), was " + stallAfter);
-            }
+            requireStallAfterAtLeastInterval(name, stallAfter, interval);
             return new ProgressWatchdog(this);
         }
     }

@@ -1,13 +1,10 @@
 package dev.vitals.monitor;
 
-import dev.vitals.Check;
 import dev.vitals.Groups;
 import dev.vitals.Health;
-import dev.vitals.HealthCheck;
 import dev.vitals.Status;
 import java.time.Duration;
 import java.util.Objects;
-import java.util.Optional;
 
 /**
  * Saturation of one pool or limiter as a sampled gauge (DESIGN.md P7): busy, capacity, queued and
@@ -38,7 +35,7 @@ import java.util.Optional;
  *
  * <p>Thread-safe. Defaults: interval 1 s, warnAt 0.9.
  */
-public final class SaturationMonitor extends AbstractMonitor {
+public final class SaturationMonitor extends AbstractMonitor<SaturationSnapshot> {
     /** Default interval between samples: 1 s. */
     public static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(1);
     /** Default warning level: 0.9. */
@@ -46,11 +43,9 @@ public final class SaturationMonitor extends AbstractMonitor {
 
     private final SaturationSource source;
     private final double warnAt;
-    private volatile SaturationSnapshot latest;
-    private final HealthCheck healthCheck = this::health;
 
     private SaturationMonitor(Builder b) {
-        super(b.name, b.interval);
+        super(b);
         this.source = b.source;
         this.warnAt = b.warnAt;
     }
@@ -63,22 +58,12 @@ public final class SaturationMonitor extends AbstractMonitor {
      * @throws IllegalArgumentException if {@code name} is blank or has other characters
      */
     public static Builder builder(String name, SaturationSource source) {
-        return new Builder(requireName(name), Objects.requireNonNull(source, "source"));
+        return new Builder(name, source);
     }
 
     /** @return the warning level, in (0.0, 1.0] */
     public double warnAt() {
         return warnAt;
-    }
-
-    /** @return the latest sample; empty before the first one */
-    public Optional<SaturationSnapshot> snapshot() {
-        return Optional.ofNullable(latest);
-    }
-
-    @Override
-    public HealthCheck healthCheck() {
-        return healthCheck;
     }
 
     @Override
@@ -88,18 +73,11 @@ public final class SaturationMonitor extends AbstractMonitor {
 
     @Override
     void sample(long now) {
-        latest = Objects.requireNonNull(source.sample(), "saturation source returned null");
+        publish(Objects.requireNonNull(source.sample(), "saturation source returned null"));
     }
 
-    private Health health() {
-        Health h = lifecycleHealth();
-        if (h != null) {
-            return h;
-        }
-        SaturationSnapshot s = latest;
-        if (s == null) {
-            return Health.unknown("no sample yet");
-        }
+    @Override
+    Health assess(SaturationSnapshot s) {
         double saturation = s.saturation();
         boolean warn = saturation >= warnAt;
         Health.Builder b = Health.builder(warn ? Status.DEGRADED : Status.UP)
@@ -115,31 +93,18 @@ public final class SaturationMonitor extends AbstractMonitor {
     }
 
     @Override
-    public String toString() {
-        return "SaturationMonitor{" + name() + ", warnAt=" + warnAt + ", latest=" + latest + '}';
+    String settings() {
+        return "warnAt=" + warnAt;
     }
 
     /** Builds a {@link SaturationMonitor}. Not thread-safe. */
-    public static final class Builder {
-        private final String name;
+    public static final class Builder extends AbstractMonitor.Builder<Builder> {
         private final SaturationSource source;
-        private Duration interval = DEFAULT_INTERVAL;
         private double warnAt = DEFAULT_WARN_AT;
 
         private Builder(String name, SaturationSource source) {
-            this.name = name;
-            this.source = source;
-        }
-
-        /**
-         * @param interval time between samples, at least 1 ms; default 1 s
-         * @return this builder
-         * @throws NullPointerException if {@code interval} is null
-         * @throws IllegalArgumentException if it is under 1 ms
-         */
-        public Builder interval(Duration interval) {
-            this.interval = requireAtLeast(name, "interval", interval, Duration.ofMillis(1));
-            return this;
+            super(name, DEFAULT_INTERVAL, Duration.ofMillis(1));
+            this.source = Objects.requireNonNull(source, "source");
         }
 
         /**

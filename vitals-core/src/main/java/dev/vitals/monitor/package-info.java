@@ -28,6 +28,11 @@
  * workers.start(registry);   // samples on registry.scheduler(), reads registry.clock()
  * registry.start();
  * }</pre>
+ * Outside {@code start}…{@code close} a monitor's check reads UNKNOWN ("monitor not started" /
+ * "monitor closed"); started without a sample yet, and before the registry first runs it, it
+ * reads UP "starting: no sample yet" (liveness never fails before a monitor's first sample).
+ * All monitors share one package-private template for this lifecycle and their builders'
+ * common settings (name, interval).
  * Every monitor samples its source on Vitals' {@link dev.vitals.Scheduler}, once per interval
  * and once synchronously in {@code start}; never when a probe or a check reads it. A check
  * built from a monitor only reads the latest immutable snapshot (a volatile read plus one small

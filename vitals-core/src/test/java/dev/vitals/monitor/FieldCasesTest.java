@@ -88,7 +88,8 @@ class FieldCasesTest {
             Report live = registry.report(Groups.LIVENESS);
             long readMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
             assertThat(live.status()).as("step %d: %s", step, live.checks()).isEqualTo(Status.UP);
-            assertThat(readMillis).as("liveness answered from memory, far below a 1 s probe timeout").isLessThan(1_000);
+            // Loaded-machine margin: a read that waited on the pool would wait for a 10 s request.
+            assertThat(readMillis).as("liveness answered from memory, not from the saturated pool").isLessThan(5_000);
         }
         assertThat(saturation.snapshot()).hasValue(SaturationSnapshot.of(200, 200, 0));
         Report ready = Fixtures.awaitStatus(registry, scheduler, Groups.READINESS, Status.DEGRADED);
@@ -200,7 +201,8 @@ class FieldCasesTest {
                 long t0 = System.nanoTime();
                 Health h = c.blockingCheck().orElseThrow().check();
                 assertThat(h.status()).as(c.name()).isEqualTo(Status.UP);
-                assertThat(System.nanoTime() - t0).as("a liveness check never waits").isLessThan(TimeUnit.SECONDS.toNanos(1));
+                // Loaded-machine margin: a check that waited on a worker would wait for a blocked task.
+                assertThat(System.nanoTime() - t0).as("a liveness check never waits").isLessThan(TimeUnit.SECONDS.toNanos(5));
             }
         }
         assertThat(samples.get()).as("3000 liveness reads sampled nothing and touched no worker").isEqualTo(sampled);

@@ -164,7 +164,7 @@ class LagMonitorTest {
     }
 
     @Test
-    void validation() {
+    void validation() throws Exception {
         assertThatIllegalArgumentException().isThrownBy(() -> LagMonitor.forExecutor("l", Runnable::run)
                 .interval(Duration.ofSeconds(5)).stallAfter(Duration.ofSeconds(1)).build())
                 .withMessage("monitor 'l': stallAfter must be at least interval (PT5S), was PT1S");
@@ -173,8 +173,17 @@ class LagMonitorTest {
         LagMonitor m = LagMonitor.forExecutor("l", Runnable::run).build();
         assertThatIllegalArgumentException().isThrownBy(() -> m.healthCheck(Duration.ZERO))
                 .withMessage("monitor 'l': failAt must be at least 1 ms, was PT0S");
-        HealthCheck c = m.healthCheck(Duration.ofSeconds(1));
+        HealthCheck bounded = m.healthCheck(Duration.ofSeconds(1));
         assertThat(m.check().build().groups()).containsExactly("liveness");
-        assertThat(c).isNotNull();
+        // The bounded check answers with the monitor's lifecycle, then with its own bound.
+        assertThat(bounded.check()).isEqualTo(Health.unknown("monitor not started"));
+        m.start(scheduler.clock(), scheduler); // Runnable::run: every heartbeat runs at once, no lag
+        Health h = bounded.check();
+        assertThat(h.status()).isEqualTo(Status.UP);
+        assertThat(h.details()).containsEntry("failAtMs", 1_000L).containsEntry("lagMs", 0L)
+                .doesNotContainKey("stallAfterMs");
+        assertThat(m.healthCheck().check().details()).containsEntry("stallAfterMs", 60_000L);
+        m.close();
+        assertThat(bounded.check()).isEqualTo(Health.unknown("monitor closed"));
     }
 }

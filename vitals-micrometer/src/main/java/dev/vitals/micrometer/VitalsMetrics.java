@@ -18,6 +18,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.BaseUnits;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.util.ArrayList;
 import java.util.List;
@@ -46,28 +47,33 @@ import java.util.function.ToDoubleFunction;
  *        .bindTo(meterRegistry);
  * }</pre>
  *
- * <p>Meters (names in Micrometer's dotted lowercase style; a Prometheus registry renders
- * {@code vitals.check.duration} as {@code vitals_check_duration_seconds_*}):
+ * <p>Meters (names in Micrometer's dotted lowercase style). Every meter has a description and a
+ * base unit (the unit of its value, or what it counts), as Micrometer's own binders do; a
+ * Prometheus registry appends the unit unless the name already ends with it, e.g.
+ * {@code vitals.check.duration} becomes {@code vitals_check_duration_seconds_*},
+ * {@code vitals.pool.queued} (tasks) {@code vitals_pool_queued_tasks} and
+ * {@code vitals.check.failures} (failures) stays {@code vitals_check_failures_total}:
  *
  * <table>
  * <caption>meters</caption>
- * <tr><th>name</th><th>type</th><th>tags</th><th>unit</th><th>meaning</th></tr>
+ * <tr><th>name</th><th>type</th><th>tags</th><th>base unit</th><th>meaning</th></tr>
  * <tr><td>{@value #CHECK_DURATION}</td><td>timer</td><td>check</td><td>seconds</td>
  *     <td>duration of each execution that returned within its timeout</td></tr>
- * <tr><td>{@value #CHECK_FAILURES}</td><td>counter</td><td>check</td><td>—</td>
+ * <tr><td>{@value #CHECK_FAILURES}</td><td>counter</td><td>check</td><td>failures</td>
  *     <td>executions whose raw result was DOWN or UNKNOWN (thrown, null, timed out…), before thresholds</td></tr>
- * <tr><td>{@value #CHECK_TIMEOUTS}</td><td>counter</td><td>check</td><td>—</td>
+ * <tr><td>{@value #CHECK_TIMEOUTS}</td><td>counter</td><td>check</td><td>timeouts</td>
  *     <td>results reported as timed out (a hung execution is reported again on each evaluation that
  *     finds it still running, and counted each time)</td></tr>
- * <tr><td>{@value #CHECK_STATUS}</td><td>gauge</td><td>check</td><td>—</td>
+ * <tr><td>{@value #CHECK_STATUS}</td><td>gauge</td><td>check</td><td>status</td>
  *     <td>the check's current status as reported (thresholds and staleness applied):
  *     0 UP, 1 DEGRADED, 2 DOWN, 3 UNKNOWN (higher is worse)</td></tr>
- * <tr><td>{@value #GROUP_STATUS}</td><td>gauge</td><td>group</td><td>—</td>
+ * <tr><td>{@value #GROUP_STATUS}</td><td>gauge</td><td>group</td><td>status</td>
  *     <td>the group's aggregated status, same encoding, availability state included</td></tr>
- * <tr><td>{@value #POOL_SATURATION}, {@value #POOL_BUSY}, {@value #POOL_CAPACITY}, {@value #POOL_QUEUED}</td>
- *     <td>gauges</td><td>pool</td><td>ratio; units</td><td>a {@link SaturationMonitor}'s latest sample</td></tr>
- * <tr><td>{@value #POOL_COMPLETED}, {@value #POOL_STALLED}, {@value #POOL_WITHOUT_PROGRESS}</td>
- *     <td>function counter; gauges</td><td>pool</td><td>tasks; 0/1; seconds</td>
+ * <tr><td>{@value #POOL_SATURATION}; {@value #POOL_BUSY}, {@value #POOL_CAPACITY}; {@value #POOL_QUEUED}</td>
+ *     <td>gauges</td><td>pool</td><td>ratio; units (threads, permits); tasks</td>
+ *     <td>a {@link SaturationMonitor}'s latest sample</td></tr>
+ * <tr><td>{@value #POOL_COMPLETED}; {@value #POOL_STALLED}; {@value #POOL_WITHOUT_PROGRESS}</td>
+ *     <td>function counter; gauges</td><td>pool</td><td>tasks; pools (1 while stalled, else 0); seconds</td>
  *     <td>a {@link ProgressWatchdog}'s latest sample</td></tr>
  * <tr><td>{@value #LAG_CURRENT}, {@value #LAG_MAX}, {@value #LAG_P99}</td><td>gauges</td><td>pool</td>
  *     <td>seconds</td><td>a {@link LagMonitor}'s latest snapshot (scheduler or event loop)</td></tr>
@@ -118,6 +124,16 @@ public final class VitalsMetrics implements MeterBinder, HealthListener {
     public static final String PAUSE_MAX = "vitals.pause.max";
     /** Gauge: 99th percentile of JVM pauses in the detector's window, seconds. */
     public static final String PAUSE_P99 = "vitals.pause.p99";
+
+    // Base units: Micrometer's BaseUnits where one fits, else the thing counted (a Prometheus
+    // registry appends the unit unless the name already ends with it).
+    static final String UNIT_SECONDS = "seconds";
+    static final String UNIT_RATIO = "ratio";
+    static final String UNIT_UNITS = "units";
+    static final String UNIT_POOLS = "pools";
+    static final String UNIT_FAILURES = "failures";
+    static final String UNIT_TIMEOUTS = "timeouts";
+    static final String UNIT_STATUS = "status";
 
     static final String TAG_CHECK = "check";
     static final String TAG_POOL = "pool";
@@ -222,13 +238,13 @@ public final class VitalsMetrics implements MeterBinder, HealthListener {
         Tags t = tags.and(TAG_POOL, monitor.name());
         return addMonitor(m -> {
             snapshotGauge(m, POOL_SATURATION, t, monitor, x -> x.snapshot().map(SaturationSnapshot::saturation),
-                    "busy / capacity of the pool, 0.0-1.0", null);
+                    "busy / capacity of the pool, 0.0-1.0", UNIT_RATIO);
             snapshotGauge(m, POOL_BUSY, t, monitor, x -> x.snapshot().map(s -> (double) s.busy()),
-                    "Busy units (threads, permits) of the pool", null);
+                    "Busy units (threads, permits) of the pool", UNIT_UNITS);
             snapshotGauge(m, POOL_CAPACITY, t, monitor, x -> x.snapshot().map(s -> (double) s.capacity()),
-                    "Capacity of the pool", null);
+                    "Capacity of the pool", UNIT_UNITS);
             snapshotGauge(m, POOL_QUEUED, t, monitor, x -> x.snapshot().map(s -> (double) s.queued()),
-                    "Work waiting for a unit of the pool", null);
+                    "Work waiting for a unit of the pool", BaseUnits.TASKS);
         });
     }
 
@@ -245,11 +261,11 @@ public final class VitalsMetrics implements MeterBinder, HealthListener {
         return addMonitor(m -> {
             FunctionCounter.builder(POOL_COMPLETED, watchdog,
                             w -> w.snapshot().map(s -> (double) s.progress().completed()).orElse(0.0))
-                    .tags(t).description("Tasks the pool has completed").register(m);
+                    .tags(t).description("Tasks the pool has completed").baseUnit(BaseUnits.TASKS).register(m);
             snapshotGauge(m, POOL_STALLED, t, watchdog, w -> w.snapshot().map(s -> s.stalled() ? 1.0 : 0.0),
-                    "1 while the pool is stalled (work waiting, nothing completed for its stall bound), else 0", null);
+                    "1 while the pool is stalled (work waiting, nothing completed for its stall bound), else 0", UNIT_POOLS);
             snapshotGauge(m, POOL_WITHOUT_PROGRESS, t, watchdog, w -> w.snapshot().map(s -> seconds(s.withoutProgress())),
-                    "Time since the pool last completed a task while it had work", "seconds");
+                    "Time since the pool last completed a task while it had work", UNIT_SECONDS);
         });
     }
 
@@ -266,11 +282,11 @@ public final class VitalsMetrics implements MeterBinder, HealthListener {
         Tags t = tags.and(TAG_POOL, monitor.name());
         return addMonitor(m -> {
             snapshotGauge(m, LAG_CURRENT, t, monitor, x -> x.snapshot().map(s -> seconds(s.current())),
-                    "Lag of the latest heartbeat (how late it ran), or how long a pending one has waited", "seconds");
+                    "Lag of the latest heartbeat (how late it ran), or how long a pending one has waited", UNIT_SECONDS);
             snapshotGauge(m, LAG_MAX, t, monitor, x -> x.snapshot().map(s -> seconds(s.max())),
-                    "Largest heartbeat lag in the window", "seconds");
+                    "Largest heartbeat lag in the window", UNIT_SECONDS);
             snapshotGauge(m, LAG_P99, t, monitor, x -> x.snapshot().map(s -> seconds(s.p99())),
-                    "99th percentile of heartbeat lag in the window", "seconds");
+                    "99th percentile of heartbeat lag in the window", UNIT_SECONDS);
         });
     }
 
@@ -286,9 +302,9 @@ public final class VitalsMetrics implements MeterBinder, HealthListener {
         Tags t = tags.and(TAG_MONITOR, detector.name());
         return addMonitor(m -> {
             snapshotGauge(m, PAUSE_MAX, t, detector, x -> x.snapshot().map(s -> seconds(s.max())),
-                    "Longest JVM pause (all threads stalled) in the window", "seconds");
+                    "Longest JVM pause (all threads stalled) in the window", UNIT_SECONDS);
             snapshotGauge(m, PAUSE_P99, t, detector, x -> x.snapshot().map(s -> seconds(s.p99())),
-                    "99th percentile of JVM pauses in the window", "seconds");
+                    "99th percentile of JVM pauses in the window", UNIT_SECONDS);
         });
     }
 
@@ -302,12 +318,9 @@ public final class VitalsMetrics implements MeterBinder, HealthListener {
 
     private static <T> void snapshotGauge(MeterRegistry m, String name, Tags t, T monitor,
                                           Function<T, Optional<Double>> value, String description, String unit) {
-        Gauge.Builder<T> g = Gauge.builder(name, monitor, x -> value.apply(x).orElse(Double.NaN))
-                .tags(t).description(description).strongReference(true);
-        if (unit != null) {
-            g.baseUnit(unit);
-        }
-        g.register(m);
+        Gauge.builder(name, monitor, x -> value.apply(x).orElse(Double.NaN))
+                .tags(t).description(description).baseUnit(unit).strongReference(true)
+                .register(m);
     }
 
     private static double seconds(java.time.Duration d) {
@@ -367,9 +380,11 @@ public final class VitalsMetrics implements MeterBinder, HealthListener {
                     .register(m);
             failures = Counter.builder(CHECK_FAILURES).tags(tags)
                     .description("Check executions whose result was DOWN or UNKNOWN, timeouts included")
+                    .baseUnit(UNIT_FAILURES)
                     .register(m);
             timeouts = Counter.builder(CHECK_TIMEOUTS).tags(tags)
                     .description("Check results reported as timed out")
+                    .baseUnit(UNIT_TIMEOUTS)
                     .register(m);
         }
     }
@@ -402,7 +417,7 @@ public final class VitalsMetrics implements MeterBinder, HealthListener {
         }
 
         private void gauge(String name, Tags t, HealthRegistry r, ToDoubleFunction<HealthRegistry> f, String description) {
-            Gauge.builder(name, r, f).tags(t).description(description).register(meters);
+            Gauge.builder(name, r, f).tags(t).description(description).baseUnit(UNIT_STATUS).register(meters);
         }
     }
 }

@@ -3,6 +3,8 @@ package dev.vitals.micrometer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.vitals.Check;
+import dev.vitals.Health;
 import dev.vitals.HealthRegistry;
 import dev.vitals.monitor.LagMonitor;
 import dev.vitals.monitor.PauseDetector;
@@ -10,11 +12,14 @@ import dev.vitals.monitor.ProgressSource;
 import dev.vitals.monitor.ProgressWatchdog;
 import dev.vitals.monitor.SaturationMonitor;
 import dev.vitals.monitor.SaturationSource;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -92,13 +97,62 @@ class MonitorMetricsTest {
         PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         metrics.bindTo(prometheus);
         String scrape = prometheus.scrape();
-        assertThat(scrape).contains("vitals_pool_saturation{pool=\"workers\",service=\"orders\"}",
-                "vitals_pool_completed_total{pool=\"workers\",service=\"orders\"} 4.0",
+        assertThat(scrape).contains("vitals_pool_saturation_ratio{pool=\"workers\",service=\"orders\"}",
+                "vitals_pool_completed_tasks_total{pool=\"workers\",service=\"orders\"} 4.0",
+                "vitals_pool_busy_units{pool=\"workers\",service=\"orders\"}",
+                "vitals_pool_queued_tasks{pool=\"workers\",service=\"orders\"}",
+                "vitals_pool_stalled_pools{pool=\"workers\",service=\"orders\"} 0.0",
                 "vitals_lag_max_seconds{pool=\"loop\",service=\"orders\"}",
                 "vitals_pause_p99_seconds{monitor=\"pauses\",service=\"orders\"}");
         saturation.close();
         progress.close();
         lag.close();
         pauses.close();
+    }
+
+    // Issue 17: every meter has a description and a base unit (Micrometer's binders do), and each
+    // unit is the unit of the meter's value or what it counts.
+    @Test
+    void everyMeterHasADescriptionAndTheBaseUnitOfItsValue() {
+        Map<String, String> expected = new TreeMap<>(Map.ofEntries(
+                Map.entry(VitalsMetrics.CHECK_DURATION, "seconds"),
+                Map.entry(VitalsMetrics.CHECK_FAILURES, "failures"),
+                Map.entry(VitalsMetrics.CHECK_TIMEOUTS, "timeouts"),
+                Map.entry(VitalsMetrics.CHECK_STATUS, "status"),
+                Map.entry(VitalsMetrics.GROUP_STATUS, "status"),
+                Map.entry(VitalsMetrics.POOL_SATURATION, "ratio"),
+                Map.entry(VitalsMetrics.POOL_BUSY, "units"),
+                Map.entry(VitalsMetrics.POOL_CAPACITY, "units"),
+                Map.entry(VitalsMetrics.POOL_QUEUED, "tasks"),
+                Map.entry(VitalsMetrics.POOL_COMPLETED, "tasks"),
+                Map.entry(VitalsMetrics.POOL_STALLED, "pools"),
+                Map.entry(VitalsMetrics.POOL_WITHOUT_PROGRESS, "seconds"),
+                Map.entry(VitalsMetrics.LAG_CURRENT, "seconds"),
+                Map.entry(VitalsMetrics.LAG_MAX, "seconds"),
+                Map.entry(VitalsMetrics.LAG_P99, "seconds"),
+                Map.entry(VitalsMetrics.PAUSE_MAX, "seconds"),
+                Map.entry(VitalsMetrics.PAUSE_P99, "seconds")));
+        VitalsMetrics metrics = VitalsMetrics.create();
+        HealthRegistry checked = HealthRegistry.builder().listener(metrics)
+                .register(Check.builder("db", Health::up).build()).build();
+        try {
+            metrics.monitor(checked)
+                    .saturation(SaturationMonitor.builder("workers", SaturationSource.of(pool)).build())
+                    .progress(ProgressWatchdog.builder("workers", ProgressSource.of(pool)).build())
+                    .lag(LagMonitor.forScheduler("loop", loop).build())
+                    .pause(PauseDetector.builder().build());
+            metrics.onExecution(checked.checks().get(0), Health.up(), false); // creates the check's meters
+            SimpleMeterRegistry meters = new SimpleMeterRegistry();
+            metrics.bindTo(meters);
+
+            Map<String, String> actual = new TreeMap<>();
+            for (Meter m : meters.getMeters()) {
+                assertThat(m.getId().getDescription()).as(m.getId().getName()).isNotBlank();
+                actual.put(m.getId().getName(), m.getId().getBaseUnit());
+            }
+            assertThat(actual).as("every meter, by name, with its base unit").isEqualTo(expected);
+        } finally {
+            checked.close();
+        }
     }
 }
