@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
@@ -34,7 +34,7 @@ final class CheckRunner {
     private final Check check;
     private final Clock clock;
     private final Scheduler scheduler;
-    private final ExecutorService executor;
+    private final Executor executor;
     private final List<HealthListener> listeners;
     private final Consumer<CheckRunner> onChange;
     private final long timeoutNanos;
@@ -51,7 +51,7 @@ final class CheckRunner {
     private int run;
     private Scheduler.Cancellable nextTick;
 
-    CheckRunner(Check check, Clock clock, Scheduler scheduler, ExecutorService executor,
+    CheckRunner(Check check, Clock clock, Scheduler scheduler, Executor executor,
                 List<HealthListener> listeners, Consumer<CheckRunner> onChange) {
         this.check = check;
         this.clock = clock;
@@ -184,7 +184,9 @@ final class CheckRunner {
     private void run(InFlight f) {
         Thread t = Thread.currentThread();
         String oldName = t.getName();
-        t.setName("vitals-check-" + check.name());
+        if (!check.inline()) { // an inline check runs on its caller's thread, which keeps its name
+            t.setName("vitals-check-" + check.name());
+        }
         try {
             if (check.blockingCheck().isPresent()) {
                 Health h;
@@ -212,7 +214,9 @@ final class CheckRunner {
                 stage.whenComplete((h, e) -> finish(f, e != null ? Health.down(unwrap(e)) : h));
             }
         } finally {
-            t.setName(oldName);
+            if (!check.inline()) {
+                t.setName(oldName);
+            }
         }
     }
 

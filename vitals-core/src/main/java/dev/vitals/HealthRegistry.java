@@ -42,8 +42,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * executor; it completes within the longest timeout of those checks.
  *
  * <p>Thread-safe. Threads: one daemon scheduler thread ({@code vitals-scheduler}, unless a
- * scheduler is injected) and check threads ({@code vitals-check-…}: virtual threads on Java 21+,
- * else at most one platform thread per check).
+ * scheduler is injected), which also runs {@linkplain Check#inline() inline} checks (Vitals'
+ * monitors), and check threads for the other checks ({@code vitals-check-N}: platform threads
+ * created on demand and ended after 30 s idle; at most one per check, by single flight; virtual
+ * threads only if {@link Builder#virtualThreads(boolean)} asks for them).
  */
 public final class HealthRegistry implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger("dev.vitals");
@@ -70,7 +72,7 @@ public final class HealthRegistry implements AutoCloseable {
         this.startupCompletion = b.startupCompletion;
         this.checks = List.copyOf(b.checks.values());
         boolean preferVirtual = b.virtualThreads;
-        this.executor = CheckExecutors.create(checks.size(), preferVirtual);
+        this.executor = CheckExecutors.create(preferVirtual);
         this.virtualThreads = preferVirtual && CheckExecutors.virtualThreadsAvailable();
         this.availability = new Availability(this);
 
@@ -84,7 +86,9 @@ public final class HealthRegistry implements AutoCloseable {
         List<CheckRunner> rs = new ArrayList<>();
         List<HealthListener> listeners = List.copyOf(b.listeners);
         for (Check c : checks) {
-            CheckRunner r = new CheckRunner(c, clock, scheduler, executor, listeners, this::resultChanged);
+            // Vitals' own snapshot-reading checks run inline: they never wait for a check thread.
+            CheckRunner r = new CheckRunner(c, clock, scheduler, c.inline() ? Runnable::run : executor, listeners,
+                    this::resultChanged);
             rs.add(r);
             for (String g : c.groups()) {
                 gs.get(g).add(r);
@@ -431,7 +435,7 @@ public final class HealthRegistry implements AutoCloseable {
         private final List<String> duplicates = new ArrayList<>();
         private final List<HealthListener> listeners = new ArrayList<>();
         private StartupCompletion startupCompletion = StartupCompletion.AUTOMATIC;
-        private boolean virtualThreads = true;
+        private boolean virtualThreads;
         private Duration drainOnShutdown;
 
         private Builder() {
@@ -504,8 +508,13 @@ public final class HealthRegistry implements AutoCloseable {
         }
 
         /**
-         * @param virtualThreads whether blocking checks run on virtual threads where the JVM has
-         *     them (Java 21+); default {@code true}. On Java 17 platform threads are used anyway.
+         * @param virtualThreads whether checks run on virtual threads where the JVM has them
+         *     (Java 21+); default {@code false}: platform threads, created on demand. A check
+         *     that spins or pins (a {@code synchronized} block around I/O before Java 24, native
+         *     code) holds its virtual thread's carrier; with as many such checks as carriers
+         *     ({@code ActiveProcessorCount}), every other check and the application's own virtual
+         *     threads stop (DESIGN.md section 5, "Threads"). On Java 17 platform threads are used
+         *     anyway.
          * @return this builder
          */
         public Builder virtualThreads(boolean virtualThreads) {

@@ -97,7 +97,8 @@ abstract class AbstractMonitor implements Monitor {
                 .groups(defaultGroup())
                 .interval(checkInterval)
                 .timeout(Duration.ofSeconds(1))
-                .maxAge(maxAge);
+                .maxAge(maxAge)
+                .inline(true); // reads a snapshot: runs on the scheduler, never waits for a check thread
     }
 
     /** The group {@link #check()} puts the check in. */
