@@ -125,6 +125,14 @@ public final class HealthRegistry implements AutoCloseable {
             started = true;
         }
         for (CheckRunner r : runners) {
+            Check c = r.check();
+            if (c.dependency() && c.groups().contains(Groups.LIVENESS)) {
+                LOG.log(Level.WARNING, "check ''{0}'' is in the liveness group but reaches a remote dependency:"
+                        + " a restart cannot cure a remote outage, so an outage would restart every replica at once"
+                        + " (DESIGN.md P2: dependencies never belong in liveness); move it to readiness", c.name());
+            }
+        }
+        for (CheckRunner r : runners) {
             if (r.check().mode() == Mode.SCHEDULED) {
                 r.startSchedule();
             }
@@ -184,34 +192,77 @@ public final class HealthRegistry implements AutoCloseable {
      * @throws IllegalStateException if the registry is closed
      */
     public CompletableFuture<Report> evaluate(String group, Collection<String> excluded) {
+        return evaluate(group, excluded, null);
+    }
+
+    /**
+     * As {@link #evaluate(String, Collection)}, answering by {@code budget} at the latest: an
+     * on-demand check still running when the budget runs out reads as its last result if that is
+     * younger than its {@code maxAge}, else {@code UNKNOWN}, either way with a message saying it
+     * is still running; the execution goes on (single flight), so a later evaluation reads or
+     * joins it. This is how a probe is answered before the kubelet's timeout whatever the checks
+     * do (issue 19). The budget timer runs on the registry's scheduler.
+     *
+     * @param group a group name
+     * @param excluded check names to leave out; names that match nothing are ignored
+     * @param budget the longest wait, at least 1 ms; a budget longer than the slowest timeout
+     *     changes nothing
+     * @return the report, within the budget (or the slowest timeout, if shorter)
+     * @throws NoSuchElementException if there is no such group
+     * @throws IllegalStateException if the registry is closed
+     * @throws IllegalArgumentException if {@code budget} is shorter than 1 ms
+     */
+    public CompletableFuture<Report> evaluate(String group, Collection<String> excluded, Duration budget) {
         requireOpen();
         Objects.requireNonNull(excluded, "excluded");
+        if (budget != null && budget.compareTo(Duration.ofMillis(1)) < 0) {
+            throw new IllegalArgumentException("budget must be at least 1 ms, was " + budget);
+        }
         GroupState g = groupState(group);
         if (!g.onDemand) {
             return CompletableFuture.completedFuture(report(group).without(excluded));
         }
         long now = clock.monotonicTime();
-        List<String> names = new ArrayList<>();
+        List<CheckRunner> included = new ArrayList<>();
         List<CompletableFuture<Health>> results = new ArrayList<>();
         for (CheckRunner r : g.runners) {
-            String name = r.check().name();
-            if (excluded.contains(name)) {
+            if (excluded.contains(r.check().name())) {
                 continue;
             }
-            names.add(name);
+            included.add(r);
             results.add(r.check().mode() == Mode.ON_DEMAND ? r.evaluate() : CompletableFuture.completedFuture(r.read(now)));
         }
-        return CompletableFuture.allOf(results.toArray(new CompletableFuture<?>[0])).handle((v, e) -> {
-            Map<String, Health> m = new LinkedHashMap<>();
-            for (int i = 0; i < names.size(); i++) {
-                m.put(names.get(i), results.get(i).getNow(Health.unknown("no result")));
-            }
-            maybeCompleteStartup();
-            if (g.builtIn && !excluded.contains(Availability.CHECK_NAME)) {
-                m.put(Availability.CHECK_NAME, availabilityHealth(g.name));
-            }
-            return new Report(g.name, m, g.nonCritical, pinnedUp(g.name), Instant.ofEpochMilli(clock.wallTime()));
-        });
+        CompletableFuture<Report> all = CompletableFuture.allOf(results.toArray(new CompletableFuture<?>[0]))
+                .handle((v, e) -> assemble(g, excluded, included, results));
+        if (budget == null || all.isDone()) {
+            return all;
+        }
+        CompletableFuture<Report> answer = new CompletableFuture<>();
+        all.whenComplete((r, e) -> answer.complete(r));
+        try {
+            Scheduler.Cancellable timer = scheduler.schedule(budget.toNanos(),
+                    () -> answer.complete(assemble(g, excluded, included, results)));
+            answer.whenComplete((r, e) -> timer.cancel());
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            // scheduler shut down (registry closing): the evaluation still completes by its timeouts
+        }
+        return answer;
+    }
+
+    private Report assemble(GroupState g, Collection<String> excluded, List<CheckRunner> included,
+                            List<CompletableFuture<Health>> results) {
+        long now = clock.monotonicTime();
+        Map<String, Health> m = new LinkedHashMap<>();
+        for (int i = 0; i < included.size(); i++) {
+            CompletableFuture<Health> f = results.get(i);
+            CheckRunner r = included.get(i);
+            m.put(r.check().name(), f.isDone() ? f.getNow(Health.unknown("no result")) : r.readWhileRunning(now));
+        }
+        maybeCompleteStartup();
+        if (g.builtIn && !excluded.contains(Availability.CHECK_NAME)) {
+            m.put(Availability.CHECK_NAME, availabilityHealth(g.name));
+        }
+        return new Report(g.name, m, g.nonCritical, pinnedUp(g.name), Instant.ofEpochMilli(clock.wallTime()));
     }
 
     /**

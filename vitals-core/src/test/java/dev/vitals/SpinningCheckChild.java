@@ -29,10 +29,11 @@ public final class SpinningCheckChild {
                     }
                 }).groups(Groups.READINESS).critical(false).interval(Duration.ofMillis(500))
                         .timeout(Duration.ofMillis(200)).build())
+                // maxAge 5 s: a loaded CI machine may delay a run; starvation leaves no result at all
                 .register(Check.builder("alive", Health::up).groups(Groups.LIVENESS)
-                        .interval(Duration.ofMillis(200)).timeout(Duration.ofMillis(500)).build())
-                .register(deadlock.check().groups(Groups.LIVENESS).interval(Duration.ofMillis(200))
-                        .timeout(Duration.ofMillis(500)).build())
+                        .interval(Duration.ofMillis(250)).timeout(Duration.ofSeconds(1)).maxAge(Duration.ofSeconds(5)).build())
+                .register(deadlock.check().groups(Groups.LIVENESS).interval(Duration.ofMillis(250))
+                        .timeout(Duration.ofSeconds(1)).maxAge(Duration.ofSeconds(5)).build())
                 .build();
         AtomicLong iterations = new AtomicLong();
         AtomicLong maxLateMillis = new AtomicLong();
@@ -56,7 +57,7 @@ public final class SpinningCheckChild {
         int samples = 0;
         int failing = 0;
         String firstFailure = "";
-        Thread.sleep(300); // the first results
+        Thread.sleep(500); // the first results
         while (System.nanoTime() < end) {
             Report r = registry.report(Groups.LIVENESS);
             samples++;

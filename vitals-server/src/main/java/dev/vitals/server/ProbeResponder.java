@@ -20,10 +20,21 @@ import java.util.concurrent.CompletableFuture;
 final class ProbeResponder {
     private final HealthRegistry registry;
     private final ProbeRouter router;
+    private final Duration budget;
 
     ProbeResponder(HealthRegistry registry, ProbeRouter router) {
+        this(registry, router, ProbeServer.Builder.DEFAULT_PROBE_BUDGET);
+    }
+
+    ProbeResponder(HealthRegistry registry, ProbeRouter router, Duration budget) {
         this.registry = Objects.requireNonNull(registry, "registry");
         this.router = Objects.requireNonNull(router, "router");
+        this.budget = Objects.requireNonNull(budget, "budget");
+    }
+
+    /** @return the longest time {@link #evaluate(Route)} waits for on-demand checks */
+    Duration budget() {
+        return budget;
     }
 
     ProbeRouter router() {
@@ -87,14 +98,16 @@ final class ProbeResponder {
      * Evaluates the route's groups (on-demand checks run on Vitals' executor, honouring their
      * TTL and single flight) and formats the result. Never completes exceptionally.
      *
-     * @return a future completing, by the registry's contract, within {@link #deadline(Route)}
+     * @return a future completing, by the registry's contract, within the shorter of
+     *     {@link #deadline(Route)} and {@link #budget()}; checks still running at the budget read
+     *     as their last result (marked "still running") or UNKNOWN
      */
     CompletableFuture<ProbeResponse> evaluate(Route route) {
         Set<String> excluded = route.kind() == Route.Kind.CHECK ? Set.of() : route.excluded();
         List<CompletableFuture<Report>> futures = new ArrayList<>(route.groups().size());
         try {
             for (String g : route.groups()) {
-                futures.add(registry.evaluate(g, excluded));
+                futures.add(registry.evaluate(g, excluded, budget));
             }
         } catch (IllegalStateException e) {
             return CompletableFuture.completedFuture(ProbeRouter.unavailable("health registry is closed"));
