@@ -192,7 +192,7 @@ public final class HealthRegistry implements AutoCloseable {
      * @throws IllegalStateException if the registry is closed
      */
     public CompletableFuture<Report> evaluate(String group, Collection<String> excluded) {
-        return evaluate(group, excluded, null);
+        return evaluateWithin(group, excluded, null);
     }
 
     /**
@@ -210,14 +210,22 @@ public final class HealthRegistry implements AutoCloseable {
      * @return the report, within the budget (or the slowest timeout, if shorter)
      * @throws NoSuchElementException if there is no such group
      * @throws IllegalStateException if the registry is closed
-     * @throws IllegalArgumentException if {@code budget} is shorter than 1 ms
+     * @throws IllegalArgumentException if {@code budget} is shorter than 1 ms or longer than
+     *     {@link Check#MAX_DURATION}
+     * @throws NullPointerException if an argument is null
      */
     public CompletableFuture<Report> evaluate(String group, Collection<String> excluded, Duration budget) {
+        Objects.requireNonNull(budget, "budget");
+        if (budget.compareTo(Duration.ofMillis(1)) < 0 || budget.compareTo(Check.MAX_DURATION) > 0) {
+            throw new IllegalArgumentException("budget must be in 1 ms.." + Check.MAX_DURATION.toDays() + " days, was " + budget);
+        }
+        return evaluateWithin(group, excluded, budget);
+    }
+
+    /** @param budget null for none */
+    private CompletableFuture<Report> evaluateWithin(String group, Collection<String> excluded, Duration budget) {
         requireOpen();
         Objects.requireNonNull(excluded, "excluded");
-        if (budget != null && budget.compareTo(Duration.ofMillis(1)) < 0) {
-            throw new IllegalArgumentException("budget must be at least 1 ms, was " + budget);
-        }
         GroupState g = groupState(group);
         if (!g.onDemand) {
             return CompletableFuture.completedFuture(report(group).without(excluded));

@@ -45,9 +45,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>Requests are parsed incrementally on the event loop, so a slow or malicious client costs a
  * buffer, not a thread; answers are written from the event loop straight from
  * {@link HealthRegistry#report(String)}, which never blocks. Only groups with on-demand checks are
- * evaluated, on Vitals' check executor, the request waiting at most the group deadline (the
- * longest timeout of its on-demand checks) plus a 500 ms safety margin enforced on the event loop,
- * after which it is answered from the current in-memory state.
+ * evaluated, on Vitals' check executor, the request waiting at most the
+ * {@linkplain Builder#probeBudget(Duration) probe budget} (800 ms) or the group deadline (the
+ * longest timeout of its on-demand checks), whichever is shorter: checks still running then read
+ * as their last result, or UNKNOWN. A safety margin of 100 ms more is enforced on the event loop,
+ * after which the request is answered from the current in-memory state.
  *
  * <p>Limits: a request's line and its header block are each limited to
  * {@link Builder#maxHeaderSize(int)} bytes (431 for headers, 400 for the line, then close);
