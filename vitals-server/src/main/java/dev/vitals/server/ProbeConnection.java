@@ -48,8 +48,8 @@ final class ProbeConnection {
     private static final byte[] CONNECTION_KEEP_ALIVE = "Connection: keep-alive\r\n".getBytes(StandardCharsets.US_ASCII);
     private static final int MAX_QUEUED = 16;
     /**
-     * Slack granted on top of the probe budget (or the group deadline, if shorter) before the
-     * event loop answers by itself from memory; the registry answers at the budget.
+     * Slack granted on top of the route's wait (the probe budget, or the group deadline if
+     * shorter or for a JSON report) before the event loop answers by itself from memory.
      */
     static final long SAFETY_MARGIN_MILLIS = 100;
     /** Longest wait for a client to close after the last answer on a closing connection. */
@@ -282,8 +282,7 @@ final class ProbeConnection {
         entry.busy = true;
         Pending p = new Pending(route, head, keepAlive, http10);
         pending = p;
-        long safetyMillis = Math.min(responder.deadline(route).toMillis(), responder.budget().toMillis())
-                + SAFETY_MARGIN_MILLIS;
+        long safetyMillis = responder.wait(route).toMillis() + SAFETY_MARGIN_MILLIS;
         p.safety = ctx.executor().schedule(() -> {
             LOG.log(Level.DEBUG, () -> "on-demand evaluation of " + route.groups() + " missed its deadline of "
                     + safetyMillis + " ms; answering from the current state");

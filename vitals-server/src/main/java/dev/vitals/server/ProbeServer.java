@@ -45,10 +45,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>Requests are parsed incrementally on the event loop, so a slow or malicious client costs a
  * buffer, not a thread; answers are written from the event loop straight from
  * {@link HealthRegistry#report(String)}, which never blocks. Only groups with on-demand checks are
- * evaluated, on Vitals' check executor, the request waiting at most the
+ * evaluated, on Vitals' check executor. A probe ({@code /livez}, {@code /readyz},
+ * {@code /startupz}, their per-check paths) waits at most the
  * {@linkplain Builder#probeBudget(Duration) probe budget} (800 ms) or the group deadline (the
  * longest timeout of its on-demand checks), whichever is shorter: checks still running then read
- * as their last result, or UNKNOWN. A safety margin of 100 ms more is enforced on the event loop,
+ * as their last result, or UNKNOWN. A JSON report ({@code /health…}, for people and dashboards)
+ * waits for the group deadline. A safety margin of 100 ms more is enforced on the event loop,
  * after which the request is answered from the current in-memory state.
  *
  * <p>Limits: a request's line and its header block are each limited to
@@ -523,8 +525,11 @@ public final class ProbeServer implements AutoCloseable {
         }
 
         /**
-         * @param budget the longest time a probe of a group with on-demand checks waits for them,
-         *     1 ms to 60 s; default 800 ms, so the answer beats the kubelet's default 1 s timeout.
+         * @param budget the longest time a probe ({@code /livez}, {@code /readyz},
+         *     {@code /startupz} and their per-check paths) of a group with on-demand checks waits
+         *     for them, 1 ms to 60 s; default 800 ms, so the answer beats the kubelet's default 1 s
+         *     timeout. JSON reports ({@code /health…}) are for people and dashboards and wait for
+         *     the checks' timeouts.
          *     When it runs out the probe is answered with what is known: each check still running
          *     shows its last result if younger than its maxAge, else UNKNOWN, marked "still
          *     running"; the execution goes on and the next probe reads or joins it. An on-demand

@@ -233,7 +233,8 @@ class ProbeServerTest {
         onDemand.availability().markStartupComplete();
         ExecutorService pool = Executors.newFixedThreadPool(1);
         try {
-            int port = start(ProbeServer.builder(onDemand)).port();
+            // A budget past the 800 ms check, so its answer is still in progress when the stop begins.
+            int port = start(ProbeServer.builder(onDemand).probeBudget(Duration.ofSeconds(3))).port();
             RawHttp idle = new RawHttp(port, 5000);
             idle.send("GET /livez HTTP/1.1\r\nHost: x\r\n\r\n");
             assertThat(idle.read(false).status).isEqualTo(200);
