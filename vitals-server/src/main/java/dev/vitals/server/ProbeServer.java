@@ -283,7 +283,7 @@ public final class ProbeServer implements AutoCloseable {
     private void warnAboutLongTimeouts() {
         for (dev.vitals.Check c : registry.checks()) {
             if (c.mode() == dev.vitals.Mode.ON_DEMAND && c.timeout().compareTo(probeBudget) > 0) {
-                LOG.log(Level.INFO, "check ''" + c.name() + "'': timeout " + c.timeout().toMillis()
+                LOG.log(Level.INFO, "check '" + c.name() + "': timeout " + c.timeout().toMillis()
                         + " ms is longer than the probe budget of " + probeBudget.toMillis() + " ms; a probe that finds it"
                         + " running answers with its last result (UNKNOWN without one) and the execution goes on");
             }

@@ -53,7 +53,7 @@ final class FloodHarness implements AutoCloseable {
                 }
             }
         }
-        Process p = new ProcessBuilder(List.of(java, "-Xmx64m", "-XX:MaxDirectMemorySize=32m", "-XX:+UseSerialGC",
+        Process p = new ProcessBuilder(List.of(java, "-XX:+MaxFDLimit", "-Xmx64m", "-XX:MaxDirectMemorySize=32m", "-XX:+UseSerialGC",
                 "-XX:TieredStopAtLevel=1", "-Dio.netty.allocator.type=unpooled",
                 "-cp", String.join(File.pathSeparator, cp), FloodTarget.class.getName()))
                 .redirectError(ProcessBuilder.Redirect.DISCARD).start();
@@ -69,6 +69,17 @@ final class FloodHarness implements AutoCloseable {
         watchdog.setDaemon(true);
         watchdog.start();
         return new FloodHarness(p);
+    }
+
+    /** @return this JVM's soft limit of open files, from /proc/self/limits; Long.MAX_VALUE if unlimited or unknown */
+    static long openFileLimit() throws IOException {
+        for (String l : java.nio.file.Files.readAllLines(Path.of("/proc/self/limits"))) {
+            if (l.startsWith("Max open files")) {
+                String soft = l.substring("Max open files".length()).trim().split("\\s+")[0];
+                return soft.equals("unlimited") ? Long.MAX_VALUE : Long.parseLong(soft);
+            }
+        }
+        return Long.MAX_VALUE;
     }
 
     InetSocketAddress address() {

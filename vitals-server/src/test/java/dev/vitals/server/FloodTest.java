@@ -38,6 +38,12 @@ class FloodTest {
 
     @BeforeAll
     void startTarget() throws Exception {
+        // The flood holds its sockets in this JVM, the target its own in a child JVM. HotSpot
+        // raises its soft descriptor limit to the hard one at start (-XX:+MaxFDLimit, the default
+        // on Linux); say so plainly where the hard limit is too low.
+        long limit = FloodHarness.openFileLimit();
+        assertThat(limit).as("open-file limit of the test JVM; the flood needs more than %d descriptors"
+                + " (raise it with ulimit -n)", HOSTILE).isGreaterThan(HOSTILE + 2_000L);
         target = FloodHarness.start();
         for (int i = 0; i < 20; i++) { // warm up the path a probe takes
             FloodHarness.probe(target.port, "/livez");

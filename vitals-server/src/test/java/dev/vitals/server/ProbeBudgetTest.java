@@ -41,6 +41,7 @@ class ProbeBudgetTest {
 
     @Test
     void theFirstProbeOfAGroupWithAHungOnDemandCheckBeatsTheKubeletsDefaultTimeout() throws Exception {
+        List<LogRecord> records = capture("dev.vitals.server");
         AtomicInteger executions = new AtomicInteger();
         HealthRegistry registry = start(HealthRegistry.builder()
                 .register(Check.builder("hangs", () -> {
@@ -49,12 +50,41 @@ class ProbeBudgetTest {
                     return Health.up();
                 }).mode(Mode.ON_DEMAND).build())); // default timeout: 2 s
         ProbeServer server = start(ProbeServer.builder(registry)); // default budget: 800 ms
+        for (int i = 0; i < 5; i++) { // warm the JVM's request path: the subject is the check, not class loading
+            FloodHarness.probe(server.port(), "/livez?verbose");
+        }
 
         FloodHarness.Probe first = FloodHarness.probe(server.port(), "/readyz?verbose");
         assertThat(first.status).as("answered within the kubelet's 1 s: %s", first).isEqualTo(503);
         RawHttp.Response body = RawHttp.get(server.port(), "/readyz?verbose");
         assertThat(body.body).contains("[-]hangs failed: reason withheld");
         assertThat(executions.get()).as("the probes joined one execution, still going on").isEqualTo(1);
+        assertThat(records).extracting(LogRecord::getMessage).containsOnlyOnce("check 'hangs': timeout 2000 ms is longer"
+                + " than the probe budget of 800 ms; a probe that finds it running answers with its last result (UNKNOWN"
+                + " without one) and the execution goes on");
+    }
+
+    /** Records what a JUL logger (System.Logger's default backend) receives until the test ends. */
+    private List<LogRecord> capture(String name) {
+        Logger jul = Logger.getLogger(name);
+        List<LogRecord> records = new CopyOnWriteArrayList<>();
+        Handler handler = new Handler() {
+            @Override
+            public void publish(LogRecord r) {
+                records.add(r);
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        jul.addHandler(handler);
+        closeables.add(() -> jul.removeHandler(handler));
+        return records;
     }
 
     @Test
