@@ -120,7 +120,11 @@ final class ProbeConnection {
 
     /** Closes the connection to make room for a newer one (the connection table chose it). */
     void evict() {
-        if (ctx != null && ctx.channel().isActive()) {
+        if (ctx == null) {
+            entry.channel.close();
+            return;
+        }
+        if (ctx.channel().isActive()) {
             LOG.log(Level.TRACE, () -> "probe connection " + ctx.channel().remoteAddress()
                     + " closed to make room for a newer one");
             closing = true;
