@@ -33,6 +33,12 @@ public final class Check {
     public static final Duration DEFAULT_TTL = Duration.ofSeconds(1);
     /** Default health read before a check's first result: UNKNOWN "no result yet". */
     public static final Health NO_RESULT_YET = Health.unknown("no result yet");
+    /**
+     * Longest interval, timeout, maxAge or ttl a check accepts: 365 days. The engine keeps times
+     * in nanoseconds, which a {@code long} holds for about 292 years; three times this bound
+     * (the default maxAge) still fits.
+     */
+    public static final Duration MAX_DURATION = Duration.ofDays(365);
 
     private final String name;
     private final HealthCheck blocking;
@@ -47,6 +53,8 @@ public final class Check {
     private final int failureThreshold;
     private final int successThreshold;
     private final Health beforeFirstResult;
+    private final boolean dependency;
+    private final boolean inline;
 
     private Check(Builder b) {
         this.name = b.name;
@@ -62,6 +70,8 @@ public final class Check {
         this.failureThreshold = b.failureThreshold;
         this.successThreshold = b.successThreshold;
         this.beforeFirstResult = b.beforeFirstResult;
+        this.dependency = b.dependency;
+        this.inline = b.inline;
     }
 
     /**
@@ -158,9 +168,28 @@ public final class Check {
         return beforeFirstResult;
     }
 
+    /**
+     * @return whether the check reaches a remote dependency (a database, a cache, a broker, a
+     *     mail server); such a check does not belong in liveness (DESIGN.md P2), and the registry
+     *     warns when one is put there
+     */
+    public boolean dependency() {
+        return dependency;
+    }
+
+    /**
+     * @return whether the check runs on the thread that starts its execution (Vitals'
+     *     scheduler, or the caller of an on-demand evaluation) instead of a check thread; only
+     *     for checks that read state already in memory and never block, such as Vitals' monitors
+     */
+    public boolean inline() {
+        return inline;
+    }
+
     @Override
     public String toString() {
         return "Check{" + name + ", groups=" + groups + ", " + mode + (critical ? ", critical" : ", non-critical")
+                + (dependency ? ", dependency" : "") + (inline ? ", inline" : "")
                 + ", interval=" + interval + ", timeout=" + timeout + ", maxAge=" + maxAge + ", ttl=" + ttl
                 + ", failureThreshold=" + failureThreshold + ", successThreshold=" + successThreshold + '}';
     }
@@ -183,6 +212,8 @@ public final class Check {
         private int failureThreshold = 1;
         private int successThreshold = 1;
         private Health beforeFirstResult = NO_RESULT_YET;
+        private boolean dependency;
+        private boolean inline;
 
         private Builder(String name, HealthCheck blocking, AsyncHealthCheck async) {
             Names.requireValid("check name", name);
@@ -304,9 +335,41 @@ public final class Check {
         }
 
         /**
+         * Tags the check as reaching a remote dependency (a database, cache, broker, mail or
+         * search server). A dependency in the liveness group is accepted but logged once, as a
+         * warning naming the check and the rule, when the registry starts, and marked in the
+         * detailed report: a restart cannot cure a remote outage (DESIGN.md P2). Default
+         * {@code false}; the Spring Boot adapter sets it for the indicators of known dependencies.
+         *
+         * @param dependency whether the check reaches a remote dependency
+         * @return this builder
+         */
+        public Builder dependency(boolean dependency) {
+            this.dependency = dependency;
+            return this;
+        }
+
+        /**
+         * Runs the check on the thread that starts its execution (Vitals' scheduler thread for
+         * scheduled checks, the caller for an on-demand evaluation) rather than on a check thread,
+         * so it never waits for a thread and costs none. Only for a check that reads state already
+         * in memory and returns in microseconds, never blocking: a blocking inline check stalls
+         * Vitals' scheduler, and with it every schedule and timeout. Vitals' monitors set it.
+         * Default {@code false}.
+         *
+         * @param inline whether to run on the starting thread
+         * @return this builder
+         */
+        public Builder inline(boolean inline) {
+            this.inline = inline;
+            return this;
+        }
+
+        /**
          * @return the immutable registration
          * @throws IllegalArgumentException naming the check and the field, when a duration is
-         *     under 1 ms, a threshold is under 1, or maxAge is shorter than interval
+         *     under 1 ms or over {@link Check#MAX_DURATION}, a threshold is under 1, or maxAge is
+         *     shorter than interval
          */
         public Check build() {
             requireAtLeastOneMilli("interval", interval);
@@ -339,6 +402,10 @@ public final class Check {
         private void requireAtLeastOneMilli(String field, Duration d) {
             if (d.compareTo(Duration.ofMillis(1)) < 0) {
                 throw new IllegalArgumentException("check '" + name + "': " + field + " must be at least 1 ms, was " + d);
+            }
+            if (d.compareTo(MAX_DURATION) > 0) {
+                throw new IllegalArgumentException("check '" + name + "': " + field + " must be at most 365 days ("
+                        + MAX_DURATION + "), was " + d);
             }
         }
     }

@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
@@ -39,7 +39,7 @@ final class CheckRunner {
     private final Check check;
     private final Clock clock;
     private final Scheduler scheduler;
-    private final ExecutorService executor;
+    private final Executor executor;
     private final List<HealthListener> listeners;
     private final Consumer<CheckRunner> onChange;
     private final long timeoutNanos;
@@ -58,7 +58,7 @@ final class CheckRunner {
     private int run;
     private Scheduler.Cancellable nextTick;
 
-    CheckRunner(Check check, Clock clock, Scheduler scheduler, ExecutorService executor,
+    CheckRunner(Check check, Clock clock, Scheduler scheduler, Executor executor,
                 List<HealthListener> listeners, Consumer<CheckRunner> onChange) {
         this.check = check;
         this.clock = clock;
@@ -99,6 +99,30 @@ final class CheckRunner {
         return s.health;
     }
 
+    /**
+     * For an evaluation whose budget ran out while this check runs: the latest result, marked
+     * "still running", if younger than maxAge, else UNKNOWN.
+     */
+    Health readWhileRunning(long now) {
+        long running;
+        synchronized (this) {
+            running = inFlight == null ? 0 : now - inFlight.startNanos;
+        }
+        String what = "still running (" + Duration.ofNanos(Math.max(0, running)).toMillis() + " ms)";
+        Sample s = latest;
+        if (s == null) {
+            return Health.unknown(what + ", no result yet");
+        }
+        long age = now - s.nanos;
+        if (age > maxAgeNanos) {
+            return Health.builder(Status.UNKNOWN).message(what + "; last result " + Duration.ofNanos(age).toMillis()
+                    + " ms old (maxAge " + check.maxAge().toMillis() + " ms)").build()
+                    .withTiming(s.health.duration(), s.health.observedAt());
+        }
+        return s.health.withStatus(s.health.status(), what + "; last result " + Duration.ofNanos(age).toMillis()
+                + " ms old" + s.health.message().map(m -> ": " + m).orElse(""));
+    }
+
     private Health stale(Sample s, long age) {
         return Health.builder(Status.UNKNOWN)
                 .message("stale: last result " + Duration.ofNanos(age).toMillis() + " ms old (maxAge "
@@ -129,7 +153,7 @@ final class CheckRunner {
                 return;
             }
         }
-        execute();
+        execute(true);
         long next = due + check.interval().toNanos();
         long now = clock.monotonicTime();
         if (next < now) {
@@ -155,6 +179,16 @@ final class CheckRunner {
      * the latest when the check's timeout expires, with the reported (threshold-filtered) health.
      */
     CompletableFuture<Health> execute() {
+        return execute(false);
+    }
+
+    /**
+     * @param tick whether a scheduled run asks: if it finds an execution hung past its timeout,
+     *     a new execution starts as soon as that one returns (the dependency is probably back),
+     *     rather than at the next tick, so a recovery is seen within the check's own duration
+     *     instead of up to an interval later
+     */
+    private CompletableFuture<Health> execute(boolean tick) {
         InFlight started;
         Health repeated;
         synchronized (this) {
@@ -167,6 +201,7 @@ final class CheckRunner {
                     return inFlight.visible;
                 }
                 // Hung: report the timeout again, never start a second execution.
+                inFlight.rerun |= tick;
                 repeated = recordLocked(timedOut(running), true);
                 started = null;
             } else {
@@ -198,7 +233,9 @@ final class CheckRunner {
     private void run(InFlight f) {
         Thread t = Thread.currentThread();
         String oldName = t.getName();
-        t.setName("vitals-check-" + check.name());
+        if (!check.inline()) { // an inline check runs on its caller's thread, which keeps its name
+            t.setName("vitals-check-" + check.name());
+        }
         try {
             if (check.blockingCheck().isPresent()) {
                 Health h;
@@ -226,7 +263,9 @@ final class CheckRunner {
                 stage.whenComplete((h, e) -> finish(f, e != null ? Health.down(unwrap(e)) : h));
             }
         } finally {
-            t.setName(oldName);
+            if (!check.inline()) {
+                t.setName(oldName);
+            }
         }
     }
 
@@ -241,6 +280,7 @@ final class CheckRunner {
                 .errorType(NullPointerException.class.getName()).build();
         h = h.withTiming(Duration.ofNanos(Math.max(0, end - f.startNanos)), Instant.ofEpochMilli(f.startWall));
         Health reported = null;
+        boolean rerun;
         synchronized (this) {
             // Record and leave flight in one step, so a next execution can never record
             // before this one (results stay in execution order).
@@ -250,6 +290,15 @@ final class CheckRunner {
             } // else: a late result, after the timeout was reported; dropped
             if (inFlight == f) {
                 inFlight = null;
+            }
+            rerun = f.rerun && !closed;
+        }
+        if (rerun) {
+            // A scheduled run was skipped while this one hung: run again now, not an interval later.
+            try {
+                scheduler.schedule(0, this::execute);
+            } catch (RejectedExecutionException e) {
+                LOG.log(Level.DEBUG, "check ''{0}'': scheduler refused the run after a hang", check.name());
             }
         }
         Scheduler.Cancellable t = f.timeoutTask;
@@ -430,6 +479,7 @@ final class CheckRunner {
         final CompletableFuture<Health> visible = new CompletableFuture<>();
         volatile Scheduler.Cancellable timeoutTask;
         boolean recorded; // guarded by the runner's lock
+        boolean rerun; // guarded by the runner's lock: a scheduled run was skipped while this one hung
 
         InFlight(long startNanos, long startWall) {
             this.startNanos = startNanos;

@@ -42,8 +42,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * executor; it completes within the longest timeout of those checks.
  *
  * <p>Thread-safe. Threads: one daemon scheduler thread ({@code vitals-scheduler}, unless a
- * scheduler is injected) and check threads ({@code vitals-check-…}: virtual threads on Java 21+,
- * else at most one platform thread per check).
+ * scheduler is injected), which also runs {@linkplain Check#inline() inline} checks (Vitals'
+ * monitors), and check threads for the other checks ({@code vitals-check-N}: platform threads
+ * created on demand and ended after 30 s idle; at most one per check, by single flight; virtual
+ * threads only if {@link Builder#virtualThreads(boolean)} asks for them).
  */
 public final class HealthRegistry implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger("dev.vitals");
@@ -72,7 +74,7 @@ public final class HealthRegistry implements AutoCloseable {
         this.scheduler = b.scheduler != null ? b.scheduler : ownedScheduler;
         this.checks = List.copyOf(b.checks.values());
         boolean preferVirtual = b.virtualThreads;
-        this.executor = CheckExecutors.create(checks.size(), preferVirtual);
+        this.executor = CheckExecutors.create(preferVirtual);
         this.virtualThreads = preferVirtual && CheckExecutors.virtualThreadsAvailable();
 
         Map<String, GroupState> gs = new LinkedHashMap<>();
@@ -93,7 +95,9 @@ public final class HealthRegistry implements AutoCloseable {
         List<CheckRunner> rs = new ArrayList<>();
         List<HealthListener> listeners = List.copyOf(b.listeners);
         for (Check c : checks) {
-            CheckRunner r = new CheckRunner(c, clock, scheduler, executor, listeners, changes::resultChanged);
+            // Vitals' own snapshot-reading checks run inline: they never wait for a check thread.
+            CheckRunner r = new CheckRunner(c, clock, scheduler, c.inline() ? Runnable::run : executor, listeners,
+                    changes::resultChanged);
             rs.add(r);
             for (String g : c.groups()) {
                 gs.get(g).add(r);
@@ -129,6 +133,14 @@ public final class HealthRegistry implements AutoCloseable {
                 Thread hook = new Thread(() -> drainOnShutdown(a, delay), "vitals-shutdown-drain");
                 Runtime.getRuntime().addShutdownHook(hook);
                 shutdownHook = hook;
+            }
+        }
+        for (CheckRunner r : runners) {
+            Check c = r.check();
+            if (c.dependency() && c.groups().contains(Groups.LIVENESS)) {
+                LOG.log(Level.WARNING, "check ''{0}'' is in the liveness group but reaches a remote dependency:"
+                        + " a restart cannot cure a remote outage, so an outage would restart every replica at once"
+                        + " (DESIGN.md P2: dependencies never belong in liveness); move it to readiness", c.name());
             }
         }
         for (CheckRunner r : runners) {
@@ -193,6 +205,38 @@ public final class HealthRegistry implements AutoCloseable {
      * @throws IllegalStateException if the registry is closed
      */
     public CompletableFuture<Report> evaluate(String group, Collection<String> excluded) {
+        return evaluateWithin(group, excluded, null);
+    }
+
+    /**
+     * As {@link #evaluate(String, Collection)}, answering by {@code budget} at the latest: an
+     * on-demand check still running when the budget runs out reads as its last result if that is
+     * younger than its {@code maxAge}, else {@code UNKNOWN}, either way with a message saying it
+     * is still running; the execution goes on (single flight), so a later evaluation reads or
+     * joins it. This is how a probe is answered before the kubelet's timeout whatever the checks
+     * do (issue 19). The budget timer runs on the registry's scheduler.
+     *
+     * @param group a group name
+     * @param excluded check names to leave out; names that match nothing are ignored
+     * @param budget the longest wait, at least 1 ms; a budget longer than the slowest timeout
+     *     changes nothing
+     * @return the report, within the budget (or the slowest timeout, if shorter)
+     * @throws NoSuchElementException if there is no such group
+     * @throws IllegalStateException if the registry is closed
+     * @throws IllegalArgumentException if {@code budget} is shorter than 1 ms or longer than
+     *     {@link Check#MAX_DURATION}
+     * @throws NullPointerException if an argument is null
+     */
+    public CompletableFuture<Report> evaluate(String group, Collection<String> excluded, Duration budget) {
+        Objects.requireNonNull(budget, "budget");
+        if (budget.compareTo(Duration.ofMillis(1)) < 0 || budget.compareTo(Check.MAX_DURATION) > 0) {
+            throw new IllegalArgumentException("budget must be in 1 ms.." + Check.MAX_DURATION.toDays() + " days, was " + budget);
+        }
+        return evaluateWithin(group, excluded, budget);
+    }
+
+    /** @param budget null for none */
+    private CompletableFuture<Report> evaluateWithin(String group, Collection<String> excluded, Duration budget) {
         requireOpen();
         Objects.requireNonNull(excluded, "excluded");
         GroupState g = groupState(group);
@@ -200,27 +244,45 @@ public final class HealthRegistry implements AutoCloseable {
             return CompletableFuture.completedFuture(report(group).without(excluded));
         }
         long now = clock.monotonicTime();
-        List<String> names = new ArrayList<>();
+        List<CheckRunner> included = new ArrayList<>();
         List<CompletableFuture<Health>> results = new ArrayList<>();
         for (CheckRunner r : g.runners) {
-            String name = r.check().name();
-            if (excluded.contains(name)) {
+            if (excluded.contains(r.check().name())) {
                 continue;
             }
-            names.add(name);
+            included.add(r);
             results.add(r.check().mode() == Mode.ON_DEMAND ? r.evaluate() : CompletableFuture.completedFuture(r.read(now)));
         }
-        return CompletableFuture.allOf(results.toArray(new CompletableFuture<?>[0])).handle((v, e) -> {
-            Map<String, Health> m = new LinkedHashMap<>();
-            for (int i = 0; i < names.size(); i++) {
-                m.put(names.get(i), results.get(i).getNow(Health.unknown("no result")));
-            }
-            if (g.builtIn && !excluded.contains(Availability.CHECK_NAME)) {
-                m.put(Availability.CHECK_NAME, availabilityHealth(availability, g.name));
-            }
-            return new Report(g.name, m, g.nonCritical, pinnedUp(availability, g.name),
-                    Instant.ofEpochMilli(clock.wallTime()));
-        });
+        CompletableFuture<Report> all = CompletableFuture.allOf(results.toArray(new CompletableFuture<?>[0]))
+                .handle((v, e) -> assemble(g, excluded, included, results));
+        if (budget == null || all.isDone()) {
+            return all;
+        }
+        CompletableFuture<Report> answer = new CompletableFuture<>();
+        all.whenComplete((r, e) -> answer.complete(r));
+        try {
+            Scheduler.Cancellable timer = scheduler.schedule(budget.toNanos(),
+                    () -> answer.complete(assemble(g, excluded, included, results)));
+            answer.whenComplete((r, e) -> timer.cancel());
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            // scheduler shut down (registry closing): the evaluation still completes by its timeouts
+        }
+        return answer;
+    }
+
+    private Report assemble(GroupState g, Collection<String> excluded, List<CheckRunner> included,
+                            List<CompletableFuture<Health>> results) {
+        long now = clock.monotonicTime();
+        Map<String, Health> m = new LinkedHashMap<>();
+        for (int i = 0; i < included.size(); i++) {
+            CompletableFuture<Health> f = results.get(i);
+            CheckRunner r = included.get(i);
+            m.put(r.check().name(), f.isDone() ? f.getNow(Health.unknown("no result")) : r.readWhileRunning(now));
+        }
+        if (g.builtIn && !excluded.contains(Availability.CHECK_NAME)) {
+            m.put(Availability.CHECK_NAME, availabilityHealth(availability, g.name));
+        }
+        return new Report(g.name, m, g.nonCritical, pinnedUp(availability, g.name), Instant.ofEpochMilli(clock.wallTime()));
     }
 
     /**
@@ -492,7 +554,7 @@ public final class HealthRegistry implements AutoCloseable {
         private final List<String> duplicates = new ArrayList<>();
         private final List<HealthListener> listeners = new ArrayList<>();
         private StartupCompletion startupCompletion = StartupCompletion.AUTOMATIC;
-        private boolean virtualThreads = true;
+        private boolean virtualThreads;
         private Duration drainOnShutdown;
 
         private Builder() {
@@ -565,8 +627,13 @@ public final class HealthRegistry implements AutoCloseable {
         }
 
         /**
-         * @param virtualThreads whether blocking checks run on virtual threads where the JVM has
-         *     them (Java 21+); default {@code true}. On Java 17 platform threads are used anyway.
+         * @param virtualThreads whether checks run on virtual threads where the JVM has them
+         *     (Java 21+); default {@code false}: platform threads, created on demand. A check
+         *     that spins or pins (a {@code synchronized} block around I/O before Java 24, native
+         *     code) holds its virtual thread's carrier; with as many such checks as carriers
+         *     ({@code ActiveProcessorCount}), every other check and the application's own virtual
+         *     threads stop (DESIGN.md section 5, "Threads"). On Java 17 platform threads are used
+         *     anyway.
          * @return this builder
          */
         public Builder virtualThreads(boolean virtualThreads) {

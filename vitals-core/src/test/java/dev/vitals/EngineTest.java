@@ -344,7 +344,7 @@ class EngineTest {
     }
 
     @Test
-    void checksRunOnVirtualThreadsWhereTheJvmHasThem() throws Exception {
+    void checksRunOnPlatformThreadsByDefault() throws Exception {
         java.util.concurrent.atomic.AtomicReference<String> threadName = new java.util.concurrent.atomic.AtomicReference<>();
         java.util.concurrent.atomic.AtomicBoolean daemon = new java.util.concurrent.atomic.AtomicBoolean();
         HealthRegistry registry = track(HealthRegistry.builder()
@@ -355,7 +355,7 @@ class EngineTest {
                 }).mode(Mode.ON_DEMAND).build()).build());
         registry.evaluate(Groups.READINESS).get(10, TimeUnit.SECONDS);
 
-        assertThat(registry.usesVirtualThreads()).isEqualTo(Runtime.version().feature() >= 21);
+        assertThat(registry.usesVirtualThreads()).isFalse(); // issue 19: a spinning check must not take a carrier
         assertThat(threadName.get()).isEqualTo("vitals-check-where");
         assertThat(daemon.get()).isTrue();
         assertThat(Thread.getAllStackTraces().keySet()).noneMatch(t -> t.getName().equals("vitals-check-where"));

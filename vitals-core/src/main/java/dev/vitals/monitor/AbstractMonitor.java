@@ -138,7 +138,8 @@ abstract class AbstractMonitor<S> implements Monitor {
                 .interval(checkInterval)
                 .timeout(Duration.ofSeconds(1))
                 .maxAge(maxAge)
-                .beforeFirstResult(NO_SAMPLE_YET);
+                .beforeFirstResult(NO_SAMPLE_YET)
+                .inline(true); // reads a snapshot: runs on the scheduler, never waits for a check thread
     }
 
     @Override

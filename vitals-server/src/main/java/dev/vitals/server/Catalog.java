@@ -8,6 +8,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.HashSet;
+import java.util.Set;
 
 /**
  * What routing needs to know of a registry, fixed once the registry is built: each group's
@@ -18,8 +20,14 @@ import java.util.Optional;
 final class Catalog {
     private final Map<String, List<String>> checksByGroup;
     private final Map<String, Duration> onDemandDeadlines;
+    private final Set<String> dependencies;
 
     Catalog(Map<String, List<String>> checksByGroup, Map<String, Duration> onDemandDeadlines) {
+        this(checksByGroup, onDemandDeadlines, Set.of());
+    }
+
+    Catalog(Map<String, List<String>> checksByGroup, Map<String, Duration> onDemandDeadlines, Set<String> dependencies) {
+        this.dependencies = Set.copyOf(dependencies);
         Map<String, List<String>> copy = new LinkedHashMap<>();
         checksByGroup.forEach((g, names) -> copy.put(g, List.copyOf(names)));
         this.checksByGroup = java.util.Collections.unmodifiableMap(copy);
@@ -34,6 +42,12 @@ final class Catalog {
     static Catalog of(HealthRegistry registry) {
         Map<String, List<String>> names = new LinkedHashMap<>();
         Map<String, Duration> deadlines = new LinkedHashMap<>();
+        Set<String> dependencies = new HashSet<>();
+        for (Check c : registry.checks()) {
+            if (c.dependency()) {
+                dependencies.add(c.name());
+            }
+        }
         for (String g : registry.groups()) {
             names.put(g, List.copyOf(registry.report(g).checks().keySet()));
         }
@@ -45,7 +59,12 @@ final class Catalog {
                 deadlines.merge(g, c.timeout(), (a, b) -> a.compareTo(b) >= 0 ? a : b);
             }
         }
-        return new Catalog(names, deadlines);
+        return new Catalog(names, deadlines, dependencies);
+    }
+
+    /** @return whether the check of that name is tagged as reaching a remote dependency */
+    boolean isDependency(String check) {
+        return dependencies.contains(check);
     }
 
     boolean hasGroup(String group) {

@@ -47,8 +47,11 @@ final class ProbeConnection {
     private static final byte[] CONNECTION_CLOSE = "Connection: close\r\n".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] CONNECTION_KEEP_ALIVE = "Connection: keep-alive\r\n".getBytes(StandardCharsets.US_ASCII);
     private static final int MAX_QUEUED = 16;
-    /** Slack granted on top of the group deadline before the event loop answers by itself. */
-    static final long SAFETY_MARGIN_MILLIS = 500;
+    /**
+     * Slack granted on top of the route's wait (the probe budget, or the group deadline if
+     * shorter or for a JSON report) before the event loop answers by itself from memory.
+     */
+    static final long SAFETY_MARGIN_MILLIS = 100;
     /** Longest wait for a client to close after the last answer on a closing connection. */
     static final long LINGER_MILLIS = 2000;
 
@@ -59,6 +62,7 @@ final class ProbeConnection {
 
     private final ProbeServer server;
     private final ProbeResponder responder;
+    private final ConnectionTable.Entry entry;
     final RawBytes rawBytes = new RawBytes();
     final Requests requests = new Requests();
 
@@ -77,9 +81,10 @@ final class ProbeConnection {
     private Pending pending;
     private final ArrayDeque<HttpRequest> queued = new ArrayDeque<>(2);
 
-    ProbeConnection(ProbeServer server, ProbeResponder responder) {
+    ProbeConnection(ProbeServer server, ProbeResponder responder, ConnectionTable.Entry entry) {
         this.server = server;
         this.responder = responder;
+        this.entry = entry;
     }
 
     // ------------------------------------------------------------------ deadlines
@@ -111,6 +116,20 @@ final class ProbeConnection {
                 + (reading ? "no complete request within the read timeout" : "idle timeout"));
         closing = true;
         ctx.close();
+    }
+
+    /** Closes the connection to make room for a newer one (the connection table chose it). */
+    void evict() {
+        if (ctx == null) {
+            entry.channel.close();
+            return;
+        }
+        if (ctx.channel().isActive()) {
+            LOG.log(Level.TRACE, () -> "probe connection " + ctx.channel().remoteAddress()
+                    + " closed to make room for a newer one");
+            closing = true;
+            ctx.close();
+        }
     }
 
     /** Closes the connection unless an answer is being prepared; used by a graceful stop. */
@@ -264,9 +283,10 @@ final class ProbeConnection {
         }
         // On-demand checks: evaluate on Vitals' executor, answer back on the event loop.
         busy = true;
+        entry.busy = true;
         Pending p = new Pending(route, head, keepAlive, http10);
         pending = p;
-        long safetyMillis = responder.deadline(route).toMillis() + SAFETY_MARGIN_MILLIS;
+        long safetyMillis = responder.wait(route).toMillis() + SAFETY_MARGIN_MILLIS;
         p.safety = ctx.executor().schedule(() -> {
             LOG.log(Level.DEBUG, () -> "on-demand evaluation of " + route.groups() + " missed its deadline of "
                     + safetyMillis + " ms; answering from the current state");
@@ -295,6 +315,7 @@ final class ProbeConnection {
         p.safety.cancel(false);
         pending = null;
         busy = false;
+        entry.busy = false;
         if (!ctx.channel().isActive()) {
             return;
         }
@@ -313,6 +334,7 @@ final class ProbeConnection {
         byte[] h = r.head();
         byte[] connection = !keepAlive ? CONNECTION_CLOSE : http10 ? CONNECTION_KEEP_ALIVE : NOTHING;
         byte[] body = head ? NOTHING : r.body();
+        server.answered(entry);
         ByteBuf buf = ctx.alloc().ioBuffer(h.length + connection.length + CRLF.length + body.length);
         buf.writeBytes(h).writeBytes(connection).writeBytes(CRLF).writeBytes(body);
         if (!keepAlive) {

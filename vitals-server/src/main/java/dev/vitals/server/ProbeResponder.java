@@ -20,10 +20,36 @@ import java.util.concurrent.CompletableFuture;
 final class ProbeResponder {
     private final HealthRegistry registry;
     private final ProbeRouter router;
+    private final Duration budget;
 
     ProbeResponder(HealthRegistry registry, ProbeRouter router) {
+        this(registry, router, ProbeServer.Builder.DEFAULT_PROBE_BUDGET);
+    }
+
+    ProbeResponder(HealthRegistry registry, ProbeRouter router, Duration budget) {
         this.registry = Objects.requireNonNull(registry, "registry");
         this.router = Objects.requireNonNull(router, "router");
+        this.budget = Objects.requireNonNull(budget, "budget");
+    }
+
+    /** @return the longest time {@link #evaluate(Route)} waits for on-demand checks on a probe route */
+    Duration budget() {
+        return budget;
+    }
+
+    /**
+     * @return whether the route is a kubelet probe ({@code /livez}, {@code /readyz},
+     *     {@code /startupz} and their per-check paths), answered within the budget; the JSON
+     *     reports are for people and dashboards and wait for the group deadline
+     */
+    static boolean isProbe(Route route) {
+        return route.kind() == Route.Kind.PROBE || route.kind() == Route.Kind.CHECK;
+    }
+
+    /** @return the longest time {@link #evaluate(Route)} may take for this route */
+    Duration wait(Route route) {
+        Duration d = deadline(route);
+        return isProbe(route) && budget.compareTo(d) < 0 ? budget : d;
     }
 
     ProbeRouter router() {
@@ -87,14 +113,17 @@ final class ProbeResponder {
      * Evaluates the route's groups (on-demand checks run on Vitals' executor, honouring their
      * TTL and single flight) and formats the result. Never completes exceptionally.
      *
-     * @return a future completing, by the registry's contract, within {@link #deadline(Route)}
+     * @return a future completing, by the registry's contract, within {@link #wait(Route)}: for a
+     *     probe route the shorter of {@link #deadline(Route)} and {@link #budget()} (checks still
+     *     running at the budget read as their last result, marked "still running", or UNKNOWN);
+     *     for a JSON report the deadline
      */
     CompletableFuture<ProbeResponse> evaluate(Route route) {
         Set<String> excluded = route.kind() == Route.Kind.CHECK ? Set.of() : route.excluded();
         List<CompletableFuture<Report>> futures = new ArrayList<>(route.groups().size());
         try {
             for (String g : route.groups()) {
-                futures.add(registry.evaluate(g, excluded));
+                futures.add(isProbe(route) ? registry.evaluate(g, excluded, budget) : registry.evaluate(g, excluded));
             }
         } catch (IllegalStateException e) {
             return CompletableFuture.completedFuture(ProbeRouter.unavailable("health registry is closed"));

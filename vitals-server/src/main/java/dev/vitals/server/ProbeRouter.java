@@ -63,6 +63,10 @@ final class ProbeRouter {
     /** Memo slots per group: [plain, verbose, json] × [details hidden, details shown]. */
     private static final int SLOTS = 6;
 
+    /** The JSON report's note on a dependency check in the liveness group. */
+    static final String LIVENESS_DEPENDENCY_WARNING = "a remote dependency in liveness: an outage restarts every replica"
+            + " and a restart cannot cure it; move it to readiness";
+
     private final Catalog catalog;
     private final String basePath;
     private final DetailsPolicy policy;
@@ -302,7 +306,7 @@ final class ProbeRouter {
                 break;
             case HEALTH_GROUP:
                 Report shown = report.without(route.excluded());
-                response = json(status(shown.status()), out -> writeReport(out, shown, route.detailsShown()));
+                response = json(status(shown.status()), out -> writeReport(out, shown, route.detailsShown(), catalog));
                 break;
             default:
                 throw new IllegalArgumentException("render needs a single-group route, was " + route);
@@ -334,7 +338,7 @@ final class ProbeRouter {
             out.writeObjectFieldStart("groups");
             for (Report r : shown) {
                 out.writeFieldName(r.group());
-                writeReport(out, r, route.detailsShown());
+                writeReport(out, r, route.detailsShown(), catalog);
             }
             out.writeEndObject();
             out.writeEndObject();
@@ -487,8 +491,10 @@ final class ProbeRouter {
     /**
      * {@code {"status":"UP","checks":{"db":{"status":"UP","durationMs":3.1,"message":"…",
      * "errorType":"…","details":{…}}}}}; message, errorType and details only when shown and present.
+     * A check tagged as a dependency carries {@code "dependency":true}, and in the liveness
+     * group also a {@code "warning"} (DESIGN.md P2); neither reveals more than the check's name.
      */
-    private static void writeReport(JsonGenerator out, Report report, boolean details) throws IOException {
+    private static void writeReport(JsonGenerator out, Report report, boolean details, Catalog catalog) throws IOException {
         out.writeStartObject();
         out.writeStringField("status", report.status().name());
         out.writeObjectFieldStart("checks");
@@ -497,6 +503,12 @@ final class ProbeRouter {
             out.writeObjectFieldStart(e.getKey());
             out.writeStringField("status", h.status().name());
             out.writeNumberField("durationMs", Math.round(h.duration().toNanos() / 100_000.0) / 10.0);
+            if (catalog.isDependency(e.getKey())) {
+                out.writeBooleanField("dependency", true);
+                if (Groups.LIVENESS.equals(report.group())) {
+                    out.writeStringField("warning", LIVENESS_DEPENDENCY_WARNING);
+                }
+            }
             if (details) {
                 if (h.message().isPresent()) {
                     out.writeStringField("message", h.message().get());

@@ -25,7 +25,6 @@ import java.util.Optional;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The isolated probe server (DESIGN.md P1 and section 6): an HTTP/1.1 listener on its own Netty
@@ -46,16 +45,24 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>Requests are parsed incrementally on the event loop, so a slow or malicious client costs a
  * buffer, not a thread; answers are written from the event loop straight from
  * {@link HealthRegistry#report(String)}, which never blocks. Only groups with on-demand checks are
- * evaluated, on Vitals' check executor, the request waiting at most the group deadline (the
- * longest timeout of its on-demand checks) plus a 500 ms safety margin enforced on the event loop,
- * after which it is answered from the current in-memory state.
+ * evaluated, on Vitals' check executor. A probe ({@code /livez}, {@code /readyz},
+ * {@code /startupz}, their per-check paths) waits at most the
+ * {@linkplain Builder#probeBudget(Duration) probe budget} (800 ms) or the group deadline (the
+ * longest timeout of its on-demand checks), whichever is shorter: checks still running then read
+ * as their last result, or UNKNOWN. A JSON report ({@code /health…}, for people and dashboards)
+ * waits for the group deadline. A safety margin of 100 ms more is enforced on the event loop,
+ * after which the request is answered from the current in-memory state.
  *
  * <p>Limits: a request's line and its header block are each limited to
  * {@link Builder#maxHeaderSize(int)} bytes (431 for headers, 400 for the line, then close);
  * malformed requests get 400 and a close; a request must arrive within
  * {@link Builder#readTimeout(Duration)} of its first byte (of the connection's opening for the
  * first request); a kept-alive connection is closed after {@link Builder#idleTimeout(Duration)}
- * without a request; connections beyond {@link Builder#maxConnections(int)} are closed at once.
+ * without a request. At {@link Builder#maxConnections(int)} (or a peer address's
+ * {@link Builder#maxConnectionsPerAddress(int)}) a new connection is still accepted and the
+ * longest-unanswered connection is closed to make room (DESIGN.md 6b): a flood of idle, half-sent
+ * or slow-drip connections cannot keep a kubelet probe, which always opens a new connection, out.
+ * A probe of a group with on-demand checks waits at most {@link Builder#probeBudget(Duration)}.
  * Requests with a body are answered and the connection closed. {@code Connection: close} (kubelet
  * sends it) is honoured; other HTTP/1.1 requests are kept alive. TCP_NODELAY is on. An error on a
  * connection is logged once, at debug level, without a stack trace, to the
@@ -67,13 +74,22 @@ public final class ProbeServer implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger("dev.vitals.server");
     private static final AtomicInteger THREAD_IDS = new AtomicInteger();
     private static final long BIND_WAIT_SECONDS = 10;
+    /**
+     * Connections the kernel may queue before accept (capped by net.core.somaxconn). The queue is
+     * first in, first out: a probe waits behind everything queued, so a deeper queue is a longer
+     * wait under a flood, and a full one drops the probe's SYN (a 1 s retransmit).
+     */
+    private static final int ACCEPT_BACKLOG = 1024;
+    private static final Duration MAX_TIMEOUT = Duration.ofDays(1);
 
     private final HealthRegistry registry;
     private final InetAddress bindAddress;
     private final int port;
     private final int eventLoopThreads;
     private final int maxConnections;
+    private final int maxConnectionsPerAddress;
     private final int maxHeaderSize;
+    private final Duration probeBudget;
     private final Duration readTimeout;
     private final Duration idleTimeout;
     private final String basePath;
@@ -82,8 +98,7 @@ public final class ProbeServer implements AutoCloseable {
     private final long idleTimeoutNanos;
 
     private final Object lifecycle = new Object();
-    private final AtomicInteger connections = new AtomicInteger();
-    private final AtomicLong refused = new AtomicLong();
+    private final ConnectionTable table;
     private State state = State.NEW;
     private volatile boolean stopping;
     private EventLoopGroup group;
@@ -99,13 +114,17 @@ public final class ProbeServer implements AutoCloseable {
         this.port = b.port;
         this.eventLoopThreads = b.eventLoopThreads;
         this.maxConnections = b.maxConnections;
+        this.maxConnectionsPerAddress = b.maxConnectionsPerAddress > 0 ? b.maxConnectionsPerAddress
+                : Math.max(1, b.maxConnections / 4);
         this.maxHeaderSize = b.maxHeaderSize;
+        this.probeBudget = b.probeBudget;
         this.readTimeout = b.readTimeout;
         this.idleTimeout = b.idleTimeout;
         this.basePath = b.basePath;
         this.detailsPolicy = b.detailsPolicy;
         this.readTimeoutNanos = readTimeout.toNanos();
         this.idleTimeoutNanos = idleTimeout.toNanos();
+        this.table = new ConnectionTable(maxConnections, maxConnectionsPerAddress);
     }
 
     /**
@@ -137,7 +156,8 @@ public final class ProbeServer implements AutoCloseable {
                         + " build a new one to start again");
             }
             ProbeResponder responder = new ProbeResponder(registry,
-                    new ProbeRouter(Catalog.of(registry), basePath, detailsPolicy));
+                    new ProbeRouter(Catalog.of(registry), basePath, detailsPolicy), probeBudget);
+            warnAboutLongTimeouts();
             EventLoopGroup g = newEventLoopGroup(eventLoopThreads);
             ChannelGroup all = new DefaultChannelGroup("vitals-probe", g.next());
             HttpDecoderConfig decoderConfig = new HttpDecoderConfig()
@@ -146,25 +166,22 @@ public final class ProbeServer implements AutoCloseable {
             ServerBootstrap bootstrap = new ServerBootstrap()
                     .group(g)
                     .channel(NioServerSocketChannel.class)
-                    .option(ChannelOption.SO_BACKLOG, 1024)
+                    .option(ChannelOption.SO_BACKLOG, ACCEPT_BACKLOG)
                     .option(ChannelOption.SO_REUSEADDR, true)
                     .childOption(ChannelOption.TCP_NODELAY, true)
                     .childHandler(new ChannelInitializer<SocketChannel>() {
                         @Override
                         protected void initChannel(SocketChannel ch) {
-                            if (connections.incrementAndGet() > maxConnections) {
-                                connections.decrementAndGet();
-                                long n = refused.incrementAndGet();
-                                if (n == 1 || n % 1000 == 0) {
-                                    LOG.log(Level.DEBUG, "probe server at its limit of " + maxConnections
-                                            + " connections: closed a new one (" + n + " so far)");
-                                }
-                                ch.close();
-                                return;
+                            InetSocketAddress remote = ch.remoteAddress();
+                            ConnectionTable.Entry entry = new ConnectionTable.Entry(ch,
+                                    remote == null ? null : remote.getAddress());
+                            // At the limit, make room: never refuse the newest connection (DESIGN.md 6b).
+                            for (ConnectionTable.Entry victim : table.admit(entry)) {
+                                evicted(victim);
                             }
-                            ch.closeFuture().addListener(f -> connections.decrementAndGet());
+                            ch.closeFuture().addListener(f -> table.remove(entry));
                             all.add(ch);
-                            ProbeConnection c = new ProbeConnection(ProbeServer.this, responder);
+                            ProbeConnection c = new ProbeConnection(ProbeServer.this, responder, entry);
                             ch.pipeline()
                                     .addLast("vitals-raw-bytes", c.rawBytes)
                                     .addLast("vitals-http-decoder", new HttpRequestDecoder(decoderConfig))
@@ -243,6 +260,36 @@ public final class ProbeServer implements AutoCloseable {
         }
     }
 
+    private void evicted(ConnectionTable.Entry victim) {
+        long n = table.evicted();
+        if (n == 1 || n % 1000 == 0) {
+            LOG.log(Level.DEBUG, "probe server at its limit of " + maxConnections + " connections (" + maxConnectionsPerAddress
+                    + " per address): closed the longest-unanswered one, from " + victim.peer + " (" + n + " so far)");
+        }
+        ProbeConnection.Requests r = victim.channel.pipeline().get(ProbeConnection.Requests.class);
+        if (r != null) {
+            ProbeConnection c = r.connection();
+            if (victim.channel.eventLoop().inEventLoop()) {
+                c.evict(); // at once: the descriptor is free before the next accept
+            } else {
+                victim.channel.eventLoop().execute(c::evict);
+            }
+        } else {
+            victim.channel.close();
+        }
+    }
+
+    /** Logs once per on-demand check whose timeout the probe budget cuts short. */
+    private void warnAboutLongTimeouts() {
+        for (dev.vitals.Check c : registry.checks()) {
+            if (c.mode() == dev.vitals.Mode.ON_DEMAND && c.timeout().compareTo(probeBudget) > 0) {
+                LOG.log(Level.INFO, "check '" + c.name() + "': timeout " + c.timeout().toMillis()
+                        + " ms is longer than the probe budget of " + probeBudget.toMillis() + " ms; a probe that finds it"
+                        + " running answers with its last result (UNKNOWN without one) and the execution goes on");
+            }
+        }
+    }
+
     private static ProbeConnection connectionOf(ProbeConnection.Requests r) {
         return r.connection();
     }
@@ -314,9 +361,28 @@ public final class ProbeServer implements AutoCloseable {
         return detailsPolicy;
     }
 
+    /** @return the most connections one peer address may hold open at once */
+    public int maxConnectionsPerAddress() {
+        return maxConnectionsPerAddress;
+    }
+
+    /** @return the longest time a probe waits for on-demand checks before it is answered */
+    public Duration probeBudget() {
+        return probeBudget;
+    }
+
     /** @return the number of connections open now */
     public int openConnections() {
-        return connections.get();
+        return table.size();
+    }
+
+    /** @return how many connections were closed to make room for newer ones since the server was built */
+    public long evictedConnections() {
+        return table.evicted();
+    }
+
+    void answered(ConnectionTable.Entry entry) {
+        table.answered(entry);
     }
 
     boolean isStopping() {
@@ -365,13 +431,17 @@ public final class ProbeServer implements AutoCloseable {
     public static final class Builder {
         /** Default port: 8081. */
         public static final int DEFAULT_PORT = 8081;
+        /** Default probe budget: 800 ms, below the kubelet's default {@code timeoutSeconds: 1}. */
+        public static final Duration DEFAULT_PROBE_BUDGET = Duration.ofMillis(800);
 
         private final HealthRegistry registry;
         private InetAddress bindAddress;
         private int port = DEFAULT_PORT;
         private int eventLoopThreads = Runtime.getRuntime().availableProcessors() > 2 ? 2 : 1;
         private int maxConnections = 1024;
+        private int maxConnectionsPerAddress = -1;
         private int maxHeaderSize = 8192;
+        private Duration probeBudget = DEFAULT_PROBE_BUDGET;
         private Duration readTimeout = Duration.ofSeconds(5);
         private Duration idleTimeout = Duration.ofSeconds(60);
         private String basePath = "";
@@ -421,8 +491,11 @@ public final class ProbeServer implements AutoCloseable {
         }
 
         /**
-         * @param max connections open at once, 1–1,000,000; default 1024. A connection over the
-         *     limit is closed as soon as it is accepted.
+         * @param max connections open at once, 1–1,000,000; default 1024. At the limit a new
+         *     connection is always accepted, and the connection that has gone longest without
+         *     being answered (sent nothing, part of a request, or idle between kept-alive
+         *     requests) is closed to make room; connections whose answer is being prepared go
+         *     last (DESIGN.md 6b).
          * @return this builder
          * @throws IllegalArgumentException if out of range
          */
@@ -431,6 +504,45 @@ public final class ProbeServer implements AutoCloseable {
                 throw new IllegalArgumentException("maxConnections must be in 1..1000000, was " + max);
             }
             this.maxConnections = max;
+            return this;
+        }
+
+        /**
+         * @param max connections one peer (remote) address may hold open at once, 1 to
+         *     {@link #maxConnections(int)} (checked in {@link #build()}); default a quarter of
+         *     maxConnections (256 for the default 1024). A new connection from an address at its
+         *     share closes that address's own longest-unanswered connection, so one pod flooding
+         *     the probe port cannot push out the kubelet's probes nor other clients.
+         * @return this builder
+         * @throws IllegalArgumentException if under 1 or over 1,000,000
+         */
+        public Builder maxConnectionsPerAddress(int max) {
+            if (max < 1 || max > 1_000_000) {
+                throw new IllegalArgumentException("maxConnectionsPerAddress must be in 1..1000000, was " + max);
+            }
+            this.maxConnectionsPerAddress = max;
+            return this;
+        }
+
+        /**
+         * @param budget the longest time a probe ({@code /livez}, {@code /readyz},
+         *     {@code /startupz} and their per-check paths) of a group with on-demand checks waits
+         *     for them, 1 ms to 60 s; default 800 ms, so the answer beats the kubelet's default 1 s
+         *     timeout. JSON reports ({@code /health…}) are for people and dashboards and wait for
+         *     the checks' timeouts.
+         *     When it runs out the probe is answered with what is known: each check still running
+         *     shows its last result if younger than its maxAge, else UNKNOWN, marked "still
+         *     running"; the execution goes on and the next probe reads or joins it. An on-demand
+         *     check whose timeout exceeds the budget is named in one INFO line at start.
+         * @return this builder
+         * @throws IllegalArgumentException if out of range
+         */
+        public Builder probeBudget(Duration budget) {
+            Objects.requireNonNull(budget, "budget");
+            if (budget.compareTo(Duration.ofMillis(1)) < 0 || budget.compareTo(Duration.ofSeconds(60)) > 0) {
+                throw new IllegalArgumentException("probeBudget must be in 1 ms..60 s, was " + budget);
+            }
+            this.probeBudget = budget;
             return this;
         }
 
@@ -450,10 +562,11 @@ public final class ProbeServer implements AutoCloseable {
 
         /**
          * @param timeout time a request may take to arrive completely, from its first byte (from
-         *     the connection's opening, for the first request), at least 1 ms; default 5 s. A
-         *     connection that misses it is closed without an answer.
+         *     the connection's opening, for the first request), 1 ms to 1 day; default 5 s. A
+         *     connection that misses it is closed without an answer; the deadline is not pushed
+         *     back by each byte, so a slow-drip client is shed at it however it paces its bytes.
          * @return this builder
-         * @throws IllegalArgumentException if shorter than 1 ms
+         * @throws IllegalArgumentException if shorter than 1 ms or longer than 1 day
          */
         public Builder readTimeout(Duration timeout) {
             this.readTimeout = atLeastOneMilli("readTimeout", timeout);
@@ -461,10 +574,10 @@ public final class ProbeServer implements AutoCloseable {
         }
 
         /**
-         * @param timeout time a kept-alive connection may sit without a request, at least 1 ms;
+         * @param timeout time a kept-alive connection may sit without a request, 1 ms to 1 day;
          *     default 60 s
          * @return this builder
-         * @throws IllegalArgumentException if shorter than 1 ms
+         * @throws IllegalArgumentException if shorter than 1 ms or longer than 1 day
          */
         public Builder idleTimeout(Duration timeout) {
             this.idleTimeout = atLeastOneMilli("idleTimeout", timeout);
@@ -509,8 +622,15 @@ public final class ProbeServer implements AutoCloseable {
             return this;
         }
 
-        /** @return the server, not started */
+        /**
+         * @return the server, not started
+         * @throws IllegalArgumentException if maxConnectionsPerAddress exceeds maxConnections
+         */
         public ProbeServer build() {
+            if (maxConnectionsPerAddress > maxConnections) {
+                throw new IllegalArgumentException("maxConnectionsPerAddress must be at most maxConnections ("
+                        + maxConnections + "), was " + maxConnectionsPerAddress);
+            }
             return new ProbeServer(this);
         }
 
@@ -518,6 +638,9 @@ public final class ProbeServer implements AutoCloseable {
             Objects.requireNonNull(d, name);
             if (d.compareTo(Duration.ofMillis(1)) < 0) {
                 throw new IllegalArgumentException(name + " must be at least 1 ms, was " + d);
+            }
+            if (d.compareTo(MAX_TIMEOUT) > 0) {
+                throw new IllegalArgumentException(name + " must be at most 1 day (" + MAX_TIMEOUT + "), was " + d);
             }
             return d;
         }

@@ -44,7 +44,9 @@ class BadInputTest {
         registry.start();
         await().atMost(Duration.ofSeconds(10)).until(() -> registry.report(Groups.LIVENESS).status() == Status.UP);
         server = ProbeServer.builder(registry).bindAddress(InetAddress.getLoopbackAddress()).port(0)
-                .eventLoopThreads(1).readTimeout(READ_TIMEOUT).build().start();
+                .eventLoopThreads(1).readTimeout(READ_TIMEOUT)
+                .maxConnectionsPerAddress(1024) // every client here is 127.0.0.1; shares are ConnectionPolicyTest's
+                .build().start();
     }
 
     @AfterEach
@@ -178,18 +180,19 @@ class BadInputTest {
     }
 
     @Test
-    void connectionsOverTheLimitAreClosedAtOnce() throws Exception {
+    void atTheLimitTheNewestConnectionIsAnsweredAndTheOldestIdleOneClosed() throws Exception { // issue 19
         server.stop(Duration.ZERO);
         server = ProbeServer.builder(registry).bindAddress(InetAddress.getLoopbackAddress()).port(0)
-                .maxConnections(5).build().start();
+                .maxConnections(5).maxConnectionsPerAddress(5).build().start();
         for (int i = 0; i < 5; i++) {
             hostile.add(new RawHttp(server.port(), 10_000));
+            int open = i + 1;
+            await().atMost(Duration.ofSeconds(10)).until(() -> server.openConnections() == open);
         }
-        await().atMost(Duration.ofSeconds(10)).until(() -> server.openConnections() == 5);
-        try (RawHttp sixth = new RawHttp(server.port(), 5000)) {
-            assertThat(sixth.awaitsEof()).isTrue();
-        }
-        assertThat(server.openConnections()).isEqualTo(5);
+        RawHttp.Response r = RawHttp.get(server.port(), "/livez");
+        assertThat(r.status).as("the sixth connection, a probe").isEqualTo(200);
+        assertThat(hostile.get(0).awaitsEof()).as("the oldest idle connection made room").isTrue();
+        assertThat(server.evictedConnections()).isEqualTo(1);
         for (RawHttp c : hostile) {
             c.close();
         }

@@ -107,8 +107,9 @@ class IsolationTest {
                 .build();
         registry.start();
         registry.availability().markStartupComplete();
+        // A budget past the check's 3 s, so the readiness answer waits for it (ProbeBudgetTest covers the budget).
         ProbeServer server = ProbeServer.builder(registry).bindAddress(InetAddress.getLoopbackAddress()).port(0)
-                .eventLoopThreads(1).build().start();
+                .eventLoopThreads(1).probeBudget(Duration.ofSeconds(10)).build().start();
         try {
             await().atMost(Duration.ofSeconds(10)).until(() -> registry.report(Groups.LIVENESS).status() == Status.UP);
             CompletableFuture<RawHttp.Response> ready = CompletableFuture.supplyAsync(() -> {

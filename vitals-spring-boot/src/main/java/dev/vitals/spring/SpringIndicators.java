@@ -205,7 +205,33 @@ final class SpringIndicators {
         pick(own, defaults, VitalsProperties.CheckSettings::getFailureThreshold).ifPresent(b::failureThreshold);
         pick(own, defaults, VitalsProperties.CheckSettings::getSuccessThreshold).ifPresent(b::successThreshold);
         pick(own, defaults, VitalsProperties.CheckSettings::getCritical).ifPresent(b::critical);
+        b.dependency(isKnownDependency(leaf.indicator().getClass()));
         return b.build();
+    }
+
+    /** Simple-name prefixes of Spring Boot's indicators of remote dependencies (issue 19, DESIGN.md P2). */
+    private static final List<String> DEPENDENCY_INDICATORS = List.of("DataSource", "Redis", "Mongo", "Mail", "Jms",
+            "Elasticsearch");
+
+    /**
+     * Whether an indicator is, or extends, one of Spring Boot's indicators of a remote dependency
+     * (DataSource, Redis, Mongo, mail, JMS, Elasticsearch; blocking and reactive), matched by the
+     * simple names of its class and superclasses so the Boot module that holds it need not be on
+     * the classpath. Such a check is tagged {@link Check#dependency()}: in liveness it is warned
+     * about at start and marked in the detailed report.
+     */
+    static boolean isKnownDependency(Class<?> type) {
+        for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
+            String n = c.getSimpleName();
+            if (c.getName().startsWith("org.springframework.boot.") && n.endsWith("HealthIndicator")) {
+                for (String prefix : DEPENDENCY_INDICATORS) {
+                    if (n.startsWith(prefix) || n.startsWith("Reactive" + prefix)) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
     }
 
     private static <T> Optional<T> pick(Optional<VitalsProperties.CheckSettings> own, VitalsProperties.CheckSettings defaults,

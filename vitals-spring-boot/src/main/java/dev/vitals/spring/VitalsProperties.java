@@ -32,8 +32,12 @@ public class VitalsProperties {
      */
     private String healthGroup = "health";
 
-    /** Whether blocking checks run on virtual threads when the JVM has them (Java 21+). */
-    private boolean virtualThreads = true;
+    /**
+     * Whether checks run on virtual threads when the JVM has them (Java 21+); default false:
+     * platform threads created on demand, so a check that spins or pins cannot take the
+     * application's carrier threads (issue 19, DESIGN.md section 5).
+     */
+    private boolean virtualThreads;
 
     /** Settings applied to every adopted indicator unless overridden under vitals.checks. */
     private CheckSettings defaults = new CheckSettings();
