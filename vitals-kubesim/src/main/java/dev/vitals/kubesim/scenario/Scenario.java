@@ -41,6 +41,8 @@ import java.util.Set;
  *     resume: true                    # SIGCONT
  *   - at: 35s
  *     signal: HUP
+ *   - at: 38s
+ *     delete: true                    # pod deletion (R53); or a grace period, e.g. delete: 5s
  * expect:
  *   - restarts == 0
  *   - notReady during 11s..20s
@@ -49,7 +51,7 @@ import java.util.Set;
 public final class Scenario {
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
     private static final Set<String> TOP = Set.of("duration", "proxies", "actions", "expect");
-    private static final Set<String> KINDS = Set.of("load", "fault", "heal", "pause", "resume", "signal");
+    private static final Set<String> KINDS = Set.of("load", "fault", "heal", "pause", "resume", "signal", "delete");
     private final Optional<Duration> duration;
     private final List<FaultProxy.Spec> proxies;
     private final List<Action> actions;
@@ -100,10 +102,11 @@ public final class Scenario {
      * One timed action.
      *
      * @param at when, from the simulation start
-     * @param kind load, fault, heal, pause, resume or signal
+     * @param kind load, fault, heal, pause, resume, signal or delete
      * @param proxy the proxy name for fault/heal
      * @param fault the fault name for fault (refuse, cut, blackhole, latency)
-     * @param latencyMs the latency for {@code fault latency}
+     * @param latencyMs the latency for {@code fault latency}; for {@code delete}, the grace
+     *        period in milliseconds, or -1 for the pod's
      * @param signal the signal name for signal
      * @param load the load spec for load
      */
@@ -129,6 +132,8 @@ public final class Scenario {
                     return "heal " + proxy;
                 case "signal":
                     return "signal SIG" + signal;
+                case "delete":
+                    return "delete pod" + (latencyMs >= 0 ? " (grace " + Expectation.fmt(latencyMs / 1000.0) + "s)" : "");
                 default:
                     return kind + (kind.equals("pause") ? " (SIGSTOP)" : " (SIGCONT)");
             }
@@ -304,6 +309,15 @@ public final class Scenario {
                     throw new InvalidInputException(where + ": signal needs a name such as TERM, HUP or USR1");
                 }
                 return new Action(at, kind, "", "", 0, sig, Optional.empty());
+            }
+            case "delete": {
+                if (v.isBoolean() && v.asBoolean()) {
+                    return new Action(at, kind, "", "", -1, "", Optional.empty());
+                }
+                if (v.isBoolean() || v.isNull()) {
+                    throw new InvalidInputException(where + ": delete needs true or a grace period, e.g. 'delete: 5s'");
+                }
+                return new Action(at, kind, "", "", dur(v, where + ".delete").toMillis(), "", Optional.empty());
             }
             default:
                 return new Action(at, kind, "", "", 0, "", Optional.empty());
