@@ -77,7 +77,7 @@ public final class Simulation {
             this.runtime = b.runtime;
             this.target = "(injected runtime)";
         } else {
-            this.runtime = new ProcessRuntime(b.command, b.output, Map.of(), null);
+            this.runtime = new ProcessRuntime(b.command, b.output, pod.env(), null); // the container's env
             this.target = String.join(" ", b.command);
         }
         this.executor = b.executor != null ? b.executor
