@@ -188,7 +188,7 @@ public final class Replay {
                 int n = round;
                 List<Future<Double>> fs = new ArrayList<>();
                 for (Wiring w : List.of(Wiring.NAIVE, Wiring.VITALS)) {
-                    Future<Double> f = pool.submit(() -> bootOnce(w, n));
+                    Future<Double> f = pool.submit(() -> bootWithRetry(w, n));
                     if (!parallel) {
                         samples.add(awaitBoot(f));
                     } else {
@@ -231,10 +231,20 @@ public final class Replay {
         }
     }
 
-    private double bootOnce(Wiring w, int round) throws InterruptedException {
+    /** One boot; a boot that fails (a port taken by another process in between, say) is tried once more on fresh ports. */
+    private double bootWithRetry(Wiring w, int round) throws InterruptedException {
+        try {
+            return bootOnce(w, round, "");
+        } catch (IllegalStateException first) {
+            LOG.log(System.Logger.Level.WARNING, "boot measurement failed, trying again: " + first.getMessage());
+            return bootOnce(w, round, "-retry");
+        }
+    }
+
+    private double bootOnce(Wiring w, int round, String suffix) throws InterruptedException {
         int[] ports = Ports.pick(3);
         List<String> cmd = demoCommand(w, ports[0], ports[1], ports[2], ports[2], List.of());
-        Path log = logDir.resolve("boot-" + w.flag() + "-" + round + ".log");
+        Path log = logDir.resolve("boot-" + w.flag() + "-" + round + suffix + ".log");
         try {
             Files.deleteIfExists(log);
         } catch (IOException e) {

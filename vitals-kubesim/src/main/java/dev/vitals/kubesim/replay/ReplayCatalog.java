@@ -45,7 +45,7 @@ import java.util.Set;
  *
  * <p>Where start-up is not the subject, both wirings get the same startup probe of
  * {@link Sizing#bootStartupThreshold()} seconds (four times the slowest boot measured), and every
- * run allows {@link Sizing#readyAllowanceSeconds()} (twice the slowest boot) for its first Ready
+ * run allows {@link Sizing#readyAllowanceSeconds()} (three times the slowest boot) for its first Ready
  * before the actions, which are timed from that Ready.
  */
 public final class ReplayCatalog {

@@ -64,12 +64,14 @@ public final class Sizing {
     }
 
     /**
-     * @return how long after spawn a run allows for the first Ready before its actions: twice the
-     *         slowest boot seen, at least 4 s. Actions are timed from the first Ready, so a run
-     *         is its allowance plus its scenario's span.
+     * @return how long after spawn a run allows for the first Ready before its actions: three
+     *         times the slowest boot seen, at least 6 s (a run's boot may be half as slow again as
+     *         the slowest calibration boot, when the machine's load rises between the two, and
+     *         still leave its scenario the whole span). Actions are timed from the first Ready,
+     *         so a run is its allowance plus its scenario's span.
      */
     public double readyAllowanceSeconds() {
-        return Math.max(4, 2 * bootSeconds());
+        return Math.max(6, 3 * bootSeconds());
     }
 
     /**

@@ -116,7 +116,7 @@ class ReplayCatalogTest {
         assertThat(slow.duration()).isGreaterThan(quick.duration());
         assertThat(slow.startup(Wiring.VITALS).orElseThrow().failureThreshold())
                 .isGreaterThan(quick.startup(Wiring.VITALS).orElseThrow().failureThreshold());
-        assertThat(slow.readyAllowanceSeconds()).isEqualTo(24.0);
+        assertThat(slow.readyAllowanceSeconds()).isEqualTo(36.0);
     }
 
     @Test
