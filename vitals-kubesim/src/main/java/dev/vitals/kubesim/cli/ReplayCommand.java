@@ -9,6 +9,7 @@ import dev.vitals.kubesim.replay.ReplayCase;
 import dev.vitals.kubesim.replay.ReplayCatalog;
 import dev.vitals.kubesim.replay.ReplayReport;
 import dev.vitals.kubesim.replay.RunRecord;
+import dev.vitals.kubesim.replay.Sizing;
 import dev.vitals.kubesim.replay.Wiring;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -31,8 +32,11 @@ import picocli.CommandLine.Parameters;
             "Runs the demo twice per scenario, --wiring naive and --wiring vitals, under the same kubelet probes",
             "and the same faults, and compares restarts, time not ready, probe failures and liveness latency",
             "side by side. Needs only the built jars (vitals.jar and vitals-demo.jar).",
-            "Scenarios: incident, db-outage, slow-start, stall, all (default).",
-            "Exit code: 0 when every scenario's expectation holds, 1 when one does not, 2 on bad input."})
+            "Scenarios: incident, db-outage, slow-start, stall, all (default). Before the runs the demo's boot is",
+            "measured (--boot-rounds) and every delay, budget and run length sized from it, so that each",
+            "expectation has at least a 2x margin; a scenario that cannot get its margins here is skipped, with the reason.",
+            "Exit code: 0 when every judged scenario holds (and at least one was judged), 1 when one does not",
+            "or nothing could be judged, 2 on bad input."})
 final class ReplayCommand implements Callable<Integer> {
     @Parameters(paramLabel = "SCENARIO", arity = "0..*",
             description = "incident | db-outage | slow-start | stall | all (default all); a single row such as incident-burst also works")
@@ -54,6 +58,14 @@ final class ReplayCommand implements Callable<Integer> {
     @Option(names = "--sequential", description = "run naive and vitals one after the other instead of side by side (slower; for a 1-core machine)")
     boolean sequential;
 
+    @Option(names = "--boot-seconds", paramLabel = "S",
+            description = "size the scenarios for this boot time instead of measuring it (0 < S <= 3600; default: measure)")
+    Double bootSeconds;
+
+    @Option(names = "--boot-rounds", paramLabel = "N", defaultValue = "2",
+            description = "boots of each wiring measured before the runs to size the scenarios (1-10, default ${DEFAULT-VALUE})")
+    int bootRounds;
+
     @Option(names = {"-q", "--quiet"}, description = "no progress line")
     boolean quiet;
 
@@ -64,11 +76,16 @@ final class ReplayCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        List<ReplayCase> cases;
         try {
-            cases = ReplayCatalog.select(scenarios);
+            ReplayCatalog.select(scenarios); // names first: a typo costs no boot
         } catch (IllegalArgumentException e) {
             throw new InvalidInputException(e.getMessage());
+        }
+        if (bootSeconds != null && !(bootSeconds > 0 && bootSeconds <= 3600)) {
+            throw new InvalidInputException("--boot-seconds must be > 0 and at most 3600, was " + bootSeconds);
+        }
+        if (bootRounds < 1 || bootRounds > 10) {
+            throw new InvalidInputException("--boot-rounds must be 1-10, was " + bootRounds);
         }
         Path jar = demoJar();
         if (html != null && Files.exists(html) && !Files.isDirectory(html)) {
@@ -76,20 +93,44 @@ final class ReplayCommand implements Callable<Integer> {
         }
         // A fresh directory per run by default, so concurrent replays never overwrite each other's logs.
         Path logDir = logs != null ? logs : Files.createTempDirectory("vitals-replay-");
+        Replay.Builder b = Replay.builder(jar).parallel(!sequential).logDir(logDir);
+        Sizing sizing;
+        if (bootSeconds != null) {
+            sizing = Sizing.given(bootSeconds);
+        } else {
+            out.printf(Locale.ROOT, "vitals replay: measuring the demo's boot on this machine (%d round(s), both wirings%s)…%n",
+                    bootRounds, sequential ? ", one after the other" : " side by side");
+            out.flush();
+            try {
+                sizing = b.build().measureBoot(bootRounds);
+            } catch (IllegalStateException e) {
+                err.println("error: cannot measure the demo's boot: " + e.getMessage());
+                err.flush();
+                return VitalsCommand.FAILED;
+            }
+        }
+        List<ReplayCase> cases = ReplayCatalog.select(scenarios, sizing);
+        List<ReplayCase> skipped = cases.stream().filter(c -> c.skip().isPresent()).toList();
         long seconds = 0;
         for (ReplayCase c : cases) {
-            seconds += sequential ? 2 * c.duration().toSeconds() : c.duration().toSeconds();
+            if (c.skip().isEmpty()) {
+                seconds += sequential ? 2 * c.duration().toSeconds() : c.duration().toSeconds();
+            }
         }
         out.printf(Locale.ROOT, "vitals replay: %d case(s), each run twice (--wiring naive, --wiring vitals)%s, about %d s%n",
-                cases.size(), sequential ? " one after the other" : " side by side", seconds + 4L * cases.size());
+                cases.size() - skipped.size(), sequential ? " one after the other" : " side by side",
+                seconds + 4L * (cases.size() - skipped.size()));
         out.println("  demo: " + jar);
+        out.println("  sizing: " + sizing.describe());
         for (ReplayCase c : cases) {
             out.println(describe(c));
+            c.skip().ifPresent(why -> out.printf(Locale.ROOT, "  %-16s SKIPPED: %s%n", "", why));
         }
+        out.println("  margins (each expectation's distance from going the other way; every one must be at least 2x):");
+        out.print(ReplayReport.margins(cases));
         out.flush();
         boolean tty = System.console() != null;
         Object lock = new Object();
-        Replay.Builder b = Replay.builder(jar).parallel(!sequential).logDir(logDir);
         if (!quiet) {
             b.progress(line -> {
                 synchronized (lock) {
@@ -116,7 +157,7 @@ final class ReplayCommand implements Callable<Integer> {
         out.println();
         out.print(ReplayReport.table(runs));
         out.println();
-        out.print(ReplayReport.verdicts(runs));
+        out.print(ReplayReport.verdicts(runs, skipped));
         out.flush();
         if (json != null) {
             write(json, ReplayReport.json(runs));

@@ -13,6 +13,9 @@ import dev.vitals.kubesim.scenario.ActionRunner;
 import dev.vitals.kubesim.Simulation;
 import dev.vitals.kubesim.SimulationResult;
 import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -80,7 +83,7 @@ public final class Replay {
     }
 
     /**
-     * Runs every case, one case at a time, its two runs side by side (or one after the other,
+     * Runs every case that is not {@linkplain ReplayCase#skip() skipped}, one case at a time, its two runs side by side (or one after the other,
      * see {@link Builder#parallel(boolean)}). Blocks for about the sum of the cases' durations
      * (plus a few seconds of start and stop each).
      *
@@ -108,6 +111,9 @@ public final class Replay {
         try {
             Files.createDirectories(logDir);
             for (ReplayCase c : cases) {
+                if (c.skip().isPresent()) {
+                    continue; // sizing could not give it its margins here: reported, not run
+                }
                 List<Job> jobs = List.of(new Job(c, Wiring.NAIVE, driver), new Job(c, Wiring.VITALS, driver));
                 ScheduledFuture<?> ticker = driver.scheduleAtFixedRate(() -> progress.accept(line(c, jobs)),
                         progressEvery.toMillis(), progressEvery.toMillis(), TimeUnit.MILLISECONDS);
@@ -141,6 +147,156 @@ public final class Replay {
             } catch (IllegalStateException ignored) {
                 // the JVM is shutting down; the hook runs
             }
+        }
+    }
+
+    /** The demo's command line: this replay's JVM and flags, the wiring, its ports, the database reached through {@code dbVia}. */
+    private List<String> demoCommand(Wiring w, int appPort, int probePort, int dbPort, int dbVia, List<String> flags) {
+        List<String> cmd = new ArrayList<>(List.of(java.toString()));
+        cmd.addAll(jvmFlags);
+        cmd.addAll(List.of("-jar", demoJar.toString(), "--wiring", w.flag(), "--port", Integer.toString(appPort),
+                "--probe-port", Integer.toString(probePort), "--db-port", Integer.toString(dbPort),
+                "--db-url", "jdbc:h2:tcp://127.0.0.1:" + dbVia + "/mem:demo", "--drain-ms", "1000"));
+        cmd.addAll(flags);
+        return cmd;
+    }
+
+    /**
+     * Measures how long the demo takes to boot on this machine, now: {@code rounds} times, both
+     * wirings side by side (one after the other with {@code parallel(false)}), as the runs will
+     * be; each boot from spawn to the first 200 of its startup endpoint (naive {@code /healthz}
+     * on the application port, Vitals {@code /startupz} on the probe port), then the JVM is
+     * stopped. Blocks for about {@code rounds} boots.
+     *
+     * @param rounds 1–10
+     * @return the sizing from the samples (2 per round)
+     * @throws IllegalArgumentException when rounds is out of range
+     * @throws IllegalStateException when a boot fails (the demo exits, or does not answer within
+     *         {@link #BOOT_LIMIT}); its output is in the log directory as {@code boot-<wiring>-<round>.log}
+     * @throws InterruptedException when interrupted (the children are killed)
+     */
+    public Sizing measureBoot(int rounds) throws InterruptedException {
+        if (rounds < 1 || rounds > 10) {
+            throw new IllegalArgumentException("boot rounds must be 1-10, was " + rounds);
+        }
+        Thread hook = new Thread(TrackingRuntime::killAll, "vitals-replay-cleanup");
+        Runtime.getRuntime().addShutdownHook(hook);
+        ExecutorService pool = Executors.newFixedThreadPool(2, r -> {
+            Thread t = new Thread(r, "vitals-replay-boot");
+            t.setDaemon(true);
+            return t;
+        });
+        List<Double> samples = new ArrayList<>();
+        try {
+            Files.createDirectories(logDir);
+            for (int round = 1; round <= rounds; round++) {
+                int n = round;
+                List<Future<Double>> fs = new ArrayList<>();
+                for (Wiring w : List.of(Wiring.NAIVE, Wiring.VITALS)) {
+                    Future<Double> f = pool.submit(() -> bootWithRetry(w, n));
+                    if (!parallel) {
+                        samples.add(awaitBoot(f));
+                    } else {
+                        fs.add(f);
+                    }
+                }
+                for (Future<Double> f : fs) {
+                    samples.add(awaitBoot(f));
+                }
+            }
+            return Sizing.measured(samples);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot create the log directory " + logDir + ": " + e.getMessage(), e);
+        } finally {
+            pool.shutdownNow();
+            TrackingRuntime.killAll();
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException ignored) {
+                // the JVM is shutting down; the hook runs
+            }
+        }
+    }
+
+    /** Longest a boot may take before calibration gives up. */
+    public static final Duration BOOT_LIMIT = Duration.ofSeconds(300);
+
+    private static double awaitBoot(Future<Double> f) throws InterruptedException {
+        try {
+            return f.get(BOOT_LIMIT.toSeconds() + 30, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof RuntimeException) {
+                throw (RuntimeException) cause;
+            }
+            throw new IllegalStateException("boot measurement failed: " + cause, cause);
+        } catch (TimeoutException e) {
+            f.cancel(true);
+            throw new IllegalStateException("boot measurement did not finish within " + BOOT_LIMIT.toSeconds() + " s");
+        }
+    }
+
+    /** One boot; a boot that fails (a port taken by another process in between, say) is tried once more on fresh ports. */
+    private double bootWithRetry(Wiring w, int round) throws InterruptedException {
+        try {
+            return bootOnce(w, round, "");
+        } catch (IllegalStateException first) {
+            LOG.log(System.Logger.Level.WARNING, "boot measurement failed, trying again: " + first.getMessage());
+            return bootOnce(w, round, "-retry");
+        }
+    }
+
+    private double bootOnce(Wiring w, int round, String suffix) throws InterruptedException {
+        int[] ports = Ports.pick(3);
+        List<String> cmd = demoCommand(w, ports[0], ports[1], ports[2], ports[2], List.of());
+        Path log = logDir.resolve("boot-" + w.flag() + "-" + round + suffix + ".log");
+        try {
+            Files.deleteIfExists(log);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot reset " + log + ": " + e.getMessage(), e);
+        }
+        boolean naive = w == Wiring.NAIVE;
+        int port = naive ? ports[0] : ports[1];
+        String path = naive ? "/healthz" : "/startupz";
+        AtomicInteger exit = new AtomicInteger(Integer.MIN_VALUE);
+        long t0 = System.nanoTime();
+        dev.vitals.kubesim.runtime.ContainerRuntime.Instance i = new TrackingRuntime(
+                new ProcessRuntime(cmd, ProcessBuilder.Redirect.appendTo(log.toFile()), Map.of(), null)).start(round, exit::set);
+        try {
+            long deadline = t0 + BOOT_LIMIT.toNanos();
+            while (System.nanoTime() < deadline) {
+                if (exit.get() != Integer.MIN_VALUE) {
+                    throw new IllegalStateException("the demo (" + w.flag() + ") exited with code " + exit.get()
+                            + " while booting; its output: " + log);
+                }
+                if (answers200(port, path)) {
+                    return (System.nanoTime() - t0) / 1e9;
+                }
+                Thread.sleep(50);
+            }
+            throw new IllegalStateException("the demo (" + w.flag() + ") did not answer " + path + " within "
+                    + BOOT_LIMIT.toSeconds() + " s; its output: " + log);
+        } finally {
+            i.terminate();
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (exit.get() == Integer.MIN_VALUE && System.nanoTime() < until) {
+                Thread.sleep(20);
+            }
+            i.kill();
+        }
+    }
+
+    /** One GET with a 1 s connect and read timeout; true on a 200. */
+    private static boolean answers200(int port, String path) {
+        try (Socket s = new Socket()) {
+            s.connect(new InetSocketAddress("127.0.0.1", port), 1000);
+            s.setSoTimeout(1000);
+            s.getOutputStream().write(("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            byte[] head = s.getInputStream().readNBytes(12);
+            return new String(head, StandardCharsets.US_ASCII).startsWith("HTTP/1.1 200");
+        } catch (IOException e) {
+            return false;
         }
     }
 
@@ -211,12 +367,7 @@ public final class Replay {
             int probePort = ports[1];
             int dbPort = ports[2];
             int proxyPort = ports[3];
-            List<String> cmd = new ArrayList<>(List.of(java.toString()));
-            cmd.addAll(jvmFlags);
-            cmd.addAll(List.of("-jar", demoJar.toString(), "--wiring", w.flag(), "--port", Integer.toString(appPort),
-                    "--probe-port", Integer.toString(probePort), "--db-port", Integer.toString(dbPort),
-                    "--db-url", "jdbc:h2:tcp://127.0.0.1:" + proxyPort + "/mem:demo", "--drain-ms", "1000"));
-            cmd.addAll(c.demoFlags());
+            List<String> cmd = demoCommand(w, appPort, probePort, dbPort, proxyPort, c.demoFlags());
             Path log = logFile(c, w);
             try {
                 Files.deleteIfExists(log);

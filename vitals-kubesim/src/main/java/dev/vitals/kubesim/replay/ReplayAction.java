@@ -146,7 +146,7 @@ public sealed interface ReplayAction {
 
         @Override
         public String describe() {
-            return "process frozen (SIGSTOP) for " + length.toSeconds() + "s";
+            return "process frozen (SIGSTOP) for " + seconds(length) + "s";
         }
 
         @Override
@@ -203,5 +203,10 @@ public sealed interface ReplayAction {
         if (d.isNegative() || d.isZero()) {
             throw new IllegalArgumentException(name + " must be > 0, was " + d);
         }
+    }
+
+    /** @return whole seconds as {@code 2}, others as {@code 1.5} */
+    private static String seconds(Duration d) {
+        return d.toMillis() % 1000 == 0 ? Long.toString(d.toSeconds()) : String.format(Locale.ROOT, "%.1f", d.toMillis() / 1000.0);
     }
 }

@@ -33,6 +33,9 @@ public final class ReplayCase {
     private final Map<Wiring, Optional<ProbeTiming>> startup;
     private final List<ReplayAction> actions;
     private final Map<Wiring, List<RunExpectation>> expectations;
+    private final List<Margin> margins;
+    private final Optional<String> skip;
+    private final double readyAllowance;
 
     private ReplayCase(Builder b) {
         this.name = b.name;
@@ -49,6 +52,17 @@ public final class ReplayCase {
             e.put(w, List.copyOf(b.expectations.get(w)));
         }
         this.expectations = e;
+        this.margins = List.copyOf(b.margins);
+        this.skip = b.skip;
+        this.readyAllowance = b.readyAllowance;
+    }
+
+    /**
+     * @return seconds from spawn the run allows for its first Ready before the actions (which
+     *         are timed from that Ready); 0 when the case has no actions
+     */
+    public double readyAllowanceSeconds() {
+        return readyAllowance;
     }
 
     /**
@@ -111,6 +125,30 @@ public final class ReplayCase {
     }
 
     /**
+     * @return the case's predicted margins (from the calibrated boot time and the scenario's
+     *         numbers): each must be at least 2× for the case to be judged
+     */
+    public List<Margin> margins() {
+        return margins;
+    }
+
+    /**
+     * @return why this case cannot be judged on this machine (a margin that sizing could not
+     *         reach within {@link Sizing#MAX_RUN}), if so; a skipped case is not run
+     */
+    public Optional<String> skip() {
+        return skip;
+    }
+
+    /**
+     * @param w the wiring
+     * @return its startup probe's budget, seconds ({@code periodSeconds × failureThreshold}), if it has one
+     */
+    public Optional<Double> startupBudgetSeconds(Wiring w) {
+        return startup(w).map(t -> (double) t.periodSeconds() * t.failureThreshold());
+    }
+
+    /**
      * The pod the kubelet model probes in the run of {@code w}.
      *
      * @param w the wiring
@@ -147,6 +185,9 @@ public final class ReplayCase {
         private final Map<Wiring, Optional<ProbeTiming>> startup = new EnumMap<>(Wiring.class);
         private final List<ReplayAction> actions = new ArrayList<>();
         private final Map<Wiring, List<RunExpectation>> expectations = new EnumMap<>(Wiring.class);
+        private final List<Margin> margins = new ArrayList<>();
+        private Optional<String> skip = Optional.empty();
+        private double readyAllowance;
 
         private Builder(String name, String scenario) {
             if (!Objects.requireNonNull(name, "name").matches("[a-z0-9-]+")) {
@@ -211,8 +252,44 @@ public final class ReplayCase {
             return this;
         }
 
-        /** @return the case */
+        /** @param m a predicted margin of one of the case's expectations */
+        public Builder margin(Margin m) {
+            margins.add(Objects.requireNonNull(m, "margin"));
+            return this;
+        }
+
+        /** @param seconds how long from spawn the run allows for its first Ready before the actions, ≥ 0 */
+        public Builder readyAllowance(double seconds) {
+            if (!(seconds >= 0)) {
+                throw new IllegalArgumentException("case '" + name + "': ready allowance must be >= 0, was " + seconds);
+            }
+            this.readyAllowance = seconds;
+            return this;
+        }
+
+        /** @param reason why the case cannot be judged on this machine: it is reported, not run */
+        public Builder skip(String reason) {
+            this.skip = Optional.of(Objects.requireNonNull(reason, "reason"));
+            return this;
+        }
+
+        /**
+         * @return the case; skipped with a reason when a predicted margin is below its requirement
+         *         or the run would be longer than {@link Sizing#MAX_RUN}
+         */
         public ReplayCase build() {
+            if (skip.isEmpty()) {
+                for (Margin m : margins) {
+                    if (!m.holds()) {
+                        skip = Optional.of("margin too small on this machine: " + m.describe());
+                        break;
+                    }
+                }
+            }
+            if (skip.isEmpty() && duration.compareTo(Sizing.MAX_RUN) > 0) {
+                skip = Optional.of("needs a " + duration.toSeconds() + " s run on this machine (longest allowed "
+                        + Sizing.MAX_RUN.toSeconds() + " s)");
+            }
             return new ReplayCase(this);
         }
     }

@@ -2,6 +2,7 @@ package dev.vitals.kubesim.replay;
 
 import static dev.vitals.kubesim.replay.RunExpectation.crashLoopBackOff;
 import static dev.vitals.kubesim.replay.RunExpectation.kills;
+import static dev.vitals.kubesim.replay.RunExpectation.livenessHeadroom;
 import static dev.vitals.kubesim.replay.RunExpectation.notReadyDuring;
 import static dev.vitals.kubesim.replay.RunExpectation.readyAtEnd;
 import static dev.vitals.kubesim.replay.RunExpectation.restarts;
@@ -13,68 +14,100 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The replay scenarios (DESIGN.md section 1), each a pair of runs per case: naive and Vitals.
+ * The replay scenarios (DESIGN.md section 7.2), each a pair of runs per case: naive and Vitals,
+ * sized from the demo's boot time measured on this machine ({@link Sizing}). Every expectation
+ * has a stated margin of at least 2× on its side ({@link Margin}), printed in the header:
  *
  * <ul>
  *   <li>{@code incident}: the incident's liveness probe (period 2 s, timeout 3 s,
  *       failureThreshold 3) against 40 workers and exports that hold a worker 4–12 s, with
- *       100 clients re-sending exports for 40 s. Naive must restart (probe queued behind the
- *       exports: about (100 − 40) × 8 s ÷ 40 ≈ 12 s of wait); Vitals must not. Second row,
- *       {@code incident-burst}: the literal burst, 53 exports at concurrency 50, under
- *       kubelet's default 1 s timeout (≈ 2 s of queue wait); Vitals must not restart, the naive
- *       figure is shown as measured.</li>
- *   <li>{@code db-outage}: the database cut at the fault proxy for 20 s. Naive restarts (its
- *       liveness pings the database); Vitals does not, is not ready during the outage and is
- *       ready again after it.</li>
- *   <li>{@code slow-start}: {@code --startup-delay-ms 2200} with liveness period 1 s,
- *       failureThreshold 3 (a 3 s budget that start-up plus JVM boot exceeds); naive has no
- *       startup probe and crash-loops; Vitals has a startup probe with a 30 s budget and
- *       neither restarts nor stays unready.</li>
- *   <li>{@code stall}: the process frozen with SIGSTOP for 2 s: neither restarts (a pause is
- *       not a fault a restart cures). Second row, {@code stall-deadlock}: the demo's workers
- *       deadlocked ({@code --chaos}, {@code POST /chaos/deadlock-workers}): both restart,
- *       Vitals through its deadlock and progress liveness checks (it never hides a stuck
+ *       100 clients re-sending exports for 40 s. Naive must restart: the probe waits about
+ *       (100 − 40) × 8 s ÷ 40 = 12 s behind the exports, 4× its timeout, for 40 s, 5.7× the 7 s
+ *       it takes three failures to kill. Vitals must not, with its liveness p99 at most half the
+ *       timeout. Second row, {@code incident-burst}: the literal burst, 53 exports at
+ *       concurrency 50, under kubelet's default 1 s timeout; Vitals must not restart (p99 at most
+ *       half the timeout), the naive figure is shown as measured.</li>
+ *   <li>{@code db-outage}: the database cut at the fault proxy for 20 s: 2.2× the naive wiring's
+ *       time to a kill (its liveness pings the database), 2× Vitals' time to not-ready (check
+ *       interval, check timeout and three readiness periods); 12 s left after the outage, 2× the
+ *       recovery time. Vitals is not ready during the outage, ready after it, never restarted.</li>
+ *   <li>{@code slow-start}: a start-up delay of twice the liveness budget (period 1 s ×
+ *       failureThreshold 3 = 3 s, so 6 s, plus the JVM's boot); naive has no startup probe and
+ *       crash-loops (two kills and the back-off in about 10 s, half the run at most); Vitals has
+ *       a startup probe of three times its whole start-up and is Ready within half the run.</li>
+ *   <li>{@code stall}: the process frozen (SIGSTOP) for 1.5 s: a kill needs 3 s of failing probes
+ *       (2×) and Vitals' stall detection 5 s (3.3×), so neither restarts (a pause is not a fault
+ *       a restart cures). Second row, {@code stall-deadlock}: the demo's workers deadlocked
+ *       ({@code --chaos}, {@code POST /chaos/deadlock-workers}): both restart, Vitals through its
+ *       progress liveness check within about 10 s of a 20 s observation (it never hides a stuck
  *       application).</li>
  * </ul>
+ *
+ * <p>Where start-up is not the subject, both wirings get the same startup probe of
+ * {@link Sizing#bootStartupThreshold()} seconds (four times the slowest boot measured), and every
+ * run allows {@link Sizing#readyAllowanceSeconds()} (three times the slowest boot) for its first Ready
+ * before the actions, which are timed from that Ready.
  */
 public final class ReplayCatalog {
     /** The scenario names, in the order {@code all} runs them. */
     public static final List<String> SCENARIOS = List.of("incident", "db-outage", "slow-start", "stall");
 
-    private static final List<ReplayCase> ALL = build();
+    /**
+     * The boot time assumed where nothing was measured (selecting and listing cases, tests):
+     * 2 s, a JVM boot on a quiet 2-core machine. {@code vitals replay} always measures.
+     */
+    public static final Sizing NOMINAL = Sizing.given(2.0);
+
+    private static final List<ReplayCase> NOMINAL_CASES = build(NOMINAL);
 
     private ReplayCatalog() {
     }
 
-    /** @return every case, in order */
+    /** @return every case sized for {@link #NOMINAL}, in order */
     public static List<ReplayCase> all() {
-        return ALL;
+        return all(NOMINAL);
+    }
+
+    /**
+     * @param sizing the boot time measured on this machine
+     * @return every case sized for it, in order (a case whose margins cannot be had carries its {@link ReplayCase#skip()} reason)
+     */
+    public static List<ReplayCase> all(Sizing sizing) {
+        return sizing == NOMINAL ? NOMINAL_CASES : build(sizing);
     }
 
     /**
      * @param names scenario names ({@code incident}, …), case names ({@code incident-burst}, …)
      *        or {@code all}; empty means all
-     * @return the cases, in catalog order, each once
+     * @return the cases sized for {@link #NOMINAL}
      * @throws IllegalArgumentException naming the unknown name and the known ones
      */
     public static List<ReplayCase> select(List<String> names) {
+        return select(names, NOMINAL);
+    }
+
+    /**
+     * @param names scenario names ({@code incident}, …), case names ({@code incident-burst}, …)
+     *        or {@code all}; empty means all
+     * @param sizing the boot time measured on this machine
+     * @return the cases, in catalog order, each once
+     * @throws IllegalArgumentException naming the unknown name and the known ones
+     */
+    public static List<ReplayCase> select(List<String> names, Sizing sizing) {
+        List<ReplayCase> all = all(sizing);
         if (names.isEmpty() || names.contains("all")) {
-            return ALL;
+            return all;
+        }
+        for (String n : names) {
+            if (all.stream().noneMatch(c -> c.scenario().equals(n) || c.name().equals(n))) {
+                List<String> rows = new ArrayList<>();
+                all.forEach(c -> rows.add(c.name()));
+                throw new IllegalArgumentException("unknown scenario '" + n + "': expected one of " + String.join(", ", SCENARIOS)
+                        + ", all (or a single row: " + String.join(", ", rows) + ")");
+            }
         }
         Set<ReplayCase> out = new LinkedHashSet<>();
-        for (String n : names) {
-            boolean found = false;
-            for (ReplayCase c : ALL) {
-                if (c.scenario().equals(n) || c.name().equals(n)) {
-                    found = true;
-                }
-            }
-            if (!found) {
-                throw new IllegalArgumentException("unknown scenario '" + n + "': expected one of " + String.join(", ", SCENARIOS)
-                        + ", all (or a single row: " + String.join(", ", caseNames()) + ")");
-            }
-        }
-        for (ReplayCase c : ALL) {
+        for (ReplayCase c : all) {
             if (names.contains(c.scenario()) || names.contains(c.name())) {
                 out.add(c);
             }
@@ -82,84 +115,141 @@ public final class ReplayCatalog {
         return List.copyOf(out);
     }
 
-    private static List<String> caseNames() {
-        List<String> n = new ArrayList<>();
-        for (ReplayCase c : ALL) {
-            n.add(c.name());
-        }
-        return n;
+    /** Kill time of a probe that fails from now on: the failures of all but the last period, then its timeout. */
+    private static double timeToKill(ProbeTiming t) {
+        return (t.failureThreshold() - 1) * (double) t.periodSeconds() + t.timeoutSeconds();
     }
 
-    private static List<ReplayCase> build() {
+    private static Duration seconds(double s) {
+        return Duration.ofSeconds((long) Math.ceil(s));
+    }
+
+    private static List<ReplayCase> build(Sizing sizing) {
+        double boot = sizing.bootSeconds();
+        double allowance = sizing.readyAllowanceSeconds();
         ProbeTiming incident = new ProbeTiming(2, 3, 3);
         ProbeTiming incidentDefaultTimeout = new ProbeTiming(2, 1, 3);
         ProbeTiming fast = new ProbeTiming(1, 1, 3);
         // Where start-up is not the subject, both wirings get the same generous startup probe, so
         // a slow JVM start on a busy machine is never mistaken for the failure under test.
-        ProbeTiming boot = new ProbeTiming(1, 1, 60);
+        ProbeTiming boot60 = new ProbeTiming(1, 1, sizing.bootStartupThreshold());
+        Margin bootBudget = Margin.predicted("startup budget vs boot", boot60.failureThreshold(), boot);
+        Margin readyAllowance = Margin.predicted("Ready allowance vs boot", allowance, boot);
         String[] exports = {"--workers", "40", "--export-min-ms", "4000", "--export-max-ms", "12000"};
+        int workers = 40;
+        int clients = 100;
+        double meanExport = (4 + 12) / 2.0;
         List<ReplayCase> cases = new ArrayList<>();
+
+        Duration sustain = Duration.ofSeconds(40);
         cases.add(ReplayCase.builder("incident", "incident")
                 .title("the incident's probe; 40 workers, exports hold a worker 4-12 s; 100 clients re-send exports for 40 s")
                 .demoFlags(exports)
-                .startup(Wiring.NAIVE, boot).startup(Wiring.VITALS, boot)
+                .startup(Wiring.NAIVE, boot60).startup(Wiring.VITALS, boot60)
                 .liveness(incident).readiness(incident)
-                .action(new ReplayAction.Load(Duration.ofSeconds(2), 100, Duration.ofSeconds(40), Duration.ofSeconds(60)))
-                .duration(Duration.ofSeconds(58))
+                .action(new ReplayAction.Load(Duration.ofSeconds(2), clients, sustain, Duration.ofSeconds(60)))
+                .duration(seconds(allowance + 2 + sustain.toSeconds() + 8))
                 .expect(Wiring.NAIVE, restarts(">=", 1))
                 .expect(Wiring.VITALS, restarts("==", 0))
+                .expect(Wiring.VITALS, livenessHeadroom(Margin.TWICE))
+                .margin(bootBudget).margin(readyAllowance).readyAllowance(allowance)
+                .margin(Margin.predicted("naive: liveness wait behind the exports vs timeout",
+                        (clients - workers) * meanExport / workers, incident.timeoutSeconds()))
+                .margin(Margin.predicted("naive: sustained load vs time to kill", sustain.toSeconds(), timeToKill(incident)))
                 .build());
         cases.add(ReplayCase.builder("incident-burst", "incident")
                 .title("the incident's literal burst: 53 exports at concurrency 50, kubelet's default 1 s probe timeout")
                 .demoFlags(exports)
-                .startup(Wiring.NAIVE, boot).startup(Wiring.VITALS, boot)
+                .startup(Wiring.NAIVE, boot60).startup(Wiring.VITALS, boot60)
                 .liveness(incidentDefaultTimeout).readiness(incidentDefaultTimeout)
                 .action(new ReplayAction.Burst(Duration.ofSeconds(1), 53, 50, Duration.ofSeconds(60)))
-                .duration(Duration.ofSeconds(40))
+                .duration(seconds(allowance + 1 + 2 + 12 + 15))
                 .expect(Wiring.VITALS, restarts("==", 0))
+                .expect(Wiring.VITALS, livenessHeadroom(Margin.TWICE))
+                .margin(bootBudget).margin(readyAllowance).readyAllowance(allowance)
                 .build());
+
+        Duration outage = Duration.ofSeconds(20);
+        double checkInterval = 2;
+        double checkTimeout = 2;
+        double recovery = checkInterval + checkTimeout + incident.periodSeconds();
+        double tail = 2 * recovery;
         cases.add(ReplayCase.builder("db-outage", "db-outage")
                 .title("the database cut at the fault proxy for 20 s (new connections refused, open ones reset)")
-                .startup(Wiring.NAIVE, boot).startup(Wiring.VITALS, boot)
+                .startup(Wiring.NAIVE, boot60).startup(Wiring.VITALS, boot60)
                 .liveness(incident).readiness(incident)
-                .action(new ReplayAction.DbOutage(Duration.ofSeconds(3), Duration.ofSeconds(20)))
-                .duration(Duration.ofSeconds(44))
+                .action(new ReplayAction.DbOutage(Duration.ofSeconds(3), outage))
+                .duration(seconds(allowance + 3 + outage.toSeconds() + tail))
                 .expect(Wiring.NAIVE, restarts(">=", 1))
                 .expect(Wiring.VITALS, restarts("==", 0))
                 .expect(Wiring.VITALS, notReadyDuring("db-outage"))
                 .expect(Wiring.VITALS, readyAtEnd())
+                .expect(Wiring.VITALS, livenessHeadroom(Margin.TWICE))
+                .margin(bootBudget).margin(readyAllowance).readyAllowance(allowance)
+                .margin(Margin.predicted("naive: outage vs time to kill", outage.toSeconds(),
+                        incident.failureThreshold() * (double) incident.periodSeconds() + incident.timeoutSeconds()))
+                .margin(Margin.predicted("vitals: outage vs time to not-ready", outage.toSeconds(),
+                        checkInterval + checkTimeout + incident.failureThreshold() * (double) incident.periodSeconds()))
+                .margin(Margin.predicted("vitals: time left after the outage vs recovery", tail, recovery))
                 .build());
+
+        double livenessBudget = fast.periodSeconds() * (double) fast.failureThreshold();
+        double delay = 2 * livenessBudget;
+        double vitalsStart = delay + boot;
+        ProbeTiming vitalsStartup = new ProbeTiming(1, 1, (int) Math.ceil(3 * vitalsStart));
+        double grace = ReplayCase.GRACE_SECONDS;
+        // life 1 killed at the budget, restarted at once (R50), life 2 killed likewise, then the back-off
+        double secondKillAndBackOff = 2 * (livenessBudget + grace);
+        Duration slowRun = seconds(Math.max(2 * secondKillAndBackOff, 2 * vitalsStart) + 1);
         cases.add(ReplayCase.builder("slow-start", "slow-start")
-                .title("start-up takes 2.2 s plus JVM boot; liveness period 1 s, failureThreshold 3; "
-                        + "startup probe (30 s budget) for Vitals only")
-                .demoFlags("--startup-delay-ms", "2200")
+                .title(String.format(java.util.Locale.ROOT, "start-up takes %.0f s plus JVM boot; liveness period 1 s, "
+                        + "failureThreshold 3; startup probe (%d s budget) for Vitals only", delay, vitalsStartup.failureThreshold()))
+                .demoFlags("--startup-delay-ms", Long.toString((long) (delay * 1000)))
                 .liveness(fast).readiness(fast)
-                .startup(Wiring.VITALS, new ProbeTiming(1, 1, 30))
-                .duration(Duration.ofSeconds(20))
+                .startup(Wiring.VITALS, vitalsStartup)
+                .duration(slowRun)
                 .expect(Wiring.NAIVE, kills(">=", 2))
                 .expect(Wiring.NAIVE, crashLoopBackOff())
                 .expect(Wiring.VITALS, restarts("==", 0))
                 .expect(Wiring.VITALS, readyAtEnd())
+                .margin(Margin.predicted("naive: start-up delay vs liveness budget", delay, livenessBudget))
+                .margin(Margin.predicted("naive: run length vs second kill and back-off", slowRun.toSeconds(), secondKillAndBackOff))
+                .margin(Margin.predicted("vitals: startup budget vs start-up", vitalsStartup.failureThreshold(), vitalsStart))
+                .margin(Margin.predicted("vitals: run length vs start-up", slowRun.toSeconds(), vitalsStart))
                 .build());
+
+        Duration freeze = Duration.ofMillis(1500);
+        double stallAfter = 5;
         cases.add(ReplayCase.builder("stall", "stall")
-                .title("the process frozen (SIGSTOP) for 2 s; liveness period 1 s, timeout 1 s, failureThreshold 3")
-                .demoFlags("--stall-after-ms", "5000")
-                .startup(Wiring.NAIVE, boot).startup(Wiring.VITALS, boot)
+                .title("the process frozen (SIGSTOP) for 1.5 s; liveness period 1 s, timeout 1 s, failureThreshold 3")
+                .demoFlags("--stall-after-ms", Long.toString((long) (stallAfter * 1000)))
+                .startup(Wiring.NAIVE, boot60).startup(Wiring.VITALS, boot60)
                 .liveness(fast).readiness(fast)
-                .action(new ReplayAction.Freeze(Duration.ofSeconds(3), Duration.ofSeconds(2)))
-                .duration(Duration.ofSeconds(20))
+                .action(new ReplayAction.Freeze(Duration.ofSeconds(3), freeze))
+                .duration(seconds(allowance + 3 + freeze.toMillis() / 1000.0 + 12))
                 .expect(Wiring.NAIVE, restarts("==", 0))
                 .expect(Wiring.VITALS, restarts("==", 0))
+                .margin(bootBudget).margin(readyAllowance).readyAllowance(allowance)
+                .margin(Margin.predicted("both: freeze a kill needs vs freeze", timeToKill(fast), freeze.toMillis() / 1000.0))
+                .margin(Margin.predicted("vitals: stall detection vs freeze", stallAfter, freeze.toMillis() / 1000.0))
                 .build());
+        // Vitals kills a stuck application after stall detection, one liveness check interval (1 s)
+        // and the kubelet's failures; naive after the kubelet's failures alone.
+        double vitalsDeadlockKill = stallAfter + 1 + timeToKill(fast);
+        double observeDeadlock = 2 * vitalsDeadlockKill;
         cases.add(ReplayCase.builder("stall-deadlock", "stall")
                 .title("the demo's workers deadlocked (--chaos, POST /chaos/deadlock-workers): a stuck application")
-                .demoFlags("--chaos", "--stall-after-ms", "5000")
-                .startup(Wiring.NAIVE, boot).startup(Wiring.VITALS, boot)
+                .demoFlags("--chaos", "--stall-after-ms", Long.toString((long) (stallAfter * 1000)))
+                .startup(Wiring.NAIVE, boot60).startup(Wiring.VITALS, boot60)
                 .liveness(fast).readiness(fast)
                 .action(new ReplayAction.Post(Duration.ofSeconds(3), "/chaos/deadlock-workers"))
-                .duration(Duration.ofSeconds(26))
+                .duration(seconds(allowance + 3 + observeDeadlock))
                 .expect(Wiring.NAIVE, restarts(">=", 1))
                 .expect(Wiring.VITALS, restarts(">=", 1))
+                .margin(bootBudget).margin(readyAllowance).readyAllowance(allowance)
+                .margin(Margin.predicted("vitals: observation after the deadlock vs time to kill", observeDeadlock, vitalsDeadlockKill))
+                .margin(Margin.predicted("naive: observation after the deadlock vs time to kill", observeDeadlock,
+                        fast.failureThreshold() * (double) fast.periodSeconds() + fast.timeoutSeconds()))
                 .build());
         return List.copyOf(cases);
     }

@@ -23,7 +23,7 @@ public final class ReplayReport {
             "incident", "naive restarts under the export load, Vitals does not",
             "db-outage", "naive restarts for a remote outage; Vitals only stops taking traffic, then recovers",
             "slow-start", "naive crash-loops on a slow start; Vitals waits it out behind its startup probe",
-            "stall", "a 2 s freeze restarts neither; deadlocked workers restart both");
+            "stall", "a short freeze restarts neither; deadlocked workers restart both");
 
     private ReplayReport() {
     }
@@ -43,36 +43,79 @@ public final class ReplayReport {
         return sb.toString();
     }
 
-    /** @return whether every run of every case holds its expectations */
+    /**
+     * @return whether the replay may be called a success: no run {@link RunRecord.Verdict#FAIL}ed
+     *         and at least one was judged and passed (a replay where nothing could be judged on
+     *         this machine is not a success)
+     */
     public static boolean passed(List<RunRecord> runs) {
-        return runs.stream().allMatch(RunRecord::passed);
+        return runs.stream().noneMatch(r -> r.verdict() == RunRecord.Verdict.FAIL)
+                && runs.stream().anyMatch(r -> r.verdict() == RunRecord.Verdict.PASS);
     }
 
-    /** @return one line per scenario: PASS or FAIL, the claim, the restart figures, and any failed check */
+    /** @return one line per scenario: PASS, FAIL or SKIP, the claim, the restart figures, and any failed check */
     public static String verdicts(List<RunRecord> runs) {
+        return verdicts(runs, List.of());
+    }
+
+    /**
+     * @param runs the runs
+     * @param skipped cases that were not run because sizing could not give them their margins
+     * @return one line per scenario: FAIL when a judged run failed, SKIP when nothing in it could
+     *         be judged, else PASS; a SKIP names the margin that was missing
+     */
+    public static String verdicts(List<RunRecord> runs, List<ReplayCase> skipped) {
         Map<String, List<RunRecord>> byScenario = new LinkedHashMap<>();
+        Map<String, List<String>> skips = new LinkedHashMap<>();
         for (RunRecord r : runs) {
             byScenario.computeIfAbsent(r.replayCase().scenario(), k -> new ArrayList<>()).add(r);
+            r.inconclusive().ifPresent(why -> skips.computeIfAbsent(r.replayCase().scenario(), k -> new ArrayList<>())
+                    .add(r.replayCase().name() + "/" + r.wiring().flag() + ": " + why));
+        }
+        for (ReplayCase c : skipped) {
+            byScenario.computeIfAbsent(c.scenario(), k -> new ArrayList<>());
+            skips.computeIfAbsent(c.scenario(), k -> new ArrayList<>()).add(c.name() + " not run: " + c.skip().orElse("skipped"));
         }
         StringBuilder sb = new StringBuilder();
         for (Map.Entry<String, List<RunRecord>> e : byScenario.entrySet()) {
-            boolean ok = e.getValue().stream().allMatch(RunRecord::passed);
+            boolean failed = e.getValue().stream().anyMatch(r -> r.verdict() == RunRecord.Verdict.FAIL);
+            boolean judged = e.getValue().stream().anyMatch(r -> r.verdict() == RunRecord.Verdict.PASS);
             Map<String, String> figures = new LinkedHashMap<>();
-            List<String> failed = new ArrayList<>();
+            List<String> failures = new ArrayList<>();
             for (RunRecord r : e.getValue()) {
                 String name = r.replayCase().name();
                 figures.merge(name, r.wiring().flag() + " " + r.restarts(), (a, b) -> a + ", " + b);
+                if (r.verdict() != RunRecord.Verdict.FAIL) {
+                    continue;
+                }
                 for (Expectation.Check c : r.checks()) {
                     if (!c.passed()) {
-                        failed.add(name + "/" + r.wiring().flag() + ": expected " + c.expectation() + ", got " + c.actual());
+                        failures.add(name + "/" + r.wiring().flag() + ": expected " + c.expectation() + ", got " + c.actual());
                     }
                 }
             }
             List<String> parts = new ArrayList<>();
             figures.forEach((k, v) -> parts.add(k + ": " + v));
-            sb.append(String.format(Locale.ROOT, "%s %-10s %s (restarts: %s)%s%n", ok ? "PASS" : "FAIL", e.getKey(),
-                    CLAIMS.getOrDefault(e.getKey(), ""), String.join("; ", parts),
-                    failed.isEmpty() ? "" : " — " + String.join("; ", failed)));
+            String word = failed ? "FAIL" : judged ? "PASS" : "SKIP";
+            List<String> tail = new ArrayList<>(failures);
+            tail.addAll(skips.getOrDefault(e.getKey(), List.of()).stream().map(x -> "skipped " + x).toList());
+            sb.append(String.format(Locale.ROOT, "%s %-10s %s%s%s%n", word, e.getKey(), CLAIMS.getOrDefault(e.getKey(), ""),
+                    parts.isEmpty() ? "" : " (restarts: " + String.join("; ", parts) + ")",
+                    tail.isEmpty() ? "" : " — " + String.join("; ", tail)));
+        }
+        return sb.toString();
+    }
+
+    /**
+     * @param cases the cases as sized
+     * @return the margins of every case, one line each, as the header prints them
+     */
+    public static String margins(List<ReplayCase> cases) {
+        StringBuilder sb = new StringBuilder();
+        for (ReplayCase c : cases) {
+            for (Margin m : c.margins()) {
+                sb.append(String.format(Locale.ROOT, "  %-16s %s%s%n", c.name(), m.holds() ? "" : "TOO SMALL ", m.describe()));
+            }
         }
         return sb.toString();
     }
@@ -107,6 +150,16 @@ public final class ReplayReport {
             }
             n.put("durationSeconds", r.result().durationSeconds());
             n.put("passed", r.passed());
+            n.put("verdict", r.verdict().name());
+            r.inconclusive().ifPresent(why -> n.put("skipReason", why));
+            ArrayNode margins = n.putArray("margins");
+            List<Margin> all = new ArrayList<>(r.replayCase().margins());
+            all.addAll(r.measuredMargins());
+            for (Margin m : all) {
+                margins.addObject().put("what", m.what()).put("have", round(m.have())).put("need", round(m.need()))
+                        .put("ratio", round(m.ratio())).put("required", m.required()).put("measured", m.measured())
+                        .put("holds", m.holds());
+            }
             ArrayNode checks = n.putArray("checks");
             for (Expectation.Check c : r.checks()) {
                 checks.addObject().put("expect", c.expectation()).put("passed", c.passed()).put("actual", c.actual());
@@ -159,7 +212,9 @@ public final class ReplayReport {
             rows.append(String.format(Locale.ROOT,
                     "<tr><td>%s</td><td><a href='%s'>%s</a></td><td>%d</td><td>%.1f s</td><td>%d</td><td>%.0f ms</td><td>%s</td></tr>%n",
                     esc(r.replayCase().name()), pageName(r), r.wiring().flag(), r.restarts(), r.notReadySeconds(),
-                    r.probeFailures(), r.livenessP99Ms(), r.passed() ? "as expected" : "<b style='color:#c62828'>not as expected</b>"));
+                    r.probeFailures(), r.livenessP99Ms(), r.verdict() == RunRecord.Verdict.PASS ? "as expected"
+                            : r.verdict() == RunRecord.Verdict.SKIP ? "not judged: " + esc(r.inconclusive().orElse(""))
+                            : "<b style='color:#c62828'>not as expected</b>"));
         }
         StringBuilder cases = new StringBuilder();
         String last = "";

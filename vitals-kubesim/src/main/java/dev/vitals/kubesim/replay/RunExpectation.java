@@ -1,7 +1,8 @@
 package dev.vitals.kubesim.replay;
 
-import dev.vitals.kubesim.scenario.Expectation;
+import dev.vitals.kubesim.model.ProbeType;
 import dev.vitals.kubesim.model.SimEvent;
+import dev.vitals.kubesim.scenario.Expectation;
 import dev.vitals.kubesim.SimulationResult;
 import java.util.Locale;
 import java.util.Objects;
@@ -93,6 +94,25 @@ public final class RunExpectation {
             return new Expectation.Check(text, ready < span - 0.5,
                     String.format(Locale.ROOT, "ready for %.1fs of the %.1fs from %.1fs to %.1fs", ready, span, w[0], w[1]));
         }).orElse(new Expectation.Check(text, false, "the " + kind + " did not run")));
+    }
+
+    /**
+     * @param factor the headroom required, ≥ 1 (replay uses 2)
+     * @return "liveness p99 at most timeout / factor": the probe kept {@code factor}× headroom
+     *         below its {@code timeoutSeconds} (a run that did not restart only because the
+     *         probe answered just in time passed by luck, not by design)
+     */
+    public static RunExpectation livenessHeadroom(double factor) {
+        if (!(factor >= 1)) {
+            throw new IllegalArgumentException("headroom factor must be >= 1, was " + factor);
+        }
+        String text = String.format(Locale.ROOT, "liveness p99 <= timeout / %.0f", factor);
+        return new RunExpectation(text, run -> {
+            double timeoutMs = run.pod().probe(ProbeType.LIVENESS).map(p -> p.timeoutSeconds() * 1000.0).orElse(0.0);
+            double p99 = run.livenessP99Ms();
+            return new Expectation.Check(text, timeoutMs > 0 && p99 <= timeoutMs / factor,
+                    String.format(Locale.ROOT, "p99 %.0f ms of a %.0f ms timeout", p99, timeoutMs));
+        });
     }
 
     /** @return "ready at the end": the Ready condition true when the run ended */

@@ -28,6 +28,17 @@ public final class RunRecord {
     private final Map<String, double[]> windows;
     private final List<String> command;
     private final List<Expectation.Check> checks;
+    private final List<Margin> measured;
+
+    /** A run's outcome, judged with its margins. */
+    public enum Verdict {
+        /** Every check held and every margin was at least its requirement. */
+        PASS,
+        /** A check did not hold although every margin was there: a real failure. */
+        FAIL,
+        /** A margin was below its requirement (or the case was skipped): neither pass nor fail. */
+        SKIP
+    }
 
     /**
      * A replay note: something the replay did, at {@code t} seconds of the run.
@@ -75,6 +86,28 @@ public final class RunRecord {
             c.add(e.check(this));
         }
         this.checks = List.copyOf(c);
+        this.measured = measure(replayCase, wiring, result);
+    }
+
+    /** The margins that only the run can tell: its own boot against the budgets sized for it. */
+    private static List<Margin> measure(ReplayCase c, Wiring w, SimulationResult result) {
+        List<Margin> m = new ArrayList<>();
+        double end = result.durationSeconds();
+        c.startupBudgetSeconds(w).ifPresent(budget -> {
+            OptionalDouble started = result.events().stream()
+                    .filter(e -> e.type() == SimEvent.Type.STARTED && e.instance() == 1).mapToDouble(SimEvent::t).findFirst();
+            // never started in its first life: the budget did not cover the boot at all
+            double boot = started.isPresent() ? started.getAsDouble() : Math.max(budget, end) + 1;
+            m.add(new Margin("startup budget vs this run's boot", budget, Math.max(boot, 0.001), Margin.TWICE, true));
+        });
+        if (c.readyAllowanceSeconds() > 0) {
+            OptionalDouble ready = result.events().stream().filter(e -> e.type() == SimEvent.Type.READY)
+                    .mapToDouble(SimEvent::t).findFirst();
+            double t = ready.isPresent() ? ready.getAsDouble() : end + 1;
+            // the allowance is already twice the slowest calibrated boot: a run must only fit in it
+            m.add(new Margin("Ready allowance vs this run's first Ready", c.readyAllowanceSeconds(), Math.max(t, 0.001), 1, true));
+        }
+        return List.copyOf(m);
     }
 
     /** @return the case */
@@ -167,5 +200,39 @@ public final class RunRecord {
     /** @return whether every check holds */
     public boolean passed() {
         return checks.stream().allMatch(Expectation.Check::passed);
+    }
+
+    /** @return the margins measured in this run (its boot against the startup budget and the Ready allowance) */
+    public List<Margin> measuredMargins() {
+        return measured;
+    }
+
+    /**
+     * @return why this run cannot be judged, if so: the case was skipped, or a predicted or
+     *         measured margin was below its requirement (the outcome would be luck)
+     */
+    public Optional<String> inconclusive() {
+        if (replayCase.skip().isPresent()) {
+            return replayCase.skip();
+        }
+        for (Margin m : replayCase.margins()) {
+            if (!m.holds()) {
+                return Optional.of("margin too small: " + m.describe());
+            }
+        }
+        for (Margin m : measured) {
+            if (!m.holds()) {
+                return Optional.of("margin too small in this run: " + m.describe());
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** @return SKIP when {@link #inconclusive()}, else PASS or FAIL by the checks */
+    public Verdict verdict() {
+        if (inconclusive().isPresent()) {
+            return Verdict.SKIP;
+        }
+        return passed() ? Verdict.PASS : Verdict.FAIL;
     }
 }

@@ -76,20 +76,67 @@ class ReplayCatalogTest {
     @Test
     void slowStartGivesOnlyVitalsAStartupProbeWithABudget() {
         ReplayCase c = only("slow-start");
-        assertThat(c.demoFlags()).containsSequence("--startup-delay-ms", "2200");
+        // the start-up delay alone is twice the naive liveness budget (period 1 s × failureThreshold 3)
+        assertThat(c.demoFlags()).containsSequence("--startup-delay-ms", "6000");
         assertThat(c.liveness().periodSeconds()).isEqualTo(1);
         assertThat(c.liveness().failureThreshold()).isEqualTo(3);
         assertThat(c.startup(Wiring.NAIVE)).isEmpty();
         ProbeTiming s = c.startup(Wiring.VITALS).orElseThrow();
-        assertThat(s.periodSeconds() * s.failureThreshold()).isGreaterThanOrEqualTo(10);
-        // the naive budget, failureThreshold × period, is shorter than the start-up alone plus a JVM boot
-        assertThat(c.liveness().periodSeconds() * c.liveness().failureThreshold()).isLessThan(3 + 1);
+        // three times the whole start-up: the delay plus the nominal 2 s boot
+        assertThat(s.periodSeconds() * s.failureThreshold()).isGreaterThanOrEqualTo(3 * (6 + 2));
+    }
+
+    @Test
+    void everyExpectationHasATwofoldMarginForAnyBootTimeThatFitsTheLongestRun() {
+        for (double boot : new double[] {0.3, 1, 2, 5, 10, 20}) {
+            for (ReplayCase c : ReplayCatalog.all(Sizing.given(boot))) {
+                assertThat(c.skip()).as(c.name() + " at boot " + boot).isEmpty();
+                assertThat(c.margins()).as(c.name()).isNotEmpty();
+                for (Margin m : c.margins()) {
+                    assertThat(m.ratio()).as(c.name() + " at boot " + boot + ": " + m.describe()).isGreaterThanOrEqualTo(2.0);
+                }
+                assertThat(c.duration()).as(c.name()).isLessThanOrEqualTo(Sizing.MAX_RUN);
+                c.startupBudgetSeconds(Wiring.VITALS).ifPresent(budget ->
+                        assertThat(budget).as(c.name() + " startup budget").isGreaterThanOrEqualTo(2 * boot));
+            }
+        }
+    }
+
+    @Test
+    void aBootTooSlowForTheLongestRunSkipsTheScenariosWithTheReason() {
+        List<ReplayCase> cases = ReplayCatalog.all(Sizing.given(90));
+        assertThat(cases).allSatisfy(c -> assertThat(c.skip()).as(c.name()).isPresent());
+        assertThat(cases.get(0).skip().orElseThrow()).contains("needs a").contains("longest allowed 150 s");
+    }
+
+    @Test
+    void runLengthsGrowWithTheMeasuredBoot() {
+        ReplayCase quick = ReplayCatalog.all(Sizing.given(1)).get(0);
+        ReplayCase slow = ReplayCatalog.all(Sizing.given(12)).get(0);
+        assertThat(slow.duration()).isGreaterThan(quick.duration());
+        assertThat(slow.startup(Wiring.VITALS).orElseThrow().failureThreshold())
+                .isGreaterThan(quick.startup(Wiring.VITALS).orElseThrow().failureThreshold());
+        assertThat(slow.readyAllowanceSeconds()).isEqualTo(36.0);
+    }
+
+    @Test
+    void sizingAndMarginsRejectNonsenseWithTheBound() {
+        assertThatThrownBy(() -> Sizing.given(0)).hasMessageContaining("boot time must be > 0");
+        assertThatThrownBy(() -> Sizing.given(Double.NaN)).hasMessageContaining("boot time must be > 0");
+        assertThatThrownBy(() -> Sizing.measured(List.of())).hasMessageContaining("at least one boot time");
+        assertThatThrownBy(() -> new Margin("x", 0, 1, 2, false)).hasMessageContaining("margin 'x'");
+        Margin m = new Margin("startup budget vs boot", 30, 2, 2, false);
+        assertThat(m.holds()).isTrue();
+        assertThat(m.describe()).isEqualTo("startup budget vs boot: 30s vs 2s = 15.0x (needs 2x)");
+        assertThat(new Margin("x", 3, 2, 2, true).holds()).isFalse();
+        assertThat(Sizing.measured(List.of(1.5, 2.5, 2.0)).bootSeconds()).isEqualTo(2.5);
     }
 
     @Test
     void stallHasAFreezeThatRestartsNeitherAndADeadlockThatRestartsBoth() {
         ReplayCase stall = only("stall");
-        assertThat(stall.actions()).singleElement().isInstanceOf(ReplayAction.Freeze.class);
+        assertThat(stall.actions()).singleElement().isInstanceOfSatisfying(ReplayAction.Freeze.class,
+                f -> assertThat(f.length()).isEqualTo(Duration.ofMillis(1500))); // a kill needs 3 s: 2x headroom
         assertThat(stall.expectations(Wiring.NAIVE)).extracting(RunExpectation::text).containsExactly("restarts == 0");
         assertThat(stall.expectations(Wiring.VITALS)).extracting(RunExpectation::text).containsExactly("restarts == 0");
         ReplayCase dl = only("stall-deadlock");
@@ -97,6 +144,8 @@ class ReplayCatalogTest {
         assertThat(dl.actions()).singleElement().isInstanceOfSatisfying(ReplayAction.Post.class,
                 p -> assertThat(p.path()).isEqualTo("/chaos/deadlock-workers"));
         assertThat(dl.expectations(Wiring.VITALS)).extracting(RunExpectation::text).containsExactly("restarts >= 1");
+        assertThat(only("incident").expectations(Wiring.VITALS)).extracting(RunExpectation::text)
+                .containsExactly("restarts == 0", "liveness p99 <= timeout / 2");
     }
 
     @Test

@@ -62,4 +62,42 @@ class ReplayCommandTest {
         assertThat(out.toString()).contains("incident", "db-outage", "slow-start", "stall", "--demo-jar", "--json", "--html",
                 "Exit code: 0");
     }
+
+    @Test
+    void bootSizingFlagsOutOfRangeAreBadInputBeforeAnyBoot(@TempDir Path dir) throws IOException {
+        Path jar = Files.write(dir.resolve("vitals-demo.jar"), new byte[] {'P', 'K', 3, 4});
+        assertThat(run("replay", "stall", "--demo-jar", jar.toString(), "--boot-seconds", "0")).isEqualTo(VitalsCommand.BAD_INPUT);
+        assertThat(err.toString()).contains("--boot-seconds must be > 0 and at most 3600, was 0.0");
+        assertThat(run("replay", "stall", "--demo-jar", jar.toString(), "--boot-rounds", "11")).isEqualTo(VitalsCommand.BAD_INPUT);
+        assertThat(err.toString()).contains("--boot-rounds must be 1-10, was 11");
+        assertThat(out.toString()).doesNotContain("measuring");
+    }
+
+    @Test
+    void aDemoThatCannotBootFailsTheReplayWithOneLine(@TempDir Path dir) throws IOException {
+        // a real zip without a main class: `java -jar` exits 1 at once, in a real child process
+        Path jar = dir.resolve("vitals-demo.jar");
+        try (java.util.zip.ZipOutputStream z = new java.util.zip.ZipOutputStream(Files.newOutputStream(jar))) {
+            z.putNextEntry(new java.util.zip.ZipEntry("README.txt"));
+            z.write("not the demo".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            z.closeEntry();
+        }
+        int code = run("replay", "stall", "--demo-jar", jar.toString(), "--boot-rounds", "1", "--logs", dir.resolve("logs").toString());
+
+        assertThat(code).isEqualTo(VitalsCommand.FAILED);
+        assertThat(err.toString().strip()).startsWith("error: cannot measure the demo's boot: the demo (")
+                .contains("exited with code 1 while booting").doesNotContain("\tat ");
+        assertThat(err.toString().strip().lines()).hasSize(1);
+        assertThat(dir.resolve("logs")).isDirectoryContaining(p -> p.getFileName().toString().startsWith("boot-"));
+    }
+
+    @Test
+    void aGivenBootTimeTooSlowForTheLongestRunSkipsEveryCaseAndFails(@TempDir Path dir) throws IOException {
+        Path jar = Files.write(dir.resolve("vitals-demo.jar"), new byte[] {'P', 'K', 3, 4});
+        int code = run("replay", "stall", "--demo-jar", jar.toString(), "--boot-seconds", "90", "--quiet");
+
+        assertThat(code).as(out + "\n" + err).isEqualTo(VitalsCommand.FAILED);
+        assertThat(out.toString()).contains("sizing: boot 90.0 s (given").contains("SKIPPED: needs a")
+                .contains("SKIP stall");
+    }
 }

@@ -36,6 +36,7 @@ class ReplayEndToEndTest {
                 "--logs", dir.resolve("logs").toString(), "--quiet");
 
         String context = out + "\n" + err;
+        assertThat(json).as(context).exists();
         JsonNode runs = new ObjectMapper().readTree(json.toFile()).get("runs");
         assertThat(runs).as(context).hasSize(6);
         // incident: the sustained load restarts the naive wiring, never the Vitals wiring

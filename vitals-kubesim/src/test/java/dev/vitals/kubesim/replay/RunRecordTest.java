@@ -104,7 +104,7 @@ class RunRecordTest {
 
     @Test
     void aSlowStartWithoutStartupProbeCrashLoopsAndWithOneDoesNot() throws Exception {
-        // the service answers only 4 s after each instance starts (2.2 s of start-up plus JVM boot)
+        // the service answers only 8 s after each instance starts (6 s of start-up plus a 2 s JVM boot)
         SimulationResult naive = simulateSlow(Wiring.NAIVE);
         SimulationResult vitals = simulateSlow(Wiring.VITALS);
         RunRecord n = SimRuns.record(SLOW, Wiring.NAIVE, naive, Map.of());
@@ -113,16 +113,54 @@ class RunRecordTest {
         assertThat(check(n, "kills >= 2").passed()).as(n.checks().toString()).isTrue();
         assertThat(check(n, "enters CrashLoopBackOff").passed()).isTrue();
         assertThat(n.firstReadySeconds()).isEmpty();
-        assertThat(n.notReadySeconds()).isEqualTo(20.0);
+        assertThat(n.notReadySeconds()).isEqualTo((double) SLOW.duration().toSeconds());
+        assertThat(n.verdict()).isEqualTo(RunRecord.Verdict.PASS);
+        assertThat(v.verdict()).isEqualTo(RunRecord.Verdict.PASS);
         assertThat(v.passed()).as(v.checks().toString()).isTrue();
         assertThat(v.restarts()).isZero();
+    }
+
+    @Test
+    void aBootThatEatsHalfTheStartupBudgetMakesTheRunInconclusiveNotFailed() throws Exception {
+        // sized for a 2 s boot (startup budget 30 s); this run's boot took 20 s: a 1.5x margin, so
+        // whatever the run shows would be luck, and it is judged SKIP, not PASS or FAIL
+        SimulationResult r = SimRuns.simulate(INCIDENT.pod(Wiring.VITALS, 18080, 18081), INCIDENT.duration(),
+                (probe, t, spec) -> t < 20 ? ScriptedProbes.fail() : ScriptedProbes.ok());
+        RunRecord run = SimRuns.record(INCIDENT, Wiring.VITALS, r, Map.of("load", new double[] {22, 62}));
+
+        assertThat(run.measuredMargins()).extracting(Margin::what).contains("startup budget vs this run's boot");
+        assertThat(run.verdict()).isEqualTo(RunRecord.Verdict.SKIP);
+        assertThat(run.inconclusive().orElseThrow()).startsWith("margin too small in this run: startup budget vs this run's boot: 30s vs");
+    }
+
+    @Test
+    void aRunWithItsMarginsThatMissesAnExpectationIsAFailure() throws Exception {
+        SimulationResult r = SimRuns.simulate(INCIDENT.pod(Wiring.VITALS, 18080, 18081), Duration.ofSeconds(58),
+                (probe, t, spec) -> probe.equals("liveness") && t >= 20 && t < 40 ? ScriptedProbes.timeout(spec) : ScriptedProbes.ok());
+        RunRecord run = SimRuns.record(INCIDENT, Wiring.VITALS, r, Map.of("load", new double[] {10, 50}));
+
+        assertThat(run.inconclusive()).isEmpty();
+        assertThat(run.verdict()).isEqualTo(RunRecord.Verdict.FAIL);
+        assertThat(check(run, "liveness p99 <= timeout / 2").passed()).isFalse();
+    }
+
+    @Test
+    void aCaseSkippedBySizingIsNeverJudged() throws Exception {
+        ReplayCase slowMachine = ReplayCatalog.select(java.util.List.of("incident"), Sizing.given(90)).get(0);
+        SimulationResult r = SimRuns.simulate(slowMachine.pod(Wiring.VITALS, 18080, 18081), Duration.ofSeconds(20),
+                (probe, t, spec) -> ScriptedProbes.ok());
+        RunRecord run = SimRuns.record(slowMachine, Wiring.VITALS, r, Map.of());
+
+        assertThat(run.verdict()).isEqualTo(RunRecord.Verdict.SKIP);
+        assertThat(ReplayReport.passed(java.util.List.of(run))).as("nothing judged is not a success").isFalse();
+        assertThat(ReplayReport.verdicts(java.util.List.of(run))).startsWith("SKIP incident");
     }
 
     private static SimulationResult simulateSlow(Wiring w) throws InterruptedException {
         dev.vitals.kubesim.model.VirtualTime time = new dev.vitals.kubesim.model.VirtualTime();
         dev.vitals.kubesim.runtime.ScriptedContainer container = new dev.vitals.kubesim.runtime.ScriptedContainer(time);
         dev.vitals.kubesim.probe.ScriptedProbes probes = new dev.vitals.kubesim.probe.ScriptedProbes(time, container,
-                (spec, instance, sinceInstance, sinceStart) -> sinceInstance < 4 ? ScriptedProbes.fail() : ScriptedProbes.ok());
+                (spec, instance, sinceInstance, sinceStart) -> sinceInstance < 8 ? ScriptedProbes.fail() : ScriptedProbes.ok());
         return dev.vitals.kubesim.Simulation.builder(SLOW.pod(w, 18080, 18081)).time(time).runtime(container)
                 .probeExecutor(probes).duration(SLOW.duration()).build().run();
     }
