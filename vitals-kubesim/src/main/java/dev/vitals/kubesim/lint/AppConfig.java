@@ -269,6 +269,18 @@ public final class AppConfig {
                 over.put(canonicalEnv(e.getKey()), new Prop(e.getKey(), e.getValue(), "env", 0));
             }
         }
+        String json = env.get("SPRING_APPLICATION_JSON");
+        if (json != null && !json.isBlank()) {
+            try {
+                JsonNode tree = new com.fasterxml.jackson.databind.ObjectMapper().readTree(json);
+                Map<String, Prop> flat = new LinkedHashMap<>();
+                flatten(tree, "", "env SPRING_APPLICATION_JSON", new YamlDocs.Locations(), flat, 0);
+                over.remove(canonicalEnv("SPRING_APPLICATION_JSON"));
+                over.putAll(flat);
+            } catch (IOException e) {
+                // not JSON: Spring would fail to start; the manifest-only rules still run
+            }
+        }
         for (String a : args) {
             if (a.startsWith("--") && a.indexOf('=') > 2) {
                 String k = a.substring(2, a.indexOf('='));

@@ -106,9 +106,9 @@ public final class Linter {
                 if (docs.templateLine() > 0) {
                     throw docs.templateOr(null);
                 }
-                throw new YamlDocs.YamlInputException("document " + d.index + " is not a Kubernetes object (expected a"
-                        + " mapping with apiVersion and kind, got " + d.root.getNodeType().toString().toLowerCase() + ")",
-                        d.line);
+                otherKinds.merge("(not an object: " + d.root.getNodeType().toString().toLowerCase(java.util.Locale.ROOT) + ")",
+                        1, Integer::sum);
+                return;
             }
             String kind = d.root.path("kind").asText("");
             if (kind.contains("{{") || d.root.path("apiVersion").asText("").contains("{{")) {
@@ -205,7 +205,7 @@ public final class Linter {
                 }
                 String prefix = e.prefix() + ".";
                 boolean podLevel = !v.field().startsWith(prefix);
-                String dotted = podLevel ? "" : v.field().substring(prefix.length());
+                String dotted = podLevel ? "" : handlerPath(e.node(), v.field().substring(prefix.length()));
                 int line = podLevel ? podLevelLine(d, v.field(), e) : t.line(dotted);
                 String field = podLevel ? v.field().substring(v.field().indexOf(' ') + 1) : t.field(dotted);
                 report(new Finding(v.rule().equals("R22") ? "R22" : Rules.API.id(), rule.name(), Severity.ERROR, file, line,
@@ -222,6 +222,20 @@ public final class Linter {
                 }
                 r.check(valid, context, f -> report(f, ann));
             }
+        }
+
+        /** {@code livenessProbe.port} (how R22 names the field) → {@code livenessProbe.httpGet.port}. */
+        private String handlerPath(JsonNode c, String dotted) {
+            int dot = dotted.indexOf('.');
+            if (dot > 0 && dotted.substring(dot).equals(".port")) {
+                String probe = dotted.substring(0, dot);
+                for (String h : new String[] {"httpGet", "tcpSocket", "grpc"}) {
+                    if (c.path(probe).has(h)) {
+                        return probe + "." + h + ".port";
+                    }
+                }
+            }
+            return dotted;
         }
 
         private int podLevelLine(YamlDocs.Doc d, String field, ManifestReader.ContainerEntry e) {

@@ -40,10 +40,16 @@ final class NoReadinessRule implements Rule {
             return;
         }
         int port = t.declaredPorts().iterator().next();
+        String example = t.probe(dev.vitals.kubesim.ProbeType.LIVENESS).map(l -> l.handler())
+                .filter(h -> !(h instanceof dev.vitals.kubesim.ProbeHandler.HttpGet)).map(h -> h instanceof
+                        dev.vitals.kubesim.ProbeHandler.TcpSocket ? "tcpSocket {port: " + port + "} (accepting connections)"
+                        : h instanceof dev.vitals.kubesim.ProbeHandler.Grpc ? "grpc {port: " + ((dev.vitals.kubesim.ProbeHandler.Grpc) h).port()
+                                + ", service: readiness}" : "an exec command that checks the server answers")
+                .orElse("httpGet {path: /readyz, port: " + port + "} (or tcpSocket {port: " + port + "} for a non-HTTP server)");
         out.accept(t.finding(this, "ports", "container serves port" + (t.declaredPorts().size() > 1 ? "s " : " ")
                 + t.declaredPorts() .toString().replaceAll("[\\[\\]]", "") + " but has no readinessProbe: the pod is Ready as"
                 + " soon as the container starts, before the application listens, and a replica that cannot serve is"
                 + " never taken out of its Service", "R36, R38",
-                "add a readinessProbe that checks what requests need, e.g. httpGet {path: /readyz, port: " + port + "}"));
+                "add a readinessProbe that checks what requests need, e.g. " + example));
     }
 }

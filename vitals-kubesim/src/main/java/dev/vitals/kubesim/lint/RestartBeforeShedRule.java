@@ -67,7 +67,7 @@ final class RestartBeforeShedRule implements Rule {
                 + liveFt * l.periodSeconds() + "s > " + shedAfter + "s); better, separate the endpoints (L1)";
         out.accept(t.finding(this, "livenessProbe.failureThreshold", why + ": liveness kills after about "
                 + killAfter + "s of failures (failureThreshold " + Probes.budget(l) + ") but readiness needs " + shedAfter
-                + "s (" + Probes.budget(r) + ") to take the pod out of service, so a shared problem restarts the pod"
+                + "s (failureThreshold " + Probes.budget(r) + ") to take the pod out of service, so a shared problem restarts the pod"
                 + " before (or instead of) shedding its traffic", "R25, R26, R38, C10", fix));
     }
 }

@@ -41,6 +41,8 @@ final class UndeclaredPortRule implements Rule {
         if (declared.isEmpty()) {
             return;
         }
+        java.util.Map<Integer, java.util.List<ProbeType>> byPort = new java.util.TreeMap<>();
+        java.util.Map<Integer, String> firstField = new java.util.HashMap<>();
         for (ProbeType type : ProbeType.values()) {
             Optional<ProbeSpec> p = t.probe(type);
             if (p.isEmpty() || Probes.host(p.get().handler()).isPresent()) {
@@ -53,11 +55,18 @@ final class UndeclaredPortRule implements Rule {
             if (named || port.isEmpty() || declared.contains(port.getAsInt())) {
                 continue;
             }
-            String field = type.fieldName() + "." + Probes.kind(h) + ".port";
-            out.accept(t.finding(this, field, type.label() + " probe connects to port " + port.getAsInt()
+            byPort.computeIfAbsent(port.getAsInt(), k -> new java.util.ArrayList<>()).add(type);
+            firstField.putIfAbsent(port.getAsInt(), type.fieldName() + "." + Probes.kind(h) + ".port");
+        }
+        for (java.util.Map.Entry<Integer, java.util.List<ProbeType>> e : byPort.entrySet()) {
+            java.util.List<String> labels = new java.util.ArrayList<>();
+            e.getValue().forEach(x -> labels.add(x.label()));
+            int port = e.getKey();
+            out.accept(t.finding(this, firstField.get(port), String.join(" and ", labels) + " probe"
+                    + (labels.size() > 1 ? "s connect" : " connects") + " to port " + port
                     + ", which the container does not declare (ports: " + ports(t) + "): if nothing listens there the probe"
                     + " fails on every try", "R22, R56",
-                    "point the probe at a declared port, or add containerPort " + port.getAsInt() + " (with a name) to ports[]"));
+                    "point the probe at a declared port, or declare containerPort " + port + " (with a name) in ports[]"));
         }
     }
 
