@@ -2,9 +2,9 @@ package dev.vitals.kubesim.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.vitals.kubesim.Durations;
+import dev.vitals.kubesim.model.Durations;
 import dev.vitals.kubesim.InvalidInputException;
-import dev.vitals.kubesim.ProbeType;
+import dev.vitals.kubesim.model.ProbeType;
 import dev.vitals.kubesim.lint.AppConfig;
 import dev.vitals.kubesim.lint.LintContext;
 import dev.vitals.kubesim.lint.LintFormat;

@@ -1,6 +1,6 @@
 package dev.vitals.kubesim.lint;
 
-import dev.vitals.kubesim.ProbeType;
+import dev.vitals.kubesim.model.ProbeType;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.function.Consumer;

@@ -1,8 +1,8 @@
 package dev.vitals.kubesim.lint;
 
-import dev.vitals.kubesim.ProbeHandler;
-import dev.vitals.kubesim.ProbeSpec;
-import dev.vitals.kubesim.ProbeType;
+import dev.vitals.kubesim.model.ProbeHandler;
+import dev.vitals.kubesim.model.ProbeSpec;
+import dev.vitals.kubesim.model.ProbeType;
 import java.util.Optional;
 import java.util.OptionalInt;
 

@@ -1,13 +1,13 @@
 package dev.vitals.kubesim.lint;
 
-import dev.vitals.kubesim.Durations;
-import dev.vitals.kubesim.PodSpec;
-import dev.vitals.kubesim.ProbeType;
-import dev.vitals.kubesim.ScriptedContainer;
-import dev.vitals.kubesim.ScriptedProbes;
-import dev.vitals.kubesim.SimEvent;
+import dev.vitals.kubesim.model.Durations;
+import dev.vitals.kubesim.model.PodSpec;
+import dev.vitals.kubesim.model.ProbeType;
+import dev.vitals.kubesim.runtime.ScriptedContainer;
+import dev.vitals.kubesim.probe.ScriptedProbes;
+import dev.vitals.kubesim.model.SimEvent;
 import dev.vitals.kubesim.Simulation;
-import dev.vitals.kubesim.VirtualTime;
+import dev.vitals.kubesim.model.VirtualTime;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -24,7 +24,7 @@ public final class LintReport {
             Optional<String> error) {
         public FileSummary {
             Objects.requireNonNull(name, "name");
-            otherKinds = Map.copyOf(otherKinds);
+            otherKinds = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(otherKinds));
             Objects.requireNonNull(error, "error");
         }
     }

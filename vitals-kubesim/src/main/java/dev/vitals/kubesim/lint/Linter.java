@@ -2,9 +2,9 @@ package dev.vitals.kubesim.lint;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.vitals.kubesim.InvalidInputException;
-import dev.vitals.kubesim.ManifestReader;
-import dev.vitals.kubesim.PodSpec;
-import dev.vitals.kubesim.Violation;
+import dev.vitals.kubesim.manifest.ManifestReader;
+import dev.vitals.kubesim.model.PodSpec;
+import dev.vitals.kubesim.scenario.Violation;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.UncheckedIOException;

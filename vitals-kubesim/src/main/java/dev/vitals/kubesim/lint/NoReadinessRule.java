@@ -1,6 +1,6 @@
 package dev.vitals.kubesim.lint;
 
-import dev.vitals.kubesim.ManifestReader;
+import dev.vitals.kubesim.manifest.ManifestReader;
 import java.util.Set;
 import java.util.function.Consumer;
 
@@ -40,10 +40,10 @@ final class NoReadinessRule implements Rule {
             return;
         }
         int port = t.declaredPorts().iterator().next();
-        String example = t.probe(dev.vitals.kubesim.ProbeType.LIVENESS).map(l -> l.handler())
-                .filter(h -> !(h instanceof dev.vitals.kubesim.ProbeHandler.HttpGet)).map(h -> h instanceof
-                        dev.vitals.kubesim.ProbeHandler.TcpSocket ? "tcpSocket {port: " + port + "} (accepting connections)"
-                        : h instanceof dev.vitals.kubesim.ProbeHandler.Grpc ? "grpc {port: " + ((dev.vitals.kubesim.ProbeHandler.Grpc) h).port()
+        String example = t.probe(dev.vitals.kubesim.model.ProbeType.LIVENESS).map(l -> l.handler())
+                .filter(h -> !(h instanceof dev.vitals.kubesim.model.ProbeHandler.HttpGet)).map(h -> h instanceof
+                        dev.vitals.kubesim.model.ProbeHandler.TcpSocket ? "tcpSocket {port: " + port + "} (accepting connections)"
+                        : h instanceof dev.vitals.kubesim.model.ProbeHandler.Grpc ? "grpc {port: " + ((dev.vitals.kubesim.model.ProbeHandler.Grpc) h).port()
                                 + ", service: readiness}" : "an exec command that checks the server answers")
                 .orElse("httpGet {path: /readyz, port: " + port + "} (or tcpSocket {port: " + port + "} for a non-HTTP server)");
         out.accept(t.finding(this, "ports", "container serves port" + (t.declaredPorts().size() > 1 ? "s " : " ")

@@ -1,7 +1,7 @@
 package dev.vitals.kubesim.lint;
 
-import dev.vitals.kubesim.ProbeSpec;
-import dev.vitals.kubesim.ProbeType;
+import dev.vitals.kubesim.model.ProbeSpec;
+import dev.vitals.kubesim.model.ProbeType;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;

@@ -1,9 +1,9 @@
 package dev.vitals.kubesim.lint;
 
-import dev.vitals.kubesim.Durations;
-import dev.vitals.kubesim.PodSpec;
-import dev.vitals.kubesim.ProbeSpec;
-import dev.vitals.kubesim.ProbeType;
+import dev.vitals.kubesim.model.Durations;
+import dev.vitals.kubesim.model.PodSpec;
+import dev.vitals.kubesim.model.ProbeSpec;
+import dev.vitals.kubesim.model.ProbeType;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.function.Consumer;

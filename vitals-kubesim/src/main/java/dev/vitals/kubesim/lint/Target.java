@@ -1,11 +1,11 @@
 package dev.vitals.kubesim.lint;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.vitals.kubesim.ManifestReader;
-import dev.vitals.kubesim.PodSpec;
-import dev.vitals.kubesim.ProbeHandler;
-import dev.vitals.kubesim.ProbeSpec;
-import dev.vitals.kubesim.ProbeType;
+import dev.vitals.kubesim.manifest.ManifestReader;
+import dev.vitals.kubesim.model.PodSpec;
+import dev.vitals.kubesim.model.ProbeHandler;
+import dev.vitals.kubesim.model.ProbeSpec;
+import dev.vitals.kubesim.model.ProbeType;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;

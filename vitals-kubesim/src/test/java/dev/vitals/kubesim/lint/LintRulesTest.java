@@ -6,7 +6,7 @@ import static dev.vitals.kubesim.lint.Manifests.only;
 import static dev.vitals.kubesim.lint.Manifests.rules;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.vitals.kubesim.ProbeType;
+import dev.vitals.kubesim.model.ProbeType;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
