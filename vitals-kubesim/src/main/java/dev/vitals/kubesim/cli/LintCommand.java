@@ -199,9 +199,13 @@ final class LintCommand implements Callable<Integer> {
             JsonNode root;
             try {
                 root = new ObjectMapper().readTree(fromRun.toFile());
+            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+                throw new InvalidInputException("--from-run " + fromRun + ": not JSON (line "
+                        + (e.getLocation() == null ? 0 : e.getLocation().getLineNr()) + "); expected a vitals simulate --json report");
             } catch (IOException e) {
-                throw new InvalidInputException("--from-run " + fromRun + ": not a readable JSON report ("
-                        + e.getClass().getSimpleName() + ")");
+                throw new InvalidInputException("--from-run " + fromRun + ": cannot read ("
+                        + (e instanceof java.nio.file.NoSuchFileException || e instanceof java.io.FileNotFoundException
+                                ? "no such file" : "I/O error") + ")");
             }
             int n = 0;
             for (JsonNode e : root.path("events")) {
