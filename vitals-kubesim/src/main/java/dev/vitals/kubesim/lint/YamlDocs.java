@@ -15,16 +15,17 @@ import java.util.Iterator;
 import java.util.Map;
 import java.util.Optional;
 import org.snakeyaml.engine.v2.api.LoadSettings;
-import org.snakeyaml.engine.v2.api.lowlevel.Compose;
+import org.snakeyaml.engine.v2.api.lowlevel.Parse;
+import org.snakeyaml.engine.v2.common.Anchor;
+import org.snakeyaml.engine.v2.events.AliasEvent;
+import org.snakeyaml.engine.v2.events.Event;
+import org.snakeyaml.engine.v2.events.NodeEvent;
+import org.snakeyaml.engine.v2.events.ScalarEvent;
 import org.snakeyaml.engine.v2.exceptions.Mark;
 import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
 import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
-import org.snakeyaml.engine.v2.nodes.MappingNode;
-import org.snakeyaml.engine.v2.nodes.Node;
-import org.snakeyaml.engine.v2.nodes.NodeTuple;
-import org.snakeyaml.engine.v2.nodes.ScalarNode;
-import org.snakeyaml.engine.v2.nodes.SequenceNode;
 import org.snakeyaml.engine.v2.nodes.Tag;
+import org.snakeyaml.engine.v2.resolver.ScalarResolver;
 import org.snakeyaml.engine.v2.schema.CoreSchema;
 
 /**
@@ -73,15 +74,20 @@ final class YamlDocs {
     }
 
     private final TemplateSniffer reader;
-    private final Iterator<Node> nodes;
+    private final Iterator<Event> events;
+    private final ScalarResolver resolver = new CoreSchema().getScalarResolver();
     private int index;
+    private Map<Anchor, JsonNode> anchors = new HashMap<>();
+    private Map<JsonNode, Integer> sizes = new IdentityHashMap<>();
+    private Locations loc;
+    private java.util.List<DuplicateKey> dups;
+    private int budget;
 
     YamlDocs(Reader in, String label) {
         this.reader = new TemplateSniffer(in);
-        LoadSettings settings = LoadSettings.builder().setLabel(label).setSchema(new CoreSchema())
-                .setCodePointLimit(Integer.MAX_VALUE).setAllowDuplicateKeys(true).setUseMarks(true)
-                .setBufferSize(64 * 1024).build();
-        this.nodes = new Compose(settings).composeAllFromReader(reader).iterator();
+        LoadSettings settings = LoadSettings.builder().setLabel(label).setCodePointLimit(Integer.MAX_VALUE)
+                .setUseMarks(true).setBufferSize(64 * 1024).build();
+        this.events = new Parse(settings).parseReader(reader).iterator();
     }
 
     /**
@@ -90,36 +96,44 @@ final class YamlDocs {
      * @throws UncheckedIOException when reading fails
      */
     Optional<Doc> next() {
-        while (true) {
-            Node n;
-            try {
-                if (!nodes.hasNext()) {
+        try {
+            while (true) {
+                if (!events.hasNext()) {
                     return Optional.empty();
                 }
-                n = nodes.next();
-            } catch (MarkedYamlEngineException e) {
-                int line = e.getProblemMark().or(e::getContextMark).map(m -> m.getLine() + 1).orElse(0);
-                throw templateOr(new YamlInputException("not valid YAML: " + oneLine(e.getProblem() == null
-                        ? e.getMessage() : e.getProblem()) + contextText(e), line));
-            } catch (YamlEngineException e) {
-                Throwable c = e.getCause();
-                if (c instanceof IOException) {
-                    throw new UncheckedIOException((IOException) c);
+                Event e = events.next();
+                switch (e.getEventId()) {
+                    case DocumentStart:
+                        index++;
+                        anchors = new HashMap<>();
+                        sizes = new IdentityHashMap<>();
+                        loc = new Locations();
+                        dups = new java.util.ArrayList<>();
+                        budget = MAX_NODES;
+                        Event first = events.next();
+                        JsonNode root = node(first);
+                        Event end = events.next();
+                        if (end.getEventId() != Event.ID.DocumentEnd) {
+                            throw new YamlInputException("not valid YAML: expected the end of document " + index, line(end));
+                        }
+                        if (root.isNull()) {
+                            continue;
+                        }
+                        return Optional.of(new Doc(index, line(first), root, loc, dups));
+                    default:
+                        continue;
                 }
-                throw templateOr(new YamlInputException("not valid YAML: " + oneLine(e.getMessage()), 0));
             }
-            index++;
-            if (n == null) {
-                continue;
+        } catch (MarkedYamlEngineException e) {
+            int line = e.getProblemMark().or(e::getContextMark).map(m -> m.getLine() + 1).orElse(0);
+            throw templateOr(new YamlInputException("not valid YAML: " + oneLine(e.getProblem() == null
+                    ? e.getMessage() : e.getProblem()) + contextText(e), line));
+        } catch (YamlEngineException e) {
+            Throwable c = e.getCause();
+            if (c instanceof IOException) {
+                throw new UncheckedIOException((IOException) c);
             }
-            if (n instanceof ScalarNode && Tag.NULL.equals(n.getTag())) {
-                continue;
-            }
-            Locations loc = new Locations();
-            java.util.List<DuplicateKey> dups = new java.util.ArrayList<>();
-            int[] budget = {MAX_NODES};
-            JsonNode root = convert(n, loc, dups, budget);
-            return Optional.of(new Doc(index, line(n), root, loc, dups));
+            throw templateOr(new YamlInputException("not valid YAML: " + oneLine(e.getMessage()), 0));
         }
     }
 
@@ -154,47 +168,97 @@ final class YamlDocs {
         return s.strip();
     }
 
-    static int line(Node n) {
-        return n.getStartMark().map(Mark::getLine).orElse(-1) + 1;
+    static int line(Event e) {
+        return e.getStartMark().map(Mark::getLine).orElse(-1) + 1;
     }
 
-    private JsonNode convert(Node n, Locations loc, java.util.List<DuplicateKey> dups, int[] budget) {
-        if (--budget[0] < 0) {
+    private void spend(int n, Event at) {
+        budget -= n;
+        if (budget < 0) {
             throw new YamlInputException("document " + index + " expands to more than " + MAX_NODES
-                    + " nodes (aliases?); refusing to expand it", line(n));
+                    + " nodes (aliases?); refusing to expand it", line(at));
         }
-        if (n instanceof MappingNode) {
-            ObjectNode o = F.objectNode();
-            loc.nodeLines.put(o, line(n));
-            Map<String, Integer> keys = new HashMap<>();
-            for (NodeTuple t : ((MappingNode) n).getValue()) {
-                Node k = t.getKeyNode();
-                String key = k instanceof ScalarNode ? ((ScalarNode) k).getValue() : String.valueOf(convert(k, loc, dups, budget));
-                if (k instanceof ScalarNode && key.equals("<<") && Tag.MERGE.equals(k.getTag()) || "<<".equals(key)
-                        && k instanceof ScalarNode && ((ScalarNode) k).isPlain()) {
-                    merge(o, t.getValueNode(), loc, dups, budget);
-                    continue;
+    }
+
+    /** Builds the node that starts with {@code e}, reading events up to its end. */
+    private JsonNode node(Event e) {
+        switch (e.getEventId()) {
+            case Alias: {
+                Anchor a = ((AliasEvent) e).getAlias();
+                JsonNode target = anchors.get(a);
+                if (target == null) {
+                    throw new YamlInputException("not valid YAML: found undefined alias " + a, line(e));
                 }
-                Integer first = keys.putIfAbsent(key, line(k));
-                if (first != null) {
-                    dups.add(new DuplicateKey(key, first, line(k)));
+                spend(sizes.getOrDefault(target, 1), e);
+                return target;
+            }
+            case Scalar: {
+                spend(1, e);
+                JsonNode n = scalar((ScalarEvent) e);
+                anchor(e, n, 1);
+                return n;
+            }
+            case SequenceStart: {
+                int before = budget;
+                spend(1, e);
+                ArrayNode a = F.arrayNode();
+                loc.nodeLines.put(a, line(e));
+                for (Event x = events.next(); x.getEventId() != Event.ID.SequenceEnd; x = events.next()) {
+                    a.add(node(x));
                 }
-                o.set(key, convert(t.getValueNode(), loc, dups, budget));
-                loc.keyLines.computeIfAbsent(o, x -> new HashMap<>()).put(key, line(k));
+                anchor(e, a, before - budget);
+                return a;
             }
-            return o;
-        }
-        if (n instanceof SequenceNode) {
-            ArrayNode a = F.arrayNode();
-            loc.nodeLines.put(a, line(n));
-            for (Node item : ((SequenceNode) n).getValue()) {
-                a.add(convert(item, loc, dups, budget));
+            case MappingStart: {
+                int before = budget;
+                spend(1, e);
+                ObjectNode o = F.objectNode();
+                loc.nodeLines.put(o, line(e));
+                for (Event k = events.next(); k.getEventId() != Event.ID.MappingEnd; k = events.next()) {
+                    int keyLine = line(k);
+                    boolean merge = k instanceof ScalarEvent && ((ScalarEvent) k).isPlain()
+                            && "<<".equals(((ScalarEvent) k).getValue());
+                    JsonNode keyNode = node(k);
+                    JsonNode value = node(events.next());
+                    if (merge) {
+                        merge(o, value);
+                        continue;
+                    }
+                    if (!keyNode.isValueNode()) {
+                        throw templateOr(new YamlInputException("not valid YAML for Kubernetes: a "
+                                + (keyNode.isArray() ? "list" : "mapping") + " used as a key", keyLine));
+                    }
+                    String key = keyNode.asText();
+                    boolean dup = o.has(key);
+                    if (dup) {
+                        dups.add(new DuplicateKey(key, loc.line(o, key), keyLine));
+                    }
+                    o.set(key, value);
+                    loc.put(o, key, keyLine, !dup);
+                }
+                anchor(e, o, before - budget);
+                return o;
             }
-            return a;
+            default:
+                throw new YamlInputException("not valid YAML: unexpected " + e.getEventId(), line(e));
         }
-        ScalarNode s = (ScalarNode) n;
+    }
+
+    private void anchor(Event e, JsonNode n, int size) {
+        Optional<Anchor> a = ((NodeEvent) e).getAnchor();
+        if (a.isPresent()) {
+            anchors.put(a.get(), n);
+            sizes.put(n, Math.max(1, size));
+        }
+    }
+
+    private JsonNode scalar(ScalarEvent s) {
         String v = s.getValue();
-        Tag tag = s.getTag();
+        Tag tag = s.getTag().filter(t -> !t.equals("!")).map(Tag::new)
+                .orElseGet(() -> resolver.resolve(v, s.getImplicit().canOmitTagInPlainScalar()));
+        if (Tag.STR.equals(tag)) {
+            return F.textNode(v);
+        }
         if (Tag.NULL.equals(tag)) {
             return F.nullNode();
         }
@@ -229,8 +293,7 @@ final class YamlDocs {
         return F.textNode(v);
     }
 
-    private void merge(ObjectNode into, Node value, Locations loc, java.util.List<DuplicateKey> dups, int[] budget) {
-        JsonNode v = convert(value, loc, dups, budget);
+    private void merge(ObjectNode into, JsonNode v) {
         java.util.List<JsonNode> sources = new java.util.ArrayList<>();
         if (v.isArray()) {
             v.forEach(sources::add);
@@ -241,14 +304,10 @@ final class YamlDocs {
             if (!src.isObject()) {
                 continue;
             }
-            Map<String, Integer> srcLines = loc.keyLines.getOrDefault(src, Map.of());
             src.fields().forEachRemaining(e -> {
                 if (!into.has(e.getKey())) {
                     into.set(e.getKey(), e.getValue());
-                    Integer l = srcLines.get(e.getKey());
-                    if (l != null) {
-                        loc.keyLines.computeIfAbsent(into, x -> new HashMap<>()).put(e.getKey(), l);
-                    }
+                    loc.put(into, e.getKey(), loc.line(src, e.getKey()), true);
                 }
             });
         }
@@ -257,13 +316,17 @@ final class YamlDocs {
     /** Lines of mapping keys and collections of one document (1-based). */
     static final class Locations {
         final Map<JsonNode, Integer> nodeLines = new IdentityHashMap<>();
-        final Map<JsonNode, Map<String, Integer>> keyLines = new IdentityHashMap<>();
+        private final Map<JsonNode, KeyLines> keyLines = new IdentityHashMap<>();
+
+        void put(JsonNode o, String key, int line, boolean isNew) {
+            keyLines.computeIfAbsent(o, x -> new KeyLines()).put(key, line, isNew);
+        }
 
         /** @return the line of {@code key} in mapping {@code o}, else the mapping's own line, else 0 */
         int line(JsonNode o, String key) {
-            Map<String, Integer> m = keyLines.get(o);
-            Integer l = m == null ? null : m.get(key);
-            return l != null ? l : line(o);
+            KeyLines m = keyLines.get(o);
+            int l = m == null ? 0 : m.get(key);
+            return l > 0 ? l : line(o);
         }
 
         /** @return the line where a mapping or sequence starts, or 0 */
@@ -293,6 +356,37 @@ final class YamlDocs {
                 cur = cur.get(key);
             }
             return best;
+        }
+    }
+
+    /** Keys and their lines of one mapping, in small arrays (most mappings have a few keys). */
+    private static final class KeyLines {
+        private String[] keys = new String[4];
+        private int[] lines = new int[4];
+        private int n;
+
+        void put(String key, int line, boolean isNew) {
+            for (int i = 0; !isNew && i < n; i++) {
+                if (keys[i].equals(key)) {
+                    lines[i] = line;
+                    return;
+                }
+            }
+            if (n == keys.length) {
+                keys = java.util.Arrays.copyOf(keys, n * 2);
+                lines = java.util.Arrays.copyOf(lines, n * 2);
+            }
+            keys[n] = key;
+            lines[n++] = line;
+        }
+
+        int get(String key) {
+            for (int i = 0; i < n; i++) {
+                if (keys[i].equals(key)) {
+                    return lines[i];
+                }
+            }
+            return 0;
         }
     }
 
