@@ -38,15 +38,25 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code vitals simulate}: run the target under kubelet's probe rules and report. */
-@Command(name = "simulate", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Run CMD as a container and probe it exactly as the kubelet would.",
-            "Covers startup gating, thresholds, kills (SIGTERM, SIGKILL after the grace period), CrashLoopBackOff, Ready condition.",
-            "Probes come from a manifest (--manifest, --container) or from flags; flags override the manifest.",
-            "Exit code: 0 when every scenario expectation holds, 1 when one fails, 2 on bad input."},
-        footer = {"", "Probe flags: HANDLER[,field=value]...  HANDLER is http://[HOST]:PORT/PATH, https://…,",
-            "tcp://[HOST]:PORT, grpc://:PORT[/SERVICE] or exec:COMMAND ARGS; fields are kubelet's names",
-            "(initialDelaySeconds periodSeconds timeoutSeconds successThreshold failureThreshold",
-            "terminationGracePeriodSeconds) plus header=Name:Value.",
+@Command(name = "simulate", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
+        description = {"Run CMD as a container and probe it exactly as the kubelet would: startup gating, thresholds, kills"
+                + " (SIGTERM, SIGKILL after the grace period), CrashLoopBackOff, the Ready condition.",
+            "",
+            "Probes come from a manifest (--manifest, --container) or from flags; flags override the manifest. With a"
+                    + " manifest the container's env reaches the process ($(VAR) expanded as the kubelet does; secrets,"
+                    + " config maps and envFrom are named as not available), and its command/args replace or extend CMD as"
+                    + " Kubernetes does with an image (CMD stands for the image); the header shows the command line that runs.",
+            "",
+            "Every run is judged: by the scenario's expect lines and --expect, else by default expectations (no kill by a"
+                    + " probe, Ready at least once, Ready to the end). A headroom block shows how close each probe came to"
+                    + " failing. Exit code: 0 when every expectation holds, 1 when one fails, 2 on bad input (found before"
+                    + " the run)."},
+        footer = {"",
+            "Probe flags: HANDLER[,field=value]... where HANDLER is http://[HOST]:PORT/PATH, https://..., tcp://[HOST]:PORT,"
+                    + " grpc://:PORT[/SERVICE] or exec:COMMAND ARGS; fields are kubelet's names (initialDelaySeconds"
+                    + " periodSeconds timeoutSeconds successThreshold failureThreshold terminationGracePeriodSeconds) plus"
+                    + " header=Name:Value.",
+            "",
             "Example: vitals simulate --liveness http://:8080/livez,periodSeconds=1 --duration 20s -- java -jar app.jar"})
 final class SimulateCommand implements Callable<Integer> {
     @Option(names = "--manifest", paramLabel = "FILE", description = "Kubernetes manifest (Pod, Deployment, StatefulSet, DaemonSet, ReplicaSet, Job, CronJob; multi-document)")
