@@ -77,7 +77,10 @@ public final class Simulation {
             this.runtime = b.runtime;
             this.target = "(injected runtime)";
         } else {
-            this.runtime = new ProcessRuntime(b.command, b.output, b.environment, null);
+            // the container's static env (PodSpec.env), then what the caller resolved beyond it (fieldRefs)
+            Map<String, String> env = new java.util.LinkedHashMap<>(pod.env());
+            env.putAll(b.environment);
+            this.runtime = new ProcessRuntime(b.command, b.output, env, null);
             this.target = String.join(" ", b.command);
         }
         this.executor = b.executor != null ? b.executor

@@ -60,6 +60,10 @@ public final class Kubelet {
     // ---- the simulation's end -------------------------------------------------------------
     private boolean stopped;
     private ContainerRuntime.Instance orphan;
+    // ---- for a pod of several containers (PodKubelet) ---------------------------------------
+    private boolean gated;
+    private int lastExitCode = -1;
+    private Runnable changeListener = () -> { };
 
     /**
      * @param pod the pod (one container)
@@ -91,7 +95,38 @@ public final class Kubelet {
         for (ProbeWorker w : workers.values()) {
             w.begin();
         }
-        time.schedule(opts.containerStartDelay().toNanos(), () -> transition(new StartDue()));
+        if (!gated) {
+            time.schedule(opts.containerStartDelay().toNanos(), () -> transition(new StartDue()));
+        }
+    }
+
+    /**
+     * For a pod of several containers ({@link PodKubelet}): {@link #start()} creates the
+     * workers but leaves the container WAITING until {@link #release(Duration)} (init
+     * containers run one after another, regular containers after them).
+     */
+    void gate() {
+        gated = true;
+    }
+
+    /** Lets a gated container start after {@code delay}. */
+    void release(Duration delay) {
+        time.schedule(delay.toNanos(), () -> transition(new StartDue()));
+    }
+
+    /** @param listener runs on the scheduler thread after every state or status change */
+    void onChange(Runnable listener) {
+        this.changeListener = listener;
+    }
+
+    /** @return the exit code of the last exited instance, or -1 */
+    int lastExitCode() {
+        return lastExitCode;
+    }
+
+    /** @return the pod spec this container runs with */
+    PodSpec spec() {
+        return pod;
     }
 
     /** Ends the simulation: stops all workers and timers; later callbacks are ignored. */
@@ -152,6 +187,15 @@ public final class Kubelet {
      * ignored.
      */
     private void transition(Event e) {
+        ContainerState before = state;
+        apply(e);
+        if (state != before && !stopped) {
+            changeListener.run();
+        }
+    }
+
+    /** The transition table (docs/DESIGN.md §7.3), called only by {@link #transition(Event)}. */
+    private void apply(Event e) {
         if (stopped) {
             if (e instanceof Spawned s && s.handle() != null) {
                 orphan = s.handle(); // a start that raced the end: shut it down at the end
@@ -323,6 +367,7 @@ public final class Kubelet {
      */
     private void onExit(int code, boolean killed) {
         finishedAt = time.monotonicTime();
+        lastExitCode = code;
         cancel(sigkillTimer);
         sigkillTimer = null;
         emit(SimEvent.Type.EXIT, Optional.empty(), Optional.empty(), Optional.empty(),
@@ -433,6 +478,7 @@ public final class Kubelet {
             emit(ready ? SimEvent.Type.READY : SimEvent.Type.NOT_READY, Optional.empty(), Optional.empty(),
                     Optional.empty(), ready ? "Ready condition true" : "Ready condition false" + (running ? "" : " (container not running)"));
         }
+        changeListener.run();
         ProbeWorker rw = workers.get(ProbeType.READINESS);
         if (rw != null && running && started
                 && publishedFor(ProbeType.READINESS, containerId) != ProbeResult.SUCCESS) {
