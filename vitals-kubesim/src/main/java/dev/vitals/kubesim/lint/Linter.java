@@ -61,6 +61,7 @@ public final class Linter {
         List<LintReport.FileSummary> files = new ArrayList<>();
         Set<String> seen = new HashSet<>();
         for (LintInput in : inputs) {
+            int from = findings.size();
             Run run = new Run(in.name(), findings, suppressed, seen);
             Optional<String> error = Optional.empty();
             try (Reader r = in.open()) {
@@ -79,6 +80,9 @@ public final class Linter {
             } catch (UncheckedIOException e) {
                 error = Optional.of(in.name() + ": cannot read: " + e.getCause().getMessage());
             }
+            // this input's findings by line (stable: rule order within a line); app-config findings last
+            findings.subList(from, findings.size()).sort(java.util.Comparator
+                    .comparing((Finding f) -> !f.file().equals(in.name())).thenComparingInt(Finding::line));
             files.add(new LintReport.FileSummary(in.name(), run.workloads, run.containers, run.otherKinds, error));
         }
         return new LintReport(findings, suppressed, files, rules);

@@ -52,7 +52,8 @@ final class RestartBeforeShedRule implements Rule {
             if (deps.isEmpty()) {
                 return;
             }
-            why = "liveness reaches " + String.join(", ", deps) + ", which readiness checks too";
+            why = "liveness reaches dependency check" + (deps.size() > 1 ? "s " : " ") + String.join(", ", deps)
+                    + ", so an outage fails liveness as it fails readiness";
         }
         int killAfter = l.failureThreshold() * l.periodSeconds();
         int shedAfter = r.failureThreshold() * r.periodSeconds();

@@ -185,6 +185,18 @@ class LintRulesTest {
     }
 
     @Test
+    void l8ReportsAPodOnceAndNotWhenAnyContainerHasReadiness() {
+        // the exporter-with-proxy-sidecar shape: two serving containers, no readiness anywhere: one finding
+        String two = "        ports:\n        - containerPort: 9115\n      - name: kube-rbac-proxy\n        image: proxy\n"
+                + "        ports:\n        - {name: https, containerPort: 9443}\n";
+        assertThat(only(lint(deployment(two)), "L8").container()).isEqualTo("app");
+        // the main container has readiness: the pod waits for it; the sidecar does not fire
+        String ready = "        ports:\n        - containerPort: 9115\n        readinessProbe:\n          tcpSocket: {port: 9115}\n"
+                + "      - name: kube-rbac-proxy\n        image: proxy\n        ports:\n        - {name: https, containerPort: 9443}\n";
+        assertThat(rules(lint(deployment(ready)))).doesNotContain("L8");
+    }
+
+    @Test
     void r22NamedPortThatMatchesNothingIsAnErrorAtItsLine() {
         String c = "        ports:\n        - {name: http, containerPort: 8080}\n"
                 + "        livenessProbe:\n          httpGet: {path: /livez, port: htp}\n";
