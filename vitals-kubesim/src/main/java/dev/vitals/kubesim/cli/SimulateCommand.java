@@ -218,7 +218,15 @@ final class SimulateCommand implements Callable<Integer> {
         if (effective.isEmpty()) {
             throw new InvalidInputException("no target command: put it after '--', e.g. vitals simulate ... -- java -jar app.jar");
         }
-        SimulateChecks.checkExecutable(effective.get(0));
+        try {
+            SimulateChecks.checkExecutable(effective.get(0));
+        } catch (InvalidInputException e) {
+            if (!noManifestCommand && process.command().isPresent()) {
+                throw new InvalidInputException(e.getMessage() + " (it is the manifest's command, which replaces the"
+                        + " command after --; pass --no-manifest-command to run yours)");
+            }
+            throw e;
+        }
         SimulateChecks.checkWritable("--json", json);
         SimulateChecks.checkWritable("--html", html);
         ProcessBuilder.Redirect redirect = output();
