@@ -77,7 +77,10 @@ public final class Simulation {
             this.runtime = b.runtime;
             this.target = "(injected runtime)";
         } else {
-            this.runtime = new ProcessRuntime(b.command, b.output, pod.env(), null); // the container's env
+            // the container's static env (PodSpec.env), then what the caller resolved beyond it (fieldRefs)
+            Map<String, String> env = new java.util.LinkedHashMap<>(pod.env());
+            env.putAll(b.environment);
+            this.runtime = new ProcessRuntime(b.command, b.output, env, null);
             this.target = String.join(" ", b.command);
         }
         this.executor = b.executor != null ? b.executor
@@ -125,6 +128,8 @@ public final class Simulation {
         List<LoadGenerator.Handle> loads = Collections.synchronizedList(new ArrayList<>());
         Kubelet kubelet = new Kubelet(pod, options, time, runtime, executor, sink);
         java.util.concurrent.atomic.AtomicBoolean paused = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.concurrent.atomic.AtomicBoolean ended = new java.util.concurrent.atomic.AtomicBoolean();
+        List<String> late = Collections.synchronizedList(new ArrayList<>());
         int[] restarts = new int[1];
         Optional<ContainerRuntime.Instance>[] last = new Optional[] {Optional.empty()};
         try {
@@ -135,7 +140,7 @@ public final class Simulation {
             time.runAndWait(() -> {
                 kubelet.start();
                 for (Scenario.Step a : scenario.actions()) {
-                    time.schedule(a.at().toNanos(), () -> perform(a.action(), kubelet, proxies, loads, paused));
+                    time.schedule(a.at().toNanos(), () -> perform(a.action(), kubelet, proxies, loads, paused, ended, late));
                 }
             });
             time.awaitUntil(start + duration.toNanos());
@@ -145,9 +150,12 @@ public final class Simulation {
                 last[0] = kubelet.instanceToShutDown();
             });
         } finally {
+            ended.set(true);
+            List<LoadGenerator.Handle> running;
             synchronized (loads) {
-                loads.forEach(LoadGenerator.Handle::cancel);
+                running = new ArrayList<>(loads);
             }
+            running.forEach(LoadGenerator.Handle::cancel);
             proxies.values().forEach(FaultProxy::close);
             if (last[0].isPresent()) {
                 ContainerRuntime.Instance i = last[0].get();
@@ -158,6 +166,12 @@ public final class Simulation {
             }
             executor.close();
             time.close();
+        }
+        synchronized (late) {
+            for (String text : late) {
+                events.add(new SimEvent(Durations.seconds(duration), SimEvent.Type.ACTION, 0, Optional.empty(),
+                        Optional.empty(), Optional.empty(), text));
+            }
         }
         return new SimulationResult(events, Durations.seconds(duration), restarts[0], scenario.expectations(), target);
     }
@@ -175,7 +189,8 @@ public final class Simulation {
      * the work off that thread; a pod deletion is a kubelet decision and stays on it.
      */
     private void perform(Action a, Kubelet kubelet, Map<String, FaultProxy> proxies,
-            List<LoadGenerator.Handle> loads, java.util.concurrent.atomic.AtomicBoolean paused) {
+            List<LoadGenerator.Handle> loads, java.util.concurrent.atomic.AtomicBoolean paused,
+            java.util.concurrent.atomic.AtomicBoolean ended, List<String> late) {
         Optional<ContainerRuntime.Instance> instance = kubelet.currentInstance();
         ActionRunner.Target target = new ActionRunner.Target() {
             @Override
@@ -225,13 +240,27 @@ public final class Simulation {
         time.offload(() -> {
             String outcome;
             try {
-                outcome = ActionRunner.perform(a, target,
-                        stats -> time.schedule(0, () -> kubelet.note(SimEvent.Type.ACTION, "load finished: " + stats)));
+                outcome = ActionRunner.perform(a, target, stats -> {
+                    // a load still running when the run ends is cancelled with it; its totals go in the report
+                    if (ended.get()) {
+                        late.add("load ended with the run: " + stats);
+                        return;
+                    }
+                    try {
+                        time.schedule(0, () -> kubelet.note(SimEvent.Type.ACTION, "load finished: " + stats));
+                    } catch (java.util.concurrent.RejectedExecutionException e) {
+                        late.add("load ended with the run: " + stats);
+                    }
+                });
             } catch (RuntimeException e) {
                 outcome = " failed: " + e.getMessage();
             }
             String text = a.describe() + outcome;
-            time.schedule(0, () -> kubelet.note(SimEvent.Type.ACTION, text));
+            try {
+                time.schedule(0, () -> kubelet.note(SimEvent.Type.ACTION, text));
+            } catch (java.util.concurrent.RejectedExecutionException e) {
+                late.add(text);
+            }
         });
     }
 
@@ -245,6 +274,7 @@ public final class Simulation {
         private Consumer<SimEvent> listener = e -> { };
         private List<String> command = List.of();
         private ProcessBuilder.Redirect output = ProcessBuilder.Redirect.DISCARD;
+        private Map<String, String> environment = Map.of();
         private SimTime time;
         private ContainerRuntime runtime;
         private ProbeExecutor executor;
@@ -289,6 +319,15 @@ public final class Simulation {
         /** @param command the target command: each container instance runs it */
         public Builder command(List<String> command) {
             this.command = List.copyOf(command);
+            return this;
+        }
+
+        /**
+         * @param env the container's environment, added to this process's own (as the image's
+         *        environment is under the container's {@code env}); default none
+         */
+        public Builder environment(Map<String, String> env) {
+            this.environment = Map.copyOf(env);
             return this;
         }
 

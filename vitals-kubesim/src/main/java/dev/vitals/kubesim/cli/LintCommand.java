@@ -1,49 +1,267 @@
 package dev.vitals.kubesim.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.vitals.kubesim.model.Durations;
-import dev.vitals.kubesim.lint.Lint;
-import dev.vitals.kubesim.manifest.ManifestReader;
+import dev.vitals.kubesim.InvalidInputException;
+import dev.vitals.kubesim.model.ProbeType;
+import dev.vitals.kubesim.lint.AppConfig;
+import dev.vitals.kubesim.lint.LintContext;
+import dev.vitals.kubesim.lint.LintFormat;
+import dev.vitals.kubesim.lint.LintInput;
+import dev.vitals.kubesim.lint.LintReport;
+import dev.vitals.kubesim.lint.Linter;
+import dev.vitals.kubesim.lint.Rule;
+import dev.vitals.kubesim.lint.Rules;
+import dev.vitals.kubesim.lint.Severity;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code vitals lint}: static findings about probe configurations. */
-@Command(name = "lint", mixinStandardHelpOptions = true,
-        description = {"Find probe configurations that restart healthy pods or that the API server would reject.",
-            "Checks the probes of every container in a manifest: values the API server would reject,",
-            "liveness and readiness on one endpoint, liveness timeout shorter than readiness, restarts before",
-            "readiness can shed traffic, a missing startupProbe with a long initialDelaySeconds, and (with",
-            "--startup-seconds) the kill time of a start-up that is slower than the probes allow.",
-            "Exit code: 0 no findings, 1 findings, 2 bad input."})
+/** {@code vitals lint}: static findings about probe configurations, for people and for CI. */
+@Command(name = "lint", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
+        description = {"Find probe configurations that restart healthy pods, never act, or that the API server would reject.",
+            "",
+            "Reads any number of manifests, directories (recursively: *.yaml, *.yml, *.json) and - for standard input"
+                    + " (helm template RELEASE CHART | vitals lint -), in one run. Inputs without workloads are reported and are"
+                    + " not errors. With --app-config it also reads the application's Spring Boot configuration and follows"
+                    + " each probe to the health group it reaches. Rules, hazards and fixes: docs/lint.md; vitals lint"
+                    + " --list-rules lists them.",
+            "",
+            "Exit code: 0 no finding at or above --fail-on, 1 such findings, 2 bad input (an unreadable or invalid file,"
+                    + " a Helm template, an unknown rule)."})
 final class LintCommand implements Callable<Integer> {
-    @Parameters(paramLabel = "FILE", description = "Kubernetes manifest")
-    Path file;
+    @Parameters(paramLabel = "PATH", arity = "0..*", description = "manifest files, directories, or - for standard input")
+    List<String> paths = new ArrayList<>();
 
-    @Option(names = "--container", paramLabel = "NAME", description = "only this container")
+    @Option(names = {"-f", "--format"}, paramLabel = "FORMAT", defaultValue = "text",
+            description = "text (default), json, sarif (code scanning) or junit")
+    String format;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "write the report to FILE instead of standard output")
+    Path output;
+
+    @Option(names = "--fail-on", paramLabel = "SEVERITY", defaultValue = "error",
+            description = "lowest severity that makes the exit code 1: error (default), warning, or never")
+    String failOn;
+
+    @Option(names = "--disable", paramLabel = "RULES", split = ",", description = "rules not to run, by id or name (e.g. L4,L5)")
+    List<String> disable = new ArrayList<>();
+
+    @Option(names = "--enable", paramLabel = "RULES", split = ",", description = "run only these rules (ids or names)")
+    List<String> enable = new ArrayList<>();
+
+    @Option(names = "--container", paramLabel = "NAME", description = "only containers of this name (or KIND/NAME:CONTAINER)")
     String container;
 
-    @Option(names = "--startup-seconds", paramLabel = "TIME", description = "how long the application needs to start (e.g. 300 or 5m)")
+    @Option(names = "--startup-seconds", paramLabel = "TIME",
+            description = "how long the application needs to start (e.g. 300 or 5m): rule L2 predicts the kill time")
     String startupSeconds;
+
+    @Option(names = "--app-config", paramLabel = "FILE",
+            description = "the application's application.yaml/.yml/.properties (repeatable, lowest precedence first)")
+    List<Path> appConfig = new ArrayList<>();
+
+    @Option(names = "--profile", paramLabel = "NAME", split = ",",
+            description = "active Spring profiles for --app-config (default: spring.profiles.active)")
+    List<String> profiles = new ArrayList<>();
+
+    @Option(names = "--probe-latency", paramLabel = "PROBE=TIME[/TIME...]",
+            description = "measured probe latency, e.g. liveness=1.2s or readiness=80ms/1.4s/300ms (repeatable): rule L15")
+    List<String> probeLatency = new ArrayList<>();
+
+    @Option(names = "--from-run", paramLabel = "FILE", description = "probe latencies from a vitals simulate --json report: rule L15")
+    Path fromRun;
+
+    @Option(names = "--list-rules", description = "list the rules and exit")
+    boolean listRules;
 
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
+    /** Standard input, replaceable for tests. */
+    InputStream stdin = System.in;
+
     @Override
-    public Integer call() {
+    public Integer call() throws IOException {
         PrintWriter out = spec.commandLine().getOut();
-        ManifestReader.Manifest m = ManifestReader.read(file);
-        List<Lint.Finding> findings = Lint.lint(m, Optional.ofNullable(container),
-                Optional.ofNullable(startupSeconds).map(Durations::parse));
-        for (Lint.Finding f : findings) {
-            out.println(f);
+        PrintWriter err = spec.commandLine().getErr();
+        if (listRules) {
+            for (Rule r : Rules.all()) {
+                out.printf("%-4s %-28s %-7s %s%n", r.id(), r.name(), r.severity().label(), r.summary());
+            }
+            out.flush();
+            return VitalsCommand.OK;
         }
-        out.println(findings.isEmpty() ? file + ": no findings" : file + ": " + findings.size() + " finding(s)");
+        LintFormat fmt = LintFormat.parse(format);
+        Optional<Severity> threshold = failOn.equalsIgnoreCase("never") ? Optional.empty() : Optional.of(parseSeverity(failOn));
+        List<Rule> rules = Rules.select(enable, disable);
+        Optional<Duration> startup = Optional.ofNullable(startupSeconds).map(s -> positive("--startup-seconds", s));
+        if (!profiles.isEmpty() && appConfig.isEmpty()) {
+            throw new InvalidInputException("--profile needs --app-config");
+        }
+        Optional<AppConfig> app = appConfig.isEmpty() ? Optional.empty()
+                : Optional.of(AppConfig.load(appConfig, new LinkedHashSet<>(profiles)));
+        Map<ProbeType, List<Duration>> latencies = latencies();
+        List<LintInput> inputs = LintInput.collect(paths, stdin);
+        Writer target = openOutput();
+        LintReport report = new Linter(rules, new LintContext(startup, app, latencies), Optional.ofNullable(container))
+                .lint(inputs);
+        try {
+            fmt.write(report, threshold, VitalsCommand.VERSION, target);
+        } finally {
+            if (output != null) {
+                target.close();
+            }
+        }
+        for (LintReport.FileSummary s : report.errors()) {
+            err.println("error: " + s.error().get());
+        }
+        if (output != null && fmt != LintFormat.TEXT) {
+            out.println("wrote " + output + ": " + report.findings().size() + " finding(s)");
+        }
         out.flush();
-        return findings.isEmpty() ? VitalsCommand.OK : VitalsCommand.FAILED;
+        err.flush();
+        return report.exitCode(threshold);
+    }
+
+    private static Severity parseSeverity(String s) {
+        try {
+            Severity v = Severity.parse(s);
+            if (v == Severity.NOTE) {
+                throw new IllegalArgumentException("note");
+            }
+            return v;
+        } catch (IllegalArgumentException e) {
+            throw new InvalidInputException("--fail-on must be error, warning or never, was '" + s + "'");
+        }
+    }
+
+    private static Duration positive(String option, String text) {
+        Duration d;
+        try {
+            d = Durations.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidInputException(option + ": " + e.getMessage());
+        }
+        if (d.isZero() || d.isNegative()) {
+            throw new InvalidInputException(option + " must be more than 0, was " + text);
+        }
+        if (d.compareTo(Duration.ofDays(1)) > 0) {
+            throw new InvalidInputException(option + " must be at most 1 day, was " + text);
+        }
+        return d;
+    }
+
+    private Map<ProbeType, List<Duration>> latencies() throws IOException {
+        Map<ProbeType, List<Duration>> out = new EnumMap<>(ProbeType.class);
+        for (String spec : probeLatency) {
+            int eq = spec.indexOf('=');
+            if (eq <= 0) {
+                throw new InvalidInputException("--probe-latency must be PROBE=TIME (e.g. liveness=1.2s), was '" + spec + "'");
+            }
+            ProbeType t;
+            try {
+                t = ProbeType.fromLabel(spec.substring(0, eq).strip());
+            } catch (IllegalArgumentException e) {
+                throw new InvalidInputException("--probe-latency: " + e.getMessage());
+            }
+            for (String v : spec.substring(eq + 1).split("/")) {
+                Duration d;
+                try {
+                    d = Durations.parse(v.strip());
+                } catch (IllegalArgumentException e) {
+                    throw new InvalidInputException("--probe-latency " + spec + ": " + e.getMessage());
+                }
+                if (d.isNegative() || d.compareTo(Duration.ofHours(1)) > 0) {
+                    throw new InvalidInputException("--probe-latency " + spec + ": latency must be 0..1h, was " + v);
+                }
+                out.computeIfAbsent(t, k -> new ArrayList<>()).add(d);
+            }
+        }
+        if (fromRun != null) {
+            JsonNode root;
+            try {
+                root = new ObjectMapper().readTree(fromRun.toFile());
+            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+                throw new InvalidInputException("--from-run " + fromRun + ": not JSON (line "
+                        + (e.getLocation() == null ? 0 : e.getLocation().getLineNr()) + "); expected a vitals simulate --json report");
+            } catch (IOException e) {
+                throw new InvalidInputException("--from-run " + fromRun + ": cannot read ("
+                        + (e instanceof java.nio.file.NoSuchFileException || e instanceof java.io.FileNotFoundException
+                                ? "no such file" : "I/O error") + ")");
+            }
+            int n = 0;
+            for (JsonNode e : root.path("events")) {
+                if (e.path("type").asText().equals("probe") && e.has("probe") && e.path("latencyMs").isNumber()) {
+                    ProbeType t = ProbeType.fromLabel(e.path("probe").asText());
+                    out.computeIfAbsent(t, k -> new ArrayList<>()).add(Duration.ofNanos((long) (e.path("latencyMs").asDouble() * 1e6)));
+                    n++;
+                }
+            }
+            if (n == 0) {
+                throw new InvalidInputException("--from-run " + fromRun + ": no probe events (expected a vitals simulate --json report)");
+            }
+        }
+        return out;
+    }
+
+    private Writer openOutput() throws IOException {
+        if (output == null) {
+            return new NonClosing(spec.commandLine().getOut());
+        }
+        Path abs = output.toAbsolutePath();
+        if (Files.isDirectory(abs)) {
+            throw new InvalidInputException("--output " + output + ": is a directory");
+        }
+        Path parent = abs.getParent();
+        if (parent != null && !Files.isDirectory(parent)) {
+            throw new InvalidInputException("--output " + output + ": directory " + parent + " does not exist");
+        }
+        try {
+            return new OutputStreamWriter(Files.newOutputStream(abs), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new InvalidInputException("--output " + output + ": cannot write (" + e.getClass().getSimpleName() + ")");
+        }
+    }
+
+    /** The command's standard output, left open after the report. */
+    private static final class NonClosing extends Writer {
+        private final PrintWriter w;
+
+        NonClosing(PrintWriter w) {
+            this.w = w;
+        }
+
+        @Override
+        public void write(char[] cbuf, int off, int len) {
+            w.write(cbuf, off, len);
+        }
+
+        @Override
+        public void flush() {
+            w.flush();
+        }
+
+        @Override
+        public void close() {
+            w.flush();
+        }
     }
 }

@@ -38,15 +38,25 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code vitals simulate}: run the target under kubelet's probe rules and report. */
-@Command(name = "simulate", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Run CMD as a container and probe it exactly as the kubelet would.",
-            "Covers startup gating, thresholds, kills (SIGTERM, SIGKILL after the grace period), CrashLoopBackOff, Ready condition.",
-            "Probes come from a manifest (--manifest, --container) or from flags; flags override the manifest.",
-            "Exit code: 0 when every scenario expectation holds, 1 when one fails, 2 on bad input."},
-        footer = {"", "Probe flags: HANDLER[,field=value]...  HANDLER is http://[HOST]:PORT/PATH, https://…,",
-            "tcp://[HOST]:PORT, grpc://:PORT[/SERVICE] or exec:COMMAND ARGS; fields are kubelet's names",
-            "(initialDelaySeconds periodSeconds timeoutSeconds successThreshold failureThreshold",
-            "terminationGracePeriodSeconds) plus header=Name:Value.",
+@Command(name = "simulate", mixinStandardHelpOptions = true, sortOptions = false, usageHelpAutoWidth = true,
+        description = {"Run CMD as a container and probe it exactly as the kubelet would: startup gating, thresholds, kills"
+                + " (SIGTERM, SIGKILL after the grace period), CrashLoopBackOff, the Ready condition.",
+            "",
+            "Probes come from a manifest (--manifest, --container) or from flags; flags override the manifest. With a"
+                    + " manifest the container's env reaches the process ($(VAR) expanded as the kubelet does; secrets,"
+                    + " config maps and envFrom are named as not available), and its command/args replace or extend CMD as"
+                    + " Kubernetes does with an image (CMD stands for the image); the header shows the command line that runs.",
+            "",
+            "Every run is judged: by the scenario's expect lines and --expect, else by default expectations (no kill by a"
+                    + " probe, Ready at least once, Ready to the end). A headroom block shows how close each probe came to"
+                    + " failing. Exit code: 0 when every expectation holds, 1 when one fails, 2 on bad input (found before"
+                    + " the run)."},
+        footer = {"",
+            "Probe flags: HANDLER[,field=value]... where HANDLER is http://[HOST]:PORT/PATH, https://..., tcp://[HOST]:PORT,"
+                    + " grpc://:PORT[/SERVICE] or exec:COMMAND ARGS; fields are kubelet's names (initialDelaySeconds"
+                    + " periodSeconds timeoutSeconds successThreshold failureThreshold terminationGracePeriodSeconds) plus"
+                    + " header=Name:Value.",
+            "",
             "Example: vitals simulate --liveness http://:8080/livez,periodSeconds=1 --duration 20s -- java -jar app.jar"})
 final class SimulateCommand implements Callable<Integer> {
     @Option(names = "--manifest", paramLabel = "FILE", description = "Kubernetes manifest (Pod, Deployment, StatefulSet, DaemonSet, ReplicaSet, Job, CronJob; multi-document)")
@@ -106,6 +116,14 @@ final class SimulateCommand implements Callable<Integer> {
     @Option(names = "--app-output", paramLabel = "discard|inherit|FILE", defaultValue = "discard", description = "where the target's output goes (default ${DEFAULT-VALUE})")
     String appOutput;
 
+    @Option(names = "--expect", paramLabel = "EXPECTATION",
+            description = "an expectation checked at the end, as in a scenario's expect list, e.g. 'restarts == 0' (repeatable)")
+    List<String> expect = new ArrayList<>();
+
+    @Option(names = "--no-manifest-command",
+            description = "run the command after -- even when the manifest's container sets command/args")
+    boolean noManifestCommand;
+
     @Option(names = {"-q", "--quiet"}, description = "no timeline, only the summary")
     boolean quiet;
 
@@ -114,6 +132,12 @@ final class SimulateCommand implements Callable<Integer> {
 
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
+
+    /** The manifest's container, when --manifest is given (set by {@link #pod()}). */
+    private ManifestReader.ContainerEntry entry;
+
+    /** Longest simulated time accepted (a longer run is a typo, and would run for days). */
+    static final java.time.Duration MAX_DURATION = java.time.Duration.ofHours(24);
 
     /**
      * Builds the pod model from the manifest and/or flags.
@@ -124,7 +148,8 @@ final class SimulateCommand implements Callable<Integer> {
     PodSpec pod() {
         PodSpec base;
         if (manifest != null) {
-            base = ManifestReader.read(manifest).select(Optional.ofNullable(container)).toPodSpec();
+            entry = ManifestReader.read(manifest).select(Optional.ofNullable(container));
+            base = entry.toPodSpec();
         } else {
             if (container != null) {
                 throw new InvalidInputException("--container needs --manifest");
@@ -169,22 +194,52 @@ final class SimulateCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         PodSpec pod = pod();
         Scenario scenario = scenarioFile == null ? Scenario.empty() : Scenario.read(scenarioFile);
-        if (command.isEmpty()) {
+        List<dev.vitals.kubesim.scenario.Expectation> extra = new ArrayList<>();
+        for (String e : expect) {
+            extra.add(dev.vitals.kubesim.scenario.Expectation.parse(e));
+        }
+        SimulateChecks.checkPodIp(podIp);
+        java.time.Duration initial = SimulateChecks.positive("--initial-backoff", initialBackoff, MAX_DURATION);
+        java.time.Duration max = SimulateChecks.positive("--max-backoff", maxBackoff, MAX_DURATION);
+        if (max.compareTo(initial) < 0) {
+            throw new InvalidInputException("--max-backoff must be at least --initial-backoff (" + initialBackoff + "), was "
+                    + maxBackoff);
+        }
+        java.time.Duration runFor = duration != null ? SimulateChecks.positive("--duration", duration, MAX_DURATION)
+                : scenario.duration().orElse(java.time.Duration.ofSeconds(60));
+        if (runFor.isZero() || runFor.isNegative() || runFor.compareTo(MAX_DURATION) > 0) {
+            throw new InvalidInputException(scenarioFile + ": duration must be more than 0 and at most 24h, was "
+                    + dev.vitals.kubesim.scenario.Expectation.fmt(Durations.seconds(runFor)) + "s");
+        }
+        dev.vitals.kubesim.manifest.ContainerProcess process = entry == null
+                ? new dev.vitals.kubesim.manifest.ContainerProcess(Map.of(), List.of(), Optional.empty(), Optional.empty())
+                : dev.vitals.kubesim.manifest.ContainerProcess.of(entry.node(), identity());
+        List<String> effective = noManifestCommand ? command : process.effectiveCommand(command);
+        if (effective.isEmpty()) {
             throw new InvalidInputException("no target command: put it after '--', e.g. vitals simulate ... -- java -jar app.jar");
         }
+        try {
+            SimulateChecks.checkExecutable(effective.get(0));
+        } catch (InvalidInputException e) {
+            if (!noManifestCommand && process.command().isPresent()) {
+                throw new InvalidInputException(e.getMessage() + " (it is the manifest's command, which replaces the"
+                        + " command after --; pass --no-manifest-command to run yours)");
+            }
+            throw e;
+        }
+        SimulateChecks.checkWritable("--json", json);
+        SimulateChecks.checkWritable("--html", html);
+        ProcessBuilder.Redirect redirect = output();
         KubeletOptions opts;
         try {
             opts = KubeletOptions.builder().podIp(podIp).kubeletVersion(kubeletVersion)
-                    .initialBackoff(Durations.parse(initialBackoff)).maxBackoff(Durations.parse(maxBackoff))
-                    .resetCountersPerInstance(resetCounters).build();
+                    .initialBackoff(initial).maxBackoff(max).resetCountersPerInstance(resetCounters).build();
         } catch (IllegalArgumentException e) {
             throw new InvalidInputException(e.getMessage());
         }
-        Simulation.Builder b = Simulation.builder(pod).command(command).scenario(scenario).options(opts)
-                .output(output());
-        if (duration != null) {
-            b.duration(Durations.parse(duration));
-        }
+        Simulation.Builder b = Simulation.builder(pod).command(effective).scenario(scenario).options(opts)
+                .output(redirect).environment(process.env());
+        b.duration(runFor);
         for (String p : proxies) {
             b.proxy(FaultProxy.Spec.parse(p));
         }
@@ -213,9 +268,18 @@ final class SimulateCommand implements Callable<Integer> {
         });
         Simulation sim = b.build();
         out.println("vitals simulate: container '" + pod.containerName() + "' for " + Durations.seconds(sim.duration())
-                + "s: " + String.join(" ", command));
+                + "s: " + String.join(" ", effective));
+        if (entry != null) {
+            out.println("  command: " + (noManifestCommand ? "the command after -- (--no-manifest-command)" : process.origin()));
+            if (!process.env().isEmpty()) {
+                out.println("  env: " + String.join(", ", process.env().keySet()));
+            }
+            if (!process.unavailable().isEmpty()) {
+                out.println("  env not available in a simulation (not passed): " + String.join(", ", process.unavailable()));
+            }
+        }
         for (ProbeType t : ProbeType.values()) {
-            pod.probe(t).ifPresent(p -> out.println("  " + t.label() + ": " + p.describe()));
+            pod.probe(t).ifPresent(p -> out.println("  " + t.label() + ": " + SimulateChecks.describe(p, pod.ports())));
         }
         out.println(String.format(Locale.ROOT, "  restartPolicy %s, terminationGracePeriodSeconds %d",
                 pod.restartPolicy(), pod.terminationGracePeriodSeconds()));
@@ -243,6 +307,8 @@ final class SimulateCommand implements Callable<Integer> {
         SimulationResult result;
         try {
             result = sim.run();
+        } catch (IllegalStateException e) {
+            throw new InvalidInputException("cannot start the run: " + SimulateChecks.reason(e));
         } finally {
             if (progress != null) {
                 progress.shutdownNow();
@@ -254,10 +320,33 @@ final class SimulateCommand implements Callable<Integer> {
         }
         out.println();
         out.print(Reports.summary(result, pod));
+        for (SimEvent e : result.events()) {
+            if (e.type() == SimEvent.Type.ACTION && e.detail().startsWith("load ended with the run")) {
+                out.println("  " + e.detail());
+            }
+        }
+        List<dev.vitals.kubesim.scenario.Expectation.Check> checks = new ArrayList<>();
+        for (dev.vitals.kubesim.scenario.Expectation e : extra) {
+            checks.add(e.check(result));
+        }
+        for (dev.vitals.kubesim.scenario.Expectation.Check c : checks) {
+            out.println((c.passed() ? "  PASS  " : "  FAIL  ") + c.expectation() + "   [" + c.actual() + "] (--expect)");
+        }
+        List<dev.vitals.kubesim.scenario.Expectation.Check> defaults = List.of();
+        if (scenario.expectations().isEmpty() && extra.isEmpty()) {
+            double firstAction = scenario.actions().isEmpty() ? -1 : Durations.seconds(scenario.actions().get(0).at());
+            defaults = dev.vitals.kubesim.report.Verdict.defaults(result, firstAction);
+            out.print(dev.vitals.kubesim.report.Verdict.text(defaults));
+        }
+        dev.vitals.kubesim.report.Headroom headroom = dev.vitals.kubesim.report.Headroom.of(result, pod);
+        out.print(headroom.text());
+        boolean passed = result.passed() && checks.stream().allMatch(dev.vitals.kubesim.scenario.Expectation.Check::passed)
+                && defaults.stream().allMatch(dev.vitals.kubesim.scenario.Expectation.Check::passed);
+        out.println(passed ? "verdict: PASS" : "verdict: FAIL");
         out.flush();
-        write(json, Reports.json(result, pod), out);
+        write(json, SimulateChecks.json(Reports.json(result, pod), checks, defaults, headroom, passed, effective), out);
         write(html, Reports.html(result, pod), out);
-        return result.passed() ? VitalsCommand.OK : VitalsCommand.FAILED;
+        return passed ? VitalsCommand.OK : VitalsCommand.FAILED;
     }
 
     private ProcessBuilder.Redirect output() {
@@ -267,8 +356,16 @@ final class SimulateCommand implements Callable<Integer> {
             case "inherit":
                 return ProcessBuilder.Redirect.INHERIT;
             default:
+                SimulateChecks.checkWritable("--app-output", Path.of(appOutput));
                 return ProcessBuilder.Redirect.appendTo(new File(appOutput));
         }
+    }
+
+    private dev.vitals.kubesim.manifest.ContainerProcess.PodIdentity identity() {
+        String workload = entry.workload();
+        String name = workload.substring(workload.indexOf('/') + 1).toLowerCase(Locale.ROOT) + "-kubesim-0";
+        return new dev.vitals.kubesim.manifest.ContainerProcess.PodIdentity(name, "default", podIp, Map.of(), Map.of(),
+                entry.podSpec().path("serviceAccountName").asText("default"));
     }
 
     private static void write(Path file, String text, PrintWriter out) throws IOException {

@@ -10,10 +10,12 @@ import picocli.CommandLine.Command;
  * {@code replay}). A thin layer over the {@code dev.vitals.kubesim} library.
  * Exit codes: 0 success, 1 an expectation or lint finding failed, 2 bad input.
  */
-@Command(name = "vitals", mixinStandardHelpOptions = true, version = "vitals 0.1.0-SNAPSHOT",
+@Command(name = "vitals", mixinStandardHelpOptions = true, version = "vitals " + VitalsCommand.VERSION,
         description = "Vitals tools: replay kubelet's probe rules against a live process, lint probe configurations.",
         subcommands = {SimulateCommand.class, LintCommand.class, ReplayCommand.class, CommandLine.HelpCommand.class})
 public final class VitalsCommand implements Runnable {
+    /** The tool's version (SARIF reports carry it). */
+    public static final String VERSION = "0.1.0-SNAPSHOT";
     /** Exit code when every expectation holds / no finding. */
     public static final int OK = 0;
     /** Exit code when an expectation fails or lint finds something. */

@@ -156,7 +156,8 @@ public final class LoadGenerator {
             next.set(Integer.MAX_VALUE / 2);
             pool.shutdown();
             try {
-                pool.awaitTermination(100, TimeUnit.MILLISECONDS);
+                // requests in flight finish (each within its timeout), so the totals are complete
+                pool.awaitTermination(spec.timeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }

@@ -124,6 +124,11 @@ public final class ManifestReader {
             return;
         }
         String workload = kind + "/" + (name.isEmpty() ? "(unnamed)" : name);
+        if (!podSpec.path("containers").isMissingNode() && !podSpec.path("containers").isArray()) {
+            throw new InvalidInputException(source + ": " + workload + ": spec.containers must be a list of containers"
+                    + " ('- name: app'), was a " + podSpec.path("containers").getNodeType().toString().toLowerCase()
+                    + "; the API server rejects it");
+        }
         for (JsonNode c : podSpec.path("containers")) {
             out.add(new ContainerEntry(source, workload, c.path("name").asText(""), Role.CONTAINER, c, podSpec));
         }

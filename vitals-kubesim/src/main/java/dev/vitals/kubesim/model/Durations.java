@@ -39,6 +39,9 @@ public final class Durations {
             default:
                 ms = v * 1000;
         }
+        if (!(ms * 1_000_000 < Long.MAX_VALUE)) {
+            throw new InvalidInputException("duration too large: '" + text + "' (at most about 292 years)");
+        }
         return Duration.ofNanos(Math.round(ms * 1_000_000));
     }
 

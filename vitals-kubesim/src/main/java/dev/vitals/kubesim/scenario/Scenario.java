@@ -164,6 +164,10 @@ public final class Scenario {
         }
         Optional<Duration> duration = root.has("duration") ? Optional.of(dur(root.get("duration"), source + ": duration"))
                 : Optional.empty();
+        if (duration.isPresent() && (duration.get().isZero() || duration.get().compareTo(Duration.ofHours(24)) > 0)) {
+            throw new InvalidInputException(source + ": duration must be more than 0 and at most 24h, was "
+                    + root.get("duration").asText());
+        }
         List<FaultProxy.Spec> proxies = new ArrayList<>();
         for (JsonNode p : root.path("proxies")) {
             if (p.isTextual()) {
@@ -240,6 +244,19 @@ public final class Scenario {
                 if (!v.path("port").canConvertToInt() || !v.path("port").isIntegralNumber()) {
                     throw new InvalidInputException(where + ".load: port is required (a number)");
                 }
+                String method = v.path("method").asText("GET").toUpperCase(Locale.ROOT);
+                if (!Set.of("GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS").contains(method)) {
+                    throw new InvalidInputException(where + ".load: method must be GET, HEAD, POST, PUT, DELETE, PATCH or"
+                            + " OPTIONS, was '" + v.path("method").asText() + "'");
+                }
+                String path = v.path("path").asText("/");
+                try {
+                    if (!path.startsWith("/") || java.net.URI.create("http://h" + path).getRawPath() == null) {
+                        throw new IllegalArgumentException(path);
+                    }
+                } catch (IllegalArgumentException e) {
+                    throw new InvalidInputException(where + ".load: path must be a URL path starting with '/', was '" + path + "'");
+                }
                 try {
                     return new Step(at, new Action.Load(new LoadGenerator.Spec(v.path("count").asInt(1),
                             v.path("concurrency").asInt(1), v.path("method").asText("GET").toUpperCase(Locale.ROOT),
@@ -289,8 +306,10 @@ public final class Scenario {
                 if (sig.startsWith("SIG")) {
                     sig = sig.substring(3);
                 }
-                if (!sig.matches("[A-Z0-9]{2,8}")) {
-                    throw new InvalidInputException(where + ": signal needs a name such as TERM, HUP or USR1");
+                if (!Set.of("HUP", "INT", "QUIT", "ABRT", "KILL", "USR1", "USR2", "TERM", "STOP", "CONT", "TSTP", "WINCH")
+                        .contains(sig)) {
+                    throw new InvalidInputException(where + ": signal must be one of HUP, INT, QUIT, ABRT, KILL, USR1, USR2,"
+                            + " TERM, STOP, CONT, TSTP, WINCH, was '" + v.asText("") + "'");
                 }
                 return new Step(at, new Action.Signal(sig));
             }

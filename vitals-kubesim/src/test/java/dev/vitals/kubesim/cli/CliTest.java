@@ -1,7 +1,6 @@
 package dev.vitals.kubesim.cli;
 
 import dev.vitals.kubesim.Targets;
-import dev.vitals.kubesim.lint.Lint;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -103,11 +102,11 @@ class CliTest {
     void lintExitCodes(@TempDir Path dir) throws Exception {
         // case C11 on the example: without a startup probe, a 12 s start is killed at 10 s
         assertThat(run("lint", EXAMPLES.resolve("slow-start.yaml").toString(), "--startup-seconds", "12")).isEqualTo(1);
-        assertThat(out.toString()).contains(Lint.STARTUP_BUDGET).contains("killed by the liveness probe at 10.0s")
+        assertThat(out.toString()).contains("error L2 startup-budget").contains("killed by the liveness probe at 10.0s")
                 .contains("fix: ");
         out.getBuffer().setLength(0);
         assertThat(run("lint", EXAMPLES.resolve("slow-start-fixed.yaml").toString(), "--startup-seconds", "12")).isZero();
-        assertThat(out.toString()).contains("no findings");
+        assertThat(out.toString()).contains("1 workload, 1 container: 0 errors, 0 warnings");
         Path notYaml = write(dir, "x.yaml", "{{{");
         assertThat(run("lint", notYaml.toString())).isEqualTo(2);
     }

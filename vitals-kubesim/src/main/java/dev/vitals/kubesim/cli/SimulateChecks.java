@@ -1,0 +1,157 @@
+package dev.vitals.kubesim.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.vitals.kubesim.InvalidInputException;
+import dev.vitals.kubesim.model.Durations;
+import dev.vitals.kubesim.model.ProbeHandler;
+import dev.vitals.kubesim.model.ProbeSpec;
+import dev.vitals.kubesim.report.Headroom;
+import dev.vitals.kubesim.scenario.Expectation;
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * {@code vitals simulate}'s checks of its input before the run starts (each bad value is one
+ * line and exit 2, found before a minute of simulation, not after), and the additions to its
+ * JSON report (effective command, {@code --expect} and default expectations, headroom).
+ */
+final class SimulateChecks {
+    private static final Pattern IPV4 = Pattern.compile("(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)(\\.(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)){3}");
+    private static final Pattern IPV6 = Pattern.compile("[0-9A-Fa-f:.]+");
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    private SimulateChecks() {
+    }
+
+    /** An IP literal (v4 dotted quad, or v6), no host name: kubelet probes the pod's IP. */
+    static void checkPodIp(String ip) {
+        boolean ok = IPV4.matcher(ip).matches() || ip.contains(":") && IPV6.matcher(ip).matches() && v6(ip);
+        if (!ok) {
+            throw new InvalidInputException("--pod-ip must be an IP address such as 127.0.0.1 or ::1, was '" + ip + "'");
+        }
+    }
+
+    private static boolean v6(String ip) {
+        try {
+            return java.net.InetAddress.getByName(ip) instanceof java.net.Inet6Address;
+        } catch (java.net.UnknownHostException e) {
+            return false;
+        }
+    }
+
+    /** @return the duration, when it is more than 0 and at most {@code max} */
+    static Duration positive(String option, String text, Duration max) {
+        Duration d = Durations.parse(text);
+        if (d.isZero() || d.isNegative()) {
+            throw new InvalidInputException(option + " must be more than 0, was " + text);
+        }
+        if (d.compareTo(max) > 0) {
+            throw new InvalidInputException(option + " must be at most " + max.toHours() + "h, was " + text);
+        }
+        return d;
+    }
+
+    /** The target must exist: a path that is an executable file, or a name found on PATH. */
+    static void checkExecutable(String program) {
+        if (program.contains("/") || program.contains(File.separator)) {
+            Path p = Path.of(program);
+            if (!Files.isRegularFile(p)) {
+                throw new InvalidInputException("cannot start the target: " + program + ": no such file");
+            }
+            if (!Files.isExecutable(p)) {
+                throw new InvalidInputException("cannot start the target: " + program + ": not executable");
+            }
+            return;
+        }
+        String path = System.getenv("PATH");
+        if (path != null) {
+            for (String dir : path.split(File.pathSeparator)) {
+                if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, program)) && !Files.isDirectory(Path.of(dir, program))) {
+                    return;
+                }
+            }
+        }
+        throw new InvalidInputException("cannot start the target: '" + program + "' is not on PATH");
+    }
+
+    /** A report or output file must be creatable: its directory exists (or can be made) and is writable. */
+    static void checkWritable(String option, Path file) {
+        if (file == null) {
+            return;
+        }
+        Path abs = file.toAbsolutePath();
+        if (Files.isDirectory(abs)) {
+            throw new InvalidInputException(option + " " + file + ": is a directory");
+        }
+        Path dir = abs.getParent();
+        while (dir != null && !Files.exists(dir)) {
+            dir = dir.getParent();
+        }
+        if (dir == null || !Files.isDirectory(dir)) {
+            throw new InvalidInputException(option + " " + file + ": " + (dir == null ? "no such directory" : dir + " is not a directory"));
+        }
+        if (!Files.isWritable(dir) || Files.exists(abs) && !Files.isWritable(abs)) {
+            throw new InvalidInputException(option + " " + file + ": not writable");
+        }
+    }
+
+    /** @return a probe's kubelet description with named ports resolved, e.g. {@code httpGet http://:http(8080)/livez} */
+    static String describe(ProbeSpec p, Map<String, Integer> ports) {
+        String d = p.describe();
+        ProbeHandler h = p.handler();
+        ProbeHandler.PortRef ref = h instanceof ProbeHandler.HttpGet ? ((ProbeHandler.HttpGet) h).port()
+                : h instanceof ProbeHandler.TcpSocket ? ((ProbeHandler.TcpSocket) h).port() : null;
+        if (ref != null && ref.isNamed() && ports.containsKey(ref.name().get())) {
+            String name = ref.name().get();
+            d = d.replaceFirst(":" + Pattern.quote(name) + "(?=[/ ]|$)", ":" + ports.get(name) + " (" + name + ")");
+        }
+        return d;
+    }
+
+    /** @return a short reason for an exception, without its class name when it has a message */
+    static String reason(Exception e) {
+        String m = e.getMessage();
+        Throwable c = e.getCause();
+        if (c instanceof java.net.BindException) {
+            return (m == null ? "" : m + ": ") + "address already in use";
+        }
+        return m == null ? e.getClass().getSimpleName() : m;
+    }
+
+    /** @return the JSON report with the effective command, the expectations and the headroom added */
+    static String json(String report, List<Expectation.Check> extra, List<Expectation.Check> defaults, Headroom h,
+            boolean passed, List<String> command) throws IOException {
+        ObjectNode root = (ObjectNode) JSON.readTree(report);
+        ArrayNode cmd = root.putArray("command");
+        command.forEach(cmd::add);
+        ArrayNode ex = (ArrayNode) root.withArray("expectations");
+        for (Expectation.Check c : extra) {
+            ex.addObject().put("expect", c.expectation()).put("passed", c.passed()).put("actual", c.actual())
+                    .put("source", "--expect");
+        }
+        for (Expectation.Check c : defaults) {
+            ex.addObject().put("expect", c.expectation()).put("passed", c.passed()).put("actual", c.actual())
+                    .put("source", "default");
+        }
+        ArrayNode hr = root.putArray("headroom");
+        for (Headroom.Probe p : h.probes()) {
+            ObjectNode o = hr.addObject();
+            o.put("probe", p.type().label()).put("count", p.count()).put("p50Ms", p.p50Ms()).put("p99Ms", p.p99Ms())
+                    .put("maxMs", p.maxMs()).put("timeoutSeconds", p.timeoutSeconds())
+                    .put("longestFailureRun", p.longestFailureRun()).put("failureThreshold", p.failureThreshold());
+            ArrayNode w = o.putArray("warnings");
+            p.warnings().forEach(w::add);
+        }
+        root.put("passed", passed);
+        return JSON.writeValueAsString(root) + "\n";
+    }
+}

@@ -1,0 +1,104 @@
+package dev.vitals.kubesim.lint;
+
+import dev.vitals.kubesim.model.ProbeHandler;
+import dev.vitals.kubesim.model.ProbeSpec;
+import dev.vitals.kubesim.model.ProbeType;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.regex.Pattern;
+
+/**
+ * L6 (case C19): an exec probe that runs a shell, {@code timeout}, a sub-shell, a pipeline or
+ * a background job. When the probe times out the kubelet marks it failed but does not kill
+ * what it started; the children outlive it, pile up, and under a PID 1 that does not reap
+ * (a JVM) become zombies until the node runs out of PIDs. A single binary run directly does
+ * not fire.
+ */
+final class ExecShellRule implements Rule {
+    private static final Set<String> SHELLS = Set.of("sh", "bash", "ash", "dash", "zsh", "ksh", "mksh", "busybox");
+    private static final Pattern BACKGROUND = Pattern.compile("(^|[^&>|])&($|[^&>])");
+
+    @Override
+    public String id() {
+        return "L6";
+    }
+
+    @Override
+    public String name() {
+        return "exec-shell";
+    }
+
+    @Override
+    public Severity severity() {
+        return Severity.WARNING;
+    }
+
+    @Override
+    public String summary() {
+        return "exec probe runs a shell, timeout, a sub-shell, a pipeline or a background job (processes outlive a timed-out probe)";
+    }
+
+    @Override
+    public void check(Target t, LintContext ctx, Consumer<Finding> out) {
+        for (ProbeType type : ProbeType.values()) {
+            java.util.Optional<ProbeSpec> p = t.probe(type);
+            if (p.isEmpty() || !(p.get().handler() instanceof ProbeHandler.Exec)) {
+                continue;
+            }
+            List<String> cmd = ((ProbeHandler.Exec) p.get().handler()).command();
+            List<String> why = reasons(cmd);
+            if (why.isEmpty()) {
+                continue;
+            }
+            out.accept(t.finding(this, type.fieldName() + ".exec.command", type.label() + " probe runs "
+                    + String.join(", ", why) + " (" + abbreviate(String.join(" ", cmd)) + "): when it outlives timeoutSeconds "
+                    + p.get().timeoutSeconds() + "s the probe fails but its processes keep running; every period adds more,"
+                    + " and under a PID 1 that does not reap them they stay as zombies", "R68, C19",
+                    "use an httpGet or grpc probe served by the application's probe server (Vitals /livez on its own"
+                            + " port); if it must be exec, run one binary directly (no shell) that bounds its own time below"
+                            + " timeoutSeconds, with an init that reaps as PID 1 (tini, dumb-init)"));
+        }
+    }
+
+    static List<String> reasons(List<String> cmd) {
+        List<String> why = new ArrayList<>();
+        if (cmd.isEmpty()) {
+            return why;
+        }
+        String first = base(cmd.get(0));
+        if (SHELLS.contains(first)) {
+            why.add("a shell (" + first + ")");
+        }
+        String text = String.join(" ", cmd);
+        for (String word : text.split("[\\s;&|()`]+")) {
+            if (base(word).equals("timeout")) {
+                why.add("timeout");
+                break;
+            }
+        }
+        if (text.contains("$(") || text.contains("`")) {
+            why.add("a sub-shell");
+        } else if (Pattern.compile("(^|[\\s;&|])\\(").matcher(text).find()) {
+            why.add("a sub-shell");
+        }
+        if (text.replace("||", "").contains("|")) {
+            why.add("a pipeline");
+        }
+        if (BACKGROUND.matcher(text.replace("&&", "")).find()) {
+            why.add("a background job");
+        }
+        return why;
+    }
+
+    private static String base(String s) {
+        int slash = s.lastIndexOf('/');
+        return slash < 0 ? s : s.substring(slash + 1);
+    }
+
+    private static String abbreviate(String s) {
+        String one = s.replaceAll("\\s+", " ").strip();
+        return one.length() <= 80 ? one : one.substring(0, 77) + "...";
+    }
+}

@@ -1,0 +1,331 @@
+package dev.vitals.kubesim.lint;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The output formats of {@code vitals lint}: {@code text} (default, for people),
+ * {@code json} (for scripts), {@code sarif} (SARIF 2.1.0, for code-scanning upload) and
+ * {@code junit} (JUnit XML, for CI test reports). Stateless; thread-safe.
+ */
+public enum LintFormat {
+    /** {@code file:line: severity ID name object: message} then {@code fix:}; a summary line. */
+    TEXT,
+    /** One JSON object: findings, suppressed, files, summary. */
+    JSON,
+    /** SARIF 2.1.0 with one run, the rules that ran and one result per finding. */
+    SARIF,
+    /** JUnit XML: one test suite per input, one test case per container. */
+    JUNIT;
+
+    private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
+            .configure(JsonGenerator.Feature.AUTO_CLOSE_TARGET, false);
+
+    /**
+     * @param text {@code text}, {@code json}, {@code sarif} or {@code junit}
+     * @return the format
+     * @throws LintInputException for anything else
+     */
+    public static LintFormat parse(String text) {
+        for (LintFormat f : values()) {
+            if (f.name().equalsIgnoreCase(text.strip())) {
+                return f;
+            }
+        }
+        throw new LintInputException("--format must be text, json, sarif or junit, was '" + text + "'");
+    }
+
+    /**
+     * Writes the report.
+     *
+     * @param r the report
+     * @param failOn the severity that fails the run (junit marks those as failures)
+     * @param version the tool version for SARIF
+     * @param out where to write (not closed)
+     */
+    public void write(LintReport r, Optional<Severity> failOn, String version, Writer out) {
+        try {
+            switch (this) {
+                case TEXT:
+                    text(r, failOn, out);
+                    break;
+                case JSON:
+                    MAPPER.writeValue(out, json(r, failOn));
+                    out.write('\n');
+                    break;
+                case SARIF:
+                    MAPPER.writeValue(out, sarif(r, version));
+                    out.write('\n');
+                    break;
+                default:
+                    junit(r, failOn, out);
+            }
+            out.flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void text(LintReport r, Optional<Severity> failOn, Writer out) throws IOException {
+        for (Finding f : r.findings()) {
+            out.write(f.location() + ": " + f.severity().label() + " " + f.rule() + " " + f.name() + ": "
+                    + f.subject() + ": " + f.message() + " (" + f.refs() + ")\n");
+            out.write("    fix: " + f.fix() + "\n");
+        }
+        for (LintReport.FileSummary s : r.files()) {
+            if (s.error().isEmpty() && s.workloads() == 0) {
+                out.write(s.name() + ": no workloads" + (s.otherKinds().isEmpty() ? "" : " (" + kinds(s.otherKinds()) + ")")
+                        + "\n");
+            }
+        }
+        for (LintReport.Suppressed s : r.suppressed()) {
+            out.write(s.finding().location() + ": suppressed " + s.finding().rule() + " " + s.finding().name() + ": "
+                    + s.finding().subject() + " (" + s.annotation() + ": " + s.reason() + ")\n");
+        }
+        out.write(summary(r, failOn) + "\n");
+    }
+
+    /** @return the one-line summary */
+    static String summary(LintReport r, Optional<Severity> failOn) {
+        int errors = r.count(Severity.ERROR);
+        int warnings = r.count(Severity.WARNING);
+        StringBuilder b = new StringBuilder();
+        b.append(r.files().size()).append(r.files().size() == 1 ? " input, " : " inputs, ").append(r.workloads())
+                .append(r.workloads() == 1 ? " workload, " : " workloads, ").append(r.containers())
+                .append(r.containers() == 1 ? " container: " : " containers: ");
+        b.append(errors).append(errors == 1 ? " error, " : " errors, ").append(warnings)
+                .append(warnings == 1 ? " warning" : " warnings");
+        if (!r.suppressed().isEmpty()) {
+            b.append(", ").append(r.suppressed().size()).append(" suppressed");
+        }
+        if (!r.errors().isEmpty()) {
+            b.append("; ").append(r.errors().size()).append(r.errors().size() == 1 ? " input" : " inputs")
+                    .append(" could not be linted");
+        }
+        b.append(failOn.map(s -> " (fails on " + s.label() + ")").orElse(" (never fails on findings)"));
+        return b.toString();
+    }
+
+    private static String kinds(Map<String, Integer> kinds) {
+        List<String> parts = new ArrayList<>();
+        kinds.forEach((k, n) -> parts.add(n > 1 ? k + " ×" + n : k));
+        return String.join(", ", parts);
+    }
+
+    private static ObjectNode json(LintReport r, Optional<Severity> failOn) {
+        ObjectNode root = MAPPER.createObjectNode();
+        ObjectNode sum = root.putObject("summary");
+        sum.put("inputs", r.files().size()).put("workloads", r.workloads()).put("containers", r.containers())
+                .put("errors", r.count(Severity.ERROR)).put("warnings", r.count(Severity.WARNING))
+                .put("suppressed", r.suppressed().size()).put("inputErrors", r.errors().size())
+                .put("failOn", failOn.map(Severity::label).orElse("never")).put("exitCode", r.exitCode(failOn));
+        ArrayNode fs = root.putArray("findings");
+        for (Finding f : r.findings()) {
+            fs.add(finding(f));
+        }
+        ArrayNode sup = root.putArray("suppressed");
+        for (LintReport.Suppressed s : r.suppressed()) {
+            sup.add(finding(s.finding()).put("annotation", s.annotation()).put("reason", s.reason()));
+        }
+        ArrayNode files = root.putArray("inputs");
+        for (LintReport.FileSummary s : r.files()) {
+            ObjectNode o = files.addObject().put("name", s.name()).put("workloads", s.workloads())
+                    .put("containers", s.containers());
+            ObjectNode other = o.putObject("otherKinds");
+            s.otherKinds().entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e -> other.put(e.getKey(), e.getValue()));
+            s.error().ifPresent(e -> o.put("error", e));
+        }
+        return root;
+    }
+
+    private static ObjectNode finding(Finding f) {
+        ObjectNode o = MAPPER.createObjectNode();
+        o.put("rule", f.rule()).put("name", f.name()).put("severity", f.severity().label()).put("file", f.file())
+                .put("line", f.line()).put("object", f.object()).put("container", f.container()).put("field", f.field())
+                .put("message", f.message()).put("refs", f.refs()).put("fix", f.fix());
+        return o;
+    }
+
+    private static ObjectNode sarif(LintReport r, String version) {
+        ObjectNode root = MAPPER.createObjectNode();
+        root.put("$schema", "https://json.schemastore.org/sarif-2.1.0.json");
+        root.put("version", "2.1.0");
+        ObjectNode run = root.putArray("runs").addObject();
+        ObjectNode driver = run.putObject("tool").putObject("driver");
+        driver.put("name", "vitals-lint").put("semanticVersion", version);
+        ArrayNode rules = driver.putArray("rules");
+        Map<String, Integer> index = new LinkedHashMap<>();
+        for (Rule rule : r.rules()) {
+            index.put(rule.id(), index.size());
+            ObjectNode o = rules.addObject();
+            o.put("id", rule.id()).put("name", camel(rule.name()));
+            o.putObject("shortDescription").put("text", rule.summary());
+            o.putObject("help").put("text", "See docs/lint.md#" + rule.id().toLowerCase(Locale.ROOT) + " for the hazard,"
+                    + " the condition, the fields read and the fix.");
+            o.putObject("defaultConfiguration").put("level", level(rule.severity()));
+        }
+        ArrayNode results = run.putArray("results");
+        for (Finding f : r.findings()) {
+            ObjectNode o = results.addObject();
+            o.put("ruleId", f.rule());
+            Integer i = index.get(f.rule());
+            if (i != null) {
+                o.put("ruleIndex", i);
+            }
+            o.put("level", level(f.severity()));
+            o.putObject("message").put("text", (f.object().isEmpty() ? "" : f.subject() + ": ") + f.message()
+                    + " Fix: " + f.fix());
+            ObjectNode phys = o.putArray("locations").addObject().putObject("physicalLocation");
+            phys.putObject("artifactLocation").put("uri", uri(f.file()));
+            phys.putObject("region").put("startLine", Math.max(1, f.line()));
+            o.putObject("partialFingerprints").put("vitalsLint/v1", Integer.toHexString((f.rule() + f.object()
+                    + f.container() + f.field()).hashCode()));
+        }
+        ArrayNode notifications = run.putArray("invocations").addObject()
+                .put("executionSuccessful", r.errors().isEmpty()).putArray("toolExecutionNotifications");
+        for (LintReport.FileSummary s : r.errors()) {
+            ObjectNode n = notifications.addObject();
+            n.put("level", "error");
+            n.putObject("message").put("text", s.error().get());
+        }
+        return root;
+    }
+
+    private static String uri(String file) {
+        String u = file.replace('\\', '/');
+        while (u.startsWith("./")) {
+            u = u.substring(2);
+        }
+        return u.equals("-") ? "stdin" : u;
+    }
+
+    private static String camel(String kebab) {
+        StringBuilder b = new StringBuilder();
+        boolean up = true;
+        for (char c : kebab.toCharArray()) {
+            if (c == '-') {
+                up = true;
+            } else {
+                b.append(up ? Character.toUpperCase(c) : c);
+                up = false;
+            }
+        }
+        return b.toString();
+    }
+
+    private static String level(Severity s) {
+        return s == Severity.ERROR ? "error" : s == Severity.WARNING ? "warning" : "note";
+    }
+
+    private static void junit(LintReport r, Optional<Severity> failOn, Writer out) throws IOException {
+        out.write("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+        int tests = 0;
+        int failures = 0;
+        StringBuilder body = new StringBuilder();
+        List<LintReport.FileSummary> suites = new ArrayList<>(r.files());
+        java.util.Set<String> names = new java.util.HashSet<>();
+        r.files().forEach(f -> names.add(f.name()));
+        for (Finding f : r.findings()) {
+            if (names.add(f.file())) {
+                suites.add(new LintReport.FileSummary(f.file(), 0, 0, Map.of(), Optional.empty()));
+            }
+        }
+        for (LintReport.FileSummary s : suites) {
+            Map<String, List<Finding>> byCase = new LinkedHashMap<>();
+            for (Finding f : r.findings()) {
+                if (f.file().equals(s.name())) {
+                    byCase.computeIfAbsent(f.subject(), k -> new ArrayList<>()).add(f);
+                }
+            }
+            int suiteFailures = 0;
+            StringBuilder cases = new StringBuilder();
+            if (s.error().isPresent()) {
+                cases.append("    <testcase classname=\"").append(xml(s.name())).append("\" name=\"read\">\n")
+                        .append("      <error message=\"").append(xml(s.error().get())).append("\"/>\n    </testcase>\n");
+                suiteFailures++;
+            }
+            for (Map.Entry<String, List<Finding>> e : byCase.entrySet()) {
+                List<Finding> failing = new ArrayList<>();
+                List<Finding> other = new ArrayList<>();
+                for (Finding f : e.getValue()) {
+                    (failOn.isPresent() && f.severity().compareTo(failOn.get()) >= 0 ? failing : other).add(f);
+                }
+                cases.append("    <testcase classname=\"").append(xml(s.name())).append("\" name=\"")
+                        .append(xml(e.getKey())).append("\">\n");
+                if (!failing.isEmpty()) {
+                    suiteFailures++;
+                    cases.append("      <failure type=\"").append(xml(failing.get(0).rule())).append("\" message=\"")
+                            .append(xml(failing.size() + " finding(s): " + failing.get(0).message())).append("\">");
+                    for (Finding f : failing) {
+                        cases.append(xml(f.location() + ": " + f.severity().label() + " " + f.rule() + " " + f.name() + ": "
+                                + f.message() + "\n  fix: " + f.fix() + "\n"));
+                    }
+                    cases.append("</failure>\n");
+                }
+                if (!other.isEmpty()) {
+                    cases.append("      <system-out>");
+                    for (Finding f : other) {
+                        cases.append(xml(f.location() + ": " + f.severity().label() + " " + f.rule() + " " + f.name() + ": "
+                                + f.message() + "\n  fix: " + f.fix() + "\n"));
+                    }
+                    cases.append("</system-out>\n");
+                }
+                cases.append("    </testcase>\n");
+            }
+            int suiteTests = byCase.size() + (s.error().isPresent() ? 1 : 0);
+            if (suiteTests == 0) {
+                cases.append("    <testcase classname=\"").append(xml(s.name())).append("\" name=\"")
+                        .append(xml(s.workloads() == 0 ? "no workloads" : s.containers() + " container(s), no findings"))
+                        .append("\"/>\n");
+                suiteTests = 1;
+            }
+            tests += suiteTests;
+            failures += suiteFailures;
+            body.append("  <testsuite name=\"").append(xml(s.name())).append("\" tests=\"").append(suiteTests)
+                    .append("\" failures=\"").append(suiteFailures).append("\" errors=\"0\">\n").append(cases)
+                    .append("  </testsuite>\n");
+        }
+        out.write("<testsuites name=\"vitals lint\" tests=\"" + tests + "\" failures=\"" + failures + "\">\n");
+        out.write(body.toString());
+        out.write("</testsuites>\n");
+    }
+
+    private static String xml(String s) {
+        StringBuilder b = new StringBuilder(s.length());
+        for (char c : s.toCharArray()) {
+            switch (c) {
+                case '<':
+                    b.append("&lt;");
+                    break;
+                case '>':
+                    b.append("&gt;");
+                    break;
+                case '&':
+                    b.append("&amp;");
+                    break;
+                case '"':
+                    b.append("&quot;");
+                    break;
+                default:
+                    if (c < 0x20 && c != '\n' && c != '\t' && c != '\r') {
+                        b.append(' ');
+                    } else {
+                        b.append(c);
+                    }
+            }
+        }
+        return b.toString();
+    }
+}

@@ -1,0 +1,120 @@
+package dev.vitals.kubesim.lint;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.stream.Stream;
+
+/**
+ * One input of {@code vitals lint}: a file, or standard input ({@code -}). {@link #collect}
+ * expands directories recursively to their {@code *.yaml}, {@code *.yml} and {@code *.json}
+ * files (sorted; hidden directories skipped). Immutable.
+ */
+public final class LintInput {
+    /** Opens the text of an input. */
+    @FunctionalInterface
+    public interface Opener {
+        /** @return a fresh reader of the whole text */
+        Reader open() throws IOException;
+    }
+
+    private final String name;
+    private final Opener opener;
+
+    private LintInput(String name, Opener opener) {
+        this.name = name;
+        this.opener = opener;
+    }
+
+    /** @return the name shown in findings ({@code -} for standard input) */
+    public String name() {
+        return name;
+    }
+
+    /** @return a reader of the text */
+    public Reader open() throws IOException {
+        return opener.open();
+    }
+
+    /** @return an input reading one file as UTF-8 */
+    public static LintInput file(Path p) {
+        return new LintInput(p.toString(), () -> Files.newBufferedReader(p, StandardCharsets.UTF_8));
+    }
+
+    /** @return an input reading a stream once, named {@code name} */
+    public static LintInput stream(String name, InputStream in) {
+        Objects.requireNonNull(in, "in");
+        return new LintInput(name, () -> new InputStreamReader(in, StandardCharsets.UTF_8));
+    }
+
+    /** @return an input holding a text (tests, embedding) */
+    public static LintInput text(String name, String text) {
+        return new LintInput(name, () -> new java.io.StringReader(text));
+    }
+
+    /**
+     * @param args files, directories and {@code -}
+     * @param stdin standard input, read when {@code -} is given
+     * @return the inputs in the order given, directories expanded
+     * @throws LintInputException when a path does not exist, {@code -} is given twice, a
+     *         directory holds no manifest, or none is given
+     */
+    public static List<LintInput> collect(List<String> args, InputStream stdin) {
+        if (args.isEmpty()) {
+            throw new LintInputException("no input: give files, directories, or - for standard input");
+        }
+        List<LintInput> out = new ArrayList<>();
+        boolean sawStdin = false;
+        for (String a : args) {
+            if (a.equals("-")) {
+                if (sawStdin) {
+                    throw new LintInputException("- (standard input) given twice");
+                }
+                sawStdin = true;
+                out.add(stream("-", stdin));
+                continue;
+            }
+            Path p = Path.of(a);
+            if (Files.isDirectory(p)) {
+                List<Path> found = new ArrayList<>();
+                try (Stream<Path> walk = Files.walk(p)) {
+                    walk.filter(f -> Files.isRegularFile(f) && manifestName(f) && !hidden(p, f)).sorted().forEach(found::add);
+                } catch (IOException | java.io.UncheckedIOException e) {
+                    throw new LintInputException(a + ": cannot list directory: " + e.getMessage());
+                }
+                if (found.isEmpty()) {
+                    throw new LintInputException(a + ": no *.yaml, *.yml or *.json files in this directory");
+                }
+                found.forEach(f -> out.add(file(f)));
+            } else if (Files.isRegularFile(p)) {
+                out.add(file(p));
+            } else {
+                throw new LintInputException(a + ": no such file or directory");
+            }
+        }
+        return out;
+    }
+
+    private static boolean manifestName(Path f) {
+        String n = f.getFileName().toString().toLowerCase(Locale.ROOT);
+        return n.endsWith(".yaml") || n.endsWith(".yml") || n.endsWith(".json");
+    }
+
+    private static boolean hidden(Path root, Path f) {
+        Path rel = root.relativize(f);
+        for (int i = 0; i < rel.getNameCount() - 1; i++) {
+            if (rel.getName(i).toString().startsWith(".")) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

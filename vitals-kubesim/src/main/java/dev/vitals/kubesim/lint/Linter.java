@@ -1,0 +1,286 @@
+package dev.vitals.kubesim.lint;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.vitals.kubesim.InvalidInputException;
+import dev.vitals.kubesim.manifest.ManifestReader;
+import dev.vitals.kubesim.model.PodSpec;
+import dev.vitals.kubesim.scenario.Violation;
+import java.io.IOException;
+import java.io.Reader;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Runs the selected rules over every container of every workload in the inputs, one document
+ * at a time (memory: the largest document plus the findings). Kinds: Pod, Deployment,
+ * StatefulSet, DaemonSet, ReplicaSet, ReplicationController, Job, CronJob, and List of
+ * them; other kinds are counted and skipped. A finding is silenced by an annotation on the
+ * workload or its pod template, {@code ignore-check.vitals.dev/<rule id or name>: "<reason>"};
+ * an annotation without a reason silences nothing. Not thread-safe; one run at a time.
+ */
+public final class Linter {
+    /** Annotation prefix that silences a rule for one object (the value is the reason). */
+    public static final String IGNORE_PREFIX = "ignore-check.vitals.dev/";
+    private static final Set<String> TEMPLATE_KINDS =
+            Set.of("Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "ReplicationController", "Job");
+
+    private final List<Rule> rules;
+    private final LintContext context;
+    private final Optional<String> container;
+
+    /**
+     * @param rules the rules to run (see {@link Rules#select})
+     * @param context start-up time, application configuration, latencies
+     * @param container only containers of this name ({@code name} or {@code Kind/name:container}), if given
+     */
+    public Linter(List<Rule> rules, LintContext context, Optional<String> container) {
+        this.rules = List.copyOf(rules);
+        this.context = Objects.requireNonNull(context, "context");
+        this.container = Objects.requireNonNull(container, "container");
+    }
+
+    /**
+     * Lints every input. An input that cannot be read or is not YAML is recorded in its
+     * {@link LintReport.FileSummary} and the others are still linted.
+     *
+     * @param inputs the inputs
+     * @return the report
+     */
+    public LintReport lint(List<LintInput> inputs) {
+        List<Finding> findings = new ArrayList<>();
+        List<LintReport.Suppressed> suppressed = new ArrayList<>();
+        List<LintReport.FileSummary> files = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        for (LintInput in : inputs) {
+            int from = findings.size();
+            Run run = new Run(in.name(), findings, suppressed, seen);
+            Optional<String> error = Optional.empty();
+            try (Reader r = in.open()) {
+                YamlDocs docs = new YamlDocs(r, in.name());
+                while (true) {
+                    Optional<YamlDocs.Doc> d = docs.next();
+                    if (d.isEmpty()) {
+                        break;
+                    }
+                    run.document(d.get(), docs);
+                }
+            } catch (YamlDocs.YamlInputException e) {
+                error = Optional.of(in.name() + (e.line > 0 ? ":" + e.line : "") + ": " + e.getMessage());
+            } catch (IOException e) {
+                error = Optional.of(in.name() + ": cannot read: " + e.getMessage());
+            } catch (UncheckedIOException e) {
+                error = Optional.of(in.name() + ": cannot read: " + e.getCause().getMessage());
+            }
+            // this input's findings by line (stable: rule order within a line); app-config findings last
+            findings.subList(from, findings.size()).sort(java.util.Comparator
+                    .comparing((Finding f) -> !f.file().equals(in.name())).thenComparingInt(Finding::line));
+            files.add(new LintReport.FileSummary(in.name(), run.workloads, run.containers, run.otherKinds, error));
+        }
+        return new LintReport(findings, suppressed, files, rules);
+    }
+
+    /** The state of one input's run. */
+    private final class Run {
+        final String file;
+        final List<Finding> findings;
+        final List<LintReport.Suppressed> suppressed;
+        final Set<String> seen;
+        int workloads;
+        int containers;
+        final Map<String, Integer> otherKinds = new TreeMap<>();
+
+        Run(String file, List<Finding> findings, List<LintReport.Suppressed> suppressed, Set<String> seen) {
+            this.file = file;
+            this.findings = findings;
+            this.suppressed = suppressed;
+            this.seen = seen;
+        }
+
+        void document(YamlDocs.Doc d, YamlDocs docs) {
+            if (!d.root.isObject()) {
+                if (docs.templateLine() > 0) {
+                    throw docs.templateOr(null);
+                }
+                otherKinds.merge("(not an object: " + d.root.getNodeType().toString().toLowerCase(java.util.Locale.ROOT) + ")",
+                        1, Integer::sum);
+                return;
+            }
+            String kind = d.root.path("kind").asText("");
+            if (kind.contains("{{") || d.root.path("apiVersion").asText("").contains("{{")) {
+                throw docs.templateOr(new YamlDocs.YamlInputException("kind is a template expression", d.line));
+            }
+            Map<String, String> docAnnotations = annotations(d.root.path("metadata"));
+            for (YamlDocs.DuplicateKey k : d.duplicates) {
+                report(new Finding(Rules.DUPLICATE_KEY.id(), Rules.DUPLICATE_KEY.name(), Severity.ERROR, file, k.secondLine(),
+                        label(d.root), "", k.key(), "key '" + k.key() + "' is written twice in one mapping (lines "
+                        + k.firstLine() + " and " + k.secondLine() + "): the API server's strict decoding rejects the object"
+                        + " (kubectl: duplicate field), and tools that accept it keep only one of the two",
+                        "strict decoding", "keep one '" + k.key() + "' (merge the two)"), docAnnotations);
+            }
+            collect(d.root, d);
+        }
+
+        private void collect(JsonNode obj, YamlDocs.Doc d) {
+            String kind = obj.path("kind").asText("");
+            if (kind.equals("List")) {
+                for (JsonNode item : obj.path("items")) {
+                    collect(item, d);
+                }
+                return;
+            }
+            JsonNode podSpec;
+            JsonNode templateMeta;
+            if (kind.equals("Pod")) {
+                podSpec = obj.path("spec");
+                templateMeta = obj.path("metadata");
+            } else if (TEMPLATE_KINDS.contains(kind)) {
+                podSpec = obj.path("spec").path("template").path("spec");
+                templateMeta = obj.path("spec").path("template").path("metadata");
+            } else if (kind.equals("CronJob")) {
+                JsonNode t = obj.path("spec").path("jobTemplate").path("spec").path("template");
+                podSpec = t.path("spec");
+                templateMeta = t.path("metadata");
+            } else {
+                otherKinds.merge(kind.isEmpty() ? "(no kind)" : kind, 1, Integer::sum);
+                return;
+            }
+            workloads++;
+            String name = obj.path("metadata").path("name").asText("");
+            Map<String, String> ann = new LinkedHashMap<>(annotations(templateMeta));
+            ann.putAll(annotations(obj.path("metadata")));
+            String workload = kind + "/" + (name.isEmpty() ? "(unnamed)" : name);
+            List<ManifestReader.ContainerEntry> entries = new ArrayList<>();
+            if (podSpec.path("containers").isObject()) {
+                report(new Finding(Rules.API.id(), Rules.API.name(), Severity.ERROR, file, d.locations.line(podSpec, "containers"),
+                        workload, "", "spec.containers", "containers must be a list of containers, was a mapping: the API"
+                        + " server rejects the object", "R11", "write containers as a list: '- name: app'"), ann);
+            }
+            for (JsonNode c : podSpec.path("containers")) {
+                entries.add(new ManifestReader.ContainerEntry(file, workload, c.path("name").asText(""),
+                        ManifestReader.Role.CONTAINER, c, podSpec));
+            }
+            for (JsonNode c : podSpec.path("initContainers")) {
+                ManifestReader.Role role = "Always".equals(c.path("restartPolicy").asText("")) ? ManifestReader.Role.SIDECAR
+                        : ManifestReader.Role.INIT_CONTAINER;
+                entries.add(new ManifestReader.ContainerEntry(file, workload, c.path("name").asText(""), role, c, podSpec));
+            }
+            for (JsonNode c : podSpec.path("ephemeralContainers")) {
+                entries.add(new ManifestReader.ContainerEntry(file, workload, c.path("name").asText(""),
+                        ManifestReader.Role.EPHEMERAL, c, podSpec));
+            }
+            for (ManifestReader.ContainerEntry e : entries) {
+                if (container.isPresent() && !container.get().equals(e.name())
+                        && !container.get().equals(workload + ":" + e.name())) {
+                    continue;
+                }
+                if (!e.node().isObject()) {
+                    continue;
+                }
+                containers++;
+                lintContainer(kind, name, e, obj, d, ann);
+            }
+        }
+
+        private void lintContainer(String kind, String name, ManifestReader.ContainerEntry e, JsonNode obj, YamlDocs.Doc d,
+                Map<String, String> ann) {
+            List<Violation> violations = e.validate();
+            Optional<PodSpec> pod = Optional.empty();
+            Target t = new Target(file, kind, name, e, obj, d.locations, Optional.empty(), ann);
+            if (violations.isEmpty()) {
+                try {
+                    pod = Optional.of(e.toPodSpec());
+                } catch (InvalidInputException ex) {
+                    violations = ex.violations();
+                }
+            }
+            for (Violation v : violations) {
+                Rule rule = v.rule().equals("R22") ? Rules.PORT_NAME : Rules.API;
+                if (!rules.contains(rule)) {
+                    continue;
+                }
+                String prefix = e.prefix() + ".";
+                boolean podLevel = !v.field().startsWith(prefix);
+                String dotted = podLevel ? "" : handlerPath(e.node(), v.field().substring(prefix.length()));
+                int line = podLevel ? podLevelLine(d, v.field(), e) : t.line(dotted);
+                String field = podLevel ? v.field().substring(v.field().indexOf(' ') + 1) : t.field(dotted);
+                report(new Finding(v.rule().equals("R22") ? "R22" : Rules.API.id(), rule.name(), Severity.ERROR, file, line,
+                        t.object(), e.name(), field, (v.rule().equals("R22") ? "" : "the API server would reject this ("
+                        + v.rule() + "): ") + v.message(), v.rule(), v.fix().isEmpty() ? "correct the value" : v.fix()), ann);
+            }
+            if (pod.isEmpty()) {
+                return;
+            }
+            Target valid = new Target(file, kind, name, e, obj, d.locations, pod, ann);
+            for (Rule r : rules) {
+                if (r.needsAppConfig() && !context.hasAppConfig()) {
+                    continue;
+                }
+                r.check(valid, context, f -> report(f, ann));
+            }
+        }
+
+        /** {@code livenessProbe.port} (how R22 names the field) → {@code livenessProbe.httpGet.port}. */
+        private String handlerPath(JsonNode c, String dotted) {
+            int dot = dotted.indexOf('.');
+            if (dot > 0 && dotted.substring(dot).equals(".port")) {
+                String probe = dotted.substring(0, dot);
+                for (String h : new String[] {"httpGet", "tcpSocket", "grpc"}) {
+                    if (c.path(probe).has(h)) {
+                        return probe + "." + h + ".port";
+                    }
+                }
+            }
+            return dotted;
+        }
+
+        private int podLevelLine(YamlDocs.Doc d, String field, ManifestReader.ContainerEntry e) {
+            String key = field.substring(field.lastIndexOf('.') + 1);
+            return d.locations.line(e.podSpec(), key);
+        }
+
+        void report(Finding f, Map<String, String> ann) {
+            String key = f.rule() + "\u0000" + f.file() + "\u0000" + f.line() + "\u0000" + f.object() + "\u0000"
+                    + f.container() + "\u0000" + f.message();
+            if (!f.object().isEmpty() || f.file().equals(file)) {
+                if (!seen.add(key)) {
+                    return;
+                }
+            } else if (!seen.add(f.rule() + "\u0000" + f.file() + "\u0000" + f.line() + "\u0000" + f.message())) {
+                return;
+            }
+            for (String id : new String[] {f.rule(), f.name(), Rules.API.id().equals(f.rule()) ? "api" : f.rule()}) {
+                String a = ann.get(IGNORE_PREFIX + id);
+                if (a != null && !a.isBlank()) {
+                    suppressed.add(new LintReport.Suppressed(f, IGNORE_PREFIX + id, a.strip()));
+                    return;
+                }
+            }
+            findings.add(f);
+        }
+    }
+
+    private static Map<String, String> annotations(JsonNode meta) {
+        Map<String, String> out = new LinkedHashMap<>();
+        Iterator<Map.Entry<String, JsonNode>> it = meta.path("annotations").fields();
+        while (it.hasNext()) {
+            Map.Entry<String, JsonNode> e = it.next();
+            out.put(e.getKey(), e.getValue().asText(""));
+        }
+        return out;
+    }
+
+    private static String label(JsonNode root) {
+        String kind = root.path("kind").asText("");
+        String name = root.path("metadata").path("name").asText("");
+        return kind.isEmpty() ? "" : kind + "/" + (name.isEmpty() ? "(unnamed)" : name);
+    }
+}

@@ -1,0 +1,70 @@
+package dev.vitals.kubesim.lint;
+
+import dev.vitals.kubesim.manifest.ManifestReader;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * L8: a pod of a long-running workload where no container has a readinessProbe, and a
+ * container serves traffic (declares a containerPort). The pod counts as Ready the moment its
+ * containers start, so traffic arrives before the application listens, and an overloaded or
+ * broken replica is never taken out of the Service. Reported once per pod, at its first
+ * serving container. Jobs, CronJobs, and pods where any container has a readinessProbe (the
+ * pod waits for it) do not fire.
+ */
+final class NoReadinessRule implements Rule {
+    private static final Set<String> BATCH = Set.of("Job", "CronJob");
+
+    @Override
+    public String id() {
+        return "L8";
+    }
+
+    @Override
+    public String name() {
+        return "no-readiness-probe";
+    }
+
+    @Override
+    public Severity severity() {
+        return Severity.WARNING;
+    }
+
+    @Override
+    public String summary() {
+        return "no container of a long-running pod has a readinessProbe, and one serves a port";
+    }
+
+    @Override
+    public void check(Target t, LintContext ctx, Consumer<Finding> out) {
+        if (t.role() != ManifestReader.Role.CONTAINER || BATCH.contains(t.kind()) || t.declaredPorts().isEmpty()
+                || t.container().has("readinessProbe")) {
+            return;
+        }
+        // the pod's Ready condition: if any container has a readiness probe, the pod waits for it; report a pod
+        // without any once, at its first serving container
+        for (com.fasterxml.jackson.databind.JsonNode c : t.entry().podSpec().path("containers")) {
+            if (c.has("readinessProbe")) {
+                return;
+            }
+            if (c != t.container() && c.path("ports").size() > 0) {
+                return;
+            }
+            if (c == t.container()) {
+                break;
+            }
+        }
+        int port = t.declaredPorts().iterator().next();
+        String example = t.probe(dev.vitals.kubesim.model.ProbeType.LIVENESS).map(l -> l.handler())
+                .filter(h -> !(h instanceof dev.vitals.kubesim.model.ProbeHandler.HttpGet)).map(h -> h instanceof
+                        dev.vitals.kubesim.model.ProbeHandler.TcpSocket ? "tcpSocket {port: " + port + "} (accepting connections)"
+                        : h instanceof dev.vitals.kubesim.model.ProbeHandler.Grpc ? "grpc {port: " + ((dev.vitals.kubesim.model.ProbeHandler.Grpc) h).port()
+                                + ", service: readiness}" : "an exec command that checks the server answers")
+                .orElse("httpGet {path: /readyz, port: " + port + "} (or tcpSocket {port: " + port + "} for a non-HTTP server)");
+        out.accept(t.finding(this, "ports", "no container of the pod has a readinessProbe, and this one serves port" + (t.declaredPorts().size() > 1 ? "s " : " ")
+                + t.declaredPorts().toString().replaceAll("[\\[\\]]", "") + ": the pod is Ready as"
+                + " soon as its containers start, before the application listens, and a replica that cannot serve is"
+                + " never taken out of its Service", "R36, R38",
+                "add a readinessProbe that checks what requests need, e.g. " + example));
+    }
+}

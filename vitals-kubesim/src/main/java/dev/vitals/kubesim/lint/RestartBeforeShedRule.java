@@ -1,0 +1,74 @@
+package dev.vitals.kubesim.lint;
+
+import dev.vitals.kubesim.model.ProbeSpec;
+import dev.vitals.kubesim.model.ProbeType;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * L4: liveness kills before readiness can shed traffic, where both fail for the same reason.
+ * Condition: the two probes share an endpoint (L1's test), or (with {@code --app-config})
+ * liveness reaches a dependency check; and failureThreshold × periodSeconds of liveness is at
+ * most readiness's. Probes on separate endpoints (/livez and /readyz) fail for different
+ * reasons, so their budgets are not compared. Fix arithmetic: shedding comes first when
+ * readiness FT × P &lt; liveness FT × P.
+ */
+final class RestartBeforeShedRule implements Rule {
+    @Override
+    public String id() {
+        return "L4";
+    }
+
+    @Override
+    public String name() {
+        return "restart-before-shed";
+    }
+
+    @Override
+    public Severity severity() {
+        return Severity.WARNING;
+    }
+
+    @Override
+    public String summary() {
+        return "liveness kills no later than readiness sheds, where both fail for the same reason";
+    }
+
+    @Override
+    public void check(Target t, LintContext ctx, Consumer<Finding> out) {
+        Optional<ProbeSpec> live = t.probe(ProbeType.LIVENESS);
+        Optional<ProbeSpec> ready = t.probe(ProbeType.READINESS);
+        if (live.isEmpty() || ready.isEmpty()) {
+            return;
+        }
+        ProbeSpec l = live.get();
+        ProbeSpec r = ready.get();
+        String why;
+        if (Probes.sameEndpoint(t, l.handler(), r.handler())) {
+            why = "both probe " + l.handler().describe();
+        } else {
+            Set<String> deps = LivenessDependencyRule.dependencies(t, ctx);
+            if (deps.isEmpty()) {
+                return;
+            }
+            why = "liveness reaches dependency check" + (deps.size() > 1 ? "s " : " ") + String.join(", ", deps)
+                    + ", so an outage fails liveness as it fails readiness";
+        }
+        int killAfter = l.failureThreshold() * l.periodSeconds();
+        int shedAfter = r.failureThreshold() * r.periodSeconds();
+        if (killAfter > shedAfter) {
+            return;
+        }
+        int readyFt = (killAfter - 1) / r.periodSeconds();
+        int liveFt = shedAfter / l.periodSeconds() + 1;
+        String fix = (readyFt >= 1 ? "lower readinessProbe.failureThreshold to " + readyFt + " (" + readyFt + " × "
+                + r.periodSeconds() + "s = " + readyFt * r.periodSeconds() + "s < " + killAfter + "s), or " : "")
+                + "raise livenessProbe.failureThreshold to " + liveFt + " (" + liveFt + " × " + l.periodSeconds() + "s = "
+                + liveFt * l.periodSeconds() + "s > " + shedAfter + "s); better, separate the endpoints (L1)";
+        out.accept(t.finding(this, "livenessProbe.failureThreshold", why + ": liveness kills after about "
+                + killAfter + "s of failures (failureThreshold " + Probes.budget(l) + ") but readiness needs " + shedAfter
+                + "s (failureThreshold " + Probes.budget(r) + ") to take the pod out of service, so a shared problem restarts the pod"
+                + " before (or instead of) shedding its traffic", "R25, R26, R38, C10", fix));
+    }
+}

@@ -1,0 +1,127 @@
+package dev.vitals.kubesim.lint;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * Every rule {@code vitals lint} knows, and the selection {@code --enable}/{@code --disable}
+ * make of them. Rules are named by id ({@code L4}) or name ({@code restart-before-shed});
+ * the API-validation findings are {@code api} (ids R1–R11, schema), {@code R22} and
+ * {@code Y1} (duplicate key).
+ */
+public final class Rules {
+    /** The API server would reject the value (R1–R11, unknown or mistyped fields). */
+    public static final Rule API = new Fixed("api", "api-validation", Severity.ERROR,
+            "the API server would reject the value (kubelet rules R1-R11, unknown or mistyped probe fields)");
+    /** A named probe port that matches no container port: the probe never acts (R22). */
+    public static final Rule PORT_NAME = new Fixed("R22", "unresolved-port-name", Severity.ERROR,
+            "a probe's named port matches no container port: kubelet errors on every tick and the probe never acts");
+    /** A mapping key written twice (the API server's strict decoding rejects it). */
+    public static final Rule DUPLICATE_KEY = new Fixed("Y1", "duplicate-key", Severity.ERROR,
+            "a key is written twice in one mapping: the API server's strict decoding rejects the object");
+
+    private static final List<Rule> ALL = List.of(API, PORT_NAME, DUPLICATE_KEY, new SameEndpointRule(),
+            new StartupBudgetRule(), new LivenessTimeoutRule(), new RestartBeforeShedRule(), new MissingStartupRule(),
+            new ExecShellRule(), new UndeclaredPortRule(), new NoReadinessRule(), new SharedDependencyRule(),
+            new LivenessDependencyRule(), new WidenedGroupRule(), new LivenessReadinessGroupRule(), new AppPortRule(),
+            new MissingGroupRule(), new ProbeLatencyRule());
+
+    private Rules() {
+    }
+
+    /** @return every rule, in id order */
+    public static List<Rule> all() {
+        return ALL;
+    }
+
+    /**
+     * @param enable ids or names to run (empty = all)
+     * @param disable ids or names not to run
+     * @return the selected rules
+     * @throws LintInputException naming an unknown id, with the known ones
+     */
+    public static List<Rule> select(List<String> enable, List<String> disable) {
+        Set<Rule> on = new LinkedHashSet<>(enable.isEmpty() ? ALL : resolve(enable, "--enable"));
+        on.removeAll(resolve(disable, "--disable"));
+        return new ArrayList<>(on);
+    }
+
+    private static List<Rule> resolve(List<String> names, String option) {
+        List<Rule> out = new ArrayList<>();
+        for (String raw : names) {
+            for (String n : raw.split(",")) {
+                String s = n.strip();
+                if (s.isEmpty()) {
+                    continue;
+                }
+                Rule r = find(s);
+                if (r == null) {
+                    throw new LintInputException(option + ": unknown rule '" + s + "' (rules: " + ids() + ")");
+                }
+                out.add(r);
+            }
+        }
+        return out;
+    }
+
+    /** @return the rule with that id or name (case-insensitive), or null */
+    public static Rule find(String idOrName) {
+        String s = idOrName.toLowerCase(Locale.ROOT);
+        for (Rule r : ALL) {
+            if (r.id().equalsIgnoreCase(s) || r.name().equals(s)) {
+                return r;
+            }
+        }
+        return null;
+    }
+
+    static String ids() {
+        List<String> ids = new ArrayList<>();
+        for (Rule r : ALL) {
+            ids.add(r.id());
+        }
+        return String.join(", ", ids);
+    }
+
+    /** A rule whose findings the linter makes itself (validation, YAML). */
+    private static final class Fixed implements Rule {
+        private final String id;
+        private final String name;
+        private final Severity severity;
+        private final String summary;
+
+        Fixed(String id, String name, Severity severity, String summary) {
+            this.id = id;
+            this.name = name;
+            this.severity = severity;
+            this.summary = summary;
+        }
+
+        @Override
+        public String id() {
+            return id;
+        }
+
+        @Override
+        public String name() {
+            return name;
+        }
+
+        @Override
+        public Severity severity() {
+            return severity;
+        }
+
+        @Override
+        public String summary() {
+            return summary;
+        }
+
+        @Override
+        public void check(Target t, LintContext ctx, java.util.function.Consumer<Finding> out) {
+        }
+    }
+}

@@ -1,0 +1,71 @@
+package dev.vitals.kubesim.lint;
+
+import dev.vitals.kubesim.model.ProbeType;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Consumer;
+
+/**
+ * L9 (needs {@code --app-config}; case C21): readiness holds a critical check of a shared
+ * dependency, in a workload with several replicas. One blip of that dependency takes every
+ * replica out of its Service within failureThreshold × periodSeconds — also for requests that
+ * never use it. Not fired for {@code replicas: 1}, nor for checks marked non-critical
+ * ({@code vitals.checks.<name>.critical=false}: DEGRADED, still Ready).
+ */
+final class SharedDependencyRule implements Rule {
+    @Override
+    public String id() {
+        return "L9";
+    }
+
+    @Override
+    public String name() {
+        return "shared-dependency-readiness";
+    }
+
+    @Override
+    public Severity severity() {
+        return Severity.WARNING;
+    }
+
+    @Override
+    public boolean needsAppConfig() {
+        return true;
+    }
+
+    @Override
+    public String summary() {
+        return "with --app-config: readiness fails on one shared dependency, taking every replica out at once";
+    }
+
+    @Override
+    public void check(Target t, LintContext ctx, Consumer<Finding> out) {
+        if (t.replicas().isPresent() && t.replicas().getAsInt() <= 1) {
+            return;
+        }
+        Optional<AppHealth.Endpoint> e = AppProbes.endpoint(t, ctx, ProbeType.READINESS);
+        Optional<AppHealth> app = ctx.app(t);
+        if (e.isEmpty() || app.isEmpty()) {
+            return;
+        }
+        Set<String> critical = new TreeSet<>();
+        for (String d : e.get().dependencies()) {
+            if (app.get().critical(d)) {
+                critical.add(d);
+            }
+        }
+        if (critical.isEmpty()) {
+            return;
+        }
+        String replicas = t.replicas().isPresent() ? t.replicas().getAsInt() + " replicas" : "every replica";
+        int window = t.probe(ProbeType.READINESS).map(p -> p.failureThreshold() * p.periodSeconds()).orElse(30);
+        out.accept(t.finding(this, "readinessProbe.httpGet.path", "readiness reaches " + e.get().label() + ", where "
+                + String.join(", ", critical) + " " + (critical.size() > 1 ? "are critical checks" : "is a critical check")
+                + " of a shared dependency: one blip of it takes " + replicas + " out of the Service within ≈ " + window
+                + "s, also for requests that never use it", "R38, C21",
+                "make the check non-critical so a failure degrades instead of shedding (Vitals: vitals.checks."
+                        + critical.iterator().next() + ".critical=false → DEGRADED, HTTP 200), or guard it with a circuit"
+                        + " breaker; keep in readiness only what every request needs"));
+    }
+}

@@ -1,0 +1,428 @@
+package dev.vitals.kubesim.lint;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.FilterReader;
+import java.io.IOException;
+import java.io.Reader;
+import java.io.UncheckedIOException;
+import java.math.BigInteger;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.Optional;
+import org.snakeyaml.engine.v2.api.LoadSettings;
+import org.snakeyaml.engine.v2.api.lowlevel.Parse;
+import org.snakeyaml.engine.v2.common.Anchor;
+import org.snakeyaml.engine.v2.events.AliasEvent;
+import org.snakeyaml.engine.v2.events.Event;
+import org.snakeyaml.engine.v2.events.NodeEvent;
+import org.snakeyaml.engine.v2.events.ScalarEvent;
+import org.snakeyaml.engine.v2.exceptions.Mark;
+import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
+import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
+import org.snakeyaml.engine.v2.nodes.Tag;
+import org.snakeyaml.engine.v2.resolver.ScalarResolver;
+import org.snakeyaml.engine.v2.schema.CoreSchema;
+
+/**
+ * Streams the documents of a YAML (or JSON) text one at a time, as Jackson trees with the line
+ * of every mapping key kept aside, the way the API server's strict decoding sees them: a key
+ * written twice in one mapping is reported with both lines (kubectl: "duplicate field").
+ * Only one document is held in memory at a time, so a stream of tens of megabytes costs the
+ * largest document, not the stream. No document size limit below 2^31 code points.
+ * Not thread-safe; one instance per input.
+ */
+final class YamlDocs {
+    /** Node budget per document: aliases are shared in YAML but copied here (billion laughs). */
+    static final int MAX_NODES = 5_000_000;
+    private static final JsonNodeFactory F = JsonNodeFactory.instance;
+
+    /** One parsed document: its tree, where its keys are, and duplicate keys found. */
+    static final class Doc {
+        final int index;
+        final int line;
+        final JsonNode root;
+        final Locations locations;
+        final java.util.List<DuplicateKey> duplicates;
+
+        Doc(int index, int line, JsonNode root, Locations locations, java.util.List<DuplicateKey> duplicates) {
+            this.index = index;
+            this.line = line;
+            this.root = root;
+            this.locations = locations;
+            this.duplicates = duplicates;
+        }
+    }
+
+    /** A key written twice in one mapping (1-based lines). */
+    record DuplicateKey(String key, int firstLine, int secondLine) {
+    }
+
+    /** Bad input in a stream: one line for a person, with the line where it was found (1-based, 0 unknown). */
+    static final class YamlInputException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        final int line;
+
+        YamlInputException(String message, int line) {
+            super(message, null, false, false);
+            this.line = line;
+        }
+    }
+
+    private final TemplateSniffer reader;
+    private final Iterator<Event> events;
+    private final ScalarResolver resolver = new CoreSchema().getScalarResolver();
+    private int index;
+    private Map<Anchor, JsonNode> anchors = new HashMap<>();
+    private Map<JsonNode, Integer> sizes = new IdentityHashMap<>();
+    private Locations loc;
+    private java.util.List<DuplicateKey> dups;
+    private int budget;
+
+    YamlDocs(Reader in, String label) {
+        this.reader = new TemplateSniffer(in);
+        LoadSettings settings = LoadSettings.builder().setLabel(label).setCodePointLimit(Integer.MAX_VALUE)
+                .setUseMarks(true).setBufferSize(64 * 1024).build();
+        this.events = new Parse(settings).parseReader(reader).iterator();
+    }
+
+    /**
+     * @return the next non-empty document, or empty at the end of the stream
+     * @throws YamlInputException when the text is not YAML (or is a Go template)
+     * @throws UncheckedIOException when reading fails
+     */
+    Optional<Doc> next() {
+        try {
+            while (true) {
+                if (!events.hasNext()) {
+                    return Optional.empty();
+                }
+                Event e = events.next();
+                switch (e.getEventId()) {
+                    case DocumentStart:
+                        index++;
+                        anchors = new HashMap<>();
+                        sizes = new IdentityHashMap<>();
+                        loc = new Locations();
+                        dups = new java.util.ArrayList<>();
+                        budget = MAX_NODES;
+                        Event first = events.next();
+                        JsonNode root = node(first);
+                        Event end = events.next();
+                        if (end.getEventId() != Event.ID.DocumentEnd) {
+                            throw new YamlInputException("not valid YAML: expected the end of document " + index, line(end));
+                        }
+                        if (root.isNull()) {
+                            continue;
+                        }
+                        return Optional.of(new Doc(index, line(first), root, loc, dups));
+                    default:
+                        continue;
+                }
+            }
+        } catch (MarkedYamlEngineException e) {
+            int line = e.getProblemMark().or(e::getContextMark).map(m -> m.getLine() + 1).orElse(0);
+            throw templateOr(new YamlInputException("not valid YAML: " + oneLine(e.getProblem() == null
+                    ? e.getMessage() : e.getProblem()) + contextText(e), line));
+        } catch (YamlEngineException e) {
+            Throwable c = e.getCause();
+            if (c instanceof IOException) {
+                throw new UncheckedIOException((IOException) c);
+            }
+            throw templateOr(new YamlInputException("not valid YAML: " + oneLine(e.getMessage()), 0));
+        }
+    }
+
+    /** @return the first line (1-based) holding a Go template action, or 0 */
+    int templateLine() {
+        return reader.templateLine;
+    }
+
+    YamlInputException templateOr(YamlInputException e) {
+        if (reader.templateLine > 0) {
+            return new YamlInputException("looks like a Helm/Go template ('{{' at line " + reader.templateLine
+                    + "), not a manifest: render it first, e.g. helm template RELEASE CHART | vitals lint -",
+                    reader.templateLine);
+        }
+        return e;
+    }
+
+    private static String contextText(MarkedYamlEngineException e) {
+        String ctx = e.getContext();
+        return ctx == null || ctx.isBlank() ? "" : " (" + oneLine(ctx) + ")";
+    }
+
+    static String oneLine(String s) {
+        if (s == null) {
+            return "unknown error";
+        }
+        for (String l : s.split("\\R")) {
+            if (!l.isBlank()) {
+                return l.strip();
+            }
+        }
+        return s.strip();
+    }
+
+    static int line(Event e) {
+        return e.getStartMark().map(Mark::getLine).orElse(-1) + 1;
+    }
+
+    private void spend(int n, Event at) {
+        budget -= n;
+        if (budget < 0) {
+            throw new YamlInputException("document " + index + " expands to more than " + MAX_NODES
+                    + " nodes (aliases?); refusing to expand it", line(at));
+        }
+    }
+
+    /** Builds the node that starts with {@code e}, reading events up to its end. */
+    private JsonNode node(Event e) {
+        switch (e.getEventId()) {
+            case Alias: {
+                Anchor a = ((AliasEvent) e).getAlias();
+                JsonNode target = anchors.get(a);
+                if (target == null) {
+                    throw new YamlInputException("not valid YAML: found undefined alias " + a, line(e));
+                }
+                spend(sizes.getOrDefault(target, 1), e);
+                return target;
+            }
+            case Scalar: {
+                spend(1, e);
+                JsonNode n = scalar((ScalarEvent) e);
+                anchor(e, n, 1);
+                return n;
+            }
+            case SequenceStart: {
+                int before = budget;
+                spend(1, e);
+                ArrayNode a = F.arrayNode();
+                loc.nodeLines.put(a, line(e));
+                for (Event x = events.next(); x.getEventId() != Event.ID.SequenceEnd; x = events.next()) {
+                    a.add(node(x));
+                }
+                anchor(e, a, before - budget);
+                return a;
+            }
+            case MappingStart: {
+                int before = budget;
+                spend(1, e);
+                ObjectNode o = F.objectNode();
+                loc.nodeLines.put(o, line(e));
+                for (Event k = events.next(); k.getEventId() != Event.ID.MappingEnd; k = events.next()) {
+                    int keyLine = line(k);
+                    boolean merge = k instanceof ScalarEvent && ((ScalarEvent) k).isPlain()
+                            && "<<".equals(((ScalarEvent) k).getValue());
+                    JsonNode keyNode = node(k);
+                    JsonNode value = node(events.next());
+                    if (merge) {
+                        merge(o, value);
+                        continue;
+                    }
+                    if (!keyNode.isValueNode()) {
+                        throw templateOr(new YamlInputException("not valid YAML for Kubernetes: a "
+                                + (keyNode.isArray() ? "list" : "mapping") + " used as a key", keyLine));
+                    }
+                    String key = keyNode.asText();
+                    boolean dup = o.has(key);
+                    if (dup) {
+                        dups.add(new DuplicateKey(key, loc.line(o, key), keyLine));
+                    }
+                    o.set(key, value);
+                    loc.put(o, key, keyLine, !dup);
+                }
+                anchor(e, o, before - budget);
+                return o;
+            }
+            default:
+                throw new YamlInputException("not valid YAML: unexpected " + e.getEventId(), line(e));
+        }
+    }
+
+    private void anchor(Event e, JsonNode n, int size) {
+        Optional<Anchor> a = ((NodeEvent) e).getAnchor();
+        if (a.isPresent()) {
+            anchors.put(a.get(), n);
+            sizes.put(n, Math.max(1, size));
+        }
+    }
+
+    private JsonNode scalar(ScalarEvent s) {
+        String v = s.getValue();
+        Tag tag = s.getTag().filter(t -> !t.equals("!")).map(Tag::new)
+                .orElseGet(() -> resolver.resolve(v, s.getImplicit().canOmitTagInPlainScalar()));
+        if (Tag.STR.equals(tag)) {
+            return F.textNode(v);
+        }
+        if (Tag.NULL.equals(tag)) {
+            return F.nullNode();
+        }
+        if (Tag.BOOL.equals(tag)) {
+            return F.booleanNode(v.equalsIgnoreCase("true"));
+        }
+        if (Tag.INT.equals(tag)) {
+            try {
+                BigInteger b;
+                if (v.startsWith("0x")) {
+                    b = new BigInteger(v.substring(2), 16);
+                } else if (v.startsWith("0o")) {
+                    b = new BigInteger(v.substring(2), 8);
+                } else {
+                    b = new BigInteger(v.startsWith("+") ? v.substring(1) : v);
+                }
+                return b.bitLength() < 64 ? F.numberNode(b.longValue()) : F.numberNode(b);
+            } catch (NumberFormatException e) {
+                return F.textNode(v);
+            }
+        }
+        if (Tag.FLOAT.equals(tag)) {
+            try {
+                String f = v.toLowerCase(java.util.Locale.ROOT);
+                double d = f.endsWith(".inf") ? (f.startsWith("-") ? Double.NEGATIVE_INFINITY : Double.POSITIVE_INFINITY)
+                        : f.equals(".nan") ? Double.NaN : Double.parseDouble(v);
+                return F.numberNode(d);
+            } catch (NumberFormatException e) {
+                return F.textNode(v);
+            }
+        }
+        return F.textNode(v);
+    }
+
+    private void merge(ObjectNode into, JsonNode v) {
+        java.util.List<JsonNode> sources = new java.util.ArrayList<>();
+        if (v.isArray()) {
+            v.forEach(sources::add);
+        } else {
+            sources.add(v);
+        }
+        for (JsonNode src : sources) {
+            if (!src.isObject()) {
+                continue;
+            }
+            src.fields().forEachRemaining(e -> {
+                if (!into.has(e.getKey())) {
+                    into.set(e.getKey(), e.getValue());
+                    loc.put(into, e.getKey(), loc.line(src, e.getKey()), true);
+                }
+            });
+        }
+    }
+
+    /** Lines of mapping keys and collections of one document (1-based). */
+    static final class Locations {
+        final Map<JsonNode, Integer> nodeLines = new IdentityHashMap<>();
+        private final Map<JsonNode, KeyLines> keyLines = new IdentityHashMap<>();
+
+        void put(JsonNode o, String key, int line, boolean isNew) {
+            keyLines.computeIfAbsent(o, x -> new KeyLines()).put(key, line, isNew);
+        }
+
+        /** @return the line of {@code key} in mapping {@code o}, else the mapping's own line, else 0 */
+        int line(JsonNode o, String key) {
+            KeyLines m = keyLines.get(o);
+            int l = m == null ? 0 : m.get(key);
+            return l > 0 ? l : line(o);
+        }
+
+        /** @return the line where a mapping or sequence starts, or 0 */
+        int line(JsonNode o) {
+            Integer l = nodeLines.get(o);
+            return l == null ? 0 : l;
+        }
+
+        /**
+         * @param from a mapping
+         * @param dotted a path below it such as {@code livenessProbe.httpGet.port}
+         * @return the line of the deepest key of the path that exists
+         */
+        int lineOf(JsonNode from, String dotted) {
+            JsonNode cur = from;
+            int best = line(from);
+            for (String part : dotted.split("\\.")) {
+                if (part.isEmpty() || cur == null || !cur.isObject()) {
+                    break;
+                }
+                int bracket = part.indexOf('[');
+                String key = bracket < 0 ? part : part.substring(0, bracket);
+                if (!cur.has(key)) {
+                    break;
+                }
+                best = line(cur, key);
+                cur = cur.get(key);
+            }
+            return best;
+        }
+    }
+
+    /** Keys and their lines of one mapping, in small arrays (most mappings have a few keys). */
+    private static final class KeyLines {
+        private String[] keys = new String[4];
+        private int[] lines = new int[4];
+        private int n;
+
+        void put(String key, int line, boolean isNew) {
+            for (int i = 0; !isNew && i < n; i++) {
+                if (keys[i].equals(key)) {
+                    lines[i] = line;
+                    return;
+                }
+            }
+            if (n == keys.length) {
+                keys = java.util.Arrays.copyOf(keys, n * 2);
+                lines = java.util.Arrays.copyOf(lines, n * 2);
+            }
+            keys[n] = key;
+            lines[n++] = line;
+        }
+
+        int get(String key) {
+            for (int i = 0; i < n; i++) {
+                if (keys[i].equals(key)) {
+                    return lines[i];
+                }
+            }
+            return 0;
+        }
+    }
+
+    /** Counts nothing, copies nothing: notes the first line holding "{{" as the text streams by. */
+    private static final class TemplateSniffer extends FilterReader {
+        int templateLine;
+        private int lineNo = 1;
+        private char prev;
+
+        TemplateSniffer(Reader in) {
+            super(in);
+        }
+
+        @Override
+        public int read(char[] buf, int off, int len) throws IOException {
+            int n = super.read(buf, off, len);
+            if (templateLine == 0) {
+                for (int i = off; i < off + n; i++) {
+                    char c = buf[i];
+                    if (c == '\n') {
+                        lineNo++;
+                    } else if (c == '{' && prev == '{') {
+                        templateLine = lineNo;
+                        break;
+                    }
+                    prev = c;
+                }
+            }
+            return n;
+        }
+
+        @Override
+        public int read() throws IOException {
+            char[] one = new char[1];
+            int n = read(one, 0, 1);
+            return n < 0 ? -1 : one[0];
+        }
+    }
+}

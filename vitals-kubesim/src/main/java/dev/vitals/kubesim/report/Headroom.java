@@ -1,0 +1,123 @@
+package dev.vitals.kubesim.report;
+
+import dev.vitals.kubesim.SimulationResult;
+import dev.vitals.kubesim.model.PodSpec;
+import dev.vitals.kubesim.model.ProbeSpec;
+import dev.vitals.kubesim.model.ProbeType;
+import dev.vitals.kubesim.model.SimEvent;
+import dev.vitals.kubesim.probe.ProbeResult;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * How far a run that passed was from failing: for each probe, latency (p50/p99/max) against
+ * {@code timeoutSeconds}, and the longest run of consecutive counted failures against
+ * {@code failureThreshold} (a new container instance starts a new run, as the kubelet resets
+ * its worker's counters on restart, R28; readiness counts from its first success in an instance,
+ * since it fails by design until the application is up). Warns when p99 passes half the timeout, or when a run
+ * came within one failure of the threshold (a kill for liveness and startup, an unready spell
+ * for readiness). Immutable.
+ *
+ * @param probes one line per probe that ran
+ */
+public record Headroom(List<Probe> probes) {
+    public Headroom {
+        probes = List.copyOf(probes);
+    }
+
+    /**
+     * One probe's headroom.
+     *
+     * @param type the probe
+     * @param count evaluations
+     * @param p50Ms median latency
+     * @param p99Ms 99th percentile latency
+     * @param maxMs slowest
+     * @param timeoutSeconds the probe's timeout
+     * @param longestFailureRun most consecutive counted failures in one instance
+     * @param failureThreshold the probe's threshold
+     * @param warnings what is thin, empty when nothing is
+     */
+    public record Probe(ProbeType type, int count, double p50Ms, double p99Ms, double maxMs, int timeoutSeconds,
+            int longestFailureRun, int failureThreshold, List<String> warnings) {
+        public Probe {
+            warnings = List.copyOf(warnings);
+        }
+    }
+
+    /**
+     * @param r a run's result
+     * @param pod the probes it ran
+     * @return the headroom of each probe that ran at least once
+     */
+    public static Headroom of(SimulationResult r, PodSpec pod) {
+        List<Probe> out = new ArrayList<>();
+        for (ProbeType t : ProbeType.values()) {
+            Optional<ProbeSpec> spec = pod.probe(t);
+            SimulationResult.ProbeStats st = r.stats(t);
+            if (spec.isEmpty() || st.count() == 0) {
+                continue;
+            }
+            int run = 0;
+            int longest = 0;
+            int instance = -1;
+            // readiness fails until the application is up; count its runs from its first success per instance
+            boolean counting = t != ProbeType.READINESS;
+            for (SimEvent e : r.events()) {
+                if (e.type() != SimEvent.Type.PROBE || e.probe().orElse(null) != t || e.result().isEmpty()
+                        || e.result().get() == ProbeResult.ERROR) {
+                    continue;
+                }
+                if (e.instance() != instance) {
+                    instance = e.instance();
+                    run = 0;
+                    counting = t != ProbeType.READINESS;
+                }
+                boolean failed = e.result().get().counted() == ProbeResult.FAILURE;
+                if (!failed) {
+                    counting = true;
+                }
+                if (!counting) {
+                    continue;
+                }
+                run = failed ? run + 1 : 0;
+                longest = Math.max(longest, run);
+            }
+            ProbeSpec p = spec.get();
+            List<String> warn = new ArrayList<>();
+            double timeoutMs = p.timeoutSeconds() * 1000.0;
+            if (st.p99Ms() > timeoutMs / 2) {
+                warn.add(String.format(Locale.ROOT, "p99 %.0f ms passes half of timeoutSeconds %d: one slow spell from"
+                        + " timing out", st.p99Ms(), p.timeoutSeconds()));
+            }
+            if (p.failureThreshold() > 1 && longest == p.failureThreshold() - 1) {
+                warn.add(longest + " failures in a row, one short of failureThreshold " + p.failureThreshold() + ": one more"
+                        + (t == ProbeType.READINESS ? " and the pod leaves its Service" : " and the container is killed"));
+            }
+            out.add(new Probe(t, st.count(), st.p50Ms(), st.p99Ms(), st.maxMs(), p.timeoutSeconds(), longest,
+                    p.failureThreshold(), warn));
+        }
+        return new Headroom(out);
+    }
+
+    /** @return true when any probe's headroom is thin */
+    public boolean thin() {
+        return probes.stream().anyMatch(p -> !p.warnings().isEmpty());
+    }
+
+    /** @return the text block printed after the summary */
+    public String text() {
+        StringBuilder b = new StringBuilder("headroom:\n");
+        for (Probe p : probes) {
+            b.append(String.format(Locale.ROOT, "  %-10s latency p50 %.1f ms, p99 %.1f ms, max %.1f ms of timeout %d s;"
+                    + " longest failure run %d of failureThreshold %d%n", p.type().label(), p.p50Ms(), p.p99Ms(), p.maxMs(),
+                    p.timeoutSeconds(), p.longestFailureRun(), p.failureThreshold()));
+            for (String w : p.warnings()) {
+                b.append("  WARN  ").append(p.type().label()).append(": ").append(w).append('\n');
+            }
+        }
+        return b.toString();
+    }
+}

@@ -1,0 +1,182 @@
+package dev.vitals.kubesim.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayInputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import javax.xml.parsers.DocumentBuilderFactory;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.w3c.dom.Document;
+import picocli.CommandLine;
+
+/** {@code vitals lint} as CI runs it: inputs, exit codes, thresholds, rule selection, formats. */
+class LintCliTest {
+    private static final String SAME = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 2\n"
+            + "  template:\n    spec:\n      containers:\n      - name: app\n        image: x\n        ports:\n"
+            + "        - containerPort: 8080\n        livenessProbe:\n          httpGet: {path: /health, port: 8080}\n"
+            + "        readinessProbe:\n          httpGet: {path: /health, port: 8080}\n";
+    private static final String ERROR = "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: app\n"
+            + "    image: x\n    livenessProbe:\n      httpGet: {path: /livez, port: 8080}\n      successThreshold: 3\n";
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+    private byte[] stdin = new byte[0];
+
+    private int run(String... args) {
+        CommandLine cl = VitalsCommand.commandLine(new PrintWriter(out, true), new PrintWriter(err, true));
+        ((LintCommand) cl.getSubcommands().get("lint").getCommand()).stdin = new ByteArrayInputStream(stdin);
+        return cl.execute(args);
+    }
+
+    private static Path write(Path dir, String name, String text) throws Exception {
+        Path p = dir.resolve(name);
+        Files.createDirectories(p.getParent());
+        Files.writeString(p, text);
+        return p;
+    }
+
+    @Test
+    void warningsPassByDefaultAndFailWithFailOnWarning(@TempDir Path dir) throws Exception {
+        Path m = write(dir, "deploy.yaml", SAME);
+        assertThat(run("lint", m.toString())).isZero();
+        assertThat(out.toString()).contains(m + ":15: warning L1 same-endpoint: Deployment/web container app:")
+                .contains("    fix: ").contains("1 input, 1 workload, 1 container: 0 errors, 2 warnings (fails on error)");
+        assertThat(run("lint", "--fail-on", "warning", m.toString())).isEqualTo(1);
+        assertThat(run("lint", "--fail-on", "never", write(dir, "e.yaml", ERROR).toString())).isZero();
+        assertThat(run("lint", write(dir, "e2.yaml", ERROR).toString())).isEqualTo(1);
+    }
+
+    @Test
+    void disableAndEnableSelectRules(@TempDir Path dir) throws Exception {
+        Path m = write(dir, "deploy.yaml", SAME);
+        assertThat(run("lint", "--fail-on", "warning", "--disable", "L1,L4", m.toString())).isZero();
+        assertThat(out.toString()).contains("0 errors, 0 warnings");
+        out.getBuffer().setLength(0);
+        assertThat(run("lint", "--enable", "restart-before-shed", m.toString())).isZero();
+        assertThat(out.toString()).contains("L4 restart-before-shed").doesNotContain("L1 same-endpoint");
+        assertThat(run("lint", "--disable", "L42", m.toString())).isEqualTo(2);
+        assertThat(err.toString()).contains("error: --disable: unknown rule 'L42' (rules: api, R22, Y1, L1,");
+    }
+
+    @Test
+    void manyFilesDirectoriesAndStandardInputInOneRun(@TempDir Path dir) throws Exception {
+        write(dir, "chart/a.yaml", SAME);
+        write(dir, "chart/sub/crd.yaml", "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: x}\n");
+        Path single = write(dir, "single.yml", ERROR);
+        stdin = ("# Source: app/templates/deployment.yaml\n" + SAME.replace("name: web", "name: from-helm"))
+                .getBytes(StandardCharsets.UTF_8);
+        assertThat(run("lint", dir.resolve("chart").toString(), single.toString(), "-")).isEqualTo(1);
+        assertThat(out.toString()).contains("Deployment/from-helm").contains("-:16: warning L1")
+                .contains("crd.yaml: no workloads (CustomResourceDefinition)")
+                .contains("4 inputs, 3 workloads, 3 containers: 1 error, 4 warnings");
+    }
+
+    @Test
+    void badInputIsOneLineAndExitTwo(@TempDir Path dir) throws Exception {
+        Path helm = write(dir, "templates/deployment.yaml", "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n"
+                + "  name: {{ .Release.Name }}\n");
+        assertThat(run("lint", helm.toString())).isEqualTo(2);
+        assertThat(err.toString()).isEqualTo("error: " + helm + ":4: looks like a Helm/Go template ('{{' at line 4), not a"
+                + " manifest: render it first, e.g. helm template RELEASE CHART | vitals lint -\n");
+        for (String[] args : new String[][] {{"lint", dir.resolve("nope.yaml").toString()}, {"lint"},
+                {"lint", "--fail-on", "sometimes", helm.toString()}, {"lint", "--format", "xml", helm.toString()},
+                {"lint", "--startup-seconds", "0", helm.toString()}, {"lint", "--startup-seconds", "1e20h", helm.toString()},
+                {"lint", "--probe-latency", "liveness", helm.toString()}, {"lint", "--probe-latency", "warmup=1s", helm.toString()},
+                {"lint", "--profile", "prod", helm.toString()}, {"lint", "--app-config", dir.resolve("none.yaml").toString(),
+                    helm.toString()}, {"lint", "--output", dir.resolve("no/such/dir/r.sarif").toString(), helm.toString()},
+                {"lint", "--from-run", helm.toString(), helm.toString()}}) {
+            err.getBuffer().setLength(0);
+            assertThat(run(args)).as(String.join(" ", args)).isEqualTo(2);
+            assertThat(err.toString().strip()).as(String.join(" ", args)).startsWith("error: ").doesNotContain("\tat ")
+                    .doesNotContain("Exception");
+        }
+    }
+
+    @Test
+    void sarifForCodeScanning(@TempDir Path dir) throws Exception {
+        Path m = write(dir, "deploy.yaml", SAME);
+        Path sarif = dir.resolve("lint.sarif");
+        assertThat(run("lint", "-f", "sarif", "-o", sarif.toString(), m.toString())).isZero();
+        assertThat(out.toString()).contains("wrote " + sarif + ": 2 finding(s)");
+        JsonNode root = new ObjectMapper().readTree(sarif.toFile());
+        assertThat(root.path("version").asText()).isEqualTo("2.1.0");
+        JsonNode run = root.path("runs").get(0);
+        assertThat(run.path("tool").path("driver").path("name").asText()).isEqualTo("vitals-lint");
+        assertThat(run.path("tool").path("driver").path("rules").size()).isEqualTo(18);
+        JsonNode first = null;
+        for (JsonNode res : run.path("results")) {
+            if (res.path("ruleId").asText().equals("L1")) {
+                first = res;
+            }
+        }
+        assertThat(first).isNotNull();
+        assertThat(first.path("ruleId").asText()).isEqualTo("L1");
+        assertThat(first.path("level").asText()).isEqualTo("warning");
+        JsonNode loc = first.path("locations").get(0).path("physicalLocation");
+        assertThat(loc.path("artifactLocation").path("uri").asText()).isEqualTo(m.toString());
+        assertThat(loc.path("region").path("startLine").asInt()).isEqualTo(15);
+        int idx = first.path("ruleIndex").asInt();
+        assertThat(run.path("tool").path("driver").path("rules").get(idx).path("id").asText()).isEqualTo("L1");
+    }
+
+    @Test
+    void jsonForScripts(@TempDir Path dir) throws Exception {
+        Path m = write(dir, "deploy.yaml", SAME.replace("metadata:\n  name: web\n", "metadata:\n  name: web\n  annotations:\n"
+                + "    ignore-check.vitals.dev/L4: \"budgets are equal on purpose\"\n"));
+        assertThat(run("lint", "--format", "json", m.toString())).isZero();
+        JsonNode root = new ObjectMapper().readTree(out.toString());
+        assertThat(root.path("summary").path("warnings").asInt()).isEqualTo(1);
+        assertThat(root.path("summary").path("exitCode").asInt()).isZero();
+        assertThat(root.path("findings").get(0).path("rule").asText()).isEqualTo("L1");
+        assertThat(root.path("findings").get(0).path("line").asInt()).isEqualTo(17);
+        assertThat(root.path("suppressed").get(0).path("reason").asText()).isEqualTo("budgets are equal on purpose");
+        assertThat(root.path("inputs").get(0).path("workloads").asInt()).isEqualTo(1);
+    }
+
+    @Test
+    void junitForCiTestReports(@TempDir Path dir) throws Exception {
+        Path m = write(dir, "deploy.yaml", SAME);
+        Path e = write(dir, "pod.yaml", ERROR);
+        Path crd = write(dir, "crd.yaml", "apiVersion: v1\nkind: Service\nmetadata: {name: s}\n");
+        assertThat(run("lint", "--format", "junit", m.toString(), e.toString(), crd.toString())).isEqualTo(1);
+        Document doc = DocumentBuilderFactory.newInstance().newDocumentBuilder()
+                .parse(new ByteArrayInputStream(out.toString().getBytes(StandardCharsets.UTF_8)));
+        assertThat(doc.getDocumentElement().getAttribute("failures")).isEqualTo("1");
+        assertThat(doc.getElementsByTagName("testsuite").getLength()).isEqualTo(3);
+        assertThat(doc.getElementsByTagName("failure").item(0).getTextContent()).contains("api api-validation")
+                .contains("successThreshold");
+        // warnings below --fail-on are reported, not failed
+        assertThat(doc.getElementsByTagName("system-out").item(0).getTextContent()).contains("L1 same-endpoint");
+        assertThat(run("lint", "--format", "junit", "--fail-on", "warning", m.toString())).isEqualTo(1);
+    }
+
+    @Test
+    void measuredLatenciesFromTheCommandLine(@TempDir Path dir) throws Exception {
+        Path m = write(dir, "deploy.yaml", SAME);
+        assertThat(run("lint", "--probe-latency", "liveness=1.2s", m.toString())).isEqualTo(1);
+        assertThat(out.toString()).contains("error L15 probe-latency").contains("every measured liveness probe (1.20s)");
+        Path runJson = write(dir, "run.json", "{\"events\": [{\"t\": 1.0, \"type\": \"probe\", \"probe\": \"readiness\","
+                + " \"result\": \"success\", \"latencyMs\": 700.0}, {\"t\": 2.0, \"type\": \"probe\", \"probe\": \"readiness\","
+                + " \"result\": \"success\", \"latencyMs\": 20.0}]}");
+        out.getBuffer().setLength(0);
+        assertThat(run("lint", "--from-run", runJson.toString(), m.toString())).isZero();
+        assertThat(out.toString()).contains("warning L15 probe-latency").contains("readiness latency (2 samples");
+    }
+
+    @Test
+    void helpIsWrappedByTheLibraryNotByHand() {
+        assertThat(run("lint", "--help")).isZero();
+        assertThat(out.toString()).contains("--fail-on").contains("--app-config").contains("helm template");
+        for (String line : out.toString().split("\n")) {
+            assertThat(line.length()).as(line).isLessThanOrEqualTo(Math.max(80, CommandLine.Model.UsageMessageSpec.DEFAULT_USAGE_WIDTH));
+        }
+        assertThat(run("lint", "--list-rules")).isZero();
+        assertThat(out.toString()).contains("L15  probe-latency");
+    }
+}

@@ -1,0 +1,270 @@
+package dev.vitals.kubesim.lint;
+
+import static dev.vitals.kubesim.lint.Manifests.deployment;
+import static dev.vitals.kubesim.lint.Manifests.lint;
+import static dev.vitals.kubesim.lint.Manifests.only;
+import static dev.vitals.kubesim.lint.Manifests.rules;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.vitals.kubesim.model.ProbeType;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** Every manifest-only rule: a manifest that triggers it and one that must not. */
+class LintRulesTest {
+    private static final String SAME_HTTP = "        ports:\n        - {name: http, containerPort: 8080}\n"
+            + "        livenessProbe:\n          httpGet: {path: /health, port: http}\n"
+            + "        readinessProbe:\n          httpGet: {path: /health, port: 8080}\n";
+
+    @Test
+    void l1FiresForOneHttpPathEvenWhenOnePortIsNamed() {
+        Finding f = only(lint(deployment(SAME_HTTP)), "L1");
+        assertThat(f.line()).isEqualTo(19);
+        assertThat(f.field()).isEqualTo("containers[app].livenessProbe.httpGet.path");
+        assertThat(f.fix()).contains("/livez").contains("/readyz");
+    }
+
+    @Test
+    void l1DoesNotFireForSeparateEndpointsOrTcp() {
+        // metrics-server's shape: /livez and /readyz on one port
+        String sep = "        ports:\n        - {name: https, containerPort: 10250}\n"
+                + "        livenessProbe:\n          httpGet: {path: /livez, port: https, scheme: HTTPS}\n"
+                + "        readinessProbe:\n          httpGet: {path: /readyz, port: https, scheme: HTTPS}\n";
+        assertThat(rules(lint(deployment(sep)))).doesNotContain("L1", "L4");
+        // the docs' goproxy shape: tcpSocket on one port for both
+        String tcp = "        ports:\n        - containerPort: 8080\n"
+                + "        readinessProbe:\n          tcpSocket: {port: 8080}\n"
+                + "        livenessProbe:\n          tcpSocket: {port: 8080}\n";
+        assertThat(rules(lint(deployment(tcp)))).doesNotContain("L1", "L4");
+        // query strings do not make two endpoints
+        String query = "        livenessProbe:\n          httpGet: {path: '/health?probe=live', port: 8080}\n"
+                + "        readinessProbe:\n          httpGet: {path: '/health?probe=ready', port: 8080}\n";
+        assertThat(rules(lint(deployment(query)))).contains("L1");
+    }
+
+    @Test
+    void l1GrpcFixNamesOneServicePerProbe() {
+        String grpc = "        ports:\n        - containerPort: 9555\n"
+                + "        livenessProbe:\n          grpc: {port: 9555}\n"
+                + "        readinessProbe:\n          grpc: {port: 9555}\n";
+        Finding f = only(lint(deployment(grpc)), "L1");
+        assertThat(f.fix()).contains("service: liveness").contains("service: readiness").doesNotContain("/livez");
+        String services = "        livenessProbe:\n          grpc: {port: 9555, service: liveness}\n"
+                + "        readinessProbe:\n          grpc: {port: 9555, service: readiness}\n";
+        assertThat(rules(lint(deployment(services)))).doesNotContain("L1");
+    }
+
+    @Test
+    void l1ExecFixSpeaksOfCommands() {
+        String exec = "        livenessProbe:\n          exec: {command: [pg_isready]}\n"
+                + "        readinessProbe:\n          exec: {command: [pg_isready]}\n";
+        assertThat(only(lint(deployment(exec)), "L1").fix()).contains("different command").doesNotContain("/livez");
+    }
+
+    @Test
+    void l3FiresOnlyOnTheSamePort() {
+        String same = "        livenessProbe:\n          httpGet: {path: /livez, port: 8080}\n          timeoutSeconds: 1\n"
+                + "        readinessProbe:\n          httpGet: {path: /readyz, port: 8080}\n          timeoutSeconds: 3\n";
+        Finding f = only(lint(deployment(same)), "L3");
+        assertThat(f.fix()).isEqualTo("set livenessProbe.timeoutSeconds to at least 3");
+        assertThat(f.field()).endsWith("livenessProbe.timeoutSeconds");
+        String otherPort = same.replace("path: /livez, port: 8080", "path: /livez, port: 8081");
+        assertThat(rules(lint(deployment(otherPort)))).doesNotContain("L3");
+    }
+
+    @Test
+    void l4FiresOnlyWhereBothFailForTheSameReasonWithCorrectArithmetic() {
+        // same endpoint, liveness 3 × 10 s = 30 s, readiness 3 × 10 s = 30 s
+        String same = "        livenessProbe:\n          httpGet: {path: /health, port: 8080}\n"
+                + "        readinessProbe:\n          httpGet: {path: /health, port: 8080}\n";
+        Finding f = only(lint(deployment(same)), "L4");
+        assertThat(f.fix()).contains("lower readinessProbe.failureThreshold to 2 (2 × 10s = 20s < 30s)")
+                .contains("raise livenessProbe.failureThreshold to 4 (4 × 10s = 40s > 30s)");
+        // the fixes it suggests really silence it
+        String fixed1 = same.replace("        readinessProbe:\n          httpGet: {path: /health, port: 8080}\n",
+                "        readinessProbe:\n          httpGet: {path: /health, port: 8080}\n          failureThreshold: 2\n");
+        assertThat(rules(lint(deployment(fixed1)))).doesNotContain("L4");
+        String fixed2 = same.replace("        livenessProbe:\n          httpGet: {path: /health, port: 8080}\n",
+                "        livenessProbe:\n          httpGet: {path: /health, port: 8080}\n          failureThreshold: 4\n");
+        assertThat(rules(lint(deployment(fixed2)))).doesNotContain("L4");
+        // separate endpoints: budgets are not compared (the metrics-server false positive)
+        String sep = same.replaceFirst("/health", "/livez").replace("path: /health", "path: /readyz");
+        assertThat(rules(lint(deployment(sep)))).doesNotContain("L4");
+    }
+
+    @Test
+    void l4WithReadinessPeriodLongerThanTheKillBudgetOffersOnlyTheLivenessFix() {
+        String same = "        livenessProbe:\n          httpGet: {path: /health, port: 8080}\n          periodSeconds: 1\n"
+                + "          failureThreshold: 2\n"
+                + "        readinessProbe:\n          httpGet: {path: /health, port: 8080}\n          periodSeconds: 5\n";
+        Finding f = only(lint(deployment(same)), "L4");
+        assertThat(f.fix()).startsWith("raise livenessProbe.failureThreshold to 16 (16 × 1s = 16s > 15s)");
+    }
+
+    @Test
+    void l5FiresForALongDelayWithoutStartupProbe() {
+        // case C11: liveness delay 30 s, no startup probe
+        String c11 = "        livenessProbe:\n          httpGet: {path: /livez, port: 8080}\n          initialDelaySeconds: 30\n";
+        Finding f = only(lint(deployment(c11)), "L5");
+        assertThat(f.fix()).contains("failureThreshold 6").contains("initialDelaySeconds to 0");
+        assertThat(rules(lint(deployment(c11.replace("30", "10"))))).doesNotContain("L5");
+        String withStartup = c11 + "        startupProbe:\n          httpGet: {path: /livez, port: 8080}\n          failureThreshold: 30\n";
+        assertThat(rules(lint(deployment(withStartup)))).doesNotContain("L5");
+    }
+
+    @Test
+    void l2PredictsTheKillTimeWithTheKubeletModel() {
+        // case C11: start-up 5 min; liveness delay 30 s, period 10 s, threshold 3, no startup probe
+        String c11 = "        livenessProbe:\n          httpGet: {path: /livez, port: 8080}\n          initialDelaySeconds: 30\n"
+                + "          periodSeconds: 10\n          failureThreshold: 3\n";
+        LintContext ctx = new LintContext(Optional.of(Duration.ofMinutes(5)), Optional.empty(), Map.of());
+        Finding f = only(lint(deployment(c11), ctx), "L2");
+        assertThat(f.severity()).isEqualTo(Severity.ERROR);
+        assertThat(f.message()).contains("killed by the liveness probe at 60.0s").contains("first probe at 40.0s");
+        assertThat(f.fix()).contains("failureThreshold 45");
+        String fixed = "        livenessProbe:\n          httpGet: {path: /livez, port: 8080}\n"
+                + "        startupProbe:\n          httpGet: {path: /livez, port: 8080}\n          periodSeconds: 10\n"
+                + "          failureThreshold: 45\n";
+        assertThat(rules(lint(deployment(fixed), ctx))).doesNotContain("L2");
+    }
+
+    @Test
+    void l6FiresForShellsTimeoutSubshellsPipesAndBackgroundJobs() {
+        // case C19
+        for (String cmd : List.of("[sh, -c, 'sleep 10000']", "[/bin/bash, -c, /ready-probe.sh]",
+                "[timeout, '5', pg_isready]", "[/usr/bin/check, '$(cat /tmp/port)']", "[nodetool, status, '|', grep, UN]",
+                "[run-check, '&']")) {
+            String exec = "        readinessProbe:\n          exec:\n            command: " + cmd + "\n";
+            assertThat(rules(lint(deployment(exec)))).as(cmd).contains("L6");
+        }
+        Finding f = only(lint(deployment("        livenessProbe:\n          exec:\n            command: [sh, -c, 'timeout 3 curl -f"
+                + " localhost:8080 || exit 1']\n")), "L6");
+        assertThat(f.message()).contains("a shell (sh)").contains("timeout");
+        assertThat(f.field()).endsWith("livenessProbe.exec.command");
+    }
+
+    @Test
+    void l6DoesNotFireForOneBinaryRunDirectly() {
+        for (String cmd : List.of("[cat, /tmp/healthy]", "[/bin/grpc_health_probe, '-addr=:9555']", "[pg_isready, -U, app]",
+                "[redis-cli, ping]")) {
+            String exec = "        livenessProbe:\n          exec:\n            command: " + cmd + "\n";
+            assertThat(rules(lint(deployment(exec)))).as(cmd).doesNotContain("L6");
+        }
+    }
+
+    @Test
+    void l7FiresForAnUndeclaredPortOnceForBothProbes() {
+        // the ingress controller shape: probes on a health port missing from ports[]
+        String c = "        ports:\n        - {name: http, containerPort: 80}\n        - {name: https, containerPort: 443}\n"
+                + "        livenessProbe:\n          httpGet: {path: /healthz, port: 10254}\n"
+                + "        readinessProbe:\n          httpGet: {path: /ready, port: 10254}\n";
+        Finding f = only(lint(deployment(c)), "L7");
+        assertThat(f.message()).contains("liveness and readiness probes connect to port 10254").contains("80 http, 443 https");
+        assertThat(rules(lint(deployment(c.replace("containerPort: 443}", "containerPort: 443}\n        - {name: health,"
+                + " containerPort: 10254}"))))).doesNotContain("L7");
+        // no ports declared at all: nothing to compare with
+        assertThat(rules(lint(deployment("        livenessProbe:\n          httpGet: {path: /healthz, port: 10254}\n"))))
+                .doesNotContain("L7");
+    }
+
+    @Test
+    void l8FiresForAServingContainerWithoutReadiness() {
+        String c = "        ports:\n        - containerPort: 6379\n        livenessProbe:\n          tcpSocket: {port: 6379}\n";
+        Finding f = only(lint(deployment(c)), "L8");
+        assertThat(f.fix()).contains("tcpSocket {port: 6379}").doesNotContain("/readyz");
+        // a job, a container without ports, and a container with readiness do not fire
+        String job = "apiVersion: batch/v1\nkind: Job\nmetadata: {name: migrate}\nspec:\n  template:\n    spec:\n"
+                + "      containers:\n      - name: app\n        image: x\n        ports:\n        - containerPort: 8080\n";
+        assertThat(rules(lint(job))).doesNotContain("L8");
+        assertThat(rules(lint(deployment("        args: [--log]\n")))).doesNotContain("L8");
+        assertThat(rules(lint(deployment(c + "        readinessProbe:\n          tcpSocket: {port: 6379}\n"))))
+                .doesNotContain("L8");
+    }
+
+    @Test
+    void l8ReportsAPodOnceAndNotWhenAnyContainerHasReadiness() {
+        // the exporter-with-proxy-sidecar shape: two serving containers, no readiness anywhere: one finding
+        String two = "        ports:\n        - containerPort: 9115\n      - name: kube-rbac-proxy\n        image: proxy\n"
+                + "        ports:\n        - {name: https, containerPort: 9443}\n";
+        assertThat(only(lint(deployment(two)), "L8").container()).isEqualTo("app");
+        // the main container has readiness: the pod waits for it; the sidecar does not fire
+        String ready = "        ports:\n        - containerPort: 9115\n        readinessProbe:\n          tcpSocket: {port: 9115}\n"
+                + "      - name: kube-rbac-proxy\n        image: proxy\n        ports:\n        - {name: https, containerPort: 9443}\n";
+        assertThat(rules(lint(deployment(ready)))).doesNotContain("L8");
+    }
+
+    @Test
+    void r22NamedPortThatMatchesNothingIsAnErrorAtItsLine() {
+        String c = "        ports:\n        - {name: http, containerPort: 8080}\n"
+                + "        livenessProbe:\n          httpGet: {path: /livez, port: htp}\n";
+        Finding f = only(lint(deployment(c)), "R22");
+        assertThat(f.severity()).isEqualTo(Severity.ERROR);
+        assertThat(f.line()).isEqualTo(19);
+        assertThat(f.field()).isEqualTo("containers[app].livenessProbe.httpGet.port");
+        assertThat(f.message()).contains("'htp'").contains("http");
+    }
+
+    @Test
+    void apiValidationErrorsNameTheFieldAndLine() {
+        String c = "        livenessProbe:\n          httpGet: {path: /livez, port: 8080}\n          successThreshold: 2\n";
+        Finding f = only(lint(deployment(c)), "api");
+        assertThat(f.message()).contains("R9").contains("must be 1 for liveness");
+        assertThat(f.line()).isEqualTo(18);
+        assertThat(f.field()).isEqualTo("containers[app].livenessProbe.successThreshold");
+    }
+
+    @Test
+    void containersWrittenAsAMappingIsAnError() {
+        String yaml = "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n    name: app\n    image: x\n";
+        assertThat(only(lint(yaml), "api").message()).contains("containers must be a list");
+    }
+
+    @Test
+    void anAnnotationWithAReasonSilencesARuleForThatObjectOnly() {
+        String silenced = deployment(SAME_HTTP).replace("metadata:\n  name: web\n",
+                "metadata:\n  name: web\n  annotations:\n    ignore-check.vitals.dev/L1: \"one endpoint on purpose: it checks"
+                        + " nothing remote\"\n    ignore-check.vitals.dev/restart-before-shed: \"\"\n");
+        LintReport r = lint(silenced);
+        assertThat(rules(r)).doesNotContain("L1").contains("L4");
+        assertThat(r.suppressed()).singleElement().satisfies(s -> {
+            assertThat(s.finding().rule()).isEqualTo("L1");
+            assertThat(s.reason()).startsWith("one endpoint on purpose");
+        });
+    }
+
+    @Test
+    void l15SaysHowOftenMeasuredLatencyBecomesAKill() {
+        String c = "        livenessProbe:\n          httpGet: {path: /livez, port: 8080}\n          timeoutSeconds: 1\n";
+        LintContext always = new LintContext(Optional.empty(), Optional.empty(),
+                Map.of(ProbeType.LIVENESS, List.of(Duration.ofMillis(1200))));
+        Finding f = only(lint(deployment(c), always), "L15");
+        assertThat(f.severity()).isEqualTo(Severity.ERROR);
+        assertThat(f.message()).contains("every measured liveness probe (1.20s)").contains("after 3 × 10s");
+        LintContext some = new LintContext(Optional.empty(), Optional.empty(), Map.of(ProbeType.LIVENESS,
+                List.of(Duration.ofMillis(100), Duration.ofMillis(200), Duration.ofMillis(1200), Duration.ofMillis(150))));
+        Finding g = only(lint(deployment(c), some), "L15");
+        assertThat(g.severity()).isEqualTo(Severity.WARNING);
+        assertThat(g.message()).contains("25.0% of measured liveness probes").contains("needs 3 in a row").contains("per pod per day");
+        LintContext fast = new LintContext(Optional.empty(), Optional.empty(),
+                Map.of(ProbeType.LIVENESS, List.of(Duration.ofMillis(100), Duration.ofMillis(300))));
+        assertThat(rules(lint(deployment(c), fast))).doesNotContain("L15");
+        LintContext thin = new LintContext(Optional.empty(), Optional.empty(), Map.of(ProbeType.LIVENESS, List.of(Duration.ofMillis(700))));
+        assertThat(only(lint(deployment(c), thin), "L15").message()).contains("passes half of timeoutSeconds 1");
+    }
+
+    @Test
+    void disabledRulesDoNotRunAndEnableRunsOnlyTheNamedOnes() {
+        List<Rule> noL1 = Rules.select(List.of(), List.of("L1,restart-before-shed"));
+        LintReport r = new Linter(noL1, LintContext.empty(), Optional.empty())
+                .lint(List.of(LintInput.text("d.yaml", deployment(SAME_HTTP))));
+        assertThat(rules(r)).doesNotContain("L1", "L4");
+        List<Rule> onlyL4 = Rules.select(List.of("L4"), List.of());
+        r = new Linter(onlyL4, LintContext.empty(), Optional.empty()).lint(List.of(LintInput.text("d.yaml", deployment(SAME_HTTP))));
+        assertThat(rules(r)).containsExactly("L4");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Rules.select(List.of(), List.of("L99")))
+                .isInstanceOf(LintInputException.class).hasMessageContaining("unknown rule 'L99'").hasMessageContaining("L15");
+    }
+}

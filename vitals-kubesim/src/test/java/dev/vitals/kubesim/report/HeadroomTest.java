@@ -1,0 +1,70 @@
+package dev.vitals.kubesim.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.vitals.kubesim.Rig;
+import dev.vitals.kubesim.SimulationResult;
+import dev.vitals.kubesim.model.PodSpec;
+import dev.vitals.kubesim.model.ProbeType;
+import dev.vitals.kubesim.probe.ProbeOutcome;
+import dev.vitals.kubesim.probe.ProbeResult;
+import dev.vitals.kubesim.probe.ScriptedProbes;
+import dev.vitals.kubesim.scenario.Expectation;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Headroom and the default verdict, on the virtual clock. */
+class HeadroomTest {
+    private static final PodSpec POD = Rig.pod(Rig.probe(ProbeType.LIVENESS, 0, 1, 1, 1, 3), Rig.probe(ProbeType.READINESS, 0, 1, 1, 1, 3));
+
+    @Test
+    void aServiceWhoseP99PassesHalfTheTimeoutPassesWithAWarning() {
+        // the shape: p99 1.2 s behind a 1 s timeout, one timed-out probe, no restart — now warned
+        Rig rig = new Rig();
+        SimulationResult r = rig.run(POD, 60, (p, i, since, t) -> p.type() == ProbeType.LIVENESS && (int) t == 30
+                ? ScriptedProbes.timeout(p) : ProbeOutcome.of(ProbeResult.SUCCESS, "ok", Duration.ofMillis(t % 10 < 1 ? 700 : 20)));
+        assertThat(r.restarts()).isZero();
+        Headroom h = Headroom.of(r, POD);
+        Headroom.Probe live = h.probes().get(0);
+        assertThat(live.type()).isEqualTo(ProbeType.LIVENESS);
+        assertThat(live.p99Ms()).isGreaterThan(500);
+        assertThat(live.longestFailureRun()).isEqualTo(1);
+        assertThat(live.warnings()).singleElement().asString().contains("passes half of timeoutSeconds 1");
+        assertThat(h.thin()).isTrue();
+        assertThat(h.text()).contains("WARN  liveness: p99");
+    }
+
+    @Test
+    void aRunOneFailureShortOfAKillIsWarned() {
+        Rig rig = new Rig();
+        SimulationResult r = rig.run(POD, 40, (p, i, since, t) -> p.type() == ProbeType.LIVENESS && t >= 20 && t < 22
+                ? ScriptedProbes.fail() : ScriptedProbes.ok());
+        assertThat(r.kills()).isZero();
+        Headroom.Probe live = Headroom.of(r, POD).probes().get(0);
+        assertThat(live.longestFailureRun()).isEqualTo(2);
+        assertThat(live.warnings()).singleElement().asString().contains("one short of failureThreshold 3");
+        // readiness failing while the application starts is not counted
+        Rig starting = new Rig();
+        SimulationResult s = starting.run(POD, 20, (p, i, since, t) -> since < 2.5 && p.type() == ProbeType.READINESS
+                ? ScriptedProbes.fail() : ScriptedProbes.ok());
+        assertThat(Headroom.of(s, POD).probes().get(1).longestFailureRun()).isZero();
+    }
+
+    @Test
+    void defaultExpectationsCatchAKillLoopAndANeverReadyPod() {
+        Rig loop = new Rig();
+        SimulationResult r = loop.run(POD, 60, (p, i, since, t) -> ScriptedProbes.fail());
+        List<Expectation.Check> c = Verdict.defaults(r, -1);
+        assertThat(c).extracting(Expectation.Check::passed).containsExactly(false, false, false);
+        assertThat(c.get(0).actual()).startsWith("kills = ");
+        assertThat(c.get(1).actual()).isEqualTo("never ready in 60s");
+
+        Rig flap = new Rig();
+        SimulationResult f = flap.run(POD, 60, (p, i, since, t) -> p.type() == ProbeType.READINESS && t >= 30 && t < 35
+                ? ScriptedProbes.fail() : ScriptedProbes.ok());
+        assertThat(Verdict.defaults(f, -1)).extracting(Expectation.Check::passed).containsExactly(true, true, false);
+        // a scenario action before the change explains it
+        assertThat(Verdict.defaults(f, 25)).extracting(Expectation.Check::passed).containsExactly(true, true, true);
+    }
+}
