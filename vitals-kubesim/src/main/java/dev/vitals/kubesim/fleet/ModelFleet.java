@@ -208,10 +208,7 @@ public final class ModelFleet {
                     continue;
                 }
                 if (p.conn == null) {
-                    int a = poisson(p.c.rate() * dt);
-                    if (a > 0) {
-                        send(p, -1, 0, a, 1);
-                    }
+                    arrive(p, now);
                     continue;
                 }
                 connect(p);
@@ -248,6 +245,45 @@ public final class ModelFleet {
         rec.sample(now, endpointCount, readyCount, dt);
         stepNo++;
         time.schedule(stepNs, this::step);
+    }
+
+    /**
+     * Open-loop arrivals on new connections: Poisson(λΔ) split over the E endpoints at random is
+     * the same as an independent Poisson(λΔ/E) per endpoint, drawn here by inversion from a table.
+     */
+    private void arrive(Pop p, double now) {
+        if (endpointCount == 0) {
+            int a = poisson(p.c.rate() * dt);
+            if (a > 0) {
+                rec.attempts(now, a);
+                attemptFailed(p, a, 1); // refused: no endpoint
+            }
+            return;
+        }
+        double lambda = p.c.rate() * dt / endpointCount;
+        if (lambda > 30) {
+            send(p, -1, 0, poisson(p.c.rate() * dt), 1);
+            return;
+        }
+        double[] cdf = p.cdf(lambda);
+        long total = 0;
+        for (int e = 0; e < endpointCount; e++) {
+            double u = rnd.nextDouble();
+            int a = 0;
+            while (a < cdf.length - 1 && u > cdf[a]) {
+                a++;
+            }
+            if (a > 0) {
+                total += a;
+                Rep r = reps[endpoints[e]];
+                if (r.state == UP) {
+                    r.enqueue(p, a, 1);
+                } else {
+                    attemptFailed(p, a, 1);
+                }
+            }
+        }
+        rec.attempts(now, total);
     }
 
     /** Sends {@code count} attempts of population {@code p}: on a kept connection, or through the Service. */
@@ -426,6 +462,28 @@ public final class ModelFleet {
         final double until;
         final int[] conn; // open loop with kept connections: connections per replica
         int unpinned;
+        private double cdfLambda = -1;
+        private double[] cdfTable;
+
+        /** @return the Poisson(lambda) cumulative distribution up to where it reaches 1 − 1e-12 */
+        double[] cdf(double lambda) {
+            if (lambda != cdfLambda) {
+                int n = (int) (lambda + 12 * Math.sqrt(lambda) + 12);
+                double[] t = new double[n];
+                double term = Math.exp(-lambda);
+                double sum = term;
+                t[0] = sum;
+                for (int k = 1; k < n; k++) {
+                    term *= lambda / k;
+                    sum += term;
+                    t[k] = sum;
+                }
+                t[n - 1] = 1;
+                cdfTable = t;
+                cdfLambda = lambda;
+            }
+            return cdfTable;
+        }
 
         Pop(int index, FleetSpec.Clients c) {
             this.conn = c.connections() > 0 ? new int[spec.replicas()] : null;
@@ -509,12 +567,21 @@ public final class ModelFleet {
             slots[i].add(item);
         }
 
+        /** @return the items due at {@code step} (the list is reused: read it before the next add to that slot) */
         List<T> take(long step) {
             int i = (int) (step % slots.length);
             ArrayList<T> l = slots[i];
-            slots[i] = null;
+            if (l == null || l.isEmpty()) {
+                return null;
+            }
+            ArrayList<T> copy = spare;
+            spare = l;
+            slots[i] = copy;
+            copy.clear();
             return l;
         }
+
+        private ArrayList<T> spare = new ArrayList<>();
     }
 
     /** One replica: the kubelet's container runtime and prober, and the application's queue. */
@@ -684,6 +751,24 @@ public final class ModelFleet {
                 return;
             }
             boolean error = p.c.usesDependency() && dependencyDown();
+            if (size == 0 && busy + accepted <= m.workers()) {
+                // Fast path: enqueues happen at the start of a step; requests that find free workers
+                // and end within this step are answered here, as serve() would answer them.
+                double lo = error ? spec.dependency().get().failTime().toNanos() / 1e9 : p.serviceLow * warmup();
+                double hi = error ? lo : p.serviceHigh * warmup();
+                if (hi <= dt) {
+                    if (error) {
+                        attemptFailed(p, accepted, attempt);
+                    } else if (accepted == 1) {
+                        succeeded(p, 1, lo + rnd.nextDouble() * (hi - lo), this);
+                    } else {
+                        int half = accepted / 2;
+                        succeeded(p, half, lo + (hi - lo) / 4, this);
+                        succeeded(p, accepted - half, lo + 3 * (hi - lo) / 4, this);
+                    }
+                    return;
+                }
+            }
             Cohort c;
             if (error) {
                 double f = Math.max(1e-6, spec.dependency().get().failTime().toNanos() / 1e9);
@@ -702,9 +787,14 @@ public final class ModelFleet {
             }
             q[(head + size) % q.length] = c;
             size++;
+            // a request that starts at once and ends before its timeout can only fail by a reset,
+            // which die() handles: it needs no timeout entry
+            boolean startsNow = size == 1 && busy + accepted <= m.workers();
             inSystem += accepted;
             waitingWork += accepted * c.meanService();
-            timeouts.add(stepNo + p.timeoutSteps, c);
+            if (!startsNow || c.serviceHigh >= p.c.timeout().toNanos() / 1e9) {
+                timeouts.add(stepNo + p.timeoutSteps, c);
+            }
         }
 
         /**

@@ -157,16 +157,24 @@ final class Recorder {
         }
     }
 
+    /** Bin 0: ≤ 1 ms; then 4 bins per octave, linear inside the octave: [2^e·(1 + j/4), 2^e·(1 + (j+1)/4)). */
     static int bin(double ms) {
-        if (ms <= 1) {
+        if (!(ms > 1)) {
             return 0;
         }
-        return Math.min(BINS - 1, 1 + (int) (BINS_PER_OCTAVE * (Math.log(ms) / Math.log(2))));
+        int e = Math.getExponent(ms);
+        int j = (int) ((ms / Math.scalb(1.0, e) - 1) * BINS_PER_OCTAVE);
+        return Math.min(BINS - 1, 1 + e * BINS_PER_OCTAVE + Math.min(BINS_PER_OCTAVE - 1, j));
     }
 
     /** @return the upper edge of a bin, ms */
     static double binMs(int b) {
-        return b == 0 ? 1 : Math.pow(2, b / (double) BINS_PER_OCTAVE);
+        if (b == 0) {
+            return 1;
+        }
+        int e = (b - 1) / BINS_PER_OCTAVE;
+        int j = (b - 1) % BINS_PER_OCTAVE;
+        return Math.scalb(1.0, e) * (1 + (j + 1) / (double) BINS_PER_OCTAVE);
     }
 
     private static double quantile(long[] h, long total, double q) {
