@@ -57,6 +57,10 @@ final class ReplayCommand implements Callable<Integer> {
     @Option(names = {"-q", "--quiet"}, description = "no progress line")
     boolean quiet;
 
+    @Option(names = "--replicas", paramLabel = "N",
+            description = "replay across a fleet of N replicas on the fleet model: incident, shared-dependency (C21), rebalance (C22); docs/fleet.md")
+    Integer replicas;
+
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
@@ -64,6 +68,9 @@ final class ReplayCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        if (replicas != null || FleetReplayCommand.fleetOnly(scenarios)) {
+            return FleetReplayCommand.run(scenarios, replicas, json, html, out);
+        }
         List<ReplayCase> cases;
         try {
             cases = ReplayCatalog.select(scenarios);

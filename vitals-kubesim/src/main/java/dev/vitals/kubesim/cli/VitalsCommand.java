@@ -12,7 +12,7 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "vitals", mixinStandardHelpOptions = true, version = "vitals 0.1.0-SNAPSHOT",
         description = "Vitals tools: replay kubelet's probe rules against a live process, lint probe configurations.",
-        subcommands = {SimulateCommand.class, LintCommand.class, ReplayCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {SimulateCommand.class, LintCommand.class, ReplayCommand.class, FleetCommand.class, CommandLine.HelpCommand.class})
 public final class VitalsCommand implements Runnable {
     /** Exit code when every expectation holds / no finding. */
     public static final int OK = 0;
