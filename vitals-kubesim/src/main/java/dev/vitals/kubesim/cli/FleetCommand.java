@@ -5,6 +5,7 @@ import dev.vitals.kubesim.fleet.FleetReport;
 import dev.vitals.kubesim.fleet.FleetResult;
 import dev.vitals.kubesim.fleet.FleetSpec;
 import dev.vitals.kubesim.fleet.FleetSpecReader;
+import dev.vitals.kubesim.fleet.LiveFleet;
 import dev.vitals.kubesim.fleet.ModelFleet;
 import dev.vitals.kubesim.manifest.ManifestReader;
 import dev.vitals.kubesim.model.Durations;
@@ -56,6 +57,12 @@ final class FleetCommand implements Callable<Integer> {
     @Option(names = "--service-port", paramLabel = "PORT", description = "live engine: the Service's port (default: a free port)")
     int servicePort;
 
+    @Option(names = "--path", paramLabel = "PATH", description = "live engine: the path the clients request (default /)")
+    String path = "/";
+
+    @Option(names = "--logs", paramLabel = "DIR", description = "live engine: where the replicas' output goes (default: a new directory <tmp>/vitals-fleet-…)")
+    Path logs;
+
     @Option(names = "--json", paramLabel = "FILE", description = "write the JSON report ({\"runs\":[{\"restarts\",\"zeroEndpointSeconds\",…,\"series\",\"lanes\"}]})")
     Path json;
 
@@ -80,7 +87,29 @@ final class FleetCommand implements Callable<Integer> {
         if (command.isEmpty()) {
             r = new ModelFleet(s, model.getFileName().toString()).run();
         } else {
-            throw new InvalidInputException("fleet: the live engine (a command after --) is not in this build yet");
+            Path logDir = logs != null ? logs : Files.createTempDirectory("vitals-fleet-");
+            Files.createDirectories(logDir);
+            PrintWriter err = spec.commandLine().getErr();
+            LiveFleet live;
+            try {
+                live = new LiveFleet(s, command, servicePort, path, ProcessBuilder.Redirect.appendTo(logDir.resolve("replicas.log").toFile()),
+                        line -> {
+                            if (!quiet) {
+                                err.println(line);
+                                err.flush();
+                            }
+                        }, model.getFileName().toString() + " (live)");
+            } catch (IllegalArgumentException e) {
+                throw new InvalidInputException(e.getMessage());
+            }
+            out.println("vitals fleet: " + s.replicas() + " replicas of " + String.join(" ", command) + " (output: "
+                    + logDir.resolve("replicas.log") + "), " + s.duration().toSeconds() + " s after warm-up");
+            out.flush();
+            try {
+                r = live.run();
+            } catch (IllegalArgumentException e) {
+                throw new InvalidInputException(e.getMessage());
+            }
         }
         out.print(FleetReport.text(r));
         out.flush();
@@ -99,7 +128,7 @@ final class FleetCommand implements Callable<Integer> {
     private FleetSpec override(FleetSpec s) {
         try {
             if (replicas != null) {
-                int max = command.isEmpty() ? FleetSpec.MAX_REPLICAS : 64;
+                int max = command.isEmpty() ? FleetSpec.MAX_REPLICAS : LiveFleet.MAX_REPLICAS;
                 if (replicas < 1 || replicas > max) {
                     throw new InvalidInputException("--replicas must be 1-" + max + (command.isEmpty() ? "" : " for the live engine")
                             + ", was " + replicas);
@@ -123,8 +152,8 @@ final class FleetCommand implements Callable<Integer> {
             } else if (container != null) {
                 throw new InvalidInputException("--container needs --manifest");
             }
-            if (!command.isEmpty() && s.replicas() > 64) {
-                throw new InvalidInputException("the live engine runs 1-" + 64 + " replicas, the model asks for "
+            if (!command.isEmpty() && s.replicas() > LiveFleet.MAX_REPLICAS) {
+                throw new InvalidInputException("the live engine runs 1-" + LiveFleet.MAX_REPLICAS + " replicas, the model asks for "
                         + s.replicas() + " (use --replicas)");
             }
             return s;
