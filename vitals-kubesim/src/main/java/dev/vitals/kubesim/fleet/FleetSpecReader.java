@@ -41,6 +41,8 @@ import java.util.Set;
  *   warmupTime: 0s
  * probes:
  *   server: app-pool            # required: app-pool | isolated
+ *   # each probe: kubelet's fields, plus dependency (none | critical | non-critical) and the
+ *   # path the live engine probes (default /healthz on app-pool, /livez /readyz /startupz isolated)
  *   startup:   {periodSeconds: 1, timeoutSeconds: 1, failureThreshold: 60}
  *   liveness:  {periodSeconds: 2, timeoutSeconds: 3, failureThreshold: 3, dependency: none}
  *   readiness: {periodSeconds: 2, timeoutSeconds: 3, failureThreshold: 3, dependency: critical}
@@ -244,10 +246,15 @@ public final class FleetSpecReader {
         }
         Node o = p.object(field);
         o.known("initialDelaySeconds", "periodSeconds", "timeoutSeconds", "successThreshold", "failureThreshold",
-                "terminationGracePeriodSeconds", "dependency");
+                "terminationGracePeriodSeconds", "dependency", "path");
+        // the live engine sends HTTP probes here: on the app port (/healthz) or on PROBE_PORT (/livez, /readyz, /startupz)
+        String path = o.has("path") ? o.text("path") : p.text("server").equals("app-pool") ? "/healthz"
+                : "/" + (type == ProbeType.LIVENESS ? "livez" : type == ProbeType.READINESS ? "readyz" : "startupz");
+        if (!path.startsWith("/")) {
+            throw o.bad("path", "must start with /, was '" + path + "'");
+        }
         ProbeSpec.Builder b = ProbeSpec.builder(type).fieldPrefix(o.path)
-                .handler(new ProbeHandler.HttpGet(Optional.empty(), ProbeHandler.PortRef.of(8080), "/" + type.label(), "HTTP",
-                        List.of()));
+                .handler(new ProbeHandler.HttpGet(Optional.empty(), ProbeHandler.PortRef.of(8080), path, "HTTP", List.of()));
         for (String f : List.of("initialDelaySeconds", "periodSeconds", "timeoutSeconds", "successThreshold", "failureThreshold")) {
             if (o.has(f)) {
                 long v = o.integer(f, 0, Integer.MAX_VALUE);
