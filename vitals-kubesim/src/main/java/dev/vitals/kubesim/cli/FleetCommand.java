@@ -31,7 +31,7 @@ import picocli.CommandLine.Parameters;
             "Live engine (a command after --): N real processes of CMD, each with PORT, PROBE_PORT and REPLICA in its",
             "environment, probed by the kubelet model, behind a real TCP Service on --service-port.",
             "Exit code: 0 when every expectation holds, 1 when one does not, 2 on bad input."},
-        subcommands = {})
+        subcommands = {FleetCalibrateCommand.class})
 final class FleetCommand implements Callable<Integer> {
     @Parameters(index = "0", arity = "0..1", paramLabel = "FILE", description = "the fleet model (YAML)")
     Path model;

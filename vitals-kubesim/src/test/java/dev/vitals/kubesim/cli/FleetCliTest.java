@@ -83,6 +83,39 @@ class FleetCliTest {
     }
 
     @Test
+    void aServicePortInUseIsOneLineAndExitTwo() throws Exception {
+        Path m = dir.resolve("live.yaml");
+        Files.writeString(m, MODEL.replace("EXPECT", "'restarts == 0'").replace("dependency: {name: cache, outages: [{at: 20s, duration: 60s}]}\n", "")
+                .replace(", dependency: critical", ""));
+        try (java.net.ServerSocket busy = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            int code = run("fleet", m.toString(), "--service-port", Integer.toString(busy.getLocalPort()), "--logs", dir.toString(),
+                    "--", "/bin/true");
+            assertThat(code).as(out + "\n" + err).isEqualTo(2);
+            assertThat(err.toString()).startsWith("error: service port " + busy.getLocalPort() + ": ");
+            assertThat(err.toString().lines().count()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void theLiveEngineRejectsWhatItDoesNotModel() throws Exception {
+        // the model above has a shared dependency: live runs need the model engine for that
+        assertThat(run("fleet", model("'restarts == 0'").toString(), "--", "/bin/true")).isEqualTo(2);
+        assertThat(err.toString().strip()).startsWith("error: the live engine does not model a shared dependency");
+        err.getBuffer().setLength(0);
+        assertThat(run("fleet", model("'restarts == 0'").toString(), "--replicas", "65", "--", "/bin/true")).isEqualTo(2);
+        assertThat(err.toString().strip()).isEqualTo("error: --replicas must be 1-64 for the live engine, was 65");
+    }
+
+    @Test
+    void calibrateRejectsACommandThatCannotStart() {
+        assertThat(run("fleet", "calibrate", "--logs", dir.toString(), "--", "/nonexistent/replica")).isEqualTo(2);
+        assertThat(err.toString().strip()).startsWith("error: cannot start /nonexistent/replica: ").doesNotContain("\n");
+        err.getBuffer().setLength(0);
+        assertThat(run("fleet", "calibrate", "--requests", "1", "--", "/bin/true")).isEqualTo(2);
+        assertThat(err.toString().strip()).isEqualTo("error: --requests must be 5-10000, was 1");
+    }
+
+    @Test
     void replayWithReplicasRunsTheFleetScenarios() throws Exception {
         Path json = dir.resolve("r.json");
         int code = run("replay", "rebalance", "shared-dependency", "--json", json.toString(), "--html", dir.toString());
