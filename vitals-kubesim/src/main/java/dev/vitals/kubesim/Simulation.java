@@ -14,6 +14,8 @@ import dev.vitals.kubesim.probe.Prober;
 import dev.vitals.kubesim.probe.RealProbeExecutor;
 import dev.vitals.kubesim.runtime.ContainerRuntime;
 import dev.vitals.kubesim.runtime.ProcessRuntime;
+import dev.vitals.kubesim.scenario.Action;
+import dev.vitals.kubesim.scenario.ActionRunner;
 import dev.vitals.kubesim.scenario.Scenario;
 
 import java.time.Duration;
@@ -75,11 +77,11 @@ public final class Simulation {
             this.runtime = b.runtime;
             this.target = "(injected runtime)";
         } else {
-            this.runtime = new ProcessRuntime(b.command, b.output, Map.of(), null);
+            this.runtime = new ProcessRuntime(b.command, b.output, pod.env(), null); // the container's env
             this.target = String.join(" ", b.command);
         }
         this.executor = b.executor != null ? b.executor
-                : new RealProbeExecutor(new Prober(options.podIp(), pod.ports(), options.kubeletVersion()));
+                : new RealProbeExecutor(new Prober(options.podIp(), pod.ports(), options.kubeletVersion(), pod.env()));
     }
 
     /**
@@ -132,8 +134,8 @@ public final class Simulation {
             long start = time.monotonicTime();
             time.runAndWait(() -> {
                 kubelet.start();
-                for (Scenario.Action a : scenario.actions()) {
-                    time.schedule(a.at().toNanos(), () -> perform(a, kubelet, proxies, loads, paused));
+                for (Scenario.Step a : scenario.actions()) {
+                    time.schedule(a.at().toNanos(), () -> perform(a.action(), kubelet, proxies, loads, paused));
                 }
             });
             time.awaitUntil(start + duration.toNanos());
@@ -168,38 +170,58 @@ public final class Simulation {
         }
     }
 
-    /** Runs on the kubelet thread: reads the state it needs, then does the work off that thread. */
-    private void perform(Scenario.Action a, Kubelet kubelet, Map<String, FaultProxy> proxies,
+    /**
+     * Runs on the kubelet thread: reads the state it needs, then has {@link ActionRunner} do
+     * the work off that thread; a pod deletion is a kubelet decision and stays on it.
+     */
+    private void perform(Action a, Kubelet kubelet, Map<String, FaultProxy> proxies,
             List<LoadGenerator.Handle> loads, java.util.concurrent.atomic.AtomicBoolean paused) {
         Optional<ContainerRuntime.Instance> instance = kubelet.currentInstance();
+        ActionRunner.Target target = new ActionRunner.Target() {
+            @Override
+            public FaultProxy proxy(String name) {
+                FaultProxy p = proxies.get(name);
+                if (p == null) {
+                    throw new IllegalStateException("no proxy named " + name);
+                }
+                return p;
+            }
+
+            @Override
+            public Optional<ContainerRuntime.Instance> instance() {
+                return instance;
+            }
+
+            @Override
+            public String podIp() {
+                return options.podIp();
+            }
+
+            @Override
+            public void loadStarted(LoadGenerator.Handle handle) {
+                loads.add(handle);
+            }
+
+            @Override
+            public void paused(boolean p) {
+                paused.set(p);
+            }
+
+            @Override
+            public void deletePod(Optional<Duration> grace) {
+                kubelet.deletePod(grace);
+            }
+        };
+        if (a instanceof Action.Delete) {
+            kubelet.note(SimEvent.Type.ACTION, a.describe());
+            ActionRunner.perform(a, target, stats -> { });
+            return;
+        }
         time.offload(() -> {
-            String outcome = "";
+            String outcome;
             try {
-                switch (a.kind()) {
-                    case "load":
-                        loads.add(LoadGenerator.start(a.load().orElseThrow(), options.podIp(),
-                                stats -> time.schedule(0, () -> kubelet.note(SimEvent.Type.ACTION, "load finished: " + stats))));
-                        break;
-                    case "fault":
-                        proxies.get(a.proxy()).apply(a.fault(), a.latencyMs());
-                        break;
-                    case "heal":
-                        proxies.get(a.proxy()).heal();
-                        break;
-                    case "pause":
-                        instance.ifPresent(ContainerRuntime.Instance::pause);
-                        paused.set(instance.isPresent());
-                        break;
-                    case "resume":
-                        instance.ifPresent(ContainerRuntime.Instance::resume);
-                        paused.set(false);
-                        break;
-                    default:
-                        instance.ifPresent(i -> i.signal(a.signal()));
-                }
-                if (instance.isEmpty() && Set.of("pause", "resume", "signal").contains(a.kind())) {
-                    outcome = " (no running container)";
-                }
+                outcome = ActionRunner.perform(a, target,
+                        stats -> time.schedule(0, () -> kubelet.note(SimEvent.Type.ACTION, "load finished: " + stats)));
             } catch (RuntimeException e) {
                 outcome = " failed: " + e.getMessage();
             }
@@ -308,9 +330,11 @@ public final class Simulation {
             if (names.stream().distinct().count() != names.size()) {
                 throw new InvalidInputException("two proxies share a name: " + names);
             }
-            for (Scenario.Action a : scenario.actions()) {
-                if ((a.kind().equals("fault") || a.kind().equals("heal")) && !names.contains(a.proxy())) {
-                    throw new InvalidInputException("scenario action '" + a.describe() + "' names proxy '" + a.proxy()
+            for (Scenario.Step step : scenario.actions()) {
+                Optional<String> proxy = step.action() instanceof Action.Fault f ? Optional.of(f.proxy())
+                        : step.action() instanceof Action.Heal h ? Optional.of(h.proxy()) : Optional.empty();
+                if (proxy.isPresent() && !names.contains(proxy.get())) {
+                    throw new InvalidInputException("scenario action '" + step.describe() + "' names proxy '" + proxy.get()
                             + "', which is not declared (proxies: " + (names.isEmpty() ? "none" : String.join(", ", names))
                             + "); declare it under proxies: or with --proxy");
                 }

@@ -5,6 +5,7 @@ import dev.vitals.kubesim.model.SimEvent;
 import dev.vitals.kubesim.probe.ProbeResult;
 import dev.vitals.kubesim.scenario.Expectation;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumMap;
@@ -67,7 +68,7 @@ public final class SimulationResult {
         return events;
     }
 
-    /** @return the simulated time span in seconds */
+    /** @return the simulated time span in seconds ({@link #duration()} as a number, for reports) */
     public double durationSeconds() {
         return durationSeconds;
     }
@@ -93,12 +94,48 @@ public final class SimulationResult {
         return out;
     }
 
+    /** @return the simulated time span */
+    public Duration duration() {
+        return Interval.seconds(durationSeconds);
+    }
+
+    /** @return when each liveness or startup kill happened, from the start */
+    public List<Duration> killsAt() {
+        return killTimes().stream().map(Interval::seconds).toList();
+    }
+
+    /** @return the spans with the Ready condition true, in time order */
+    public List<Interval> readyPeriods() {
+        return readyIntervals.stream().map(i -> Interval.ofSeconds(i[0], i[1])).toList();
+    }
+
+    /** @return how long the Ready condition was false within the simulated time span */
+    public Duration notReady() {
+        return Interval.seconds(notReadySeconds());
+    }
+
+    /**
+     * @param span a span of simulated time
+     * @return how long the Ready condition was true within it
+     */
+    public Duration readyWithin(Interval span) {
+        return Interval.seconds(readySecondsBetween(Interval.toSeconds(span.from()), Interval.toSeconds(span.to())));
+    }
+
+    /**
+     * @param t a time since the start
+     * @return whether the Ready condition was true then
+     */
+    public boolean readyAt(Duration t) {
+        return readyAt(Interval.toSeconds(t));
+    }
+
     /** @return a description of the target (command), for reports */
     public String target() {
         return target;
     }
 
-    /** @return Ready intervals {@code [from, to]} in seconds, copies */
+    /** @return Ready intervals {@code [from, to]} in seconds, copies ({@link #readyPeriods()} as numbers, for reports) */
     public List<double[]> readyIntervals() {
         List<double[]> out = new ArrayList<>();
         for (double[] i : readyIntervals) {

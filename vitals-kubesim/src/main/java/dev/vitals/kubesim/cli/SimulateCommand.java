@@ -1,6 +1,5 @@
 package dev.vitals.kubesim.cli;
 
-import dev.vitals.kubesim.model.ProbeHandler;
 
 import dev.vitals.kubesim.model.Durations;
 import dev.vitals.kubesim.fault.FaultProxy;
@@ -8,6 +7,7 @@ import dev.vitals.kubesim.InvalidInputException;
 import dev.vitals.kubesim.model.KubeletOptions;
 import dev.vitals.kubesim.manifest.ManifestReader;
 import dev.vitals.kubesim.model.PodSpec;
+import dev.vitals.kubesim.model.PortResolver;
 import dev.vitals.kubesim.manifest.ProbeFlags;
 import dev.vitals.kubesim.model.ProbeSpec;
 import dev.vitals.kubesim.model.ProbeType;
@@ -151,19 +151,12 @@ final class SimulateCommand implements Callable<Integer> {
     }
 
     private static void checkNamedPort(ProbeSpec p, Map<String, Integer> ports) {
-        dev.vitals.kubesim.model.ProbeHandler h = p.handler();
-        dev.vitals.kubesim.model.ProbeHandler.PortRef ref = null;
-        if (h instanceof dev.vitals.kubesim.model.ProbeHandler.HttpGet) {
-            ref = ((dev.vitals.kubesim.model.ProbeHandler.HttpGet) h).port();
-        } else if (h instanceof dev.vitals.kubesim.model.ProbeHandler.TcpSocket) {
-            ref = ((dev.vitals.kubesim.model.ProbeHandler.TcpSocket) h).port();
-        }
-        if (ref != null && ref.isNamed() && !ports.containsKey(ref.name().get())) {
-            throw new InvalidInputException(p.type().fieldName() + ": port name '" + ref.name().get()
+        PortResolver.unknownPortName(p.handler(), ports).ifPresent(name -> {
+            throw new InvalidInputException(p.type().fieldName() + ": port name '" + name
                     + "' matches no container port (known: " + (ports.isEmpty() ? "none" : String.join(", ", ports.keySet()))
                     + "); kubelet would error on every tick and never act on this probe (R22, G4). Add it to the"
-                    + " container's ports or pass --port-name " + ref.name().get() + "=PORT");
-        }
+                    + " container's ports or pass --port-name " + name + "=PORT");
+        });
     }
 
     private Optional<ProbeSpec> flag(ProbeType t, String text) {

@@ -2,6 +2,7 @@ package dev.vitals.kubesim.manifest;
 
 import dev.vitals.kubesim.InvalidInputException;
 import dev.vitals.kubesim.model.PodSpec;
+import dev.vitals.kubesim.model.PortResolver;
 import dev.vitals.kubesim.model.ProbeHandler;
 import dev.vitals.kubesim.model.ProbeSpec;
 import dev.vitals.kubesim.model.ProbeType;
@@ -266,21 +267,12 @@ public final class ManifestReader {
             }
             Map<String, Integer> ports = ports();
             for (Map.Entry<ProbeType, ProbeSpec.Builder> e : builders.entrySet()) {
-                e.getValue().singleHandler().ifPresent(h -> {
-                    ProbeHandler.PortRef ref = null;
-                    if (h instanceof ProbeHandler.HttpGet) {
-                        ref = ((ProbeHandler.HttpGet) h).port();
-                    } else if (h instanceof ProbeHandler.TcpSocket) {
-                        ref = ((ProbeHandler.TcpSocket) h).port();
-                    }
-                    if (ref != null && ref.isNamed() && !ports.containsKey(ref.name().get())) {
+                e.getValue().singleHandler().flatMap(h -> PortResolver.unknownPortName(h, ports)).ifPresent(name ->
                         out.add(new Violation("R22", prefix() + "." + e.getKey().fieldName() + ".port",
-                                "port name '" + ref.name().get() + "' matches no container port (ports: "
+                                "port name '" + name + "' matches no container port (ports: "
                                         + (ports.isEmpty() ? "none" : String.join(", ", ports.keySet()))
                                         + "); kubelet would error on every tick and discard it, so this probe never acts (G4)",
-                                "add the port to ports[] with that name, or use the port number"));
-                    }
-                });
+                                "add the port to ports[] with that name, or use the port number")));
             }
             String rp = podSpec.path("restartPolicy").asText("Always");
             if (!Set.of("Always", "OnFailure", "Never").contains(rp)) {

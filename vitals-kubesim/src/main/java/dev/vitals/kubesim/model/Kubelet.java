@@ -1,57 +1,78 @@
 package dev.vitals.kubesim.model;
 
+import dev.vitals.Scheduler;
 import dev.vitals.kubesim.probe.ProbeExecutor;
-import dev.vitals.kubesim.probe.ProbeOutcome;
 import dev.vitals.kubesim.probe.ProbeResult;
 import dev.vitals.kubesim.runtime.ContainerRuntime;
-
-import dev.vitals.Scheduler;
 import java.time.Duration;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
- * The kubelet model for one container: probe workers (§3), counting (§4–§5), startup gating
- * (§6), the Ready condition (§7), kills (§8) and CrashLoopBackOff (§9). Every method runs on
- * the {@link SimTime} scheduler thread, so the state needs no locks; callbacks from probe and
- * process threads are posted there. Not thread-safe by itself.
+ * The kubelet model for one container of one pod.
+ *
+ * <p>Read it top to bottom: the container's life is a {@link ContainerState} changed only by
+ * {@link #transition(Event)} (each branch cites its rule in docs/spec/kubelet-probes.md); the
+ * probe workers are {@link ProbeWorker}s (spec §3–§6); CrashLoopBackOff is a {@link BackOff}
+ * (§9); the results cache and the Ready condition (R23, R31, R36, R19) come last.
+ *
+ * <p>Threading: every method runs on the {@link SimTime} scheduler thread, so the state needs
+ * no locks; callbacks from probe and process threads are posted there with
+ * {@code time.schedule(0, …)}. Not thread-safe by itself. Times are monotonic nanoseconds of
+ * the {@link SimTime}; events carry seconds since {@link #start()}.
  */
 public final class Kubelet {
     private final PodSpec pod;
     private final KubeletOptions opts;
     private final SimTime time;
     private final ContainerRuntime runtime;
-    private final ProbeExecutor prober;
     private final Consumer<SimEvent> sink;
-    private final Map<ProbeType, Worker> workers = new EnumMap<>(ProbeType.class);
+    private final Map<ProbeType, ProbeWorker> workers = new EnumMap<>(ProbeType.class);
     private final Map<ProbeType, String> publishedId = new EnumMap<>(ProbeType.class);
     private final Map<ProbeType, ProbeResult> published = new EnumMap<>(ProbeType.class);
     private final BackOff backOff;
+    private final ProbeExecutor prober;
     private long t0;
 
-    // container status
+    // ---- the container's state --------------------------------------------------------
+    private ContainerState state = ContainerState.WAITING;
     private int instanceNo;
     private String containerId;
     private ContainerRuntime.Instance current;
-    private boolean running;
     private long startedAt;
     private long finishedAt = -1;
     private long previousFinishedAt = -1;
     private int restartCount;
-    private boolean killing;
+    /** R50: decided when a probe kill starts; the replacement then starts at once. */
     private boolean killStartsAtOnce;
+    /** R53: the pod is being deleted; nothing restarts. */
+    private boolean deleting;
+    private long deletionGraceSeconds;
     private Scheduler.Cancellable sigkillTimer;
     private Scheduler.Cancellable restartTimer;
-    private boolean terminal;
+    private final Map<Integer, Integer> earlyExits = new HashMap<>();
+    // ---- pod status (R31, R36) ----------------------------------------------------------
     private boolean started;
     private boolean ready;
+    // ---- the simulation's end -------------------------------------------------------------
     private boolean stopped;
-    private boolean starting;
     private ContainerRuntime.Instance orphan;
-    private final Map<Integer, Integer> earlyExits = new java.util.HashMap<>();
+    // ---- for a pod of several containers (PodKubelet) ---------------------------------------
+    private boolean gated;
+    private int lastExitCode = -1;
+    private Runnable changeListener = () -> { };
 
+    /**
+     * @param pod the pod (one container)
+     * @param opts model options
+     * @param time the time and the scheduler thread the model runs on
+     * @param runtime starts container instances
+     * @param prober evaluates probes
+     * @param sink receives every event, on the scheduler thread; must not block
+     */
     public Kubelet(PodSpec pod, KubeletOptions opts, SimTime time, ContainerRuntime runtime, ProbeExecutor prober,
             Consumer<SimEvent> sink) {
         this.pod = pod;
@@ -68,153 +89,322 @@ public final class Kubelet {
     public void start() {
         t0 = time.monotonicTime();
         for (ProbeType t : ProbeType.values()) {
-            pod.probe(t).ifPresent(spec -> workers.put(t, new Worker(spec)));
+            pod.probe(t).ifPresent(spec -> workers.put(t, new ProbeWorker(this, spec, time, prober,
+                    opts.resetCountersPerInstance())));
         }
-        for (Worker w : workers.values()) {
+        for (ProbeWorker w : workers.values()) {
             w.begin();
         }
-        time.schedule(opts.containerStartDelay().toNanos(), this::startContainer);
+        if (!gated) {
+            time.schedule(opts.containerStartDelay().toNanos(), () -> transition(new StartDue()));
+        }
     }
 
-    /** Stops all workers and timers; later callbacks are ignored. */
+    /**
+     * For a pod of several containers ({@link PodKubelet}): {@link #start()} creates the
+     * workers but leaves the container WAITING until {@link #release(Duration)} (init
+     * containers run one after another, regular containers after them).
+     */
+    void gate() {
+        gated = true;
+    }
+
+    /** Lets a gated container start after {@code delay}. */
+    void release(Duration delay) {
+        time.schedule(delay.toNanos(), () -> transition(new StartDue()));
+    }
+
+    /** @param listener runs on the scheduler thread after every state or status change */
+    void onChange(Runnable listener) {
+        this.changeListener = listener;
+    }
+
+    /** @return the exit code of the last exited instance, or -1 */
+    int lastExitCode() {
+        return lastExitCode;
+    }
+
+    /** @return the pod spec this container runs with */
+    PodSpec spec() {
+        return pod;
+    }
+
+    /** Ends the simulation: stops all workers and timers; later callbacks are ignored. */
     public void stop() {
         stopped = true;
-        for (Worker w : workers.values()) {
+        for (ProbeWorker w : workers.values()) {
             w.halt();
         }
-        if (sigkillTimer != null) {
-            sigkillTimer.cancel();
+        cancel(sigkillTimer);
+        cancel(restartTimer);
+    }
+
+    /**
+     * Deletes the pod (R53): the liveness and startup workers stop, the container gets the
+     * stop signal with the pod's grace period (or {@code grace}, like
+     * {@code deletionGracePeriodSeconds}, R43) and is not restarted; readiness keeps probing
+     * until the container has exited.
+     *
+     * @param grace the deletion grace period, if it overrides the pod's
+     */
+    public void deletePod(Optional<Duration> grace) {
+        transition(new Delete(grace.map(Duration::toSeconds).orElse(pod.terminationGracePeriodSeconds())));
+    }
+
+    // ---- the state machine ----------------------------------------------------------------
+
+    /** What can happen to the container. */
+    sealed interface Event permits StartDue, Spawned, Exited, Kill, Delete, GraceOver {
+    }
+
+    /** The first start is due (R14), or a back-off wait is over (R48, R51). */
+    record StartDue() implements Event {
+    }
+
+    /** The runtime created instance {@code n} ({@code handle}), or failed to ({@code failure}). */
+    record Spawned(int n, ContainerRuntime.Instance handle, RuntimeException failure) implements Event {
+    }
+
+    /** Instance {@code n} exited with {@code code}. */
+    record Exited(int n, int code) implements Event {
+    }
+
+    /** A liveness or startup Failure verdict on the running instance (R33, R41). */
+    record Kill(ProbeType probe) implements Event {
+    }
+
+    /** The pod is deleted (R53), with this grace period in seconds (R43 first match). */
+    record Delete(long graceSeconds) implements Event {
+    }
+
+    /** The grace period ({@code seconds}) of instance {@code n} is over: SIGKILL (R44 step 3). */
+    record GraceOver(int n, long seconds) implements Event {
+    }
+
+    /**
+     * The only place the container's state changes. An event that does not apply to the
+     * current state (an exit of an old instance, a start after the simulation ended) is
+     * ignored.
+     */
+    private void transition(Event e) {
+        ContainerState before = state;
+        apply(e);
+        if (state != before && !stopped) {
+            changeListener.run();
         }
-        if (restartTimer != null) {
-            restartTimer.cancel();
-        }
     }
 
-    public Optional<ContainerRuntime.Instance> currentInstance() {
-        return running ? Optional.ofNullable(current) : Optional.empty();
-    }
-
-    /** @return the instance to shut down at the end: the running one, or one whose start raced the stop */
-    public Optional<ContainerRuntime.Instance> instanceToShutDown() {
-        return currentInstance().or(() -> Optional.ofNullable(orphan));
-    }
-
-    public int restartCount() {
-        return restartCount;
-    }
-
-    public boolean ready() {
-        return ready;
-    }
-
-    public int instance() {
-        return instanceNo;
-    }
-
-    public double now() {
-        return (time.monotonicTime() - t0) / 1e9;
-    }
-
-    /** Emits an ACTION note (scenario actions). */
-    public void note(SimEvent.Type type, String detail) {
-        emit(type, Optional.empty(), Optional.empty(), Optional.empty(), detail);
-    }
-
-    private void emit(SimEvent.Type type, Optional<ProbeType> probe, Optional<ProbeResult> result,
-            Optional<Duration> latency, String detail) {
-        sink.accept(new SimEvent(now(), type, instanceNo, probe, result, latency, detail));
-    }
-
-    // ---- container lifecycle ------------------------------------------------------------
-
-    private void startContainer() {
+    /** The transition table (docs/DESIGN.md §7.3), called only by {@link #transition(Event)}. */
+    private void apply(Event e) {
         if (stopped) {
+            if (e instanceof Spawned s && s.handle() != null) {
+                orphan = s.handle(); // a start that raced the end: shut it down at the end
+            }
             return;
         }
+        switch (state) {
+            case WAITING -> {
+                if (e instanceof StartDue) {
+                    startInstance(); // R14: the container starts after its workers exist
+                } else if (e instanceof Delete) {
+                    state = ContainerState.EXITED; // R53: deleted before it ever ran
+                }
+            }
+            case STARTING -> {
+                if (e instanceof Spawned s && s.n() == instanceNo) {
+                    onSpawned(s);
+                } else if (e instanceof Exited x && x.n() == instanceNo) {
+                    earlyExits.put(x.n(), x.code()); // exited before the start was recorded
+                } else if (e instanceof Delete d) {
+                    markDeleting(d); // acted on once the instance exists
+                }
+            }
+            case RUNNING -> {
+                if (e instanceof Exited x && x.n() == instanceNo) {
+                    onExit(x.code(), false); // R39, R42: exited by itself
+                } else if (e instanceof Kill k) {
+                    terminate(k.probe(), graceFor(k.probe())); // R41–R44
+                } else if (e instanceof Delete d) {
+                    markDeleting(d);
+                    terminate(null, d.graceSeconds()); // R53, R43 (1)
+                }
+            }
+            case TERMINATING -> {
+                if (e instanceof Exited x && x.n() == instanceNo) {
+                    onExit(x.code(), true); // R42, R45, R50
+                } else if (e instanceof GraceOver g && g.n() == instanceNo) {
+                    note(SimEvent.Type.ACTION, "grace period of " + g.seconds() + "s over: SIGKILL"); // R44 step 3
+                    ContainerRuntime.Instance victim = current;
+                    time.offload(victim::kill);
+                } else if (e instanceof Delete d) {
+                    markDeleting(d); // already stopping: no restart after it (R53)
+                }
+            }
+            case BACK_OFF -> {
+                if (e instanceof StartDue) {
+                    attemptRestart(); // R48
+                } else if (e instanceof Delete) {
+                    markDeleting((Delete) e);
+                    cancel(restartTimer);
+                    state = ContainerState.EXITED; // R53: a deleted pod restarts nothing
+                    updatePodStatus();
+                }
+            }
+            case EXITED -> {
+                // terminal (R20, R42)
+            }
+        }
+    }
+
+    /** WAITING or BACK_OFF → STARTING: ask the runtime for the next instance. */
+    private void startInstance() {
         restartTimer = null;
         if (instanceNo > 0) {
             previousFinishedAt = finishedAt;
         }
         instanceNo++;
-        final int inst = instanceNo;
-        starting = true;
+        final int n = instanceNo;
+        state = ContainerState.STARTING;
         // spawning may block: do it off the kubelet thread (R13: ticks must not wait)
         time.offload(() -> {
-            ContainerRuntime.Instance started = null;
+            ContainerRuntime.Instance handle = null;
             RuntimeException failure = null;
             try {
-                started = runtime.start(inst, code -> time.schedule(0, () -> onExit(inst, code)));
-            } catch (RuntimeException e) {
-                failure = e;
+                handle = runtime.start(n, code -> time.schedule(0, () -> transition(new Exited(n, code))));
+            } catch (RuntimeException ex) {
+                failure = ex;
             }
-            ContainerRuntime.Instance s0 = started;
-            RuntimeException f0 = failure;
-            time.schedule(0, () -> onStarted(inst, s0, f0));
+            Spawned s = new Spawned(n, handle, failure);
+            time.schedule(0, () -> transition(s));
         });
     }
 
-    private void onStarted(int inst, ContainerRuntime.Instance instance, RuntimeException failure) {
-        starting = false;
-        if (stopped) {
-            if (instance != null) {
-                orphan = instance;
-            }
-            return;
-        }
-        if (inst > 1) {
+    /** STARTING → RUNNING (R45: restartCount goes up when the replacement starts). */
+    private void onSpawned(Spawned s) {
+        if (s.n() > 1) {
             restartCount++; // R45
         }
-        containerId = "c" + inst;
-        current = instance;
-        running = true;
+        containerId = "c" + s.n();
+        current = s.handle();
+        state = ContainerState.RUNNING;
         startedAt = time.monotonicTime();
-        if (failure != null) {
+        if (s.failure() != null) {
             emit(SimEvent.Type.START, Optional.empty(), Optional.empty(), Optional.empty(),
-                    "start failed: " + failure.getMessage() + " (restartCount " + restartCount + ")");
-            onExit(inst, 128);
+                    "start failed: " + s.failure().getMessage() + " (restartCount " + restartCount + ")");
+            onExit(128, false);
             return;
         }
         emit(SimEvent.Type.START, Optional.empty(), Optional.empty(), Optional.empty(),
                 current.describe() + ", restartCount " + restartCount);
         updatePodStatus();
-        Integer early = earlyExits.remove(inst);
+        Integer early = earlyExits.remove(s.n());
         if (early != null) {
-            onExit(inst, early);
+            onExit(early, false);
+        } else if (deleting) {
+            terminate(null, deletionGraceSeconds); // R53: deleted while it was starting
         }
     }
 
-    private void onExit(int inst, int code) {
-        if (inst == instanceNo && starting && !stopped) {
-            earlyExits.put(inst, code); // exited before the start was recorded
-            return;
-        }
-        if (inst != instanceNo || !running || stopped) {
-            return;
-        }
-        running = false;
-        finishedAt = time.monotonicTime();
-        if (sigkillTimer != null) {
-            sigkillTimer.cancel();
-            sigkillTimer = null;
-        }
-        String how = killing ? "killed by kubelet" : "exited by itself";
-        emit(SimEvent.Type.EXIT, Optional.empty(), Optional.empty(), Optional.empty(),
-                how + ", exit code " + code + signalName(code));
-        updatePodStatus();
-        if (killing) {
-            killing = false;
-            if (pod.restartPolicy() == RestartPolicy.NEVER) { // R42
-                terminal = true;
-            } else if (killStartsAtOnce) {
-                startContainer();
-            } else {
-                attemptRestart();
-            }
-        } else if (pod.restartPolicy().restartsAfterExit(code)) {
-            attemptRestart();
+    /**
+     * RUNNING → TERMINATING: the stop signal now, SIGKILL after the grace period, never less
+     * than 2 s (R44).
+     *
+     * @param probe the probe whose Failure verdict kills (R41), or null for pod deletion (R53)
+     * @param grace the grace period in seconds (R43)
+     */
+    private void terminate(ProbeType probe, long grace) {
+        long effective = Math.max(grace, 2); // R44: never less than 2 s
+        state = ContainerState.TERMINATING;
+        if (probe == null) {
+            emit(SimEvent.Type.KILL, Optional.empty(), Optional.empty(), Optional.empty(),
+                    "Stopping container " + pod.containerName() + ": pod deleted (SIGTERM, SIGKILL after " + effective + "s)");
         } else {
-            terminal = true;
+            boolean restart = pod.restartPolicy() != RestartPolicy.NEVER;
+            emit(SimEvent.Type.KILL, Optional.of(probe), Optional.empty(), Optional.empty(),
+                    "Container " + pod.containerName() + " failed " + probe.label() + " probe"
+                            + (restart ? ", will be restarted" : "") + " (SIGTERM, SIGKILL after " + effective + "s)");
+            if (restart) {
+                // R50: this sync looks at the instance that exited before the one being killed.
+                long now = time.monotonicTime();
+                backOff.gc(now);
+                killStartsAtOnce = backOff.decide(now, previousFinishedAt) <= 0;
+            }
         }
+        ContainerRuntime.Instance victim = current;
+        if (victim == null) {
+            return;
+        }
+        final int n = instanceNo;
+        time.offload(victim::terminate);
+        sigkillTimer = time.schedule(Duration.ofSeconds(effective).toNanos(), () -> transition(new GraceOver(n, effective)));
+    }
+
+    /** R43: the failing probe's own grace period, else the pod's. */
+    private long graceFor(ProbeType probe) {
+        ProbeSpec spec = pod.probe(probe).orElseThrow();
+        return spec.terminationGracePeriodSeconds().orElse(pod.terminationGracePeriodSeconds());
+    }
+
+    private void markDeleting(Delete d) {
+        if (!deleting) {
+            deleting = true;
+            deletionGraceSeconds = d.graceSeconds();
+            note(SimEvent.Type.ACTION, "pod deleted: liveness and startup probes stop, readiness continues (R53)");
+            for (ProbeType t : new ProbeType[] {ProbeType.LIVENESS, ProbeType.STARTUP}) {
+                ProbeWorker w = workers.get(t);
+                if (w != null) {
+                    w.halt(); // R53: StopLivenessAndStartup
+                }
+            }
+        }
+    }
+
+    /**
+     * RUNNING or TERMINATING → BACK_OFF (to be restarted) or EXITED (not restarted).
+     *
+     * @param code the exit code
+     * @param killed whether the kubelet had sent the stop signal
+     */
+    private void onExit(int code, boolean killed) {
+        finishedAt = time.monotonicTime();
+        lastExitCode = code;
+        cancel(sigkillTimer);
+        sigkillTimer = null;
+        emit(SimEvent.Type.EXIT, Optional.empty(), Optional.empty(), Optional.empty(),
+                (killed ? "killed by kubelet" : "exited by itself") + ", exit code " + code + signalName(code));
+        boolean restart;
+        if (deleting) {
+            restart = false; // R53
+        } else if (killed) {
+            restart = pod.restartPolicy() != RestartPolicy.NEVER; // R42: whatever the exit code
+        } else {
+            restart = pod.restartPolicy().restartsAfterExit(code); // R20, R42
+        }
+        state = restart ? ContainerState.BACK_OFF : ContainerState.EXITED;
+        updatePodStatus(); // R29, R39: not running → not ready
+        if (!restart) {
+            return;
+        }
+        if (killed && killStartsAtOnce) {
+            startInstance(); // R50: decided when the kill began
+        } else {
+            attemptRestart();
+        }
+    }
+
+    /** R48: a restart attempt after the most recent instance exited at {@code finishedAt}. */
+    private void attemptRestart() {
+        long now = time.monotonicTime();
+        backOff.gc(now);
+        long wait = backOff.decide(now, finishedAt);
+        if (wait <= 0) {
+            startInstance();
+            return;
+        }
+        long retryAt = Math.min(now + wait, backOff.gcAt()); // R48 last bullet, R51 without jitter
+        emit(SimEvent.Type.BACKOFF, Optional.empty(), Optional.empty(), Optional.empty(),
+                String.format("Back-off restarting failed container (CrashLoopBackOff): waiting %.1fs", (retryAt - now) / 1e9));
+        restartTimer = time.schedule(retryAt - now, () -> transition(new StartDue()));
     }
 
     private static String signalName(int code) {
@@ -227,64 +417,20 @@ public final class Kubelet {
         return "";
     }
 
-    /** R48: a restart attempt after the most recent instance exited at {@code finishedAt}. */
-    private void attemptRestart() {
-        if (stopped) {
-            return;
+    private static void cancel(Scheduler.Cancellable c) {
+        if (c != null) {
+            c.cancel();
         }
-        long now = time.monotonicTime();
-        backOff.gc(now);
-        long wait = backOff.decide(now, finishedAt);
-        if (wait <= 0) {
-            startContainer();
-            return;
-        }
-        long until = now + wait;
-        long gcAt = backOff.lastUpdate() + opts.backoffReset().toNanos() + 1;
-        long retryAt = Math.min(until, gcAt);
-        emit(SimEvent.Type.BACKOFF, Optional.empty(), Optional.empty(), Optional.empty(),
-                String.format("Back-off restarting failed container (CrashLoopBackOff): waiting %.1fs", (retryAt - now) / 1e9));
-        restartTimer = time.schedule(retryAt - now, this::attemptRestart);
     }
 
-    /** R41–R44, R50: a Failure verdict of liveness or startup kills the running container. */
-    private void kill(ProbeType type) {
-        ProbeSpec spec = pod.probe(type).orElseThrow();
-        long grace = spec.terminationGracePeriodSeconds().orElse(pod.terminationGracePeriodSeconds()); // R43
-        long effective = Math.max(grace, 2); // R44: never less than 2 s
-        killing = true;
-        boolean restart = pod.restartPolicy() != RestartPolicy.NEVER;
-        emit(SimEvent.Type.KILL, Optional.of(type), Optional.empty(), Optional.empty(),
-                "Container " + pod.containerName() + " failed " + type.label() + " probe"
-                        + (restart ? ", will be restarted" : "") + " (SIGTERM, SIGKILL after " + effective + "s)");
-        if (restart) {
-            // R50: this sync looks at the instance that exited before the one being killed.
-            long now = time.monotonicTime();
-            backOff.gc(now);
-            killStartsAtOnce = backOff.decide(now, previousFinishedAt) <= 0;
-        }
-        ContainerRuntime.Instance victim = current;
-        final int inst = instanceNo;
-        if (victim == null) {
-            return;
-        }
-        time.offload(victim::terminate);
-        sigkillTimer = time.schedule(Duration.ofSeconds(effective).toNanos(), () -> {
-            if (inst == instanceNo && running && !stopped) {
-                note(SimEvent.Type.ACTION, "grace period of " + effective + "s over: SIGKILL");
-                time.offload(victim::kill);
-            }
-        });
-    }
-
-    // ---- results and pod status ---------------------------------------------------------
+    // ---- results and pod status -----------------------------------------------------------
 
     private ProbeResult publishedFor(ProbeType t, String id) {
         return id != null && id.equals(publishedId.get(t)) ? published.get(t) : null;
     }
 
     /** The results manager (R23): stores a result and reacts only to changes. */
-    private void publish(ProbeType t, String id, ProbeResult r, boolean verdict) {
+    void publish(ProbeType t, String id, ProbeResult r, boolean verdict) {
         if (id.equals(publishedId.get(t)) && published.get(t) == r) {
             return;
         }
@@ -294,9 +440,9 @@ public final class Kubelet {
             emit(SimEvent.Type.VERDICT, Optional.of(t), Optional.of(r), Optional.empty(),
                     t.label() + " result is now " + r.label());
         }
-        if (verdict && r == ProbeResult.FAILURE && t != ProbeType.READINESS && running && id.equals(containerId)
-                && !killing) {
-            kill(t); // R33, R41
+        if (verdict && r == ProbeResult.FAILURE && t != ProbeType.READINESS && state == ContainerState.RUNNING
+                && id.equals(containerId)) {
+            transition(new Kill(t)); // R33, R41
         }
         if (t == ProbeType.LIVENESS && r != ProbeResult.FAILURE) {
             return; // R41: only liveness Failure changes cause a sync
@@ -304,7 +450,8 @@ public final class Kubelet {
         updatePodStatus();
     }
 
-    private void forget(ProbeType t, String id) {
+    /** Step 3 of spec §3.1: drop the cached result of an old container ID. */
+    void forget(ProbeType t, String id) {
         if (id.equals(publishedId.get(t))) {
             publishedId.remove(t);
             published.remove(t);
@@ -316,6 +463,7 @@ public final class Kubelet {
         if (stopped) {
             return;
         }
+        boolean running = state.running();
         boolean nowStarted = running && (!workers.containsKey(ProbeType.STARTUP)
                 || publishedFor(ProbeType.STARTUP, containerId) == ProbeResult.SUCCESS);
         if (nowStarted && !started) {
@@ -330,246 +478,79 @@ public final class Kubelet {
             emit(ready ? SimEvent.Type.READY : SimEvent.Type.NOT_READY, Optional.empty(), Optional.empty(),
                     Optional.empty(), ready ? "Ready condition true" : "Ready condition false" + (running ? "" : " (container not running)"));
         }
-        Worker rw = workers.get(ProbeType.READINESS);
+        changeListener.run();
+        ProbeWorker rw = workers.get(ProbeType.READINESS);
         if (rw != null && running && started
                 && publishedFor(ProbeType.READINESS, containerId) != ProbeResult.SUCCESS) {
             rw.manualTrigger();
         }
     }
 
-    // ---- the worker (pkg/kubelet/prober/worker.go) --------------------------------------
+    // ---- what the workers and the simulation read -----------------------------------------
 
-    private final class Worker {
-        final ProbeSpec spec;
-        final ProbeType type;
-        final long period;
-        ProbeResult lastResult = ProbeResult.UNKNOWN;
-        int resultRun;
-        boolean onHold;
-        String lastId;
-        boolean halted;
-        boolean inFlight;
-        boolean tickQueued;
-        boolean manualQueued;
-        long anchor;
-        long k;
-        Scheduler.Cancellable tick;
-
-        Worker(ProbeSpec spec) {
-            this.spec = spec;
-            this.type = spec.type();
-            this.period = spec.period().toNanos();
-        }
-
-        void begin() {
-            anchor = time.monotonicTime();
-            k = 0;
-            scheduleTick();
-            onTick(); // tick 0 (R14)
-        }
-
-        void halt() {
-            halted = true;
-            if (tick != null) {
-                tick.cancel();
-            }
-        }
-
-        private void scheduleTick() {
-            k++;
-            long at = anchor + k * period;
-            tick = time.schedule(at - time.monotonicTime(), () -> {
-                scheduleTick();
-                onTick();
-            });
-        }
-
-        private void resetTicker() { // R19
-            if (tick != null) {
-                tick.cancel();
-            }
-            anchor = time.monotonicTime();
-            k = 0;
-            scheduleTick();
-        }
-
-        void onTick() {
-            if (halted) {
-                return;
-            }
-            if (inFlight) {
-                tickQueued = true; // R18: at most one tick queued
-                return;
-            }
-            doProbe();
-        }
-
-        private boolean manualPending;
-
-        /** R19: non-blocking request for an extra evaluation; repeated requests collapse into one. */
-        void manualTrigger() {
-            if (halted || manualPending) {
-                return;
-            }
-            manualPending = true;
-            time.schedule(0, () -> {
-                manualPending = false;
-                if (halted) {
-                    return;
-                }
-                if (inFlight) {
-                    manualQueued = true;
-                    return;
-                }
-                resetTicker();
-                doProbe();
-            });
-        }
-
-        private boolean initialValueStored() {
-            return lastId != null;
-        }
-
-        /** §3.1: one evaluation. */
-        private void doProbe() {
-            if (halted || stopped) {
-                return;
-            }
-            if (terminal && !running) { // step 1 / R20
-                if (containerId != null) {
-                    publish(type, containerId, ProbeResult.FAILURE, false);
-                }
-                halt();
-                return;
-            }
-            if (containerId == null) { // step 2: no container ID yet
-                return;
-            }
-            if (!containerId.equals(lastId)) { // step 3
-                if (lastId != null) {
-                    forget(type, lastId);
-                }
-                lastId = containerId;
-                onHold = false;
-                if (opts.resetCountersPerInstance()) {
-                    lastResult = ProbeResult.UNKNOWN;
-                    resultRun = 0;
-                }
-                publish(type, containerId, initialValue(), false); // R24
-            }
-            if (onHold) { // step 4
-                return;
-            }
-            if (!running) { // step 5, R29
-                publish(type, containerId, ProbeResult.FAILURE, false);
-                return;
-            }
-            long sinceStart = (time.monotonicTime() - startedAt) / 1_000_000_000L;
-            if (sinceStart < spec.initialDelaySeconds()) { // step 7, R16
-                return;
-            }
-            if (type == ProbeType.STARTUP ? started : !started) { // step 8, R30
-                return;
-            }
-            inFlight = true;
-            final String id = containerId;
-            prober.execute(spec, instanceNo, outcome -> time.schedule(0, () -> onDone(id, outcome)));
-        }
-
-        private ProbeResult initialValue() {
-            switch (type) {
-                case READINESS:
-                    return ProbeResult.FAILURE;
-                case LIVENESS:
-                    return ProbeResult.SUCCESS;
-                default:
-                    return ProbeResult.UNKNOWN;
-            }
-        }
-
-        private void onDone(String id, ProbeOutcome o) {
-            inFlight = false;
-            if (halted || stopped) {
-                return;
-            }
-            emit(SimEvent.Type.PROBE, Optional.of(type), Optional.of(o.result()), Optional.of(o.latency()),
-                    o.message() + (o.attempts() > 1 ? " (" + o.attempts() + " attempts)" : ""));
-            if (o.result() != ProbeResult.ERROR) { // R22: an errored tick is discarded
-                ProbeResult r = o.result().counted(); // R21
-                if (r == lastResult) { // R25
-                    resultRun++;
-                } else {
-                    lastResult = r;
-                    resultRun = 1;
-                }
-                if (resultRun >= spec.thresholdFor(r)) {
-                    boolean hold = (type == ProbeType.LIVENESS && r == ProbeResult.FAILURE) || type == ProbeType.STARTUP;
-                    if (hold) { // R27
-                        onHold = true;
-                        resultRun = 0;
-                    }
-                    publish(type, id, r, true);
-                }
-            }
-            if (manualQueued) {
-                manualQueued = false;
-                tickQueued = false;
-                resetTicker();
-                doProbe();
-            } else if (tickQueued) {
-                tickQueued = false;
-                doProbe();
-            }
-        }
+    /** @return the container's state */
+    public ContainerState state() {
+        return state;
     }
 
-    // ---- CrashLoopBackOff (client-go flowcontrol/backoff.go, kuberuntime doBackOff) -----
+    boolean stopped() {
+        return stopped;
+    }
 
-    static final class BackOff {
-        private final long initial;
-        private final long max;
-        private final long reset;
-        private boolean hasState;
-        private long d;
-        private long lastUpdate;
+    String containerId() {
+        return containerId;
+    }
 
-        BackOff(long initial, long max, long reset) {
-            this.initial = initial;
-            this.max = max;
-            this.reset = reset;
-        }
+    long startedAt() {
+        return startedAt;
+    }
 
-        long lastUpdate() {
-            return lastUpdate;
-        }
+    boolean started() {
+        return started;
+    }
 
-        /** Housekeeping GC (R48 last bullet). */
-        void gc(long now) {
-            if (hasState && now - lastUpdate > reset) {
-                hasState = false;
-            }
-        }
+    /** @return the running (or terminating) instance, if any */
+    public Optional<ContainerRuntime.Instance> currentInstance() {
+        return state.running() ? Optional.ofNullable(current) : Optional.empty();
+    }
 
-        /**
-         * R48. {@code finished} is the finish time of the most recent exited instance, or -1.
-         *
-         * @return 0 to start now (state updated), or the nanoseconds still to wait
-         */
-        long decide(long now, long finished) {
-            if (finished < 0) {
-                return 0;
-            }
-            if (hasState && finished - lastUpdate <= reset && now - finished < d) {
-                return finished + d - now;
-            }
-            if (!hasState || now - lastUpdate > reset) {
-                d = initial;
-            } else {
-                d = Math.min(2 * d, max);
-            }
-            hasState = true;
-            lastUpdate = now;
-            return 0;
-        }
+    /** @return the instance to shut down at the end: the running one, or one whose start raced the end */
+    public Optional<ContainerRuntime.Instance> instanceToShutDown() {
+        return currentInstance().or(() -> Optional.ofNullable(orphan));
+    }
+
+    /** @return how many times the container was restarted (R45) */
+    public int restartCount() {
+        return restartCount;
+    }
+
+    /** @return the Ready condition (R36) */
+    public boolean ready() {
+        return ready;
+    }
+
+    /** @return the current instance number: 1, 2, …; 0 before the first start */
+    public int instance() {
+        return instanceNo;
+    }
+
+    /** @return seconds since {@link #start()} */
+    public double now() {
+        return (time.monotonicTime() - t0) / 1e9;
+    }
+
+    /**
+     * Emits a note (scenario actions and the like).
+     *
+     * @param type the event type
+     * @param detail what happened
+     */
+    public void note(SimEvent.Type type, String detail) {
+        emit(type, Optional.empty(), Optional.empty(), Optional.empty(), detail);
+    }
+
+    void emit(SimEvent.Type type, Optional<ProbeType> probe, Optional<ProbeResult> result,
+            Optional<Duration> latency, String detail) {
+        sink.accept(new SimEvent(now(), type, instanceNo, probe, result, latency, detail));
     }
 }

@@ -15,18 +15,28 @@ import java.util.Optional;
  * @param readiness the readiness probe, if any
  * @param restartPolicy the pod's restart policy (default Always)
  * @param terminationGracePeriodSeconds the pod's grace period (default 30)
+ * @param env the container's static environment ({@code env[].value}), for {@code $(VAR)}
+ *        expansion of exec probe commands (R68, {@link EnvExpansion})
  */
 public record PodSpec(String containerName, Map<String, Integer> ports, Optional<ProbeSpec> startup,
         Optional<ProbeSpec> liveness, Optional<ProbeSpec> readiness, RestartPolicy restartPolicy,
-        long terminationGracePeriodSeconds) {
+        long terminationGracePeriodSeconds, Map<String, String> env) {
 
     public PodSpec {
         Objects.requireNonNull(containerName, "containerName");
         ports = Map.copyOf(ports);
+        env = Map.copyOf(env);
         Objects.requireNonNull(startup, "startup");
         Objects.requireNonNull(liveness, "liveness");
         Objects.requireNonNull(readiness, "readiness");
         Objects.requireNonNull(restartPolicy, "restartPolicy");
+    }
+
+    /** A pod whose container has no environment. */
+    public PodSpec(String containerName, Map<String, Integer> ports, Optional<ProbeSpec> startup,
+            Optional<ProbeSpec> liveness, Optional<ProbeSpec> readiness, RestartPolicy restartPolicy,
+            long terminationGracePeriodSeconds) {
+        this(containerName, ports, startup, liveness, readiness, restartPolicy, terminationGracePeriodSeconds, Map.of());
     }
 
     /** @return the probe of that type, if configured */
@@ -43,7 +53,13 @@ public record PodSpec(String containerName, Map<String, Integer> ports, Optional
 
     /** @return a pod with the same probes and another restart policy / grace */
     public PodSpec with(RestartPolicy policy, long graceSeconds) {
-        return new PodSpec(containerName, ports, startup, liveness, readiness, policy, graceSeconds);
+        return new PodSpec(containerName, ports, startup, liveness, readiness, policy, graceSeconds, env);
+    }
+
+    /** @return a pod with the same probes and this container environment */
+    public PodSpec withEnv(Map<String, String> environment) {
+        return new PodSpec(containerName, ports, startup, liveness, readiness, restartPolicy,
+                terminationGracePeriodSeconds, environment);
     }
 
     /**

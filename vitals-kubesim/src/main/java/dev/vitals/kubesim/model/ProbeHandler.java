@@ -14,6 +14,21 @@ public sealed interface ProbeHandler {
     String describe();
 
     /**
+     * @return the port to resolve against the container's ports ({@link PortResolver}), for
+     *         {@code httpGet} and {@code tcpSocket}; empty for {@code grpc} (numeric only, R64)
+     *         and {@code exec}
+     */
+    default Optional<PortRef> portRef() {
+        if (this instanceof HttpGet g) {
+            return Optional.of(g.port());
+        }
+        if (this instanceof TcpSocket t) {
+            return Optional.of(t.port());
+        }
+        return Optional.empty();
+    }
+
+    /**
      * A port given by number (1–65535) or by the name of a container port (R11, R56).
      *
      * @param number the number, or 0 when the port is named

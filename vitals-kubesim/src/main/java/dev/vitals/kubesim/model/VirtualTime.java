@@ -1,51 +1,54 @@
 package dev.vitals.kubesim.model;
 
+import dev.vitals.testing.ManualScheduler;
 import java.time.Duration;
-import java.util.PriorityQueue;
 
 /**
  * A discrete-event clock: time moves only when {@link #awaitUntil(long)} or
- * {@link #advance(Duration)} runs the queued tasks in time order (ties in scheduling order).
- * Starts at 0 ns. Used by rule tests and by {@code vitals lint} to replay kubelet's rules
- * without waiting. Not thread-safe: use it from one thread.
+ * {@link #advance(Duration)} runs the queued tasks in time order (ties in scheduling order),
+ * each with the clock set to its due time. It is vitals-core's {@link ManualScheduler} (the
+ * project's one manual scheduler) seen as a {@link SimTime}: work that would block runs at
+ * once, on the caller's thread. Monotonic time starts at 0 ns. Used by rule tests, by
+ * {@code vitals lint} to replay kubelet's rules without waiting, and by the fleet simulation.
+ * Use it from one thread.
  */
 public final class VirtualTime implements SimTime {
-    private final PriorityQueue<Task> queue = new PriorityQueue<>();
-    private long now;
-    private long seq;
+    private final ManualScheduler scheduler = new ManualScheduler();
+    private boolean closed;
 
     @Override
     public long wallTime() {
-        return now / 1_000_000L;
+        return scheduler.clock().wallTime();
     }
 
     @Override
     public long monotonicTime() {
-        return now;
+        return scheduler.clock().monotonicTime();
     }
 
     @Override
     public Cancellable schedule(long delayNanos, Runnable task) {
-        Task t = new Task(now + Math.max(0, delayNanos), seq++, task);
-        queue.add(t);
-        return () -> t.cancelled = true;
+        if (closed) {
+            return () -> { };
+        }
+        return scheduler.schedule(delayNanos, task);
     }
 
     @Override
     public void awaitUntil(long monotonicNanos) {
-        while (!queue.isEmpty() && queue.peek().at <= monotonicNanos) {
-            Task t = queue.poll();
-            now = Math.max(now, t.at);
-            if (!t.cancelled) {
-                t.task.run();
-            }
+        long now = monotonicTime();
+        if (monotonicNanos >= now) {
+            scheduler.advance(Duration.ofNanos(monotonicNanos - now));
         }
-        now = Math.max(now, monotonicNanos);
     }
 
-    /** Runs everything due within {@code d} from now, then sets the clock to now + d. */
+    /**
+     * Runs everything due within {@code d} from now, then sets the clock to now + d.
+     *
+     * @param d how far, not negative
+     */
     public void advance(Duration d) {
-        awaitUntil(now + d.toNanos());
+        scheduler.advance(d);
     }
 
     @Override
@@ -58,27 +61,9 @@ public final class VirtualTime implements SimTime {
         task.run();
     }
 
+    /** Later schedules are dropped; tasks still queued never run. */
     @Override
     public void close() {
-        queue.clear();
-    }
-
-    private static final class Task implements Comparable<Task> {
-        final long at;
-        final long seq;
-        final Runnable task;
-        boolean cancelled;
-
-        Task(long at, long seq, Runnable task) {
-            this.at = at;
-            this.seq = seq;
-            this.task = task;
-        }
-
-        @Override
-        public int compareTo(Task o) {
-            int c = Long.compare(at, o.at);
-            return c != 0 ? c : Long.compare(seq, o.seq);
-        }
+        closed = true;
     }
 }

@@ -1,5 +1,7 @@
 package dev.vitals.kubesim.probe;
 
+import dev.vitals.kubesim.model.EnvExpansion;
+import dev.vitals.kubesim.model.PortResolver;
 import dev.vitals.kubesim.model.ProbeHandler;
 import dev.vitals.kubesim.model.ProbeSpec;
 
@@ -54,6 +56,7 @@ public final class Prober {
     private final String podIp;
     private final Map<String, Integer> ports;
     private final String userAgent;
+    private final Map<String, String> env;
 
     /**
      * @param podIp address used when a probe has no host (R3, R4, R5); loopback here
@@ -61,9 +64,20 @@ public final class Prober {
      * @param kubeletVersion {@code <major>.<minor>} for the User-Agent, e.g. {@code 1.36}
      */
     public Prober(String podIp, Map<String, Integer> ports, String kubeletVersion) {
+        this(podIp, ports, kubeletVersion, Map.of());
+    }
+
+    /**
+     * @param podIp address used when a probe has no host (R3, R4, R5); loopback here
+     * @param ports container port names → numbers, for named ports (R56)
+     * @param kubeletVersion {@code <major>.<minor>} for the User-Agent, e.g. {@code 1.36}
+     * @param env the container's static environment, for {@code $(VAR)} in exec commands (R68)
+     */
+    public Prober(String podIp, Map<String, Integer> ports, String kubeletVersion, Map<String, String> env) {
         this.podIp = Objects.requireNonNull(podIp, "podIp");
         this.ports = Map.copyOf(ports);
         this.userAgent = "kube-probe/" + Objects.requireNonNull(kubeletVersion, "kubeletVersion");
+        this.env = Map.copyOf(env);
     }
 
     /**
@@ -88,34 +102,14 @@ public final class Prober {
         return new ProbeOutcome(o.result(), o.message(), Duration.ofNanos(System.nanoTime() - start), 1);
     }
 
-    /** @return the port number, or -1 with the error text in {@code err[0]} (R22: an error) */
-    private int resolvePort(ProbeHandler.PortRef ref, String[] err) {
-        int port;
-        if (ref.isNamed()) {
-            Integer p = ports.get(ref.name().get());
-            if (p == null) {
-                err[0] = "unable to find port named \"" + ref.name().get() + "\" in the container's ports";
-                return -1;
-            }
-            port = p;
-        } else {
-            port = ref.number();
-        }
-        if (port < 1 || port > 65535) {
-            err[0] = "invalid port number: " + port;
-            return -1;
-        }
-        return port;
-    }
-
     // ---- TCP ----------------------------------------------------------------------------
 
     private ProbeOutcome tcp(ProbeHandler.TcpSocket t, int timeoutSeconds, long start) {
-        String[] err = new String[1];
-        int port = resolvePort(t.port(), err);
-        if (port < 0) {
-            return ProbeOutcome.of(ProbeResult.ERROR, err[0], Duration.ZERO);
+        PortResolver.Resolution res = PortResolver.resolve(t.port(), ports);
+        if (res instanceof PortResolver.Unresolved u) {
+            return ProbeOutcome.of(ProbeResult.ERROR, u.error(), Duration.ZERO); // R22
         }
+        int port = res.port().orElseThrow();
         String host = t.host().orElse(podIp);
         try (Socket s = new Socket()) {
             s.connect(new InetSocketAddress(host, port), timeoutSeconds * 1000);
@@ -129,9 +123,10 @@ public final class Prober {
     // ---- exec ---------------------------------------------------------------------------
 
     private ProbeOutcome exec(ProbeHandler.Exec e, int timeoutSeconds) {
+        List<String> command = EnvExpansion.expand(e.command(), env); // R68: $(VAR) from the static env
         Process p;
         try {
-            p = new ProcessBuilder(e.command()).redirectErrorStream(true).start();
+            p = new ProcessBuilder(command).redirectErrorStream(true).start();
         } catch (IOException ex) {
             return ProbeOutcome.of(ProbeResult.ERROR, "exec failed: " + ex.getMessage(), Duration.ZERO);
         }
@@ -157,7 +152,9 @@ public final class Prober {
             if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
                 p.descendants().forEach(ProcessHandle::destroyForcibly);
                 p.destroyForcibly();
-                return ProbeOutcome.of(ProbeResult.FAILURE, "command timed out after " + timeoutSeconds + "s", Duration.ZERO);
+                // exec.go: the TimeoutError's text is the output (the runtime's "command %q timed out")
+                return ProbeOutcome.of(ProbeResult.FAILURE, "command \"" + String.join(" ", command) + "\" timed out",
+                        Duration.ZERO);
             }
             reader.join(1000);
         } catch (InterruptedException ex) {
@@ -167,22 +164,20 @@ public final class Prober {
         }
         String text;
         synchronized (out) {
-            text = out.toString(StandardCharsets.UTF_8).trim();
+            text = out.toString(StandardCharsets.UTF_8);
         }
-        int code = p.exitValue();
-        return code == 0 ? ProbeOutcome.of(ProbeResult.SUCCESS, text, Duration.ZERO)
-                : ProbeOutcome.of(ProbeResult.FAILURE, "command exited with code " + code + (text.isEmpty() ? "" : ": " + text),
-                        Duration.ZERO);
+        // exec.go: the output, success or not, is the command's combined output (up to 10 KiB)
+        return ProbeOutcome.of(p.exitValue() == 0 ? ProbeResult.SUCCESS : ProbeResult.FAILURE, text, Duration.ZERO);
     }
 
     // ---- HTTP ---------------------------------------------------------------------------
 
     private ProbeOutcome http(ProbeHandler.HttpGet g, int timeoutSeconds, long start) {
-        String[] err = new String[1];
-        int port = resolvePort(g.port(), err);
-        if (port < 0) {
-            return ProbeOutcome.of(ProbeResult.ERROR, err[0], Duration.ZERO);
+        PortResolver.Resolution res = PortResolver.resolve(g.port(), ports);
+        if (res instanceof PortResolver.Unresolved u) {
+            return ProbeOutcome.of(ProbeResult.ERROR, u.error(), Duration.ZERO); // R22
         }
+        int port = res.port().orElseThrow();
         long deadline = start + TimeUnit.SECONDS.toNanos(timeoutSeconds);
         String scheme = g.scheme().toLowerCase(Locale.ROOT);
         String host = g.host().orElse(podIp);
@@ -192,35 +187,10 @@ public final class Prober {
         } catch (URISyntaxException e) {
             return ProbeOutcome.of(ProbeResult.ERROR, "cannot build request: " + e.getMessage(), Duration.ZERO);
         }
-        Optional<String> customHost = Optional.empty();
-        List<String[]> headers = new ArrayList<>();
-        boolean hasUa = false;
-        boolean hasAccept = false;
-        for (ProbeHandler.HttpHeader h : g.headers()) {
-            if (h.name().equalsIgnoreCase("Host")) {
-                customHost = Optional.of(h.value());
-                continue;
-            }
-            if (h.name().equals("User-Agent")) {
-                hasUa = true;
-                if (h.value().isEmpty()) {
-                    continue;
-                }
-            }
-            if (h.name().equals("Accept")) {
-                hasAccept = true;
-                if (h.value().isEmpty()) {
-                    continue;
-                }
-            }
-            headers.add(new String[] {h.name(), h.value()});
-        }
-        if (!hasUa) {
-            headers.add(0, new String[] {"User-Agent", userAgent});
-        }
-        if (!hasAccept) {
-            headers.add(new String[] {"Accept", "*/*"});
-        }
+        List<String[]> headers = requestHeaders(g.headers(), userAgent);
+        Optional<String> customHost = headers.stream().filter(h -> h[0].equals("Host")).map(h -> h[1])
+                .filter(v -> !v.isEmpty()).findFirst();
+        headers.removeIf(h -> h[0].equals("Host"));
         String originalHostname = url.getHost();
         String referer = null;
         for (int requests = 1;; requests++) {
@@ -233,7 +203,7 @@ public final class Prober {
                 return ProbeOutcome.of(ProbeResult.FAILURE, "Get \"" + url + "\": " + describe(e), Duration.ZERO);
             }
             if (r.status >= 200 && r.status < 300) {
-                return ProbeOutcome.of(ProbeResult.SUCCESS, "HTTP probe succeeded with statuscode: " + r.status, Duration.ZERO);
+                return ProbeOutcome.of(ProbeResult.SUCCESS, r.body, Duration.ZERO); // http.go: the output is the body
             }
             if (r.status >= 300 && r.status < 400) {
                 String location = r.header("Location");
@@ -263,6 +233,67 @@ public final class Prober {
             }
             return ProbeOutcome.of(ProbeResult.FAILURE, "HTTP probe failed with statuscode: " + r.status, Duration.ZERO);
         }
+    }
+
+    /**
+     * The request headers as the kubelet builds them ({@code request.go} newProbeRequest and
+     * v1HeaderToHTTPHeader, R57): names are canonicalized ({@code accept} → {@code Accept},
+     * {@code FOO-bAR} → {@code Foo-Bar}), so a user header of any case replaces a default;
+     * {@code User-Agent} defaults to {@code kube-probe/X.Y} and {@code Accept} to {@code *}{@code /*};
+     * an empty {@code Accept} is removed, and an empty {@code User-Agent} is not sent (Go's
+     * transport skips it). {@code Host} stays in the list for the caller (an empty one means
+     * the URL's host).
+     *
+     * @param user the probe's {@code httpHeaders}, in order; a name may repeat
+     * @param userAgent the default User-Agent
+     * @return name/value pairs in send order, names canonical
+     */
+    static List<String[]> requestHeaders(List<ProbeHandler.HttpHeader> user, String userAgent) {
+        List<String[]> headers = new ArrayList<>();
+        for (ProbeHandler.HttpHeader h : user) {
+            headers.add(new String[] {canonicalHeaderKey(h.name()), h.value()});
+        }
+        boolean hasUa = headers.stream().anyMatch(h -> h[0].equals("User-Agent"));
+        boolean hasAccept = headers.stream().anyMatch(h -> h[0].equals("Accept"));
+        if (!hasUa) {
+            headers.add(0, new String[] {"User-Agent", userAgent});
+        }
+        if (!hasAccept) {
+            headers.add(new String[] {"Accept", "*/*"});
+        } else if (headers.stream().filter(h -> h[0].equals("Accept")).findFirst().get()[1].isEmpty()) {
+            headers.removeIf(h -> h[0].equals("Accept")); // Accept overridden but empty: removed
+        }
+        // Go's transport sends no User-Agent whose (first) value is empty
+        if (headers.stream().filter(h -> h[0].equals("User-Agent")).findFirst().get()[1].isEmpty()) {
+            headers.removeIf(h -> h[0].equals("User-Agent"));
+        }
+        return headers;
+    }
+
+    /**
+     * Go's {@code textproto.CanonicalMIMEHeaderKey}: the first letter and each letter after a
+     * hyphen upper case, the rest lower case; a name with a space or other invalid byte is
+     * left as is.
+     *
+     * @param name a header name
+     * @return its canonical form
+     */
+    static String canonicalHeaderKey(String name) {
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            boolean token = c < 127 && c > 32 && "\"(),/:;<=>?@[]\\{}".indexOf(c) < 0;
+            if (!token) {
+                return name;
+            }
+        }
+        StringBuilder b = new StringBuilder(name.length());
+        boolean upper = true;
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            b.append(upper ? Character.toUpperCase(c) : Character.toLowerCase(c));
+            upper = c == '-';
+        }
+        return b.toString();
     }
 
     private static String hostForUri(String host) {

@@ -8,6 +8,8 @@ import dev.vitals.kubesim.model.PodSpec;
 import dev.vitals.kubesim.model.ProbeType;
 import dev.vitals.kubesim.runtime.ProcessRuntime;
 import dev.vitals.kubesim.model.SimEvent;
+import dev.vitals.kubesim.scenario.Action;
+import dev.vitals.kubesim.scenario.ActionRunner;
 import dev.vitals.kubesim.Simulation;
 import dev.vitals.kubesim.SimulationResult;
 import java.io.IOException;
@@ -21,6 +23,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -308,45 +311,83 @@ public final class Replay {
                 later(l.sustain(), () -> note("load stopped sending: " + load.describe()));
             } else if (a instanceof ReplayAction.DbOutage) {
                 ReplayAction.DbOutage o = (ReplayAction.DbOutage) a;
-                proxy.refuse();
-                proxy.cut();
+                Optional<ContainerRuntime.Instance> none = Optional.empty();
+                ActionRunner.perform(new Action.Fault("db", "refuse", Duration.ZERO), target(none), stats -> { });
+                ActionRunner.perform(new Action.Fault("db", "cut", Duration.ZERO), target(none), stats -> { });
                 windows.put(a.kind(), new double[] {at, at + o.length().toNanos() / 1e9});
                 note("database cut: proxy refuses new connections and reset the open ones");
                 later(o.length(), () -> {
-                    proxy.heal();
+                    ActionRunner.perform(new Action.Heal("db"), target(none), stats -> { });
                     note("database back: proxy healed");
                 });
             } else if (a instanceof ReplayAction.Freeze) {
                 ReplayAction.Freeze f = (ReplayAction.Freeze) a;
-                dev.vitals.kubesim.runtime.ContainerRuntime.Instance i = runtime.current()
+                ContainerRuntime.Instance i = runtime.current()
                         .orElseThrow(() -> new IllegalStateException("no container to freeze"));
-                i.pause();
-                cleanups.add(() -> safely(i::resume));
+                ActionRunner.perform(new Action.Pause(), target(Optional.of(i)), stats -> { });
                 windows.put(a.kind(), new double[] {at, at + f.length().toNanos() / 1e9});
                 note("SIGSTOP " + i.describe());
                 later(f.length(), () -> {
-                    i.resume();
+                    ActionRunner.perform(new Action.Resume(), target(Optional.of(i)), stats -> { });
                     note("SIGCONT " + i.describe());
                 });
             } else if (a instanceof ReplayAction.Post) {
                 ReplayAction.Post p = (ReplayAction.Post) a;
                 windows.put(a.kind(), new double[] {at, at});
-                LoadGenerator.Handle h = LoadGenerator.start(new LoadGenerator.Spec(1, 1, "POST", p.path(), appPort,
-                        Duration.ofSeconds(15)), "127.0.0.1", stats -> note("POST " + p.path() + " done: " + stats));
-                cleanups.add(h::cancel);
+                ActionRunner.perform(new Action.Load(new LoadGenerator.Spec(1, 1, "POST", p.path(), appPort,
+                        Duration.ofSeconds(15))), target(Optional.empty()), stats -> note("POST " + p.path() + " done: " + stats));
                 note("POST " + p.path() + " sent");
             }
+        }
+
+        /** What the shared {@link ActionRunner} acts on in this run: the "db" proxy, the demo, one instance. */
+        private ActionRunner.Target target(Optional<ContainerRuntime.Instance> instance) {
+            return new ActionRunner.Target() {
+                @Override
+                public FaultProxy proxy(String name) {
+                    if (!name.equals("db")) {
+                        throw new IllegalStateException("a replay has one proxy, db; not " + name);
+                    }
+                    return proxy;
+                }
+
+                @Override
+                public Optional<ContainerRuntime.Instance> instance() {
+                    return instance;
+                }
+
+                @Override
+                public String podIp() {
+                    return "127.0.0.1";
+                }
+
+                @Override
+                public void loadStarted(LoadGenerator.Handle handle) {
+                    cleanups.add(handle::cancel);
+                }
+
+                @Override
+                public void paused(boolean paused) {
+                    if (paused) {
+                        instance.ifPresent(i -> cleanups.add(() -> safely(i::resume)));
+                    }
+                }
+
+                @Override
+                public void deletePod(Optional<Duration> grace) {
+                    throw new IllegalStateException("replay cases do not delete the pod");
+                }
+            };
         }
 
         private void burst(ReplayAction.Burst b) {
             double at = now();
             windows.put(b.kind(), new double[] {at, at});
-            LoadGenerator.Handle h = LoadGenerator.start(new LoadGenerator.Spec(b.count(), b.concurrency(), "GET",
-                    "/reports/export?costCenter=CC-7", appPort, b.requestTimeout()), "127.0.0.1", stats -> {
+            ActionRunner.perform(new Action.Load(new LoadGenerator.Spec(b.count(), b.concurrency(), "GET",
+                    "/reports/export?costCenter=CC-7", appPort, b.requestTimeout())), target(Optional.empty()), stats -> {
                         windows.computeIfPresent(b.kind(), (k, v) -> new double[] {v[0], now()});
                         note("burst finished: " + stats);
                     });
-            cleanups.add(h::cancel);
             note("burst started 300 ms after a liveness probe: " + b.describe());
         }
     }

@@ -41,6 +41,8 @@ import java.util.Set;
  *     resume: true                    # SIGCONT
  *   - at: 35s
  *     signal: HUP
+ *   - at: 38s
+ *     delete: true                    # pod deletion (R53); or a grace period, e.g. delete: 5s
  * expect:
  *   - restarts == 0
  *   - notReady during 11s..20s
@@ -49,13 +51,13 @@ import java.util.Set;
 public final class Scenario {
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
     private static final Set<String> TOP = Set.of("duration", "proxies", "actions", "expect");
-    private static final Set<String> KINDS = Set.of("load", "fault", "heal", "pause", "resume", "signal");
+    private static final Set<String> KINDS = Set.of("load", "fault", "heal", "pause", "resume", "signal", "delete");
     private final Optional<Duration> duration;
     private final List<FaultProxy.Spec> proxies;
-    private final List<Action> actions;
+    private final List<Step> actions;
     private final List<Expectation> expectations;
 
-    private Scenario(Optional<Duration> duration, List<FaultProxy.Spec> proxies, List<Action> actions,
+    private Scenario(Optional<Duration> duration, List<FaultProxy.Spec> proxies, List<Step> actions,
             List<Expectation> expectations) {
         this.duration = duration;
         this.proxies = List.copyOf(proxies);
@@ -71,7 +73,7 @@ public final class Scenario {
     /**
      * @return a scenario built in code
      */
-    public static Scenario of(Optional<Duration> duration, List<FaultProxy.Spec> proxies, List<Action> actions,
+    public static Scenario of(Optional<Duration> duration, List<FaultProxy.Spec> proxies, List<Step> actions,
             List<Expectation> expectations) {
         return new Scenario(duration, proxies, actions, expectations);
     }
@@ -86,8 +88,8 @@ public final class Scenario {
         return proxies;
     }
 
-    /** @return actions in time order */
-    public List<Action> actions() {
+    /** @return the timed actions, in time order */
+    public List<Step> actions() {
         return actions;
     }
 
@@ -100,38 +102,22 @@ public final class Scenario {
      * One timed action.
      *
      * @param at when, from the simulation start
-     * @param kind load, fault, heal, pause, resume or signal
-     * @param proxy the proxy name for fault/heal
-     * @param fault the fault name for fault (refuse, cut, blackhole, latency)
-     * @param latencyMs the latency for {@code fault latency}
-     * @param signal the signal name for signal
-     * @param load the load spec for load
+     * @param action what
      */
-    public record Action(Duration at, String kind, String proxy, String fault, long latencyMs, String signal,
-            Optional<LoadGenerator.Spec> load) {
-        public Action {
+    public record Step(Duration at, Action action) {
+        public Step {
             Objects.requireNonNull(at, "at");
-            Objects.requireNonNull(kind, "kind");
-            Objects.requireNonNull(proxy, "proxy");
-            Objects.requireNonNull(fault, "fault");
-            Objects.requireNonNull(signal, "signal");
-            Objects.requireNonNull(load, "load");
+            Objects.requireNonNull(action, "action");
+        }
+
+        /** @return the action's kind, e.g. {@code fault} */
+        public String kind() {
+            return action.kind();
         }
 
         /** @return a short description for the timeline */
         public String describe() {
-            switch (kind) {
-                case "load":
-                    return "load " + load.map(LoadGenerator.Spec::describe).orElse("");
-                case "fault":
-                    return "fault " + proxy + " " + fault + (fault.equals("latency") ? " " + latencyMs + "ms" : "");
-                case "heal":
-                    return "heal " + proxy;
-                case "signal":
-                    return "signal SIG" + signal;
-                default:
-                    return kind + (kind.equals("pause") ? " (SIGSTOP)" : " (SIGCONT)");
-            }
+            return action.describe();
         }
     }
 
@@ -190,7 +176,7 @@ public final class Scenario {
                 throw new InvalidInputException(source + ": proxies: expected 'name=LISTEN:HOST:PORT' entries");
             }
         }
-        List<Action> actions = new ArrayList<>();
+        List<Step> actions = new ArrayList<>();
         int n = 0;
         for (JsonNode a : root.path("actions")) {
             n++;
@@ -214,7 +200,7 @@ public final class Scenario {
         return new Scenario(duration, proxies, actions, expect);
     }
 
-    private static Action action(JsonNode a, String where) {
+    private static Step action(JsonNode a, String where) {
         if (!a.isObject() || !a.has("at")) {
             throw new InvalidInputException(where + ": each action needs 'at' and one of " + KINDS);
         }
@@ -252,7 +238,7 @@ public final class Scenario {
                     throw new InvalidInputException(where + ".load: port is required (a number)");
                 }
                 try {
-                    return new Action(at, kind, "", "", 0, "", Optional.of(new LoadGenerator.Spec(v.path("count").asInt(1),
+                    return new Step(at, new Action.Load(new LoadGenerator.Spec(v.path("count").asInt(1),
                             v.path("concurrency").asInt(1), v.path("method").asText("GET").toUpperCase(Locale.ROOT),
                             v.path("path").asText("/"), v.path("port").asInt(),
                             v.has("timeout") ? dur(v.get("timeout"), where + ".load.timeout") : Duration.ofSeconds(5))));
@@ -288,13 +274,13 @@ public final class Scenario {
                 if (proxy.isEmpty()) {
                     throw new InvalidInputException(where + ": fault needs a proxy name");
                 }
-                return new Action(at, kind, proxy, fault, ms, "", Optional.empty());
+                return new Step(at, new Action.Fault(proxy, fault, Duration.ofMillis(ms)));
             }
             case "heal":
                 if (!v.isTextual() || v.asText().isBlank()) {
                     throw new InvalidInputException(where + ": heal needs a proxy name, e.g. 'heal: db'");
                 }
-                return new Action(at, kind, v.asText().trim(), "heal", 0, "", Optional.empty());
+                return new Step(at, new Action.Heal(v.asText().trim()));
             case "signal": {
                 String sig = v.asText("").trim().toUpperCase(Locale.ROOT);
                 if (sig.startsWith("SIG")) {
@@ -303,10 +289,21 @@ public final class Scenario {
                 if (!sig.matches("[A-Z0-9]{2,8}")) {
                     throw new InvalidInputException(where + ": signal needs a name such as TERM, HUP or USR1");
                 }
-                return new Action(at, kind, "", "", 0, sig, Optional.empty());
+                return new Step(at, new Action.Signal(sig));
             }
+            case "delete": {
+                if (v.isBoolean() && v.asBoolean()) {
+                    return new Step(at, new Action.Delete(Optional.empty()));
+                }
+                if (v.isBoolean() || v.isNull()) {
+                    throw new InvalidInputException(where + ": delete needs true or a grace period, e.g. 'delete: 5s'");
+                }
+                return new Step(at, new Action.Delete(Optional.of(dur(v, where + ".delete"))));
+            }
+            case "pause":
+                return new Step(at, new Action.Pause());
             default:
-                return new Action(at, kind, "", "", 0, "", Optional.empty());
+                return new Step(at, new Action.Resume());
         }
     }
 

@@ -156,4 +156,16 @@ class RealProcessTest {
         assertThat(exit.t() - kill.t()).isBetween(1.9, 3.5);
         assertThat(of(events, SimEvent.Type.ACTION)).anySatisfy(e -> assertThat(e.detail()).contains("pause"));
     }
+
+    /** The container's static env reaches its process (and, R68, its exec probes' $(VAR)). */
+    @Test
+    void theContainersEnvReachesTheProcess() throws Exception {
+        dev.vitals.kubesim.model.PodSpec pod = dev.vitals.kubesim.model.PodSpec.of("app", java.util.Map.of(),
+                java.util.Optional.empty(), java.util.Optional.empty(), java.util.Optional.empty())
+                .with(dev.vitals.kubesim.model.RestartPolicy.NEVER, 1).withEnv(java.util.Map.of("CODE", "3"));
+        SimulationResult r = Simulation.builder(pod).command(java.util.List.of("sh", "-c", "sleep 0.2; exit $CODE"))
+                .duration(java.time.Duration.ofSeconds(2)).build().run();
+        assertThat(r.events()).filteredOn(e -> e.type() == dev.vitals.kubesim.model.SimEvent.Type.EXIT).singleElement()
+                .satisfies(e -> assertThat(e.detail()).contains("exit code 3"));
+    }
 }

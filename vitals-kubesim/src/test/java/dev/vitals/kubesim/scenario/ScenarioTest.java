@@ -29,11 +29,12 @@ class ScenarioTest {
                 + "expect:\n  - restarts == 0\n  - ready at 12s\n  - notReady during 10s..20s\n  - liveness p99 < 500ms\n", "s.yaml");
         assertThat(s.duration()).hasValue(Duration.ofSeconds(30));
         assertThat(s.proxies()).extracting(FaultProxy.Spec::name).containsExactly("db", "cache");
-        assertThat(s.actions()).extracting(Scenario.Action::kind)
+        assertThat(s.actions()).extracting(Scenario.Step::kind)
                 .containsExactly("fault", "fault", "heal", "pause", "resume", "load", "signal");
-        assertThat(s.actions().get(1).latencyMs()).isEqualTo(200);
-        assertThat(s.actions().get(5).load().get()).isEqualTo(new LoadGenerator.Spec(10, 2, "POST", "/x", 8080, Duration.ofMillis(500)));
-        assertThat(s.actions().get(6).signal()).isEqualTo("HUP");
+        assertThat(s.actions().get(1).action()).isEqualTo(new Action.Fault("cache", "latency", Duration.ofMillis(200)));
+        assertThat(s.actions().get(5).action())
+                .isEqualTo(new Action.Load(new LoadGenerator.Spec(10, 2, "POST", "/x", 8080, Duration.ofMillis(500))));
+        assertThat(s.actions().get(6).action()).isEqualTo(new Action.Signal("HUP"));
         assertThat(s.expectations()).hasSize(4);
     }
 

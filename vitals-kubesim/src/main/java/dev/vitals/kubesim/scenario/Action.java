@@ -1,0 +1,147 @@
+package dev.vitals.kubesim.scenario;
+
+import dev.vitals.kubesim.fault.LoadGenerator;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * One thing a scenario or a replay does to the pod, its dependencies or its traffic. The one
+ * action model of the simulator: scenario files ({@link Scenario}) and {@code vitals replay}
+ * build these, and {@link ActionRunner} performs them. Immutable values.
+ */
+public sealed interface Action {
+
+    /** @return the action's kind as written in scenario files: load, fault, heal, pause, resume, signal, delete */
+    String kind();
+
+    /** @return a short description for the timeline */
+    String describe();
+
+    /** @param spec the requests to send (a bounded count) */
+    record Load(LoadGenerator.Spec spec) implements Action {
+        public Load {
+            Objects.requireNonNull(spec, "spec");
+        }
+
+        @Override
+        public String kind() {
+            return "load";
+        }
+
+        @Override
+        public String describe() {
+            return "load " + spec.describe();
+        }
+    }
+
+    /**
+     * A fault at a named {@link dev.vitals.kubesim.fault.FaultProxy}.
+     *
+     * @param proxy the proxy's name
+     * @param fault refuse, cut, blackhole or latency
+     * @param latency the delay each way for {@code latency}, else zero
+     */
+    record Fault(String proxy, String fault, Duration latency) implements Action {
+        /** The faults a proxy knows. */
+        public static final Set<String> KINDS = Set.of("refuse", "cut", "blackhole", "latency");
+
+        public Fault {
+            Objects.requireNonNull(proxy, "proxy");
+            Objects.requireNonNull(latency, "latency");
+            fault = Objects.requireNonNull(fault, "fault").toLowerCase(Locale.ROOT);
+            if (!KINDS.contains(fault)) {
+                throw new IllegalArgumentException("unknown fault '" + fault + "' (refuse, cut, blackhole, latency)");
+            }
+        }
+
+        @Override
+        public String kind() {
+            return "fault";
+        }
+
+        @Override
+        public String describe() {
+            return "fault " + proxy + " " + fault + (fault.equals("latency") ? " " + latency.toMillis() + "ms" : "");
+        }
+    }
+
+    /** @param proxy the proxy whose faults end */
+    record Heal(String proxy) implements Action {
+        public Heal {
+            Objects.requireNonNull(proxy, "proxy");
+        }
+
+        @Override
+        public String kind() {
+            return "heal";
+        }
+
+        @Override
+        public String describe() {
+            return "heal " + proxy;
+        }
+    }
+
+    /** SIGSTOP to the running container. */
+    record Pause() implements Action {
+        @Override
+        public String kind() {
+            return "pause";
+        }
+
+        @Override
+        public String describe() {
+            return "pause (SIGSTOP)";
+        }
+    }
+
+    /** SIGCONT to the running container. */
+    record Resume() implements Action {
+        @Override
+        public String kind() {
+            return "resume";
+        }
+
+        @Override
+        public String describe() {
+            return "resume (SIGCONT)";
+        }
+    }
+
+    /** @param name a signal name without {@code SIG}, e.g. {@code HUP} */
+    record Signal(String name) implements Action {
+        public Signal {
+            Objects.requireNonNull(name, "name");
+        }
+
+        @Override
+        public String kind() {
+            return "signal";
+        }
+
+        @Override
+        public String describe() {
+            return "signal SIG" + name;
+        }
+    }
+
+    /** @param grace the deletion grace period, if it overrides the pod's (R43, R53) */
+    record Delete(Optional<Duration> grace) implements Action {
+        public Delete {
+            Objects.requireNonNull(grace, "grace");
+        }
+
+        @Override
+        public String kind() {
+            return "delete";
+        }
+
+        @Override
+        public String describe() {
+            return "delete pod" + grace.map(g -> " (grace " + Expectation.fmt(g.toMillis() / 1000.0) + "s)").orElse("");
+        }
+    }
+}

@@ -1,0 +1,91 @@
+package dev.vitals.kubesim.scenario;
+
+import dev.vitals.kubesim.fault.FaultProxy;
+import dev.vitals.kubesim.fault.LoadGenerator;
+import dev.vitals.kubesim.runtime.ContainerRuntime;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * Performs {@link Action}s: the one runner behind scenario files and {@code vitals replay}.
+ * {@link #perform} may block (signals, sockets), so callers run it off the kubelet thread,
+ * except {@link Action.Delete}, a kubelet decision, which the caller hands to the kubelet
+ * model itself. Thread-safe if the target is.
+ */
+public final class ActionRunner {
+    private ActionRunner() {
+    }
+
+    /** What an action acts on. */
+    public interface Target {
+        /**
+         * @param name a proxy name
+         * @return that proxy
+         * @throws IllegalStateException when there is none (scenarios are validated up front)
+         */
+        FaultProxy proxy(String name);
+
+        /** @return the running container instance, if any */
+        Optional<ContainerRuntime.Instance> instance();
+
+        /** @return the address loads are sent to (the pod IP stand-in) */
+        String podIp();
+
+        /**
+         * A load was started: keep the handle to cancel it at the end.
+         *
+         * @param handle the load
+         */
+        void loadStarted(LoadGenerator.Handle handle);
+
+        /**
+         * Whether the container is left paused (so it can be resumed before shutdown).
+         *
+         * @param paused true after pause, false after resume
+         */
+        void paused(boolean paused);
+
+        /**
+         * Deletes the pod (R53); called for {@link Action.Delete}.
+         *
+         * @param grace the grace period, if it overrides the pod's
+         */
+        void deletePod(Optional<Duration> grace);
+    }
+
+    /**
+     * @param action the action
+     * @param target what it acts on
+     * @param loadFinished receives a finished load's statistics (any thread)
+     * @return an outcome to append to the action's description: empty, or why nothing happened
+     */
+    public static String perform(Action action, Target target, Consumer<LoadGenerator.Stats> loadFinished) {
+        Objects.requireNonNull(action, "action");
+        if (action instanceof Action.Load l) {
+            target.loadStarted(LoadGenerator.start(l.spec(), target.podIp(), loadFinished));
+        } else if (action instanceof Action.Fault f) {
+            target.proxy(f.proxy()).apply(f.fault(), f.latency().toMillis());
+        } else if (action instanceof Action.Heal h) {
+            target.proxy(h.proxy()).heal();
+        } else if (action instanceof Action.Delete d) {
+            target.deletePod(d.grace());
+        } else {
+            Optional<ContainerRuntime.Instance> instance = target.instance();
+            if (instance.isEmpty()) {
+                return " (no running container)";
+            }
+            if (action instanceof Action.Pause) {
+                instance.get().pause();
+                target.paused(true);
+            } else if (action instanceof Action.Resume) {
+                instance.get().resume();
+                target.paused(false);
+            } else {
+                instance.get().signal(((Action.Signal) action).name());
+            }
+        }
+        return "";
+    }
+}
