@@ -98,7 +98,7 @@ final class FleetCommand implements Callable<Integer> {
                                 err.println(line);
                                 err.flush();
                             }
-                        }, model.getFileName().toString() + " (live)");
+                        }, model.getFileName().toString());
             } catch (IllegalArgumentException e) {
                 throw new InvalidInputException(e.getMessage());
             }

@@ -32,6 +32,8 @@ import java.util.function.IntConsumer;
 public final class ModelFleet {
     /** Warm-up ends when every replica is in the endpoints, or after this long (virtual time). */
     public static final Duration WARMUP_CAP = Duration.ofMinutes(2);
+    /** Replicas' kubelet models start at seeded random times within this span. */
+    public static final Duration START_SPREAD = Duration.ofSeconds(2);
     private static final int DOWN = 0;
     private static final int STARTING = 1;
     private static final int UP = 2;
@@ -122,7 +124,9 @@ public final class ModelFleet {
             r.kubelet = new Kubelet(pod, options, time, r, r, r::onEvent);
         }
         for (Rep r : reps) {
-            r.kubelet.start();
+            // replicas are created within START_SPREAD of each other (scheduling, image pulls), so
+            // their probe ticks are not in phase
+            time.schedule((long) (rnd.nextDouble() * START_SPREAD.toNanos()), r.kubelet::start);
         }
         time.schedule(0, this::step);
         long endNs;

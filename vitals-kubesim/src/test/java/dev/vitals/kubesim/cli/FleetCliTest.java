@@ -56,6 +56,19 @@ class FleetCliTest {
     }
 
     @Test
+    void theExampleShowsTheZeroEndpointWindowAndItsFix() throws Exception {
+        // case C21, docs/fleet.md: critical → no endpoint for a while (exit 1); non-critical → all six stay (exit 0)
+        Path example = Path.of("..", "examples", "kubesim", "fleet-shared-cache.yaml");
+        assertThat(run("fleet", example.toString())).as(out.toString()).isEqualTo(1);
+        assertThat(out.toString()).contains("[FAIL] endpoints > 0 always (actual 0)").contains("[PASS] restarts == 0");
+        Path fixed = dir.resolve("fixed.yaml");
+        Files.writeString(fixed, Files.readString(example).replace("dependency: critical}", "dependency: non-critical}"));
+        out.getBuffer().setLength(0);
+        assertThat(run("fleet", fixed.toString())).as(out.toString()).isZero();
+        assertThat(out.toString()).contains("[PASS] endpoints > 0 always (actual 6)");
+    }
+
+    @Test
     void aFailedExpectationExitsOne() throws Exception {
         // case C21: a critical shared dependency in readiness takes every replica out of the endpoints
         assertThat(run("fleet", model("'endpoints > 0 always'").toString())).isEqualTo(1);
