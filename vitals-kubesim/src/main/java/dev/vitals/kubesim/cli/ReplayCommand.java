@@ -69,6 +69,10 @@ final class ReplayCommand implements Callable<Integer> {
     @Option(names = {"-q", "--quiet"}, description = "no progress line")
     boolean quiet;
 
+    @Option(names = "--replicas", paramLabel = "N",
+            description = "replay across a fleet of N replicas on the fleet model: incident, shared-dependency (C21), rebalance (C22); docs/fleet.md")
+    Integer replicas;
+
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
@@ -76,6 +80,9 @@ final class ReplayCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        if (replicas != null || FleetReplayCommand.fleetOnly(scenarios)) {
+            return FleetReplayCommand.run(scenarios, replicas, json, html, out);
+        }
         try {
             ReplayCatalog.select(scenarios); // names first: a typo costs no boot
         } catch (IllegalArgumentException e) {

@@ -12,7 +12,7 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "vitals", mixinStandardHelpOptions = true, version = "vitals " + VitalsCommand.VERSION,
         description = "Vitals tools: replay kubelet's probe rules against a live process, lint probe configurations.",
-        subcommands = {SimulateCommand.class, LintCommand.class, ReplayCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {SimulateCommand.class, LintCommand.class, ReplayCommand.class, FleetCommand.class, CommandLine.HelpCommand.class})
 public final class VitalsCommand implements Runnable {
     /** The tool's version (SARIF reports carry it). */
     public static final String VERSION = "0.1.0-SNAPSHOT";

@@ -1,0 +1,178 @@
+package dev.vitals.kubesim.cli;
+
+import dev.vitals.kubesim.InvalidInputException;
+import dev.vitals.kubesim.fleet.FleetReport;
+import dev.vitals.kubesim.fleet.FleetResult;
+import dev.vitals.kubesim.fleet.FleetSpec;
+import dev.vitals.kubesim.fleet.FleetSpecReader;
+import dev.vitals.kubesim.fleet.LiveFleet;
+import dev.vitals.kubesim.fleet.ModelFleet;
+import dev.vitals.kubesim.manifest.ManifestReader;
+import dev.vitals.kubesim.model.Durations;
+import dev.vitals.kubesim.model.PodSpec;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code vitals fleet}: a restart cascade or a zero-endpoint outage across replicas, before a cluster shows it. */
+@Command(name = "fleet", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Simulate a fleet of replicas behind a Service: restarts, Ready endpoints, client success and latency.",
+            "Model engine (no command): FILE describes replicas, probes, clients, a shared dependency and faults",
+            "(docs/fleet.md); 10 to 5,000 replicas run on a virtual clock in seconds.",
+            "Live engine (a command after --): N real processes of CMD, each with PORT, PROBE_PORT and REPLICA in its",
+            "environment, probed by the kubelet model, behind a real TCP Service on --service-port.",
+            "Exit code: 0 when every expectation holds, 1 when one does not, 2 on bad input."},
+        subcommands = {FleetCalibrateCommand.class})
+final class FleetCommand implements Callable<Integer> {
+    @Parameters(index = "0", arity = "0..1", paramLabel = "FILE", description = "the fleet model (YAML)")
+    Path model;
+
+    @Parameters(index = "1..*", arity = "0..*", paramLabel = "CMD", description = "after --: the live engine's command")
+    List<String> command = new ArrayList<>();
+
+    @Option(names = "--replicas", paramLabel = "N", description = "override the model's replica count (model: 1-5000; live: 1-64)")
+    Integer replicas;
+
+    @Option(names = "--duration", paramLabel = "DURATION", description = "override the model's scenario duration, e.g. 10m")
+    String duration;
+
+    @Option(names = "--manifest", paramLabel = "FILE", description = "take the probes' kubelet fields from this manifest")
+    Path manifest;
+
+    @Option(names = "--container", paramLabel = "NAME", description = "the manifest's container (needed when it has several)")
+    String container;
+
+    @Option(names = "--seed", paramLabel = "N", description = "override the model's random seed")
+    Long seed;
+
+    @Option(names = "--service-port", paramLabel = "PORT", description = "live engine: the Service's port (default: a free port)")
+    int servicePort;
+
+    @Option(names = "--path", paramLabel = "PATH", description = "live engine: the path the clients request (default /)")
+    String path = "/";
+
+    @Option(names = "--logs", paramLabel = "DIR", description = "live engine: where the replicas' output goes (default: a new directory <tmp>/vitals-fleet-…)")
+    Path logs;
+
+    @Option(names = "--json", paramLabel = "FILE", description = "write the JSON report ({\"runs\":[{\"restarts\",\"zeroEndpointSeconds\",…,\"series\",\"lanes\"}]})")
+    Path json;
+
+    @Option(names = "--html", paramLabel = "FILE", description = "write one self-contained HTML page (a lane per replica, endpoints, clients)")
+    Path html;
+
+    @Option(names = {"-q", "--quiet"}, description = "no progress line")
+    boolean quiet;
+
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        if (model == null) {
+            throw new InvalidInputException("fleet: give a model FILE (docs/fleet.md), e.g. vitals fleet fleet.yaml");
+        }
+        FleetSpec s = FleetSpecReader.read(model);
+        s = override(s);
+        FleetResult r;
+        if (command.isEmpty()) {
+            r = new ModelFleet(s, model.getFileName().toString()).run();
+        } else {
+            Path logDir = logs != null ? logs : Files.createTempDirectory("vitals-fleet-");
+            Files.createDirectories(logDir);
+            PrintWriter err = spec.commandLine().getErr();
+            LiveFleet live;
+            try {
+                live = new LiveFleet(s, command, servicePort, path, ProcessBuilder.Redirect.appendTo(logDir.resolve("replicas.log").toFile()),
+                        line -> {
+                            if (!quiet) {
+                                err.println(line);
+                                err.flush();
+                            }
+                        }, model.getFileName().toString());
+            } catch (IllegalArgumentException e) {
+                throw new InvalidInputException(e.getMessage());
+            }
+            out.println("vitals fleet: " + s.replicas() + " replicas of " + String.join(" ", command) + " (output: "
+                    + logDir.resolve("replicas.log") + "), " + s.duration().toSeconds() + " s after warm-up");
+            out.flush();
+            try {
+                r = live.run();
+            } catch (IllegalArgumentException e) {
+                throw new InvalidInputException(e.getMessage());
+            }
+        }
+        out.print(FleetReport.text(r));
+        out.flush();
+        if (json != null) {
+            write(json, FleetReport.json(List.of(r), List.of(r.label()), List.of("-")));
+            out.println("wrote " + json);
+        }
+        if (html != null) {
+            write(html, FleetReport.html("vitals fleet: " + r.label(), List.of(r)));
+            out.println("wrote " + html);
+        }
+        out.flush();
+        return r.passed() ? VitalsCommand.OK : VitalsCommand.FAILED;
+    }
+
+    private FleetSpec override(FleetSpec s) {
+        try {
+            if (replicas != null) {
+                int max = command.isEmpty() ? FleetSpec.MAX_REPLICAS : LiveFleet.MAX_REPLICAS;
+                if (replicas < 1 || replicas > max) {
+                    throw new InvalidInputException("--replicas must be 1-" + max + (command.isEmpty() ? "" : " for the live engine")
+                            + ", was " + replicas);
+                }
+                s = s.withReplicas(replicas);
+            }
+            if (duration != null) {
+                s = s.withDuration(Durations.parse(duration));
+            }
+            if (seed != null) {
+                s = new FleetSpec(s.replicas(), s.duration(), s.step(), seed, s.replica(), s.probes(), s.dependency(), s.service(),
+                        s.clients(), s.actions(), s.expectations());
+            }
+            if (manifest != null) {
+                PodSpec pod = ManifestReader.read(manifest).select(Optional.ofNullable(container)).toPodSpec();
+                FleetSpec.Probes p = s.probes();
+                s = new FleetSpec(s.replicas(), s.duration(), s.step(), s.seed(), s.replica(),
+                        new FleetSpec.Probes(pod.startup(), pod.liveness(), pod.readiness(), p.server(), p.livenessDependency(),
+                                p.readinessDependency()),
+                        s.dependency(), s.service(), s.clients(), s.actions(), s.expectations());
+            } else if (container != null) {
+                throw new InvalidInputException("--container needs --manifest");
+            }
+            if (!command.isEmpty() && s.replicas() > LiveFleet.MAX_REPLICAS) {
+                throw new InvalidInputException("the live engine runs 1-" + LiveFleet.MAX_REPLICAS + " replicas, the model asks for "
+                        + s.replicas() + " (use --replicas)");
+            }
+            return s;
+        } catch (InvalidInputException e) {
+            throw e;
+        } catch (IllegalArgumentException e) {
+            throw new InvalidInputException(e.getMessage());
+        }
+    }
+
+    static void write(Path file, String text) {
+        try {
+            Path parent = file.toAbsolutePath().getParent();
+            if (parent != null) {
+                Files.createDirectories(parent);
+            }
+            Files.writeString(file, text, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new InvalidInputException(file + ": cannot write: " + e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,232 @@
+package dev.vitals.kubesim.fleet;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * {@code vitals fleet calibrate}: measures one live replica so the model describes the user's
+ * service. Starts the command with {@code PORT}, {@code PROBE_PORT} and {@code REPLICA=0},
+ * measures the start time (process start until {@code GET <path>} first answers 2xx/3xx), the
+ * service time at concurrency 1 (p10, p50, p90 of sequential requests after a warm-up) and the
+ * capacity (requests per second at concurrency 1, 2, 4, … until doubling adds less than 10 %),
+ * and derives workers ≈ capacity × p50 service time (Little's law). Each request is a new
+ * connection. Blocks; not thread-safe; one run per instance.
+ */
+public final class Calibration {
+    private final List<String> command;
+    private final String path;
+    private final int requests;
+    private final int maxConcurrency;
+    private final Duration startLimit;
+    private final ProcessBuilder.Redirect output;
+
+    /**
+     * The measurements.
+     *
+     * @param startSeconds process start until the first 2xx/3xx answer
+     * @param serviceP10Ms service time at concurrency 1, 10th percentile, ms
+     * @param serviceP50Ms median, ms
+     * @param serviceP90Ms 90th percentile, ms
+     * @param capacityPerSecond the most requests per second measured
+     * @param saturatedAt the concurrency where doubling stopped adding throughput
+     * @param workers capacity × p50 service time, at least 1
+     */
+    public record Result(double startSeconds, double serviceP10Ms, double serviceP50Ms, double serviceP90Ms,
+            double capacityPerSecond, int saturatedAt, int workers) {
+
+        /** @return the model's fields, as YAML to paste into a fleet file */
+        public String yaml() {
+            return String.format(Locale.ROOT, "replica: {workers: %d, startTime: %.1fs}%n"
+                    + "# for each client population of this path:%n# serviceTime: {min: %.0fms, max: %.0fms}%n",
+                    workers, startSeconds, serviceP10Ms, serviceP90Ms);
+        }
+
+        /** @return a few lines for a terminal */
+        public String text() {
+            return String.format(Locale.ROOT, "start time %.2f s; service time p10 %.1f ms, p50 %.1f ms, p90 %.1f ms;%n"
+                    + "capacity %.1f requests/s (saturated at concurrency %d); workers ≈ %d%n", startSeconds, serviceP10Ms, serviceP50Ms,
+                    serviceP90Ms, capacityPerSecond, saturatedAt, workers);
+        }
+    }
+
+    /**
+     * @param command the replica's command
+     * @param path the path to request, e.g. {@code /}
+     * @param requests sequential requests for the service time, 5–10,000
+     * @param maxConcurrency the highest concurrency tried, 1–1,024
+     * @param startLimit how long to wait for the first answer
+     * @param output where the process's output goes
+     * @throws IllegalArgumentException naming a bad value
+     */
+    public Calibration(List<String> command, String path, int requests, int maxConcurrency, Duration startLimit,
+            ProcessBuilder.Redirect output) {
+        this.command = List.copyOf(command);
+        this.path = Objects.requireNonNull(path, "path");
+        this.startLimit = Objects.requireNonNull(startLimit, "startLimit");
+        this.output = Objects.requireNonNull(output, "output");
+        if (command.isEmpty()) {
+            throw new IllegalArgumentException("calibrate needs a command after --");
+        }
+        if (!path.startsWith("/")) {
+            throw new IllegalArgumentException("--path must start with /, was '" + path + "'");
+        }
+        if (requests < 5 || requests > 10_000) {
+            throw new IllegalArgumentException("--requests must be 5-10000, was " + requests);
+        }
+        if (maxConcurrency < 1 || maxConcurrency > 1024) {
+            throw new IllegalArgumentException("--max-concurrency must be 1-1024, was " + maxConcurrency);
+        }
+        this.requests = requests;
+        this.maxConcurrency = maxConcurrency;
+    }
+
+    /**
+     * @return the measurements
+     * @throws IllegalStateException when the command cannot start, exits, or never answers in time
+     * @throws InterruptedException when interrupted (the process is killed)
+     */
+    public Result run() throws InterruptedException {
+        int port = LiveFleet.freePort();
+        int probePort = LiveFleet.freePort();
+        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output);
+        pb.environment().putAll(Map.of("PORT", Integer.toString(port), "PROBE_PORT", Integer.toString(probePort), "REPLICA", "0"));
+        long t0 = System.nanoTime();
+        Process p;
+        try {
+            p = pb.start();
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot start " + command.get(0) + ": " + e.getMessage());
+        }
+        ExecutorService pool = Executors.newCachedThreadPool(r -> {
+            Thread t = new Thread(r, "vitals-fleet-calibrate");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            long deadline = t0 + startLimit.toNanos();
+            double start = -1;
+            while (System.nanoTime() < deadline) {
+                if (!p.isAlive()) {
+                    throw new IllegalStateException(command.get(0) + " exited with code " + p.exitValue() + " before it answered GET "
+                            + path + " on PORT " + port);
+                }
+                if (get(port, 2000) >= 0) {
+                    start = (System.nanoTime() - t0) / 1e9;
+                    break;
+                }
+                Thread.sleep(50);
+            }
+            if (start < 0) {
+                throw new IllegalStateException(command.get(0) + " did not answer GET " + path + " on PORT " + port + " within "
+                        + startLimit.toSeconds() + " s");
+            }
+            for (int i = 0; i < Math.min(20, requests); i++) {
+                get(port, 30_000); // warm-up
+            }
+            double[] ms = new double[requests];
+            int ok = 0;
+            for (int i = 0; i < requests; i++) {
+                double l = get(port, 30_000);
+                if (l >= 0) {
+                    ms[ok++] = l;
+                }
+            }
+            if (ok == 0) {
+                throw new IllegalStateException("no request to GET " + path + " succeeded after start-up");
+            }
+            double[] sorted = Arrays.copyOf(ms, ok);
+            Arrays.sort(sorted);
+            double p10 = sorted[(int) (0.1 * (ok - 1))];
+            double p50 = sorted[(int) (0.5 * (ok - 1))];
+            double p90 = sorted[(int) (0.9 * (ok - 1))];
+            double best = 0;
+            int saturated = 1;
+            double previous = 0;
+            for (int c = 1; c <= maxConcurrency; c *= 2) {
+                double x = throughput(pool, port, c, Math.max(20, 4 * c));
+                if (x > best) {
+                    best = x;
+                }
+                saturated = c;
+                if (previous > 0 && x < 1.1 * previous) {
+                    break;
+                }
+                previous = x;
+            }
+            int workers = (int) Math.max(1, Math.round(best * p50 / 1000));
+            return new Result(round(start), round(p10), round(p50), round(p90), round(best), saturated, workers);
+        } finally {
+            pool.shutdownNow();
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            p.destroyForcibly();
+            p.waitFor(5, TimeUnit.SECONDS);
+        }
+    }
+
+    private double throughput(ExecutorService pool, int port, int concurrency, int total) throws InterruptedException {
+        AtomicInteger left = new AtomicInteger(total);
+        AtomicInteger done = new AtomicInteger();
+        long t0 = System.nanoTime();
+        long limit = t0 + TimeUnit.SECONDS.toNanos(20);
+        List<Future<?>> fs = new ArrayList<>();
+        for (int i = 0; i < concurrency; i++) {
+            fs.add(pool.submit(() -> {
+                while (left.getAndDecrement() > 0 && System.nanoTime() < limit) {
+                    if (get(port, 30_000) >= 0) {
+                        done.incrementAndGet();
+                    }
+                }
+            }));
+        }
+        for (Future<?> f : fs) {
+            try {
+                f.get(Math.max(1, limit + TimeUnit.SECONDS.toNanos(30) - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                f.cancel(true);
+            }
+        }
+        return done.get() / ((System.nanoTime() - t0) / 1e9);
+    }
+
+    /** @return the latency in ms of a 2xx/3xx answer, or -1 */
+    private double get(int port, int timeoutMs) {
+        long t = System.nanoTime();
+        try (Socket s = new Socket()) {
+            s.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), timeoutMs);
+            s.setSoTimeout(timeoutMs);
+            OutputStream out = s.getOutputStream();
+            out.write(("GET " + path + " HTTP/1.1\r\nHost: calibrate\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            InputStream in = s.getInputStream();
+            byte[] all = in.readAllBytes();
+            String head = new String(all, 0, Math.min(12, all.length), StandardCharsets.US_ASCII);
+            if (head.length() < 12 || !head.startsWith("HTTP/1.") || head.charAt(9) < '2' || head.charAt(9) > '3') {
+                return -1;
+            }
+            return (System.nanoTime() - t) / 1e6;
+        } catch (IOException e) {
+            return -1;
+        }
+    }
+
+    private static double round(double v) {
+        return Math.round(v * 100) / 100.0;
+    }
+}

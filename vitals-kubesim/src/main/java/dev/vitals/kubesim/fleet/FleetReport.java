@@ -1,0 +1,302 @@
+package dev.vitals.kubesim.fleet;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Fleet reports: a terminal summary, JSON, and one self-contained HTML page (inline SVG, no
+ * script, no external resource). Pure functions of the results; thread-safe.
+ */
+public final class FleetReport {
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    /** Lanes drawn at most in the HTML page (the JSON has every lane). */
+    static final int MAX_LANES = 400;
+
+    private FleetReport() {
+    }
+
+    /**
+     * @param r a result
+     * @return a few lines for a terminal: totals, then one line per expectation
+     */
+    public static String text(FleetResult r) {
+        FleetResult.Totals t = r.totals();
+        StringBuilder sb = new StringBuilder();
+        sb.append(String.format(Locale.ROOT, "%s (%s engine): %d replicas, %.0f s after a %.1f s warm-up%n", r.label(), r.engine(),
+                r.replicas(), r.durationSeconds(), r.warmupSeconds()));
+        sb.append(String.format(Locale.ROOT, "  restarts %d (%d of %d replicas), kills %d, seconds with zero endpoints %.1f, fewest endpoints %d%n",
+                t.restarts(), t.replicasRestarted(), r.replicas(), t.kills(), t.zeroEndpointSeconds(), t.minEndpoints()));
+        sb.append(String.format(Locale.ROOT, "  requests %d, failed %d (%.2f %%), attempts per request %.2f, latency mean %.0f ms, p99 %.0f ms%n",
+                t.requests(), t.failed(), t.clientErrorPercent(), t.requests() == 0 ? 0 : (double) t.attempts() / t.requests(),
+                t.meanLatencyMs(), t.p99LatencyMs()));
+        for (FleetResult.Check c : r.checks()) {
+            sb.append(String.format(Locale.ROOT, "  %s %s (actual %s)%n", c.passed() ? "[PASS]" : "[FAIL]", c.expectation(),
+                    num(c.actual())));
+        }
+        return sb.toString();
+    }
+
+    /**
+     * @param runs results, e.g. naive and vitals of one scenario
+     * @return a table with one row per run
+     */
+    public static String table(List<FleetResult> runs) {
+        StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%-34s %8s %9s %6s %9s %8s %9s %8s%n", "run", "replicas",
+                "restarts", "kills", "zero-ep s", "fewest", "errors %", "p99 ms"));
+        for (FleetResult r : runs) {
+            FleetResult.Totals t = r.totals();
+            sb.append(String.format(Locale.ROOT, "%-34s %8d %9d %6d %9.1f %8d %9.2f %8.0f%n", r.label(), r.replicas(), t.restarts(),
+                    t.kills(), t.zeroEndpointSeconds(), t.minEndpoints(), t.clientErrorPercent(), t.p99LatencyMs()));
+        }
+        return sb.toString();
+    }
+
+    /**
+     * The JSON report: {@code {"passed":…,"runs":[{"scenario","wiring","engine","replicas","restarts","kills",
+     * "replicasRestarted","zeroEndpointSeconds","minEndpoints","requests","failedRequests","clientErrorPercent",
+     * "attempts","meanLatencyMs","p99LatencyMs","durationSeconds","warmupSeconds","passed","checks":[…],
+     * "series":[…],"lanes":[…]}]}}}. {@code scenario} and {@code wiring} come from {@code scenarios} and
+     * {@code wirings} (the replay's keys); a plain {@code vitals fleet} run uses its label and {@code -}.
+     *
+     * @param runs results
+     * @param scenarios per run: the scenario name
+     * @param wirings per run: the wiring ({@code naive}, {@code vitals}) or {@code -}
+     * @return the JSON text
+     */
+    public static String json(List<FleetResult> runs, List<String> scenarios, List<String> wirings) {
+        ObjectNode root = JSON.createObjectNode();
+        root.put("passed", runs.stream().allMatch(FleetResult::passed));
+        ArrayNode arr = root.putArray("runs");
+        for (int i = 0; i < runs.size(); i++) {
+            FleetResult r = runs.get(i);
+            FleetResult.Totals t = r.totals();
+            ObjectNode n = arr.addObject();
+            n.put("scenario", scenarios.get(i));
+            n.put("wiring", wirings.get(i));
+            n.put("engine", r.engine());
+            n.put("label", r.label());
+            n.put("replicas", r.replicas());
+            n.put("restarts", t.restarts());
+            n.put("kills", t.kills());
+            n.put("replicasRestarted", t.replicasRestarted());
+            n.put("zeroEndpointSeconds", t.zeroEndpointSeconds());
+            n.put("minEndpoints", t.minEndpoints());
+            n.put("requests", t.requests());
+            n.put("failedRequests", t.failed());
+            n.put("clientErrorPercent", Recorder.round(t.clientErrorPercent()));
+            n.put("attempts", t.attempts());
+            n.put("meanLatencyMs", t.meanLatencyMs());
+            n.put("p99LatencyMs", t.p99LatencyMs());
+            n.put("durationSeconds", r.durationSeconds());
+            n.put("warmupSeconds", r.warmupSeconds());
+            n.put("passed", r.passed());
+            ArrayNode checks = n.putArray("checks");
+            for (FleetResult.Check c : r.checks()) {
+                checks.addObject().put("expect", c.expectation()).put("passed", c.passed()).put("actual", c.actual());
+            }
+            ArrayNode series = n.putArray("series");
+            for (FleetResult.Second s : r.series()) {
+                series.addObject().put("t", s.t()).put("endpoints", s.endpoints()).put("minEndpoints", s.minEndpoints())
+                        .put("ready", s.ready()).put("ok", s.ok()).put("failed", s.failed()).put("attempts", s.attempts())
+                        .put("p50Ms", s.p50Ms()).put("p99Ms", s.p99Ms());
+            }
+            ArrayNode lanes = n.putArray("lanes");
+            for (FleetResult.Lane l : r.lanes()) {
+                ObjectNode ln = lanes.addObject().put("replica", l.replica()).put("restarts", l.restarts()).put("kills", l.kills());
+                ArrayNode ready = ln.putArray("ready");
+                for (double[] iv : l.ready()) {
+                    ready.addArray().add(iv[0]).add(iv[1]);
+                }
+                ArrayNode k = ln.putArray("killTimes");
+                l.killTimes().forEach(k::add);
+                ArrayNode st = ln.putArray("startTimes");
+                l.startTimes().forEach(st::add);
+            }
+        }
+        try {
+            return JSON.writeValueAsString(root) + "\n";
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * One self-contained HTML page: per run, the totals and expectations, Ready endpoints over
+     * time, client success rate and latency over time, and a lane per replica (Ready shaded green,
+     * kills red, container starts blue; at most {@value #MAX_LANES} lanes drawn).
+     *
+     * @param title the page title
+     * @param runs results
+     * @return the HTML text
+     */
+    public static String html(String title, List<FleetResult> runs) {
+        StringBuilder sb = new StringBuilder();
+        sb.append("<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'><title>").append(esc(title))
+                .append("</title>\n<style>body{font-family:system-ui,sans-serif;margin:24px;color:#222}"
+                        + "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}"
+                        + "th:first-child,td:first-child{text-align:left}.pass{color:#176f2c}.fail{color:#b00020;font-weight:bold}"
+                        + "svg{display:block;margin:6px 0 18px 0}.cap{font-size:13px;color:#555}</style></head><body>\n");
+        sb.append("<h1>").append(esc(title)).append("</h1>\n<pre>").append(esc(table(runs))).append("</pre>\n");
+        for (FleetResult r : runs) {
+            run(sb, r);
+        }
+        sb.append("</body></html>\n");
+        return sb.toString();
+    }
+
+    private static void run(StringBuilder sb, FleetResult r) {
+        int w = 960;
+        int left = 50;
+        double d = Math.max(1, r.durationSeconds());
+        double warm = Math.min(r.warmupSeconds(), d / 4);
+        double from = -warm;
+        double span = d - from;
+        sb.append("<h2>").append(esc(r.label())).append("</h2>\n<pre>").append(esc(text(r))).append("</pre>\n");
+        // endpoints
+        int h = 120;
+        int n = Math.max(1, r.replicas());
+        sb.append("<div class='cap'>Ready endpoints in the Service (of ").append(n)
+                .append("); red: seconds with none</div>\n");
+        sb.append(svgOpen(w, h + 20));
+        axis(sb, left, w, h, from, span);
+        StringBuilder path = new StringBuilder();
+        for (FleetResult.Second s : r.series()) {
+            double x = left + (s.t() - from) / span * (w - left);
+            double y = h - s.endpoints() / n * (h - 10);
+            path.append(path.length() == 0 ? "M" : "L").append(f(x)).append(',').append(f(y));
+            if (s.minEndpoints() == 0) {
+                sb.append("<rect x='").append(f(x)).append("' y='0' width='").append(f(Math.max(1, (w - left) / span)))
+                        .append("' height='").append(h).append("' fill='#f4c7c3'/>");
+            }
+        }
+        sb.append("<path d='").append(path).append("' fill='none' stroke='#1a73e8' stroke-width='1.5'/>");
+        sb.append("<text x='4' y='14' font-size='11'>").append(n).append("</text><text x='4' y='").append(h)
+                .append("' font-size='11'>0</text></svg>\n");
+        // success rate and latency
+        sb.append("<div class='cap'>Client requests per second: succeeded (green), failed after retries (red); "
+                + "p99 latency (black, log scale, right axis)</div>\n");
+        long max = 1;
+        double maxLat = 1;
+        for (FleetResult.Second s : r.series()) {
+            max = Math.max(max, s.ok() + s.failed());
+            maxLat = Math.max(maxLat, s.p99Ms());
+        }
+        sb.append(svgOpen(w, h + 20));
+        axis(sb, left, w, h, from, span);
+        double bw = Math.max(1, (w - left) / span);
+        StringBuilder lat = new StringBuilder();
+        double logMax = Math.log10(Math.max(10, maxLat));
+        for (FleetResult.Second s : r.series()) {
+            double x = left + (s.t() - from) / span * (w - left);
+            double okH = (double) s.ok() / max * (h - 10);
+            double failH = (double) s.failed() / max * (h - 10);
+            if (okH > 0) {
+                sb.append("<rect x='").append(f(x)).append("' y='").append(f(h - okH)).append("' width='").append(f(bw))
+                        .append("' height='").append(f(okH)).append("' fill='#81c995'/>");
+            }
+            if (failH > 0) {
+                sb.append("<rect x='").append(f(x)).append("' y='").append(f(h - okH - failH)).append("' width='").append(f(bw))
+                        .append("' height='").append(f(failH)).append("' fill='#d93025'/>");
+            }
+            if (s.p99Ms() > 0) {
+                double y = h - Math.log10(Math.max(1, s.p99Ms())) / logMax * (h - 10);
+                lat.append(lat.length() == 0 ? "M" : "L").append(f(x)).append(',').append(f(y));
+            }
+        }
+        if (lat.length() > 0) {
+            sb.append("<path d='").append(lat).append("' fill='none' stroke='#000' stroke-width='1'/>");
+        }
+        sb.append("<text x='4' y='14' font-size='11'>").append(max).append("/s</text><text x='").append(w - 60)
+                .append("' y='14' font-size='11'>").append(f(maxLat)).append(" ms</text></svg>\n");
+        // lanes
+        List<FleetResult.Lane> lanes = r.lanes();
+        int shown = Math.min(lanes.size(), MAX_LANES);
+        int lh = shown <= 40 ? 14 : shown <= 120 ? 5 : 2;
+        sb.append("<div class='cap'>One lane per replica").append(shown < lanes.size() ? " (first " + shown + " of " + lanes.size() + ")" : "")
+                .append(": green Ready, red kill, blue container start; grey: warm-up (before 0 s)</div>\n");
+        int lanesH = shown * lh + 20;
+        sb.append(svgOpen(w, lanesH));
+        sb.append("<rect x='").append(left).append("' y='0' width='").append(f(warm / span * (w - left))).append("' height='")
+                .append(shown * lh).append("' fill='#eee'/>");
+        for (int i = 0; i < shown; i++) {
+            FleetResult.Lane l = lanes.get(i);
+            int y = i * lh;
+            if (lh >= 10) {
+                sb.append("<text x='4' y='").append(y + lh - 3).append("' font-size='10'>r").append(l.replica()).append("</text>");
+            }
+            for (double[] iv : l.ready()) {
+                double a = Math.max(from, iv[0]);
+                double b = Math.min(d, iv[1]);
+                if (b <= a) {
+                    continue;
+                }
+                sb.append("<rect x='").append(f(left + (a - from) / span * (w - left))).append("' y='").append(y + 1)
+                        .append("' width='").append(f(Math.max(0.5, (b - a) / span * (w - left)))).append("' height='")
+                        .append(Math.max(1, lh - 2)).append("' fill='#34a853' fill-opacity='0.55'/>");
+            }
+            for (double s : l.startTimes()) {
+                mark(sb, left, w, from, span, s, y, lh, "#1a73e8");
+            }
+            for (double k : l.killTimes()) {
+                mark(sb, left, w, from, span, k, y, lh, "#d93025");
+            }
+        }
+        axisLabels(sb, left, w, shown * lh, from, span);
+        sb.append("</svg>\n");
+    }
+
+    private static void mark(StringBuilder sb, int left, int w, double from, double span, double t, int y, int lh, String color) {
+        if (t < from || t > from + span) {
+            return;
+        }
+        double x = left + (t - from) / span * (w - left);
+        sb.append("<rect x='").append(f(x - 1)).append("' y='").append(y).append("' width='2' height='").append(Math.max(1, lh))
+                .append("' fill='").append(color).append("'/>");
+    }
+
+    private static String svgOpen(int w, int h) {
+        return "<svg xmlns='http://www.w3.org/2000/svg' width='" + w + "' height='" + h + "' viewBox='0 0 " + w + " " + h + "'>";
+    }
+
+    private static void axis(StringBuilder sb, int left, int w, int h, double from, double span) {
+        sb.append("<line x1='").append(left).append("' y1='").append(h).append("' x2='").append(w).append("' y2='").append(h)
+                .append("' stroke='#999'/>");
+        axisLabels(sb, left, w, h, from, span);
+    }
+
+    private static void axisLabels(StringBuilder sb, int left, int w, int h, double from, double span) {
+        double stepS = niceStep(span / 8);
+        for (double t = Math.ceil(from / stepS) * stepS; t <= from + span; t += stepS) {
+            double x = left + (t - from) / span * (w - left);
+            sb.append("<text x='").append(f(x)).append("' y='").append(h + 14).append("' font-size='10' text-anchor='middle'>")
+                    .append(num(t)).append("s</text>");
+        }
+    }
+
+    private static double niceStep(double raw) {
+        double[] steps = {1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600};
+        for (double s : steps) {
+            if (s >= raw) {
+                return s;
+            }
+        }
+        return 7200;
+    }
+
+    private static String f(double v) {
+        return String.format(Locale.ROOT, "%.1f", v);
+    }
+
+    private static String num(double v) {
+        return v == Math.rint(v) ? Long.toString((long) v) : String.format(Locale.ROOT, "%.2f", v);
+    }
+
+    static String esc(String s) {
+        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("'", "&#39;").replace("\"", "&quot;");
+    }
+}

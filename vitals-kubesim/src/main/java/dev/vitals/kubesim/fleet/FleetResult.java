@@ -1,0 +1,106 @@
+package dev.vitals.kubesim.fleet;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What a fleet run saw: totals, a per-second series, a lane per replica and the expectations'
+ * verdicts. Immutable; the same shape for the model and the live engine. Times are seconds from
+ * scenario start (the end of warm-up: every replica Ready once); warm-up events have negative times.
+ *
+ * @param engine {@code model} or {@code live}
+ * @param label what ran, e.g. {@code incident naive}
+ * @param replicas the fleet size
+ * @param durationSeconds scenario seconds after warm-up
+ * @param warmupSeconds how long warm-up took (from the first container start to every replica in the endpoints)
+ * @param totals the totals
+ * @param series one entry per scenario second
+ * @param lanes one per replica, index order
+ * @param checks the expectations' verdicts, in the order given
+ */
+public record FleetResult(String engine, String label, int replicas, double durationSeconds, double warmupSeconds,
+        Totals totals, List<Second> series, List<Lane> lanes, List<Check> checks) {
+
+    public FleetResult {
+        Objects.requireNonNull(engine, "engine");
+        Objects.requireNonNull(label, "label");
+        Objects.requireNonNull(totals, "totals");
+        series = List.copyOf(series);
+        lanes = List.copyOf(lanes);
+        checks = List.copyOf(checks);
+    }
+
+    /** @return true when every expectation holds (also when there are none) */
+    public boolean passed() {
+        return checks.stream().allMatch(Check::passed);
+    }
+
+    /**
+     * Fleet totals.
+     *
+     * @param restarts container restarts over the fleet (warm-up included)
+     * @param kills liveness/startup kills over the fleet
+     * @param replicasRestarted replicas with at least one restart
+     * @param zeroEndpointSeconds scenario seconds with no Ready endpoint in the Service
+     * @param minEndpoints the fewest endpoints the Service had after warm-up
+     * @param requests client requests that ended (succeeded or failed after all retries)
+     * @param failed of those, failed
+     * @param attempts attempts sent (retries amplify load: attempts / requests)
+     * @param meanLatencyMs mean latency of successful requests (last attempt), ms
+     * @param p99LatencyMs their 99th percentile, ms (log-binned, ±10 %)
+     */
+    public record Totals(int restarts, int kills, int replicasRestarted, double zeroEndpointSeconds, int minEndpoints,
+            long requests, long failed, long attempts, double meanLatencyMs, double p99LatencyMs) {
+
+        /** @return failed requests as a percentage of requests, 0 when there were none */
+        public double clientErrorPercent() {
+            return requests == 0 ? 0 : 100.0 * failed / requests;
+        }
+    }
+
+    /**
+     * One scenario second.
+     *
+     * @param t the second's start
+     * @param endpoints Ready endpoints in the Service, time-weighted mean over the second
+     * @param minEndpoints the fewest during the second
+     * @param ready replicas whose kubelet Ready condition is true, mean over the second
+     * @param ok requests that succeeded in this second
+     * @param failed requests that failed in this second (after all retries)
+     * @param attempts attempts sent in this second
+     * @param p50Ms median latency of successes in this second, ms (0 when none)
+     * @param p99Ms 99th percentile, ms (0 when none)
+     */
+    public record Second(int t, double endpoints, int minEndpoints, double ready, long ok, long failed, long attempts,
+            double p50Ms, double p99Ms) {
+    }
+
+    /**
+     * One replica's lane.
+     *
+     * @param replica 0-based index
+     * @param restarts its restarts
+     * @param kills its kills
+     * @param ready intervals [from, to) when its Ready condition was true
+     * @param killTimes when the kubelet killed it
+     * @param startTimes when a container instance started (the first included)
+     */
+    public record Lane(int replica, int restarts, int kills, List<double[]> ready, List<Double> killTimes,
+            List<Double> startTimes) {
+        public Lane {
+            ready = List.copyOf(ready);
+            killTimes = List.copyOf(killTimes);
+            startTimes = List.copyOf(startTimes);
+        }
+    }
+
+    /**
+     * An expectation's verdict.
+     *
+     * @param expectation as written
+     * @param actual the measured value
+     * @param passed whether it held
+     */
+    public record Check(String expectation, double actual, boolean passed) {
+    }
+}

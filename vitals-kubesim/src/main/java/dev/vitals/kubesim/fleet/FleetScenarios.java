@@ -1,0 +1,176 @@
+package dev.vitals.kubesim.fleet;
+
+import dev.vitals.kubesim.model.ProbeHandler;
+import dev.vitals.kubesim.model.ProbeSpec;
+import dev.vitals.kubesim.model.ProbeType;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The fleet replays (the seed incident, C21, C22), each as a pair of specs: the naive wiring and
+ * Vitals' wiring. Numbers come from the demo's calibration (the anchor: 40 workers, exports that
+ * hold a worker 4–12 s, start-up ≈ 4.5 s) unless a case says otherwise. Thread-safe (stateless).
+ */
+public final class FleetScenarios {
+    /** Scenario names, in the order {@code all} runs them. */
+    public static final List<String> NAMES = List.of("incident", "shared-dependency", "rebalance");
+
+    private FleetScenarios() {
+    }
+
+    /** How the replicas are wired. */
+    public enum Wiring {
+        /** Probes on the application's worker pool, the dependency checked inline, critical. */
+        NAIVE,
+        /** Vitals: probes on their own server answered from memory, the dependency non-critical. */
+        VITALS;
+
+        /** @return {@code naive} or {@code vitals} (the replay's flag) */
+        public String flag() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
+
+    /**
+     * @param name a scenario name
+     * @return the default replica count of that scenario
+     * @throws IllegalArgumentException for an unknown name
+     */
+    public static int defaultReplicas(String name) {
+        switch (name) {
+            case "incident":
+                return 12;
+            case "shared-dependency":
+                return 6;
+            case "rebalance":
+                return 6;
+            default:
+                throw unknown(name);
+        }
+    }
+
+    /**
+     * @param name {@code incident}, {@code shared-dependency} or {@code rebalance}
+     * @param replicas fleet size, 1–5,000
+     * @param wiring the wiring
+     * @return the spec, with the expectations the replay checks for that wiring
+     * @throws IllegalArgumentException for an unknown name or a bad size
+     */
+    public static FleetSpec spec(String name, int replicas, Wiring wiring) {
+        switch (name) {
+            case "incident":
+                return incident(replicas, wiring);
+            case "shared-dependency":
+                return sharedDependency(replicas, wiring);
+            case "rebalance":
+                return rebalance(replicas, wiring);
+            default:
+                throw unknown(name);
+        }
+    }
+
+    /**
+     * @param name a scenario name
+     * @return a one-line description
+     */
+    public static String title(String name) {
+        switch (name) {
+            case "incident":
+                return "the seed incident across the fleet: 100 export clients per replica for 6 minutes through the Service "
+                        + "(exports hold one of 40 workers 4-12 s); liveness period 2 s, timeout 3 s, failureThreshold 3";
+            case "shared-dependency":
+                return "C21: a shared cache down for 60 s; readiness checks it (period 10 s, failureThreshold 3): critical "
+                        + "(naive) or non-critical (Vitals); half the traffic needs the cache";
+            case "rebalance":
+                return "C22: replicas near capacity, one replica killed; its kept connections move to the survivors; "
+                        + "liveness on the worker pool (naive) or on its own server (Vitals)";
+            default:
+                throw unknown(name);
+        }
+    }
+
+    private static IllegalArgumentException unknown(String name) {
+        return new IllegalArgumentException("unknown fleet scenario '" + name + "': expected one of " + String.join(", ", NAMES));
+    }
+
+    static ProbeSpec probe(ProbeType type, int period, int timeout, int failureThreshold) {
+        return ProbeSpec.builder(type)
+                .handler(new ProbeHandler.HttpGet(Optional.empty(), ProbeHandler.PortRef.of(8080), "/" + type.label(), "HTTP", List.of()))
+                .periodSeconds(period).timeoutSeconds(timeout).failureThreshold(failureThreshold).build();
+    }
+
+    private static FleetSpec.Replica demoReplica(int queueLimit) {
+        FleetSpec.Replica r = demoReplica();
+        return new FleetSpec.Replica(r.workers(), queueLimit, r.startTime(), r.stopTime(), r.probeServiceTime(), r.warmupFactor(),
+                r.warmupTime());
+    }
+
+    private static FleetSpec.Replica demoReplica() {
+        // the demo: 40 workers, start-up ≈ 4.5 s (anchor "Started in" median 4.46 s), a cold JIT at first
+        return new FleetSpec.Replica(40, Integer.MAX_VALUE, Duration.ofMillis(4500), Duration.ofMillis(500), Duration.ofMillis(1),
+                1.5, Duration.ofSeconds(10));
+    }
+
+    private static FleetSpec incident(int replicas, Wiring w) {
+        boolean naive = w == Wiring.NAIVE;
+        FleetSpec.Probes probes = new FleetSpec.Probes(Optional.of(probe(ProbeType.STARTUP, 1, 1, 60)),
+                Optional.of(probe(ProbeType.LIVENESS, 2, 3, 3)), Optional.of(probe(ProbeType.READINESS, 2, 3, 3)),
+                naive ? FleetSpec.ProbeServer.APP_POOL : FleetSpec.ProbeServer.ISOLATED,
+                FleetSpec.DependencyRole.NONE, FleetSpec.DependencyRole.NONE);
+        FleetSpec.Clients exports = new FleetSpec.Clients("exports", 0, 100 * replicas, Duration.ZERO, Duration.ofSeconds(2),
+                Duration.ofMinutes(6), Duration.ofSeconds(4), Duration.ofSeconds(12), Duration.ofSeconds(60), 1,
+                Duration.ofSeconds(1), true, 0, false);
+        List<FleetExpectation> expect = naive ? List.of(FleetExpectation.parse("restarts >= " + Math.max(1, replicas / 2)))
+                : List.of(FleetExpectation.parse("restarts == 0"), FleetExpectation.parse("endpoints > 0 always"),
+                        FleetExpectation.parse("client errors < 1%"));
+        // exports only, as in the incident and the anchor ("every export completed in every run"):
+        // each restart kills exports in flight, which their clients send again
+        return new FleetSpec(replicas, Duration.ofMinutes(8), Duration.ofMillis(100), 1, demoReplica(), probes, Optional.empty(),
+                new FleetSpec.Service(Duration.ofSeconds(1)), List.of(exports), List.of(), expect);
+    }
+
+    private static FleetSpec sharedDependency(int replicas, Wiring w) {
+        boolean naive = w == Wiring.NAIVE;
+        // C21: period 10 s, threshold 3; readiness pings the cache. Liveness is sound in both wirings.
+        FleetSpec.Probes probes = new FleetSpec.Probes(Optional.of(probe(ProbeType.STARTUP, 1, 1, 60)),
+                Optional.of(probe(ProbeType.LIVENESS, 10, 1, 3)), Optional.of(probe(ProbeType.READINESS, 10, 1, 3)),
+                FleetSpec.ProbeServer.ISOLATED, FleetSpec.DependencyRole.NONE,
+                naive ? FleetSpec.DependencyRole.CRITICAL : FleetSpec.DependencyRole.NON_CRITICAL);
+        FleetSpec.Dependency cache = new FleetSpec.Dependency("cache", Duration.ZERO, Duration.ofMillis(5),
+                List.of(new FleetSpec.Window(Duration.ofSeconds(30), Duration.ofSeconds(60))));
+        FleetSpec.Clients catalog = new FleetSpec.Clients("catalog (no cache)", 50.0 * replicas, 0, Duration.ZERO, Duration.ZERO,
+                Duration.ofMinutes(3), Duration.ofMillis(20), Duration.ofMillis(60), Duration.ofSeconds(5), 1, Duration.ofMillis(200),
+                false, 0, false);
+        FleetSpec.Clients sessions = new FleetSpec.Clients("sessions (cache)", 50.0 * replicas, 0, Duration.ZERO, Duration.ZERO,
+                Duration.ofMinutes(3), Duration.ofMillis(10), Duration.ofMillis(30), Duration.ofSeconds(5), 1, Duration.ofMillis(200),
+                false, 0, true);
+        List<FleetExpectation> expect = naive ? List.of(FleetExpectation.parse("zero-endpoint seconds >= 20"))
+                : List.of(FleetExpectation.parse("endpoints > 0 always"), FleetExpectation.parse("restarts == 0"));
+        return new FleetSpec(replicas, Duration.ofMinutes(3), Duration.ofMillis(100), 1, demoReplica(), probes, Optional.of(cache),
+                new FleetSpec.Service(Duration.ofSeconds(1)), List.of(catalog, sessions), List.of(), expect);
+    }
+
+    private static FleetSpec rebalance(int replicas, Wiring w) {
+        boolean naive = w == Wiring.NAIVE;
+        // C22: 40 workers, 200 ms per request, so 200 req/s per replica at capacity; clients keep
+        // their connections; the fleet runs at ~85 % of capacity until one replica is killed.
+        FleetSpec.Probes probes = new FleetSpec.Probes(Optional.of(probe(ProbeType.STARTUP, 1, 1, 60)),
+                Optional.of(probe(ProbeType.LIVENESS, 5, 1, 3)), Optional.of(probe(ProbeType.READINESS, 5, 1, 3)),
+                naive ? FleetSpec.ProbeServer.APP_POOL : FleetSpec.ProbeServer.ISOLATED,
+                FleetSpec.DependencyRole.NONE, FleetSpec.DependencyRole.NONE);
+        // 40 workers × 1 / 0.2 s = 200 req/s per replica; the fleet runs at 75 % of that over 30 kept
+        // connections per replica; the killed replica's connections land on the survivors at random,
+        // so some of them go past 100 %.
+        FleetSpec.Clients app = new FleetSpec.Clients("app (kept connections)", 150.0 * replicas, 0, Duration.ZERO,
+                Duration.ofSeconds(10), Duration.ofMinutes(5), Duration.ofMillis(150), Duration.ofMillis(250), Duration.ofSeconds(10), 1,
+                Duration.ofMillis(100), false, 30 * replicas, false);
+        List<FleetExpectation> expect = naive ? List.of(FleetExpectation.parse("restarts >= 2"))
+                : List.of(FleetExpectation.parse("restarts == 1"), FleetExpectation.parse("endpoints > 0 always"));
+        // a bounded queue (400 waiting requests, 2 s of work): overload beyond it is refused at once, and the
+        // client's retry (a new connection) lands on another replica
+        return new FleetSpec(replicas, Duration.ofMinutes(5), Duration.ofMillis(100), 1, demoReplica(400), probes, Optional.empty(),
+                new FleetSpec.Service(Duration.ofSeconds(1)), List.of(app), List.of(new FleetSpec.Action(Duration.ofSeconds(60), 0)),
+                expect);
+    }
+}

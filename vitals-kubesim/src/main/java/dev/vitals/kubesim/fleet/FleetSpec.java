@@ -1,0 +1,327 @@
+package dev.vitals.kubesim.fleet;
+
+import dev.vitals.kubesim.model.ProbeSpec;
+import dev.vitals.kubesim.model.ProbeType;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * What a fleet run simulates: N replicas of one service behind a Service, their probes, the
+ * clients that call them, a shared dependency and timed actions. Immutable. Read one from YAML
+ * with {@link FleetSpecReader}; the replays build theirs in code. Every duration is a
+ * {@link Duration}; every rate is per second.
+ *
+ * @param replicas number of replicas, 1–5,000 (the model engine) or 1–64 (the live engine)
+ * @param duration scenario time simulated after warm-up, ≥ 1 s
+ * @param step the model engine's time step for the request model, 1 ms – 1 s (default 100 ms)
+ * @param seed random seed for routing and arrivals (runs are reproducible)
+ * @param replica the per-replica service model
+ * @param probes the kubelet probes and what each one checks
+ * @param dependency the shared dependency, if any
+ * @param service the Service in front of the replicas
+ * @param clients the client populations
+ * @param actions timed actions (kills of single replicas)
+ * @param expectations expectations checked at the end ({@link FleetExpectation} syntax)
+ */
+public record FleetSpec(int replicas, Duration duration, Duration step, long seed, Replica replica, Probes probes,
+        Optional<Dependency> dependency, Service service, List<Clients> clients, List<Action> actions,
+        List<FleetExpectation> expectations) {
+
+    /** The largest fleet the model engine accepts. */
+    public static final int MAX_REPLICAS = 5000;
+
+    public FleetSpec {
+        Objects.requireNonNull(duration, "duration");
+        Objects.requireNonNull(step, "step");
+        Objects.requireNonNull(replica, "replica");
+        Objects.requireNonNull(probes, "probes");
+        Objects.requireNonNull(dependency, "dependency");
+        Objects.requireNonNull(service, "service");
+        clients = List.copyOf(clients);
+        actions = List.copyOf(actions);
+        expectations = List.copyOf(expectations);
+        if (replicas < 1 || replicas > MAX_REPLICAS) {
+            throw new IllegalArgumentException("replicas must be 1-" + MAX_REPLICAS + ", was " + replicas);
+        }
+        if (duration.compareTo(Duration.ofSeconds(1)) < 0) {
+            throw new IllegalArgumentException("duration must be at least 1s, was " + duration);
+        }
+        if (step.compareTo(Duration.ofMillis(1)) < 0 || step.compareTo(Duration.ofSeconds(1)) > 0) {
+            throw new IllegalArgumentException("step must be 1ms-1s, was " + step);
+        }
+        for (Action a : actions) {
+            if (a.replica() >= replicas) {
+                throw new IllegalArgumentException("actions: kill of replica " + a.replica() + " but there are only "
+                        + replicas + " replicas (0-" + (replicas - 1) + ")");
+            }
+        }
+    }
+
+    /** @return a copy with another replica count */
+    public FleetSpec withReplicas(int n) {
+        return new FleetSpec(n, duration, step, seed, replica, probes, dependency, service, clients, actions, expectations);
+    }
+
+    /** @return a copy with another duration */
+    public FleetSpec withDuration(Duration d) {
+        return new FleetSpec(replicas, d, step, seed, replica, probes, dependency, service, clients, actions, expectations);
+    }
+
+    /** @return a copy with other expectations */
+    public FleetSpec withExpectations(List<FleetExpectation> e) {
+        return new FleetSpec(replicas, duration, step, seed, replica, probes, dependency, service, clients, actions, e);
+    }
+
+    /** Where a replica answers its probes. */
+    public enum ProbeServer {
+        /** On the application's worker pool: a probe waits behind queued requests (the naive wiring). */
+        APP_POOL,
+        /** On a server of its own, answered from memory (Vitals, P1). */
+        ISOLATED
+    }
+
+    /** How a probe treats the shared dependency. */
+    public enum DependencyRole {
+        /** The probe does not look at it. */
+        NONE,
+        /** The dependency's failure fails the probe (a critical check). */
+        CRITICAL,
+        /** The dependency's failure degrades the report (HTTP 200): the probe passes (P3). */
+        NON_CRITICAL
+    }
+
+    /**
+     * The per-replica queueing model.
+     *
+     * @param workers worker threads serving requests (and probes on {@link ProbeServer#APP_POOL}), ≥ 1
+     * @param queueLimit requests waiting beyond the workers before new ones are refused with an
+     *        error (an accept backlog or bounded executor queue), ≥ 0; {@code Integer.MAX_VALUE} = unbounded
+     * @param startTime cold start: from container start until the application and its probe
+     *        server answer (connections refused before)
+     * @param stopTime after SIGTERM, how long in-flight requests may still complete before the
+     *        process exits (new connections are refused at once)
+     * @param probeServiceTime the time a probe takes once it has a thread
+     * @param warmupFactor service times are multiplied by this right after start, falling
+     *        linearly to 1 over {@code warmupTime} (a cold JIT), ≥ 1
+     * @param warmupTime see {@code warmupFactor}
+     */
+    public record Replica(int workers, int queueLimit, Duration startTime, Duration stopTime, Duration probeServiceTime,
+            double warmupFactor, Duration warmupTime) {
+        public Replica {
+            if (workers < 1) {
+                throw new IllegalArgumentException("replica.workers must be at least 1, was " + workers);
+            }
+            if (queueLimit < 0) {
+                throw new IllegalArgumentException("replica.queueLimit must be at least 0, was " + queueLimit);
+            }
+            if (!(warmupFactor >= 1) || warmupFactor > 100) {
+                throw new IllegalArgumentException("replica.warmupFactor must be 1-100, was " + warmupFactor);
+            }
+            nonNegative("replica.startTime", startTime);
+            nonNegative("replica.stopTime", stopTime);
+            nonNegative("replica.probeServiceTime", probeServiceTime);
+            nonNegative("replica.warmupTime", warmupTime);
+        }
+    }
+
+    /**
+     * The probes (kubelet fields in {@link ProbeSpec}), where they are served and what they check.
+     *
+     * @param startup the startup probe, if any
+     * @param liveness the liveness probe, if any
+     * @param readiness the readiness probe, if any
+     * @param server where probes are answered
+     * @param livenessDependency how liveness treats the shared dependency (a dependency in
+     *        liveness is failure 2 of DESIGN.md section 1)
+     * @param readinessDependency how readiness treats it (C21)
+     */
+    public record Probes(Optional<ProbeSpec> startup, Optional<ProbeSpec> liveness, Optional<ProbeSpec> readiness,
+            ProbeServer server, DependencyRole livenessDependency, DependencyRole readinessDependency) {
+        public Probes {
+            Objects.requireNonNull(startup, "startup");
+            Objects.requireNonNull(liveness, "liveness");
+            Objects.requireNonNull(readiness, "readiness");
+            Objects.requireNonNull(server, "server");
+            Objects.requireNonNull(livenessDependency, "livenessDependency");
+            Objects.requireNonNull(readinessDependency, "readinessDependency");
+        }
+
+        /** @return the probe of that type, if configured */
+        public Optional<ProbeSpec> probe(ProbeType t) {
+            switch (t) {
+                case STARTUP:
+                    return startup;
+                case LIVENESS:
+                    return liveness;
+                default:
+                    return readiness;
+            }
+        }
+
+        /** @return how the probe of that type treats the dependency (startup: never) */
+        public DependencyRole dependencyRole(ProbeType t) {
+            switch (t) {
+                case LIVENESS:
+                    return livenessDependency;
+                case READINESS:
+                    return readinessDependency;
+                default:
+                    return DependencyRole.NONE;
+            }
+        }
+    }
+
+    /**
+     * A dependency every replica shares (a cache, a database).
+     *
+     * @param name its name in reports
+     * @param checkTime how long a health check of it takes while it is down (a connect timeout;
+     *        0 = refused at once); a probe whose check outlasts the probe's timeout times out
+     * @param failTime how long a request that needs it takes to fail while it is down
+     * @param outages when it is down, from scenario start
+     */
+    public record Dependency(String name, Duration checkTime, Duration failTime, List<Window> outages) {
+        public Dependency {
+            Objects.requireNonNull(name, "name");
+            nonNegative("dependency.checkTime", checkTime);
+            nonNegative("dependency.failTime", failTime);
+            outages = List.copyOf(outages);
+        }
+
+        /** @return true when {@code t} seconds after scenario start falls in an outage */
+        public boolean downAt(double t) {
+            for (Window w : outages) {
+                if (w.contains(t)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+    }
+
+    /**
+     * A time window from scenario start.
+     *
+     * @param at start
+     * @param duration length, &gt; 0
+     */
+    public record Window(Duration at, Duration duration) {
+        public Window {
+            nonNegative("at", at);
+            nonNegative("duration", duration);
+        }
+
+        /** @return whether {@code t} seconds is inside [at, at + duration) */
+        public boolean contains(double t) {
+            double a = at.toNanos() / 1e9;
+            return t >= a && t < a + duration.toNanos() / 1e9;
+        }
+    }
+
+    /**
+     * The Service in front of the replicas (kube-proxy, iptables mode: each new connection goes to
+     * a Ready endpoint chosen at random; connections already open stay where they are).
+     *
+     * @param propagationDelay from a Ready change in the kubelet until the Service sees it
+     *        (endpoints controller + kube-proxy), default 1 s
+     */
+    public record Service(Duration propagationDelay) {
+        public Service {
+            nonNegative("service.propagationDelay", propagationDelay);
+        }
+    }
+
+    /**
+     * One client population.
+     *
+     * @param name its name in reports
+     * @param rate open loop: new requests per second (Poisson arrivals), or 0 for closed loop
+     * @param concurrency closed loop: clients each keeping one request outstanding, or 0 for open loop
+     * @param thinkTime closed loop: pause between a response and the next request
+     * @param from when the population starts, from scenario start
+     * @param until when it stops sending new requests (requests in flight complete)
+     * @param serviceMin shortest service time of its requests
+     * @param serviceMax longest service time (the model uses the mean of min and max)
+     * @param timeout the client's timeout per attempt (the server keeps working on a timed-out request)
+     * @param retries extra attempts after a failed one (timeout, refused, reset, error), ≥ 0
+     * @param retryDelay pause before a retry
+     * @param persistent closed loop: a client keeps its connection (and so its replica) until a
+     *        failure, as HTTP keep-alive and gRPC channels do (C22)
+     * @param connections open loop: 0 = a new connection per request; K &gt; 0 = the rate is
+     *        carried by K kept connections, each staying on its replica until that process ends
+     *        (then it reconnects through the Service: C22)
+     * @param usesDependency its requests need the shared dependency and fail while it is down
+     */
+    public record Clients(String name, double rate, int concurrency, Duration thinkTime, Duration from, Duration until,
+            Duration serviceMin, Duration serviceMax, Duration timeout, int retries, Duration retryDelay,
+            boolean persistent, int connections, boolean usesDependency) {
+        public Clients {
+            Objects.requireNonNull(name, "name");
+            String where = "clients '" + name + "'";
+            if ((rate > 0) == (concurrency > 0)) {
+                throw new IllegalArgumentException(where + ": give exactly one of rate (open loop) or concurrency (closed loop)");
+            }
+            if (rate < 0 || rate > 10_000_000) {
+                throw new IllegalArgumentException(where + ": rate must be 0-10000000 per second, was " + rate);
+            }
+            if (concurrency < 0 || concurrency > 10_000_000) {
+                throw new IllegalArgumentException(where + ": concurrency must be 0-10000000, was " + concurrency);
+            }
+            if (connections < 0 || connections > 10_000_000) {
+                throw new IllegalArgumentException(where + ": connections must be 0-10000000, was " + connections);
+            }
+            if (connections > 0 && concurrency > 0) {
+                throw new IllegalArgumentException(where + ": connections is for open loop (rate); closed loop uses persistent");
+            }
+            if (retries < 0 || retries > 100) {
+                throw new IllegalArgumentException(where + ": retries must be 0-100, was " + retries);
+            }
+            nonNegative(where + ": thinkTime", thinkTime);
+            nonNegative(where + ": from", from);
+            nonNegative(where + ": until", until);
+            nonNegative(where + ": retryDelay", retryDelay);
+            if (serviceMin.compareTo(Duration.ofNanos(1000)) < 0) {
+                throw new IllegalArgumentException(where + ": serviceTime must be at least 1us, was " + serviceMin);
+            }
+            if (serviceMax.compareTo(serviceMin) < 0) {
+                throw new IllegalArgumentException(where + ": serviceTime max must be at least min, was " + serviceMax
+                        + " < " + serviceMin);
+            }
+            if (timeout.compareTo(Duration.ofMillis(1)) < 0) {
+                throw new IllegalArgumentException(where + ": timeout must be at least 1ms, was " + timeout);
+            }
+            if (until.compareTo(from) < 0) {
+                throw new IllegalArgumentException(where + ": until must not be before from (" + until + " < " + from + ")");
+            }
+        }
+
+        /** @return the mean service time in seconds */
+        public double meanServiceSeconds() {
+            return (serviceMin.toNanos() + serviceMax.toNanos()) / 2e9;
+        }
+    }
+
+    /**
+     * A timed action: the container of one replica is killed (OOM, a node drain, a deploy).
+     *
+     * @param at when, from scenario start
+     * @param replica which replica, 0-based
+     */
+    public record Action(Duration at, int replica) {
+        public Action {
+            nonNegative("actions.at", at);
+            if (replica < 0) {
+                throw new IllegalArgumentException("actions: replica must be at least 0, was " + replica);
+            }
+        }
+    }
+
+    static void nonNegative(String name, Duration d) {
+        Objects.requireNonNull(d, name);
+        if (d.isNegative()) {
+            throw new IllegalArgumentException(name + " must not be negative, was " + d);
+        }
+    }
+}

@@ -1,0 +1,440 @@
+package dev.vitals.kubesim.fleet;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.vitals.kubesim.InvalidInputException;
+import dev.vitals.kubesim.model.Durations;
+import dev.vitals.kubesim.model.ProbeHandler;
+import dev.vitals.kubesim.model.ProbeSpec;
+import dev.vitals.kubesim.model.ProbeType;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Reads a {@link FleetSpec} from YAML. Every problem is one line naming the file, the field and
+ * what is expected, thrown as {@link InvalidInputException} (the CLI's exit code 2). Unknown
+ * fields are errors. The format, with defaults:
+ *
+ * <pre>{@code
+ * replicas: 12                  # required, 1-5000
+ * duration: 10m                 # required: scenario time after warm-up
+ * step: 100ms                   # the request model's time step
+ * seed: 1
+ * replica:
+ *   workers: 40                 # required
+ *   startTime: 5s               # required: container start until it answers
+ *   stopTime: 500ms             # SIGTERM until exit
+ *   queueLimit: unbounded       # or a number of waiting requests
+ *   probeServiceTime: 1ms
+ *   warmupFactor: 1             # service-time multiplier just after start
+ *   warmupTime: 0s
+ * probes:
+ *   server: app-pool            # required: app-pool | isolated
+ *   # each probe: kubelet's fields, plus dependency (none | critical | non-critical) and the
+ *   # path the live engine probes (default /healthz on app-pool, /livez /readyz /startupz isolated)
+ *   startup:   {periodSeconds: 1, timeoutSeconds: 1, failureThreshold: 60}
+ *   liveness:  {periodSeconds: 2, timeoutSeconds: 3, failureThreshold: 3, dependency: none}
+ *   readiness: {periodSeconds: 2, timeoutSeconds: 3, failureThreshold: 3, dependency: critical}
+ * dependency:                   # optional
+ *   name: cache
+ *   checkTime: 0s               # a check of it while it is down
+ *   failTime: 10ms              # a request that needs it while it is down
+ *   outages: [{at: 60s, duration: 60s}]
+ * service:
+ *   propagationDelay: 1s
+ * clients:                      # required, at least one
+ *   - name: users
+ *     rate: 200                 # open loop, per second; or concurrency: 100 (closed loop)
+ *     serviceTime: 50ms         # required; or {min: 4s, max: 12s}
+ *     timeout: 10s              # required
+ *     retries: 0
+ *     retryDelay: 100ms
+ *     thinkTime: 0s
+ *     from: 0s
+ *     until: <duration>
+ *     persistent: false         # closed loop: keep the connection (and replica)
+ *     connections: 0            # open loop: K kept connections carry the rate
+ *     usesDependency: false
+ * actions: [{at: 60s, kill: 0}]
+ * expect: ["endpoints > 0 always", "restarts == 0", "client errors < 1%"]
+ * }</pre>
+ *
+ * Thread-safe (stateless).
+ */
+public final class FleetSpecReader {
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+
+    private FleetSpecReader() {
+    }
+
+    /**
+     * @param file the YAML file
+     * @return the spec
+     * @throws InvalidInputException when the file cannot be read or a field is missing or invalid
+     */
+    public static FleetSpec read(Path file) {
+        String text;
+        try {
+            text = Files.readString(file, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new InvalidInputException(file + ": cannot read: " + (e instanceof java.nio.file.NoSuchFileException
+                    ? "no such file" : String.valueOf(e.getMessage())));
+        }
+        return parse(text, file.toString());
+    }
+
+    /**
+     * @param yaml the YAML text
+     * @param source the name used in messages
+     * @return the spec
+     * @throws InvalidInputException when a field is missing or invalid
+     */
+    public static FleetSpec parse(String yaml, String source) {
+        JsonNode root;
+        try {
+            root = YAML.readTree(yaml);
+        } catch (JsonProcessingException e) {
+            String m = e.getOriginalMessage() == null ? "not YAML" : e.getOriginalMessage().split("\\R")[0];
+            throw new InvalidInputException(source + ": not valid YAML: " + m);
+        }
+        if (root == null || !root.isObject()) {
+            throw new InvalidInputException(source + ": expected a YAML mapping with replicas, duration, replica, probes, clients");
+        }
+        Node r = new Node(source, "", root);
+        try {
+            return read(r);
+        } catch (IllegalArgumentException e) {
+            if (e instanceof InvalidInputException) {
+                throw e;
+            }
+            throw new InvalidInputException(source + ": " + e.getMessage());
+        }
+    }
+
+    private static FleetSpec read(Node r) {
+        r.known("replicas", "duration", "step", "seed", "replica", "probes", "dependency", "service", "clients", "actions",
+                "expect");
+        int replicas = r.integer("replicas", 1, FleetSpec.MAX_REPLICAS);
+        Duration duration = r.duration("duration");
+        Duration step = r.optDuration("step").orElse(Duration.ofMillis(100));
+        long seed = r.has("seed") ? r.integer("seed", Integer.MIN_VALUE, Integer.MAX_VALUE) : 1;
+
+        Node m = r.object("replica");
+        m.known("workers", "startTime", "stopTime", "queueLimit", "probeServiceTime", "warmupFactor", "warmupTime");
+        int queueLimit = Integer.MAX_VALUE;
+        if (m.has("queueLimit") && !m.text("queueLimit").equals("unbounded")) {
+            queueLimit = m.integer("queueLimit", 0, Integer.MAX_VALUE - 1);
+        }
+        FleetSpec.Replica replica = new FleetSpec.Replica(m.integer("workers", 1, 1_000_000), queueLimit,
+                m.duration("startTime"), m.optDuration("stopTime").orElse(Duration.ofMillis(500)),
+                m.optDuration("probeServiceTime").orElse(Duration.ofMillis(1)),
+                m.has("warmupFactor") ? m.number("warmupFactor", 1, 100) : 1,
+                m.optDuration("warmupTime").orElse(Duration.ZERO));
+
+        Node p = r.object("probes");
+        p.known("server", "startup", "liveness", "readiness");
+        String server = p.text("server");
+        FleetSpec.ProbeServer ps;
+        if (server.equals("app-pool")) {
+            ps = FleetSpec.ProbeServer.APP_POOL;
+        } else if (server.equals("isolated")) {
+            ps = FleetSpec.ProbeServer.ISOLATED;
+        } else {
+            throw p.bad("server", "must be app-pool or isolated, was '" + server + "'");
+        }
+        Optional<ProbeSpec> startup = probe(p, "startup", ProbeType.STARTUP);
+        Optional<ProbeSpec> liveness = probe(p, "liveness", ProbeType.LIVENESS);
+        Optional<ProbeSpec> readiness = probe(p, "readiness", ProbeType.READINESS);
+        FleetSpec.Probes probes = new FleetSpec.Probes(startup, liveness, readiness, ps,
+                role(p, "liveness"), role(p, "readiness"));
+
+        Optional<FleetSpec.Dependency> dependency = Optional.empty();
+        if (r.has("dependency")) {
+            Node d = r.object("dependency");
+            d.known("name", "checkTime", "failTime", "outages");
+            List<FleetSpec.Window> outages = new ArrayList<>();
+            for (Node o : d.list("outages")) {
+                o.known("at", "duration");
+                outages.add(new FleetSpec.Window(o.duration("at"), o.duration("duration")));
+            }
+            dependency = Optional.of(new FleetSpec.Dependency(d.has("name") ? d.text("name") : "dependency",
+                    d.optDuration("checkTime").orElse(Duration.ZERO), d.optDuration("failTime").orElse(Duration.ofMillis(10)),
+                    outages));
+        }
+        Duration delay = Duration.ofSeconds(1);
+        if (r.has("service")) {
+            Node s = r.object("service");
+            s.known("propagationDelay");
+            delay = s.optDuration("propagationDelay").orElse(delay);
+        }
+
+        List<FleetSpec.Clients> clients = new ArrayList<>();
+        List<Node> cl = r.list("clients");
+        if (cl.isEmpty()) {
+            throw r.bad("clients", "needs at least one client population (e.g. - {name: users, rate: 100, serviceTime: 50ms, timeout: 10s})");
+        }
+        int n = 0;
+        for (Node c : cl) {
+            c.known("name", "rate", "concurrency", "thinkTime", "from", "until", "serviceTime", "timeout", "retries",
+                    "retryDelay", "persistent", "connections", "usesDependency");
+            String name = c.has("name") ? c.text("name") : "clients-" + n;
+            n++;
+            if (c.has("rate") == c.has("concurrency")) {
+                throw c.bad("", "give exactly one of rate (open loop, per second) or concurrency (closed loop)");
+            }
+            double rate = c.has("rate") ? c.number("rate", 0.001, 10_000_000) : 0;
+            int conc = c.has("concurrency") ? c.integer("concurrency", 1, 10_000_000) : 0;
+            Duration min;
+            Duration max;
+            if (c.has("serviceTime") && c.node.get("serviceTime").isObject()) {
+                Node st = c.object("serviceTime");
+                st.known("min", "max");
+                min = st.duration("min");
+                max = st.duration("max");
+            } else {
+                min = c.duration("serviceTime");
+                max = min;
+            }
+            if (c.has("usesDependency") && c.bool("usesDependency") && dependency.isEmpty()) {
+                throw c.bad("usesDependency", "is true but there is no dependency section");
+            }
+            clients.add(new FleetSpec.Clients(name, rate, conc, c.optDuration("thinkTime").orElse(Duration.ZERO),
+                    c.optDuration("from").orElse(Duration.ZERO), c.optDuration("until").orElse(duration), min, max,
+                    c.duration("timeout"), c.has("retries") ? c.integer("retries", 0, 100) : 0,
+                    c.optDuration("retryDelay").orElse(Duration.ofMillis(100)), c.has("persistent") && c.bool("persistent"),
+                    c.has("connections") ? c.integer("connections", 0, 10_000_000) : 0, c.has("usesDependency") && c.bool("usesDependency")));
+        }
+        List<FleetSpec.Action> actions = new ArrayList<>();
+        if (r.has("actions")) {
+            for (Node a : r.list("actions")) {
+                a.known("at", "kill");
+                actions.add(new FleetSpec.Action(a.duration("at"), a.integer("kill", 0, replicas - 1)));
+            }
+        }
+        List<FleetExpectation> expect = new ArrayList<>();
+        if (r.has("expect")) {
+            JsonNode e = r.node.get("expect");
+            if (!e.isArray()) {
+                throw r.bad("expect", "must be a list of strings such as 'restarts == 0'");
+            }
+            for (JsonNode x : e) {
+                try {
+                    expect.add(FleetExpectation.parse(x.asText()));
+                } catch (IllegalArgumentException ex) {
+                    throw new InvalidInputException(r.source + ": expect: " + ex.getMessage());
+                }
+            }
+        }
+        return new FleetSpec(replicas, duration, step, seed, replica, probes, dependency,
+                new FleetSpec.Service(delay), clients, actions, expect);
+    }
+
+    private static Optional<ProbeSpec> probe(Node p, String field, ProbeType type) {
+        if (!p.has(field)) {
+            return Optional.empty();
+        }
+        Node o = p.object(field);
+        o.known("initialDelaySeconds", "periodSeconds", "timeoutSeconds", "successThreshold", "failureThreshold",
+                "terminationGracePeriodSeconds", "dependency", "path");
+        // the live engine sends HTTP probes here: on the app port (/healthz) or on PROBE_PORT (/livez, /readyz, /startupz)
+        String path = o.has("path") ? o.text("path") : p.text("server").equals("app-pool") ? "/healthz"
+                : "/" + (type == ProbeType.LIVENESS ? "livez" : type == ProbeType.READINESS ? "readyz" : "startupz");
+        if (!path.startsWith("/")) {
+            throw o.bad("path", "must start with /, was '" + path + "'");
+        }
+        ProbeSpec.Builder b = ProbeSpec.builder(type).fieldPrefix(o.path)
+                .handler(new ProbeHandler.HttpGet(Optional.empty(), ProbeHandler.PortRef.of(8080), path, "HTTP", List.of()));
+        for (String f : List.of("initialDelaySeconds", "periodSeconds", "timeoutSeconds", "successThreshold", "failureThreshold")) {
+            if (o.has(f)) {
+                long v = o.integer(f, 0, Integer.MAX_VALUE);
+                switch (f) {
+                    case "initialDelaySeconds":
+                        b.initialDelaySeconds(v);
+                        break;
+                    case "periodSeconds":
+                        b.periodSeconds(v);
+                        break;
+                    case "timeoutSeconds":
+                        b.timeoutSeconds(v);
+                        break;
+                    case "successThreshold":
+                        b.successThreshold(v);
+                        break;
+                    default:
+                        b.failureThreshold(v);
+                }
+            }
+        }
+        if (o.has("terminationGracePeriodSeconds")) {
+            b.terminationGracePeriodSeconds(o.integer("terminationGracePeriodSeconds", 1, Integer.MAX_VALUE));
+        }
+        try {
+            return Optional.of(b.build());
+        } catch (InvalidInputException e) {
+            throw new InvalidInputException(p.source + ": " + e.getMessage().replace("\n  ", " "));
+        }
+    }
+
+    private static FleetSpec.DependencyRole role(Node p, String field) {
+        if (!p.has(field)) {
+            return FleetSpec.DependencyRole.NONE;
+        }
+        Node o = p.object(field);
+        if (!o.has("dependency")) {
+            return FleetSpec.DependencyRole.NONE;
+        }
+        String v = o.text("dependency");
+        switch (v) {
+            case "none":
+                return FleetSpec.DependencyRole.NONE;
+            case "critical":
+                return FleetSpec.DependencyRole.CRITICAL;
+            case "non-critical":
+                return FleetSpec.DependencyRole.NON_CRITICAL;
+            default:
+                throw o.bad("dependency", "must be none, critical or non-critical, was '" + v + "'");
+        }
+    }
+
+    /** A YAML node with its path, for one-line messages. */
+    private static final class Node {
+        final String source;
+        final String path;
+        final JsonNode node;
+
+        Node(String source, String path, JsonNode node) {
+            this.source = source;
+            this.path = path;
+            this.node = node;
+        }
+
+        String at(String field) {
+            return field.isEmpty() ? path : path.isEmpty() ? field : path + "." + field;
+        }
+
+        InvalidInputException bad(String field, String what) {
+            String where = at(field);
+            return new InvalidInputException(source + ": " + (where.isEmpty() ? "" : where + ": ") + what);
+        }
+
+        void known(String... fields) {
+            Set<String> k = new LinkedHashSet<>(List.of(fields));
+            Iterator<String> it = node.fieldNames();
+            while (it.hasNext()) {
+                String f = it.next();
+                if (!k.contains(f)) {
+                    throw bad(f, "unknown field (known here: " + String.join(", ", k) + ")");
+                }
+            }
+        }
+
+        boolean has(String f) {
+            JsonNode v = node.get(f);
+            return v != null && !v.isNull();
+        }
+
+        JsonNode need(String f) {
+            if (!has(f)) {
+                throw bad(f, "missing");
+            }
+            return node.get(f);
+        }
+
+        Node object(String f) {
+            JsonNode v = need(f);
+            if (!v.isObject()) {
+                throw bad(f, "must be a mapping");
+            }
+            return new Node(source, at(f), v);
+        }
+
+        List<Node> list(String f) {
+            JsonNode v = need(f);
+            if (!v.isArray()) {
+                throw bad(f, "must be a list");
+            }
+            List<Node> out = new ArrayList<>();
+            for (int i = 0; i < v.size(); i++) {
+                if (!v.get(i).isObject()) {
+                    throw bad(f + "[" + i + "]", "must be a mapping");
+                }
+                out.add(new Node(source, at(f) + "[" + i + "]", v.get(i)));
+            }
+            return out;
+        }
+
+        String text(String f) {
+            JsonNode v = need(f);
+            if (!v.isValueNode()) {
+                throw bad(f, "must be a single value");
+            }
+            return v.asText().trim();
+        }
+
+        int integer(String f, long min, long max) {
+            JsonNode v = need(f);
+            long x;
+            if (v.isIntegralNumber() && v.canConvertToLong()) {
+                x = v.asLong();
+            } else if (v.isTextual() && v.asText().trim().matches("-?\\d{1,18}")) {
+                x = Long.parseLong(v.asText().trim());
+            } else {
+                throw bad(f, "must be a whole number, was '" + v.asText() + "'");
+            }
+            if (x < min || x > max) {
+                throw bad(f, "must be " + min + "-" + max + ", was " + x);
+            }
+            return (int) x;
+        }
+
+        double number(String f, double min, double max) {
+            JsonNode v = need(f);
+            double x;
+            if (v.isNumber()) {
+                x = v.asDouble();
+            } else {
+                try {
+                    x = Double.parseDouble(v.asText());
+                } catch (NumberFormatException e) {
+                    throw bad(f, "must be a number, was '" + v.asText() + "'");
+                }
+            }
+            if (!(x >= min && x <= max)) {
+                throw bad(f, "must be " + min + "-" + max + ", was " + x);
+            }
+            return x;
+        }
+
+        boolean bool(String f) {
+            JsonNode v = need(f);
+            if (v.isBoolean()) {
+                return v.asBoolean();
+            }
+            throw bad(f, "must be true or false, was '" + v.asText() + "'");
+        }
+
+        Duration duration(String f) {
+            JsonNode v = need(f);
+            try {
+                return Durations.parse(v.asText());
+            } catch (InvalidInputException e) {
+                throw bad(f, e.getMessage());
+            }
+        }
+
+        Optional<Duration> optDuration(String f) {
+            return has(f) ? Optional.of(duration(f)) : Optional.empty();
+        }
+    }
+}

@@ -1,0 +1,424 @@
+package dev.vitals.kubesim.fleet;
+
+import dev.vitals.kubesim.model.Kubelet;
+import dev.vitals.kubesim.model.KubeletOptions;
+import dev.vitals.kubesim.model.PodSpec;
+import dev.vitals.kubesim.model.ProbeHandler;
+import dev.vitals.kubesim.model.ProbeSpec;
+import dev.vitals.kubesim.model.SimEvent;
+import dev.vitals.kubesim.model.SimTime;
+import dev.vitals.kubesim.probe.Prober;
+import dev.vitals.kubesim.probe.RealProbeExecutor;
+import dev.vitals.kubesim.runtime.ContainerRuntime;
+import dev.vitals.kubesim.runtime.ProcessRuntime;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.SplittableRandom;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+
+/**
+ * The live engine: N real processes of a command, each given {@code PORT}, {@code PROBE_PORT}
+ * and {@code REPLICA} (0-based) in its environment and probed and restarted by its own kubelet
+ * model (the one {@code simulate} runs), behind a real TCP {@link ServiceProxy}. The spec's
+ * clients send {@code GET <path>} requests through the Service, each on a new connection
+ * ({@code Connection: close}); a 2xx or 3xx answer within the timeout is a success. Probes go to
+ * {@code PROBE_PORT} when the spec's probe server is {@code isolated}, else to {@code PORT}
+ * (the handler's port in the manifest is replaced; its path and scheme are kept).
+ *
+ * <p>Kill actions send SIGKILL to the replica's process. Not offered live: a shared dependency
+ * (use the model engine), clients with kept connections (each request is a new connection).
+ * Runs once; blocks for warm-up plus the duration. Threads: the kubelet thread, probe threads per
+ * replica, {@code vitals-fleet-client-N} and the Service's threads, all daemons.
+ */
+public final class LiveFleet {
+    /** The most replicas the live engine runs. */
+    public static final int MAX_REPLICAS = 64;
+    private final FleetSpec spec;
+    private final List<String> command;
+    private final int servicePort;
+    private final String label;
+    private final ProcessBuilder.Redirect output;
+    private final Consumer<String> progress;
+    private final String path;
+
+    /**
+     * @param spec the fleet (its replica model's numbers are not used: the processes are real)
+     * @param command the command each replica runs
+     * @param servicePort the Service's port, 0 for a free one
+     * @param path the path the clients request, e.g. {@code /}
+     * @param output where the replicas' stdout and stderr go
+     * @param progress receives a line now and then (may ignore it)
+     * @param label what to call the run in reports
+     * @throws IllegalArgumentException when the spec has more than {@value #MAX_REPLICAS} replicas or a dependency
+     */
+    public LiveFleet(FleetSpec spec, List<String> command, int servicePort, String path, ProcessBuilder.Redirect output,
+            Consumer<String> progress, String label) {
+        this.spec = Objects.requireNonNull(spec, "spec");
+        this.command = List.copyOf(command);
+        this.servicePort = servicePort;
+        this.path = Objects.requireNonNull(path, "path");
+        this.output = Objects.requireNonNull(output, "output");
+        this.progress = Objects.requireNonNull(progress, "progress");
+        this.label = Objects.requireNonNull(label, "label");
+        if (command.isEmpty()) {
+            throw new IllegalArgumentException("the live engine needs a command");
+        }
+        if (spec.replicas() > MAX_REPLICAS) {
+            throw new IllegalArgumentException("the live engine runs 1-" + MAX_REPLICAS + " replicas, was " + spec.replicas());
+        }
+        if (spec.dependency().isPresent()) {
+            throw new IllegalArgumentException("the live engine does not model a shared dependency: remove the dependency "
+                    + "section or use the model engine");
+        }
+        for (FleetSpec.Clients c : spec.clients()) {
+            if (c.connections() > 0 || c.persistent()) {
+                throw new IllegalArgumentException("clients '" + c.name() + "': the live engine opens a new connection per request "
+                        + "(no connections/persistent)");
+            }
+        }
+        if (servicePort < 0 || servicePort > 65535) {
+            throw new IllegalArgumentException("service port must be 0-65535, was " + servicePort);
+        }
+    }
+
+    /**
+     * Runs warm-up (every replica Ready in the Service, at most {@link ModelFleet#WARMUP_CAP}), then
+     * the scenario.
+     *
+     * @return what happened
+     * @throws IllegalArgumentException when the Service port is in use (the message names it)
+     * @throws InterruptedException when interrupted (processes and threads are cleaned up)
+     */
+    public FleetResult run() throws InterruptedException {
+        int n = spec.replicas();
+        Recorder rec = new Recorder(n, spec.duration().toNanos() / 1e9);
+        Object lock = new Object();
+        SimTime time = SimTime.real();
+        List<Kubelet> kubelets = new ArrayList<>();
+        List<RealProbeExecutor> executors = new ArrayList<>();
+        AtomicInteger readyCount = new AtomicInteger();
+        AtomicBoolean stop = new AtomicBoolean();
+        ExecutorService clients = Executors.newCachedThreadPool(daemon("vitals-fleet-client-"));
+        ServiceProxy service;
+        try {
+            service = new ServiceProxy(servicePort);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("service port " + servicePort + ": " + e.getMessage());
+        }
+        long start = System.nanoTime();
+        try {
+            int[] appPorts = new int[n];
+            for (int i = 0; i < n; i++) {
+                appPorts[i] = freePort();
+                int probePort = freePort();
+                int probeTarget = spec.probes().server() == FleetSpec.ProbeServer.ISOLATED ? probePort : appPorts[i];
+                PodSpec pod = PodSpec.of("replica-" + i, Map.of("http", appPorts[i], "probe", probePort),
+                        spec.probes().startup().map(p -> retarget(p, probeTarget)), spec.probes().liveness().map(p -> retarget(p, probeTarget)),
+                        spec.probes().readiness().map(p -> retarget(p, probeTarget)));
+                ContainerRuntime runtime = new ProcessRuntime(command, output, Map.of("PORT", Integer.toString(appPorts[i]),
+                        "PROBE_PORT", Integer.toString(probePort), "REPLICA", Integer.toString(i)), null);
+                RealProbeExecutor exec = new RealProbeExecutor(new Prober("127.0.0.1", pod.ports(), KubeletOptions.defaults().kubeletVersion()));
+                executors.add(exec);
+                final int idx = i;
+                final boolean[] ready = new boolean[1];
+                Consumer<SimEvent> sink = e -> {
+                    double now = (System.nanoTime() - start) / 1e9;
+                    switch (e.type()) {
+                        case READY:
+                        case NOT_READY: {
+                            boolean r = e.type() == SimEvent.Type.READY;
+                            if (r != ready[0]) {
+                                ready[0] = r;
+                                readyCount.addAndGet(r ? 1 : -1);
+                            }
+                            synchronized (lock) {
+                                rec.ready(idx, now, r);
+                            }
+                            time.schedule(spec.service().propagationDelay().toNanos(), () -> service.set(appPorts[idx], r));
+                            break;
+                        }
+                        case KILL:
+                            synchronized (lock) {
+                                rec.kill(idx, now);
+                            }
+                            break;
+                        case START:
+                            synchronized (lock) {
+                                rec.start(idx, now, e.instance() > 1);
+                            }
+                            break;
+                        default:
+                            break;
+                    }
+                };
+                kubelets.add(new Kubelet(pod, KubeletOptions.defaults(), time, runtime, exec, sink));
+            }
+            time.runAndWait(() -> kubelets.forEach(Kubelet::start));
+            long cap = start + ModelFleet.WARMUP_CAP.toNanos();
+            while (service.endpoints() < n && System.nanoTime() < cap) {
+                Thread.sleep(100);
+            }
+            double t0 = (System.nanoTime() - start) / 1e9;
+            synchronized (lock) {
+                rec.scenarioStart(t0);
+            }
+            progress.accept(String.format(java.util.Locale.ROOT, "warm-up done in %.1f s (%d of %d endpoints); Service on 127.0.0.1:%d",
+                    t0, service.endpoints(), n, service.port()));
+            long t0ns = start + Math.round(t0 * 1e9);
+            for (FleetSpec.Action a : spec.actions()) {
+                Kubelet k = kubelets.get(a.replica());
+                time.schedule(t0ns + a.at().toNanos() - System.nanoTime(), () -> k.currentInstance().ifPresent(inst -> time.offload(inst::kill)));
+            }
+            SplittableRandom seeds = new SplittableRandom(spec.seed());
+            for (FleetSpec.Clients c : spec.clients()) {
+                Client client = new Client(c, service.port(), rec, lock, start, t0ns, stop, clients, seeds.split());
+                if (c.concurrency() > 0) {
+                    for (int j = 0; j < c.concurrency(); j++) {
+                        clients.execute(client::closedLoop);
+                    }
+                } else {
+                    clients.execute(client::openLoop);
+                }
+            }
+            long end = t0ns + spec.duration().toNanos();
+            long step = Duration.ofMillis(100).toNanos();
+            long next = t0ns;
+            while (System.nanoTime() < end) {
+                long sleep = next - System.nanoTime();
+                if (sleep > 0) {
+                    TimeUnit.NANOSECONDS.sleep(sleep);
+                }
+                double now = (System.nanoTime() - start) / 1e9;
+                synchronized (lock) {
+                    rec.sample(now, service.endpoints(), readyCount.get(), step / 1e9);
+                }
+                next += step;
+            }
+            stop.set(true);
+            double endS = (end - start) / 1e9;
+            time.runAndWait(() -> kubelets.forEach(Kubelet::stop));
+            synchronized (lock) {
+                return rec.result("live", label, endS, spec.expectations());
+            }
+        } finally {
+            stop.set(true);
+            clients.shutdownNow();
+            service.close();
+            for (Kubelet k : kubelets) {
+                try {
+                    Optional<ContainerRuntime.Instance> inst = k.instanceToShutDown();
+                    inst.ifPresent(i -> i.shutdown(Duration.ofSeconds(2)));
+                } catch (RuntimeException ignored) {
+                    // best effort at teardown
+                }
+            }
+            executors.forEach(RealProbeExecutor::close);
+            time.close();
+        }
+    }
+
+    private static java.util.concurrent.ThreadFactory daemon(String prefix) {
+        AtomicInteger n = new AtomicInteger();
+        return r -> {
+            Thread t = new Thread(r, prefix + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
+    static int freePort() {
+        try (ServerSocket s = new ServerSocket()) {
+            s.setReuseAddress(false);
+            s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            return s.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** @return the probe aimed at {@code port} on the pod (HTTP, TCP and gRPC handlers; exec as is) */
+    static ProbeSpec retarget(ProbeSpec p, int port) {
+        ProbeHandler h = p.handler();
+        ProbeHandler to;
+        if (h instanceof ProbeHandler.HttpGet) {
+            ProbeHandler.HttpGet g = (ProbeHandler.HttpGet) h;
+            to = new ProbeHandler.HttpGet(Optional.empty(), ProbeHandler.PortRef.of(port), g.path(), g.scheme(), g.headers());
+        } else if (h instanceof ProbeHandler.TcpSocket) {
+            to = new ProbeHandler.TcpSocket(Optional.empty(), ProbeHandler.PortRef.of(port));
+        } else if (h instanceof ProbeHandler.Grpc) {
+            to = new ProbeHandler.Grpc(port, ((ProbeHandler.Grpc) h).service());
+        } else {
+            to = h;
+        }
+        return new ProbeSpec(p.type(), to, p.initialDelaySeconds(), p.timeoutSeconds(), p.periodSeconds(), p.successThreshold(),
+                p.failureThreshold(), p.terminationGracePeriodSeconds());
+    }
+
+    /** One client population sending HTTP requests through the Service. */
+    private final class Client {
+        private final FleetSpec.Clients c;
+        private final int port;
+        private final Recorder rec;
+        private final Object lock;
+        private final long start;
+        private final long t0ns;
+        private final AtomicBoolean stop;
+        private final ExecutorService pool;
+        private final SplittableRandom rnd;
+
+        Client(FleetSpec.Clients c, int port, Recorder rec, Object lock, long start, long t0ns, AtomicBoolean stop,
+                ExecutorService pool, SplittableRandom rnd) {
+            this.c = c;
+            this.port = port;
+            this.rec = rec;
+            this.lock = lock;
+            this.start = start;
+            this.t0ns = t0ns;
+            this.stop = stop;
+            this.pool = pool;
+            this.rnd = rnd;
+        }
+
+        private double now() {
+            return (System.nanoTime() - start) / 1e9;
+        }
+
+        private boolean active() {
+            long t = System.nanoTime() - t0ns;
+            return !stop.get() && t < c.until().toNanos();
+        }
+
+        void closedLoop() {
+            try {
+                sleepUntil(t0ns + c.from().toNanos());
+                while (active()) {
+                    request();
+                    if (!c.thinkTime().isZero()) {
+                        Thread.sleep(c.thinkTime().toMillis());
+                    }
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        void openLoop() {
+            try {
+                sleepUntil(t0ns + c.from().toNanos());
+                long next = System.nanoTime();
+                while (active()) {
+                    double gap;
+                    synchronized (rnd) {
+                        gap = -Math.log(1 - rnd.nextDouble()) / c.rate();
+                    }
+                    next += (long) (gap * 1e9);
+                    sleepUntil(next);
+                    pool.execute(this::request);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (java.util.concurrent.RejectedExecutionException ignored) {
+                // shutting down
+            }
+        }
+
+        private void sleepUntil(long nanos) throws InterruptedException {
+            long left = nanos - System.nanoTime();
+            if (left > 0) {
+                TimeUnit.NANOSECONDS.sleep(left);
+            }
+        }
+
+        /** One request with its retries. */
+        private void request() {
+            try {
+                for (int attempt = 1; attempt <= c.retries() + 1; attempt++) {
+                    if (stop.get()) {
+                        return;
+                    }
+                    synchronized (lock) {
+                        rec.attempts(now(), 1);
+                    }
+                    long t = System.nanoTime();
+                    if (attempt(t)) {
+                        double latency = (System.nanoTime() - t) / 1e9;
+                        synchronized (lock) {
+                            rec.ok(now(), 1, latency);
+                        }
+                        return;
+                    }
+                    if (attempt <= c.retries()) {
+                        Thread.sleep(c.retryDelay().toMillis());
+                    }
+                }
+                synchronized (lock) {
+                    rec.failed(now(), 1);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        /** @return true for a 2xx/3xx answer within the timeout */
+        private boolean attempt(long startNanos) {
+            long deadline = startNanos + c.timeout().toNanos();
+            try (Socket s = new Socket()) {
+                int left = (int) Math.max(1, (deadline - System.nanoTime()) / 1_000_000);
+                s.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), left);
+                OutputStream out = s.getOutputStream();
+                out.write(("GET " + path + " HTTP/1.1\r\nHost: fleet\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+                out.flush();
+                InputStream in = s.getInputStream();
+                byte[] head = new byte[12];
+                int got = 0;
+                while (got < 12) {
+                    left = (int) ((deadline - System.nanoTime()) / 1_000_000);
+                    if (left <= 0) {
+                        return false;
+                    }
+                    s.setSoTimeout(left);
+                    int r = in.read(head, got, 12 - got);
+                    if (r < 0) {
+                        return false;
+                    }
+                    got += r;
+                }
+                String status = new String(head, StandardCharsets.US_ASCII);
+                if (!status.startsWith("HTTP/1.") || status.charAt(9) < '2' || status.charAt(9) > '3') {
+                    return false;
+                }
+                byte[] buf = new byte[8192];
+                while (true) { // read to the end: the answer is complete when the server closes
+                    left = (int) ((deadline - System.nanoTime()) / 1_000_000);
+                    if (left <= 0) {
+                        return false;
+                    }
+                    s.setSoTimeout(left);
+                    if (in.read(buf) < 0) {
+                        return true;
+                    }
+                }
+            } catch (IOException e) {
+                return false;
+            }
+        }
+    }
+}

@@ -1,0 +1,262 @@
+package dev.vitals.kubesim.fleet;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Collects what a fleet run sees and builds a {@link FleetResult}. Times are absolute seconds
+ * of the run's clock until {@link #scenarioStart(double)} fixes scenario time 0. Not
+ * thread-safe: the live engine calls it under its own lock.
+ */
+final class Recorder {
+    private static final int BINS_PER_OCTAVE = 4;
+    private static final int BINS = 100; // 2^(100/4) ms ≈ 9.7 h: every latency fits
+    private final int replicas;
+    private final int seconds;
+    private final double duration;
+    private double t0 = Double.NaN;
+    // per second
+    private final double[] endpointTime;
+    private final int[] minEndpoints;
+    private final double[] readyTime;
+    private final double[] sampled;
+    private final long[] ok;
+    private final long[] failed;
+    private final long[] attempts;
+    private final int[][] hist;
+    // totals
+    private final long[] totalHist = new long[BINS];
+    private double latencySum;
+    private long okTotal;
+    private long failedTotal;
+    private long attemptsTotal;
+    private double zeroEndpointSeconds;
+    private int minEndpointsTotal = Integer.MAX_VALUE;
+    // lanes
+    private final List<List<double[]>> ready;
+    private final double[] readySince;
+    private final List<List<Double>> kills;
+    private final List<List<Double>> starts;
+    private final int[] restarts;
+
+    Recorder(int replicas, double durationSeconds) {
+        this.replicas = replicas;
+        this.duration = durationSeconds;
+        this.seconds = (int) Math.ceil(durationSeconds);
+        endpointTime = new double[seconds];
+        minEndpoints = new int[seconds];
+        java.util.Arrays.fill(minEndpoints, Integer.MAX_VALUE);
+        readyTime = new double[seconds];
+        sampled = new double[seconds];
+        ok = new long[seconds];
+        failed = new long[seconds];
+        attempts = new long[seconds];
+        hist = new int[seconds][];
+        ready = new ArrayList<>(replicas);
+        kills = new ArrayList<>(replicas);
+        starts = new ArrayList<>(replicas);
+        readySince = new double[replicas];
+        restarts = new int[replicas];
+        for (int i = 0; i < replicas; i++) {
+            ready.add(new ArrayList<>(4));
+            kills.add(new ArrayList<>(2));
+            starts.add(new ArrayList<>(2));
+            readySince[i] = Double.NaN;
+        }
+    }
+
+    boolean started() {
+        return !Double.isNaN(t0);
+    }
+
+    /** @param now absolute seconds at which scenario time 0 begins */
+    void scenarioStart(double now) {
+        t0 = now;
+    }
+
+    double t0() {
+        return t0;
+    }
+
+    private int second(double now) {
+        if (Double.isNaN(t0)) {
+            return -1;
+        }
+        double t = now - t0;
+        if (t < 0 || t >= duration) {
+            return -1;
+        }
+        return Math.min(seconds - 1, (int) t);
+    }
+
+    /** A fleet-state sample held for {@code dt} seconds from {@code now}. */
+    void sample(double now, int endpoints, int readyCount, double dt) {
+        int s = second(now);
+        if (s < 0) {
+            return;
+        }
+        endpointTime[s] += endpoints * dt;
+        readyTime[s] += readyCount * dt;
+        sampled[s] += dt;
+        minEndpoints[s] = Math.min(minEndpoints[s], endpoints);
+        minEndpointsTotal = Math.min(minEndpointsTotal, endpoints);
+        if (endpoints == 0) {
+            zeroEndpointSeconds += dt;
+        }
+    }
+
+    void attempts(double now, long n) {
+        int s = second(now);
+        if (s >= 0) {
+            attempts[s] += n;
+            attemptsTotal += n;
+        }
+    }
+
+    void ok(double now, long n, double latencySeconds) {
+        int s = second(now);
+        if (s < 0) {
+            return;
+        }
+        ok[s] += n;
+        okTotal += n;
+        latencySum += n * latencySeconds;
+        int b = bin(latencySeconds * 1000);
+        if (hist[s] == null) {
+            hist[s] = new int[BINS];
+        }
+        hist[s][b] += (int) Math.min(Integer.MAX_VALUE - hist[s][b], n);
+        totalHist[b] += n;
+    }
+
+    void failed(double now, long n) {
+        int s = second(now);
+        if (s >= 0) {
+            failed[s] += n;
+            failedTotal += n;
+        }
+    }
+
+    void ready(int replica, double now, boolean isReady) {
+        if (isReady && Double.isNaN(readySince[replica])) {
+            readySince[replica] = now;
+        } else if (!isReady && !Double.isNaN(readySince[replica])) {
+            ready.get(replica).add(new double[] {readySince[replica], now});
+            readySince[replica] = Double.NaN;
+        }
+    }
+
+    void kill(int replica, double now) {
+        kills.get(replica).add(now);
+    }
+
+    void start(int replica, double now, boolean restart) {
+        starts.get(replica).add(now);
+        if (restart) {
+            restarts[replica]++;
+        }
+    }
+
+    /** Bin 0: ≤ 1 ms; then 4 bins per octave, linear inside the octave: [2^e·(1 + j/4), 2^e·(1 + (j+1)/4)). */
+    static int bin(double ms) {
+        if (!(ms > 1)) {
+            return 0;
+        }
+        int e = Math.getExponent(ms);
+        int j = (int) ((ms / Math.scalb(1.0, e) - 1) * BINS_PER_OCTAVE);
+        return Math.min(BINS - 1, 1 + e * BINS_PER_OCTAVE + Math.min(BINS_PER_OCTAVE - 1, j));
+    }
+
+    /** @return the upper edge of a bin, ms */
+    static double binMs(int b) {
+        if (b == 0) {
+            return 1;
+        }
+        int e = (b - 1) / BINS_PER_OCTAVE;
+        int j = (b - 1) % BINS_PER_OCTAVE;
+        return Math.scalb(1.0, e) * (1 + (j + 1) / (double) BINS_PER_OCTAVE);
+    }
+
+    private static double quantile(long[] h, long total, double q) {
+        if (total == 0) {
+            return 0;
+        }
+        long need = (long) Math.ceil(q * total);
+        long seen = 0;
+        for (int b = 0; b < h.length; b++) {
+            seen += h[b];
+            if (seen >= need) {
+                return binMs(b);
+            }
+        }
+        return binMs(h.length - 1);
+    }
+
+    private static double quantile(int[] h, double q) {
+        if (h == null) {
+            return 0;
+        }
+        long[] l = new long[h.length];
+        long total = 0;
+        for (int i = 0; i < h.length; i++) {
+            l[i] = h[i];
+            total += h[i];
+        }
+        return quantile(l, total, q);
+    }
+
+    /**
+     * @param now absolute seconds at the end of the run (open Ready intervals close here)
+     */
+    FleetResult result(String engine, String label, double now, List<FleetExpectation> expectations) {
+        double base = Double.isNaN(t0) ? now : t0;
+        List<FleetResult.Second> series = new ArrayList<>(seconds);
+        for (int s = 0; s < seconds; s++) {
+            double w = sampled[s] > 0 ? sampled[s] : 1;
+            series.add(new FleetResult.Second(s, round(endpointTime[s] / w), minEndpoints[s] == Integer.MAX_VALUE ? 0
+                    : minEndpoints[s], round(readyTime[s] / w), ok[s], failed[s], attempts[s], round(quantile(hist[s], 0.5)),
+                    round(quantile(hist[s], 0.99))));
+        }
+        List<FleetResult.Lane> lanes = new ArrayList<>(replicas);
+        int restartsTotal = 0;
+        int killsTotal = 0;
+        int restarted = 0;
+        for (int i = 0; i < replicas; i++) {
+            List<double[]> iv = new ArrayList<>();
+            for (double[] r : ready.get(i)) {
+                iv.add(new double[] {round(r[0] - base), round(r[1] - base)});
+            }
+            if (!Double.isNaN(readySince[i])) {
+                iv.add(new double[] {round(readySince[i] - base), round(now - base)});
+            }
+            List<Double> k = new ArrayList<>();
+            for (double x : kills.get(i)) {
+                k.add(round(x - base));
+            }
+            List<Double> st = new ArrayList<>();
+            for (double x : starts.get(i)) {
+                st.add(round(x - base));
+            }
+            lanes.add(new FleetResult.Lane(i, restarts[i], k.size(), iv, k, st));
+            restartsTotal += restarts[i];
+            killsTotal += k.size();
+            if (restarts[i] > 0) {
+                restarted++;
+            }
+        }
+        long requests = okTotal + failedTotal;
+        FleetResult.Totals totals = new FleetResult.Totals(restartsTotal, killsTotal, restarted, round(zeroEndpointSeconds),
+                minEndpointsTotal == Integer.MAX_VALUE ? 0 : minEndpointsTotal, requests, failedTotal, attemptsTotal,
+                round(okTotal == 0 ? 0 : 1000 * latencySum / okTotal), round(quantile(totalHist, okTotal, 0.99)));
+        List<FleetResult.Check> checks = new ArrayList<>();
+        for (FleetExpectation e : expectations) {
+            double actual = e.actual(totals);
+            checks.add(new FleetResult.Check(e.text(), actual, e.holds(actual)));
+        }
+        return new FleetResult(engine, label, replicas, duration, round(Double.isNaN(t0) ? now : t0), totals, series, lanes, checks);
+    }
+
+    static double round(double v) {
+        return Math.round(v * 1000) / 1000.0;
+    }
+}

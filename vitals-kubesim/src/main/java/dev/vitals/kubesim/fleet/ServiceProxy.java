@@ -1,0 +1,206 @@
+package dev.vitals.kubesim.fleet;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The live engine's Service: one TCP listener on loopback that sends each new connection to a
+ * Ready endpoint chosen at random (kube-proxy, iptables mode). Connections already open to an
+ * endpoint that leaves stay open; they end when either side closes. While no endpoint is Ready
+ * the listener is closed, so new connections are refused, and it is opened again on the same
+ * port when one is. Thread-safe. Threads: {@code vitals-fleet-service-accept} and
+ * {@code vitals-fleet-service-N} (daemons, two per open connection).
+ */
+final class ServiceProxy implements AutoCloseable {
+    private final int port;
+    private final Set<Integer> endpoints = ConcurrentHashMap.newKeySet();
+    private final SplittableRandom rnd = new SplittableRandom();
+    private final AtomicInteger threads = new AtomicInteger();
+    private final ExecutorService pumps = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "vitals-fleet-service-" + threads.incrementAndGet());
+        t.setDaemon(true);
+        return t;
+    });
+    private final Set<Socket> open = ConcurrentHashMap.newKeySet();
+    private final Object lock = new Object();
+    private ServerSocket listener;
+    private Thread acceptor;
+    private boolean closed;
+
+    /**
+     * @param port the port to listen on, 0 for a free one
+     * @throws IOException when the port is in use
+     */
+    ServiceProxy(int port) throws IOException {
+        ServerSocket s = bind(port);
+        this.port = s.getLocalPort();
+        s.close(); // no endpoint yet: refused until one is Ready
+    }
+
+    private static ServerSocket bind(int port) throws IOException {
+        ServerSocket s = new ServerSocket();
+        s.setReuseAddress(true);
+        s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 128);
+        return s;
+    }
+
+    /** @return the Service's port */
+    int port() {
+        return port;
+    }
+
+    /** @return how many endpoints are Ready in the Service now */
+    int endpoints() {
+        return endpoints.size();
+    }
+
+    /**
+     * Adds or removes an endpoint (after the propagation delay, which the caller applies).
+     *
+     * @param endpointPort the replica's application port
+     * @param ready whether it is in the endpoints
+     */
+    void set(int endpointPort, boolean ready) {
+        synchronized (lock) {
+            if (closed) {
+                return;
+            }
+            if (ready) {
+                endpoints.add(endpointPort);
+            } else {
+                endpoints.remove(endpointPort);
+            }
+            if (endpoints.isEmpty() && listener != null) {
+                closeListener();
+            } else if (!endpoints.isEmpty() && listener == null) {
+                openListener();
+            }
+        }
+    }
+
+    private void openListener() {
+        try {
+            ServerSocket s = bind(port);
+            listener = s;
+            acceptor = new Thread(() -> accept(s), "vitals-fleet-service-accept");
+            acceptor.setDaemon(true);
+            acceptor.start();
+        } catch (IOException e) {
+            System.getLogger("dev.vitals.kubesim.fleet").log(System.Logger.Level.WARNING,
+                    "Service port " + port + " could not be opened again: " + e.getMessage());
+        }
+    }
+
+    private void closeListener() {
+        try {
+            listener.close();
+        } catch (IOException ignored) {
+            // closing
+        }
+        listener = null;
+        Thread a = acceptor;
+        acceptor = null;
+        if (a != null && a != Thread.currentThread()) {
+            try {
+                a.join(2000); // the kernel completes handshakes until the acceptor has left accept()
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private void accept(ServerSocket s) {
+        while (!s.isClosed()) {
+            Socket client;
+            try {
+                client = s.accept();
+            } catch (IOException e) {
+                return;
+            }
+            List<Integer> now = new ArrayList<>(endpoints);
+            if (now.isEmpty()) {
+                reset(client);
+                continue;
+            }
+            int target = now.get(rnd.nextInt(now.size()));
+            pumps.execute(() -> connect(client, target));
+        }
+    }
+
+    private void connect(Socket client, int target) {
+        Socket upstream = new Socket();
+        try {
+            upstream.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), target), 2000);
+        } catch (IOException e) {
+            reset(client); // the endpoint's process is gone: the client sees a reset
+            close(upstream);
+            return;
+        }
+        open.add(client);
+        open.add(upstream);
+        pumps.execute(() -> pump(client, upstream));
+        pump(upstream, client);
+    }
+
+    private void pump(Socket from, Socket to) {
+        byte[] buf = new byte[16384];
+        try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
+            int n;
+            while ((n = in.read(buf)) >= 0) {
+                out.write(buf, 0, n);
+                out.flush();
+            }
+        } catch (IOException ignored) {
+            // one side went away
+        } finally {
+            close(from);
+            close(to);
+        }
+    }
+
+    private static void reset(Socket s) {
+        try {
+            s.setSoLinger(true, 0);
+        } catch (SocketException ignored) {
+            // closing anyway
+        }
+        close(s);
+    }
+
+    private static void close(Socket s) {
+        try {
+            s.close();
+        } catch (IOException ignored) {
+            // best effort
+        }
+    }
+
+    @Override
+    public void close() {
+        synchronized (lock) {
+            closed = true;
+            endpoints.clear();
+            if (listener != null) {
+                closeListener();
+            }
+        }
+        for (Socket s : open) {
+            close(s);
+        }
+        pumps.shutdownNow();
+    }
+}

@@ -1,0 +1,157 @@
+package dev.vitals.kubesim.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code vitals fleet} and {@code vitals replay --replicas}: exit codes, one-line errors, reports. */
+class FleetCliTest {
+    private static final String MODEL = String.join("\n",
+            "replicas: 6",
+            "duration: 2m",
+            "replica: {workers: 40, startTime: 3s}",
+            "probes:",
+            "  server: isolated",
+            "  readiness: {periodSeconds: 10, failureThreshold: 3, dependency: critical}",
+            "dependency: {name: cache, outages: [{at: 20s, duration: 60s}]}",
+            "clients: [{name: users, rate: 300, serviceTime: 20ms, timeout: 2s, retries: 1}]",
+            "expect: [EXPECT]",
+            "");
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+    @TempDir
+    Path dir;
+
+    private int run(String... args) {
+        return VitalsCommand.execute(new PrintWriter(out, true), new PrintWriter(err, true), args);
+    }
+
+    private Path model(String expect) throws Exception {
+        Path p = dir.resolve("fleet.yaml");
+        Files.writeString(p, MODEL.replace("EXPECT", expect));
+        return p;
+    }
+
+    @Test
+    void aHeldExpectationExitsZeroAndWritesTheReports() throws Exception {
+        Path json = dir.resolve("out/fleet.json");
+        Path html = dir.resolve("out/fleet.html");
+        int code = run("fleet", model("'zero-endpoint seconds > 10'").toString(), "--json", json.toString(), "--html", html.toString());
+        assertThat(code).as(err.toString()).isZero();
+        assertThat(out.toString()).contains("fleet.yaml (model engine): 6 replicas").contains("[PASS] zero-endpoint seconds > 10");
+        JsonNode runs = new ObjectMapper().readTree(json.toFile()).get("runs");
+        assertThat(runs).hasSize(1);
+        assertThat(runs.get(0).get("zeroEndpointSeconds").asDouble()).isGreaterThan(10);
+        assertThat(runs.get(0).get("lanes")).hasSize(6);
+        assertThat(runs.get(0).get("series")).hasSize(120);
+        String page = Files.readString(html);
+        assertThat(page).contains("<svg").contains("One lane per replica").doesNotContain("<script").doesNotContain("src=");
+    }
+
+    @Test
+    void theExampleShowsTheZeroEndpointWindowAndItsFix() throws Exception {
+        // case C21, docs/fleet.md: critical → no endpoint for a while (exit 1); non-critical → all six stay (exit 0)
+        Path example = Path.of("..", "examples", "kubesim", "fleet-shared-cache.yaml");
+        assertThat(run("fleet", example.toString())).as(out.toString()).isEqualTo(1);
+        assertThat(out.toString()).contains("[FAIL] endpoints > 0 always (actual 0)").contains("[PASS] restarts == 0");
+        Path fixed = dir.resolve("fixed.yaml");
+        Files.writeString(fixed, Files.readString(example).replace("dependency: critical}", "dependency: non-critical}"));
+        out.getBuffer().setLength(0);
+        assertThat(run("fleet", fixed.toString())).as(out.toString()).isZero();
+        assertThat(out.toString()).contains("[PASS] endpoints > 0 always (actual 6)");
+    }
+
+    @Test
+    void aFailedExpectationExitsOne() throws Exception {
+        // case C21: a critical shared dependency in readiness takes every replica out of the endpoints
+        assertThat(run("fleet", model("'endpoints > 0 always'").toString())).isEqualTo(1);
+        assertThat(out.toString()).contains("[FAIL] endpoints > 0 always (actual 0)");
+    }
+
+    @Test
+    void badInputIsOneLineAndExitTwo() throws Exception {
+        Path m = model("'restarts == 0'");
+        assertThat(run("fleet", m.toString(), "--replicas", "0")).isEqualTo(2);
+        assertThat(err.toString()).isEqualTo("error: --replicas must be 1-5000, was 0" + System.lineSeparator());
+        err.getBuffer().setLength(0);
+        assertThat(run("fleet", dir.resolve("nope.yaml").toString())).isEqualTo(2);
+        assertThat(err.toString().strip()).isEqualTo("error: " + dir.resolve("nope.yaml") + ": cannot read: no such file");
+        err.getBuffer().setLength(0);
+        Files.writeString(m, MODEL.replace("EXPECT", "'restarts == 0'").replace("replica: {workers: 40, startTime: 3s}", "replica: {startTime: 3s}"));
+        assertThat(run("fleet", m.toString())).isEqualTo(2);
+        assertThat(err.toString().strip()).isEqualTo("error: " + m + ": replica.workers: missing");
+        err.getBuffer().setLength(0);
+        assertThat(run("fleet")).isEqualTo(2);
+        assertThat(err.toString().strip()).startsWith("error: fleet: give a model FILE");
+        err.getBuffer().setLength(0);
+        assertThat(run("fleet", m.toString(), "--container", "app")).isEqualTo(2);
+        assertThat(err.toString().lines().count()).isEqualTo(1);
+    }
+
+    @Test
+    void aServicePortInUseIsOneLineAndExitTwo() throws Exception {
+        Path m = dir.resolve("live.yaml");
+        Files.writeString(m, MODEL.replace("EXPECT", "'restarts == 0'").replace("dependency: {name: cache, outages: [{at: 20s, duration: 60s}]}\n", "")
+                .replace(", dependency: critical", ""));
+        try (java.net.ServerSocket busy = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            int code = run("fleet", m.toString(), "--service-port", Integer.toString(busy.getLocalPort()), "--logs", dir.toString(),
+                    "--", "/bin/true");
+            assertThat(code).as(out + "\n" + err).isEqualTo(2);
+            assertThat(err.toString()).startsWith("error: service port " + busy.getLocalPort() + ": ");
+            assertThat(err.toString().lines().count()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void theLiveEngineRejectsWhatItDoesNotModel() throws Exception {
+        // the model above has a shared dependency: live runs need the model engine for that
+        assertThat(run("fleet", model("'restarts == 0'").toString(), "--", "/bin/true")).isEqualTo(2);
+        assertThat(err.toString().strip()).startsWith("error: the live engine does not model a shared dependency");
+        err.getBuffer().setLength(0);
+        assertThat(run("fleet", model("'restarts == 0'").toString(), "--replicas", "65", "--", "/bin/true")).isEqualTo(2);
+        assertThat(err.toString().strip()).isEqualTo("error: --replicas must be 1-64 for the live engine, was 65");
+    }
+
+    @Test
+    void calibrateRejectsACommandThatCannotStart() {
+        assertThat(run("fleet", "calibrate", "--logs", dir.toString(), "--", "/nonexistent/replica")).isEqualTo(2);
+        assertThat(err.toString().strip()).startsWith("error: cannot start /nonexistent/replica: ").doesNotContain("\n");
+        err.getBuffer().setLength(0);
+        assertThat(run("fleet", "calibrate", "--requests", "1", "--", "/bin/true")).isEqualTo(2);
+        assertThat(err.toString().strip()).isEqualTo("error: --requests must be 5-10000, was 1");
+    }
+
+    @Test
+    void replayWithReplicasRunsTheFleetScenarios() throws Exception {
+        Path json = dir.resolve("r.json");
+        int code = run("replay", "rebalance", "shared-dependency", "--json", json.toString(), "--html", dir.toString());
+        assertThat(code).as(out + "\n" + err).isZero();
+        assertThat(out.toString()).contains("rebalance naive").contains("rebalance vitals").contains("shared-dependency vitals");
+        JsonNode runs = new ObjectMapper().readTree(json.toFile()).get("runs");
+        assertThat(runs).hasSize(4);
+        for (JsonNode r : runs) {
+            assertThat(r.has("scenario")).isTrue();
+            assertThat(r.get("wiring").asText()).isIn("naive", "vitals");
+            assertThat(r.has("restarts")).isTrue();
+            assertThat(r.get("passed").asBoolean()).isTrue();
+        }
+        assertThat(dir.resolve("fleet-rebalance.html")).exists();
+        assertThat(dir.resolve("fleet-shared-dependency.html")).exists();
+    }
+
+    @Test
+    void replayRejectsUnknownFleetScenariosAndSizes() {
+        assertThat(run("replay", "stall", "--replicas", "3")).isEqualTo(2);
+        assertThat(err.toString()).startsWith("error: unknown fleet scenario 'stall'");
+        err.getBuffer().setLength(0);
+        assertThat(run("replay", "incident", "--replicas", "6000")).isEqualTo(2);
+        assertThat(err.toString().strip()).isEqualTo("error: --replicas must be 1-5000, was 6000");
+    }
+}

@@ -1,0 +1,64 @@
+package dev.vitals.kubesim.fleet;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.util.Locale;
+
+/**
+ * The model engine's benchmark (issue 14: 1,000 replicas × 1 h of virtual time in under 10 s and
+ * 512 MiB; 5,000 replicas × 10 min). Run in its own JVM with the heap capped, e.g.
+ * {@code java -Xmx512m -cp … dev.vitals.kubesim.fleet.FleetBenchmark 1000 3600}; prints wall time,
+ * peak heap after GC and the run's totals. The workload: 40 workers per replica, 50 requests/s per
+ * replica at 20–80 ms, a burst of slow exports at 20 % of the time, isolated probes (liveness 10 s,
+ * readiness 5 s), a 60 s outage of a non-critical shared dependency.
+ */
+public final class FleetBenchmark {
+    private FleetBenchmark() {
+    }
+
+    static FleetSpec workload(int replicas, int seconds) {
+        String yaml = String.join("\n",
+                "replicas: " + replicas,
+                "duration: " + seconds + "s",
+                "step: " + System.getProperty("fleet.step", "100ms"),
+                "replica: {workers: 40, startTime: 5s, queueLimit: 400}",
+                "probes:",
+                "  server: isolated",
+                "  startup: {periodSeconds: 1, failureThreshold: 60}",
+                "  liveness: {periodSeconds: 10, timeoutSeconds: 1, failureThreshold: 3}",
+                "  readiness: {periodSeconds: 5, timeoutSeconds: 1, failureThreshold: 3, dependency: non-critical}",
+                "dependency: {name: cache, outages: [{at: " + (seconds / 2) + "s, duration: 60s}]}",
+                "clients:",
+                "  - {name: users, rate: " + 50 * replicas + ", serviceTime: {min: 20ms, max: 80ms}, timeout: 5s, retries: 1}",
+                "  - {name: exports, concurrency: " + 20 * replicas + ", serviceTime: {min: 4s, max: 12s}, timeout: 60s, "
+                        + "persistent: true, from: " + (seconds / 5) + "s, until: " + (2 * seconds / 5) + "s}",
+                "actions: [{at: 30s, kill: 0}]",
+                "");
+        return FleetSpecReader.parse(yaml, "benchmark");
+    }
+
+    /**
+     * @param args replicas and virtual seconds (default 1000 3600)
+     */
+    public static void main(String[] args) {
+        int replicas = args.length > 0 ? Integer.parseInt(args[0]) : 1000;
+        int seconds = args.length > 1 ? Integer.parseInt(args[1]) : 3600;
+        FleetSpec spec = workload(replicas, seconds);
+        java.lang.management.ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        long cpu0 = threads.getCurrentThreadCpuTime();
+        long t0 = System.nanoTime();
+        FleetResult r = new ModelFleet(spec, "benchmark " + replicas + " x " + seconds + " s").run();
+        double wall = (System.nanoTime() - t0) / 1e9;
+        double cpu = (threads.getCurrentThreadCpuTime() - cpu0) / 1e9;
+        long peak = 0;
+        for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) {
+            if (p.getType() == MemoryType.HEAP && p.getCollectionUsage() != null) {
+                peak += p.getPeakUsage().getUsed();
+            }
+        }
+        System.out.print(FleetReport.text(r));
+        System.out.printf(Locale.ROOT, "wall %.2f s, run thread CPU %.2f s, heap peak %.0f MiB (max %d MiB), %d replicas x %d s virtual%n",
+                wall, cpu, peak / 1048576.0, Runtime.getRuntime().maxMemory() / 1048576, replicas, seconds);
+    }
+}

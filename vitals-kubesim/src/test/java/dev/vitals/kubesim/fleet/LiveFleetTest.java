@@ -1,0 +1,59 @@
+package dev.vitals.kubesim.fleet;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The live engine with 3 real replicas behind the real Service (tag "fleet-live": about 40 s;
+ * run with -Dvitals.excludedTestGroups=benchmark -Dgroups=fleet-live).
+ */
+@Tag("fleet-live")
+class LiveFleetTest {
+
+    static List<String> replica(int workers, long serviceMs, long startMs) {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.add("-XX:TieredStopAtLevel=1");
+        cmd.add("-XX:CICompilerCount=1");
+        cmd.add("-Xshare:auto");
+        cmd.add("-cp");
+        cmd.add(System.getProperty("kubesim.testClasses", "target/test-classes"));
+        cmd.add(FleetTestServer.class.getName());
+        cmd.add(Integer.toString(workers));
+        cmd.add(Long.toString(serviceMs));
+        cmd.add(Long.toString(startMs));
+        return cmd;
+    }
+
+    @Test
+    void aKilledReplicaLeavesTheEndpointsAndARealClientSeesIt() throws Exception {
+        FleetSpec spec = FleetSpecReader.parse(String.join("\n",
+                "replicas: 3",
+                "duration: 14s",
+                "seed: 3",
+                "replica: {workers: 8, startTime: 1s}",
+                "probes:",
+                "  server: isolated",
+                "  liveness: {periodSeconds: 1, timeoutSeconds: 2, failureThreshold: 3}",
+                "  readiness: {periodSeconds: 1, timeoutSeconds: 2, failureThreshold: 1}",
+                "clients: [{name: users, concurrency: 6, serviceTime: 50ms, timeout: 5s, retries: 3, retryDelay: 200ms, until: 13s}]",
+                "actions: [{at: 4s, kill: 1}]",
+                ""), "live.yaml");
+        FleetResult r = new LiveFleet(spec, replica(8, 50, 0), 0, "/", ProcessBuilder.Redirect.DISCARD, line -> { }, "live").run();
+        assertThat(r.totals().restarts()).as(FleetReport.text(r)).isEqualTo(1);
+        assertThat(r.lanes().get(1).startTimes()).hasSize(2);
+        assertThat(r.lanes().get(0).startTimes()).hasSize(1);
+        // the Service lost the endpoint and got it back
+        assertThat(r.totals().minEndpoints()).isEqualTo(2);
+        assertThat(r.series().get(r.series().size() - 1).endpoints()).isEqualTo(3.0);
+        // real requests went through the Service; some attempts failed at the kill and were retried
+        assertThat(r.totals().requests()).isGreaterThan(100);
+        assertThat(r.totals().attempts()).isGreaterThan(r.totals().requests());
+        assertThat(r.totals().clientErrorPercent()).isLessThan(5);
+    }
+}
