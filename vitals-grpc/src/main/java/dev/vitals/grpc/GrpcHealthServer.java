@@ -44,7 +44,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * a gRPC thread ever blocks or runs a check, and there is no executor queue for a flood to fill.
  *
  * <p>Limits, since every pod in the cluster can reach the port (defaults in brackets):
- * concurrent calls per connection (HTTP/2 MAX_CONCURRENT_STREAMS) [16]; inbound message [1 KiB]
+ * concurrent calls per connection (HTTP/2 MAX_CONCURRENT_STREAMS) [32]; inbound message [1 KiB]
  * and metadata [8 KiB] size; HTTP/2 flow-control window [64 KiB]; a connection must finish its
  * HTTP/2 handshake within [5 s], is closed after [60 s] without calls and after at most [5 min]
  * plus a [10 s] grace (a Watch client reconnects); client keep-alive pings more often than every
@@ -258,7 +258,7 @@ public final class GrpcHealthServer implements AutoCloseable {
         private InetAddress bindAddress;
         private int port = 8082;
         private int eventLoopThreads = Runtime.getRuntime().availableProcessors() <= 2 ? 1 : 2;
-        private int maxCallsPerConnection = 16;
+        private int maxCallsPerConnection = 32;
         private int maxInboundMessageSize = 1024;
         private int maxInboundMetadataSize = 8192;
         private int flowControlWindow = 65_535;
@@ -347,7 +347,8 @@ public final class GrpcHealthServer implements AutoCloseable {
 
         /**
          * @param max concurrent calls on one connection (HTTP/2 MAX_CONCURRENT_STREAMS), 1–1000;
-         *     default 16; Watch streams count too
+         *     default 32 (a client at exactly the limit races its own stream closes and gets
+         *     REFUSED_STREAM retries); Watch streams count too
          * @return this builder
          * @throws IllegalArgumentException if out of range
          */
