@@ -190,6 +190,13 @@ public final class GrpcHealthServer implements AutoCloseable {
         return a;
     }
 
+    /** @return whether the server has been started and not stopped */
+    public boolean isRunning() {
+        synchronized (lifecycle) {
+            return state == State.RUNNING;
+        }
+    }
+
     /** @return the health service this server answers with (for its terminal state and Watch count) */
     public GrpcHealthService service() {
         return service;
