@@ -1,5 +1,21 @@
 package dev.vitals.kubesim;
 
+import dev.vitals.kubesim.fault.FaultProxy;
+import dev.vitals.kubesim.fault.LoadGenerator;
+import dev.vitals.kubesim.model.Durations;
+import dev.vitals.kubesim.model.Kubelet;
+import dev.vitals.kubesim.model.KubeletOptions;
+import dev.vitals.kubesim.model.PodSpec;
+import dev.vitals.kubesim.model.SimEvent;
+import dev.vitals.kubesim.model.SimTime;
+import dev.vitals.kubesim.model.VirtualTime;
+import dev.vitals.kubesim.probe.ProbeExecutor;
+import dev.vitals.kubesim.probe.Prober;
+import dev.vitals.kubesim.probe.RealProbeExecutor;
+import dev.vitals.kubesim.runtime.ContainerRuntime;
+import dev.vitals.kubesim.runtime.ProcessRuntime;
+import dev.vitals.kubesim.scenario.Scenario;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
