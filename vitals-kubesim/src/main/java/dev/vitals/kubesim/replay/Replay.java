@@ -203,7 +203,7 @@ public final class Replay {
         }
 
         RunRecord run() throws InterruptedException {
-            int[] ports = Ports.pick(4);
+            int[] ports = Ports.pick(5);
             appPort = ports[0];
             int probePort = ports[1];
             int dbPort = ports[2];
@@ -214,6 +214,7 @@ public final class Replay {
                     "--probe-port", Integer.toString(probePort), "--db-port", Integer.toString(dbPort),
                     "--db-url", "jdbc:h2:tcp://127.0.0.1:" + proxyPort + "/mem:demo", "--drain-ms", "1000"));
             cmd.addAll(c.demoFlags());
+            cmd.addAll(c.grpcFlags(w, ports[4]));
             Path log = logFile(c, w);
             try {
                 Files.deleteIfExists(log);
@@ -221,7 +222,7 @@ public final class Replay {
                 throw new IllegalStateException("cannot reset " + log + ": " + e.getMessage(), e);
             }
             runtime = new TrackingRuntime(new ProcessRuntime(cmd, ProcessBuilder.Redirect.appendTo(log.toFile()), Map.of(), null));
-            PodSpec pod = c.pod(w, appPort, probePort);
+            PodSpec pod = c.pod(w, appPort, probePort, ports[4]);
             proxy = new FaultProxy(new FaultProxy.Spec("db", proxyPort, "127.0.0.1", dbPort)).start();
             SimulationResult result;
             try {

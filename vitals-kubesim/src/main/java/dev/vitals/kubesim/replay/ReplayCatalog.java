@@ -35,11 +35,16 @@ import java.util.Set;
  *       deadlocked ({@code --chaos}, {@code POST /chaos/deadlock-workers}): both restart,
  *       Vitals through its deadlock and progress liveness checks (it never hides a stuck
  *       application).</li>
+ *   <li>{@code grpc} ({@code incident-grpc}): the incident's load and probe timing, with the
+ *       kubelet probing the Vitals run over gRPC ({@code grpc.health.v1} on the demo's
+ *       {@code --grpc-port}: services {@code startup}, {@code liveness}, {@code ""}); the naive
+ *       run keeps its HTTP {@code /healthz} on the worker pool (the demo has no gRPC
+ *       application server to put a naive gRPC health service on). Vitals must not restart.</li>
  * </ul>
  */
 public final class ReplayCatalog {
     /** The scenario names, in the order {@code all} runs them. */
-    public static final List<String> SCENARIOS = List.of("incident", "db-outage", "slow-start", "stall");
+    public static final List<String> SCENARIOS = List.of("incident", "db-outage", "slow-start", "stall", "grpc");
 
     private static final List<ReplayCase> ALL = build();
 
@@ -160,6 +165,18 @@ public final class ReplayCatalog {
                 .duration(Duration.ofSeconds(26))
                 .expect(Wiring.NAIVE, restarts(">=", 1))
                 .expect(Wiring.VITALS, restarts(">=", 1))
+                .build());
+        cases.add(ReplayCase.builder("incident-grpc", "grpc")
+                .title("the incident's load and probe, the kubelet probing Vitals over gRPC (grpc.health.v1); "
+                        + "naive keeps HTTP /healthz")
+                .demoFlags(exports)
+                .grpcProbes()
+                .startup(Wiring.NAIVE, boot).startup(Wiring.VITALS, boot)
+                .liveness(incident).readiness(incident)
+                .action(new ReplayAction.Load(Duration.ofSeconds(2), 100, Duration.ofSeconds(40), Duration.ofSeconds(60)))
+                .duration(Duration.ofSeconds(58))
+                .expect(Wiring.NAIVE, restarts(">=", 1))
+                .expect(Wiring.VITALS, restarts("==", 0))
                 .build());
         return List.copyOf(cases);
     }
