@@ -206,8 +206,26 @@ final class HealthProtocol {
                 .asRuntimeException();
     }
 
+    private static final byte[] EMPTY = new byte[0];
+
+    /**
+     * Reads a whole message. grpc-java hands over a {@link KnownLength} stream, read into an array
+     * of exactly its size ({@link InputStream#readAllBytes()} would allocate 8–16 KiB per call).
+     */
     private static byte[] readAll(InputStream in) {
         try {
+            if (in instanceof KnownLength) {
+                int n = in.available();
+                if (n == 0) {
+                    return EMPTY;
+                }
+                byte[] b = new byte[n];
+                int read = in.readNBytes(b, 0, n);
+                if (read == n && in.read() == -1) {
+                    return b;
+                }
+                throw Status.INTERNAL.withDescription("message shorter or longer than announced").asRuntimeException();
+            }
             return in.readAllBytes();
         } catch (IOException e) {
             throw Status.INTERNAL.withDescription("cannot read message").withCause(e).asRuntimeException();

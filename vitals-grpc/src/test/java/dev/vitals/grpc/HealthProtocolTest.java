@@ -26,6 +26,8 @@ class HealthProtocolTest {
             assertThat(HealthProtocol.encodeRequest(s)).isEqualTo(generated);
             InputStream in = HealthProtocol.CHECK.streamRequest(s);
             assertThat(HealthCheckRequest.parseFrom(in).getService()).isEqualTo(s);
+            assertThat(HealthProtocol.CHECK.parseRequest(HealthProtocol.CHECK.streamRequest(s))).as("known length").isEqualTo(s);
+            assertThat(HealthProtocol.CHECK.parseRequest(new ByteArrayInputStream(generated))).isEqualTo(s);
         }
     }
 

@@ -31,11 +31,11 @@ import picocli.CommandLine.Parameters;
             "Runs the demo twice per scenario, --wiring naive and --wiring vitals, under the same kubelet probes",
             "and the same faults, and compares restarts, time not ready, probe failures and liveness latency",
             "side by side. Needs only the built jars (vitals.jar and vitals-demo.jar).",
-            "Scenarios: incident, db-outage, slow-start, stall, all (default).",
+            "Scenarios: incident, db-outage, slow-start, stall, grpc, all (default).",
             "Exit code: 0 when every scenario's expectation holds, 1 when one does not, 2 on bad input."})
 final class ReplayCommand implements Callable<Integer> {
     @Parameters(paramLabel = "SCENARIO", arity = "0..*",
-            description = "incident | db-outage | slow-start | stall | all (default all); a single row such as incident-burst also works")
+            description = "incident | db-outage | slow-start | stall | grpc | all (default all); a single row such as incident-burst also works")
     List<String> scenarios = new ArrayList<>();
 
     @Option(names = "--demo-jar", paramLabel = "FILE",
