@@ -185,9 +185,10 @@ class DemoProcessTest {
     }
 
     // DESIGN.md P10 / case C14 over gRPC: SIGTERM turns "" and readiness NOT_SERVING first, Watch sees it
+    // (short exports: on SIGTERM the demo's JDK HttpServer.stop waits up to the longest export)
     @Test
     void sigtermTurnsGrpcReadinessNotServingWhileLivenessServes() throws Exception {
-        try (DemoProcess demo = start("--grpc-port", "0", "--drain-ms", "1500")) {
+        try (DemoProcess demo = start("--grpc-port", "0", "--drain-ms", "1500", "--export-min-ms", "50", "--export-max-ms", "100")) {
             int grpc = DemoProcess.intField(demo.awaitLine("vitals-demo ready:", START), "grpc-port");
             io.grpc.ManagedChannel ch = io.grpc.Grpc.newChannelBuilderForAddress("127.0.0.1", grpc,
                     io.grpc.InsecureChannelCredentials.create()).build();
