@@ -116,6 +116,46 @@ class AbuseTest {
         }
     }
 
+    @Test
+    void silentIdleAndOldConnectionsAreClosed() throws Exception {
+        try (HealthRegistry r = HealthRegistry.builder()
+                .register(Check.builder("loop", Health::up).groups(Groups.LIVENESS).build()).build()) {
+            r.start();
+            GrpcHealthServer s = GrpcHealthServer.builder(r).port(0).bindAddress(InetAddress.getLoopbackAddress())
+                    .handshakeTimeout(Duration.ofMillis(500))
+                    .maxConnectionIdle(Duration.ofSeconds(1))
+                    .maxConnectionAge(Duration.ofSeconds(2)).maxConnectionAgeGrace(Duration.ZERO)
+                    .build().start();
+            ManagedChannel ch = Clients.channel(s.port());
+            try {
+                // a connection that never says a word: closed after the handshake timeout
+                try (java.net.Socket silent = new java.net.Socket(InetAddress.getLoopbackAddress(), s.port())) {
+                    silent.setSoTimeout(10_000);
+                    long t0 = System.nanoTime();
+                    byte[] b = new byte[4096];
+                    while (silent.getInputStream().read(b) >= 0) {
+                        // the server's SETTINGS, then the close (a SocketTimeoutException fails the test)
+                    }
+                    System.out.printf("silent connection closed after %d ms%n", (System.nanoTime() - t0) / 1_000_000);
+                }
+                // a connection that finished the handshake and makes no call: closed when idle
+                try (RawHttp2 idle = new RawHttp2(s.port())) {
+                    Duration d = idle.awaitClosedByServer(Duration.ofSeconds(30));
+                    System.out.printf("idle connection closed after %d ms%n", d.toMillis());
+                    assertThat(d).isGreaterThanOrEqualTo(Duration.ofMillis(500));
+                }
+                // a Watch stream on a connection past its age (no grace): ended, the client reconnects
+                Clients.Watcher w = Clients.Watcher.open(ch, "liveness");
+                assertThat(w.end.get(15, TimeUnit.SECONDS)).isEqualTo("UNAVAILABLE");
+                assertThat(w.statuses).contains(io.grpc.health.v1.HealthCheckResponse.ServingStatus.SERVING);
+                assertThat(Clients.check(ch, "liveness")).as("the channel reconnects").isEqualTo("SERVING");
+            } finally {
+                ch.shutdownNow();
+                s.stop(Duration.ofSeconds(1));
+            }
+        }
+    }
+
     private static Thread start(String name, Runnable r) {
         Thread t = new Thread(r, "test-" + name);
         t.setDaemon(true);

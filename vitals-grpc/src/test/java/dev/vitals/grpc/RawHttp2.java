@@ -42,6 +42,27 @@ final class RawHttp2 implements AutoCloseable {
         out.flush();
     }
 
+    /**
+     * Reads (and drops) whatever the server sends until it closes the connection.
+     *
+     * @return how long that took
+     * @throws java.net.SocketTimeoutException if the server keeps it open for {@code limit}
+     */
+    java.time.Duration awaitClosedByServer(java.time.Duration limit) throws IOException {
+        long t0 = System.nanoTime();
+        socket.setSoTimeout((int) limit.toMillis());
+        java.io.InputStream in = socket.getInputStream();
+        byte[] b = new byte[4096];
+        try {
+            while (in.read(b) >= 0) {
+                // frames from the server: SETTINGS, GOAWAY
+            }
+        } catch (java.net.SocketException e) {
+            // reset by the server: closed as well
+        }
+        return java.time.Duration.ofNanos(System.nanoTime() - t0);
+    }
+
     @Override
     public void close() throws IOException {
         socket.close();
