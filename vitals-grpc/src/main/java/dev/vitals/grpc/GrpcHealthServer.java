@@ -3,6 +3,8 @@ package dev.vitals.grpc;
 import dev.vitals.HealthRegistry;
 import io.grpc.Server;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.netty.shaded.io.netty.channel.AdaptiveRecvByteBufAllocator;
+import io.grpc.netty.shaded.io.netty.channel.ChannelOption;
 import io.grpc.netty.shaded.io.netty.channel.EventLoopGroup;
 import io.grpc.netty.shaded.io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.grpc.netty.shaded.io.netty.channel.nio.NioIoHandler;
@@ -145,6 +147,10 @@ public final class GrpcHealthServer implements AutoCloseable {
                     .permitKeepAliveTime(permitKeepAliveTime.toMillis(), TimeUnit.MILLISECONDS)
                     .permitKeepAliveWithoutCalls(false)
                     .maxRstFramesPerWindow(200, 10)
+                    // fairness on the shared event loop: one read of at most 16 KiB per connection
+                    // per turn, so a flooding connection cannot hold the loop for the others
+                    .withChildOption(ChannelOption.RCVBUF_ALLOCATOR,
+                            new AdaptiveRecvByteBufAllocator(64, 2048, 16384).maxMessagesPerRead(1))
                     .build();
             try {
                 s.start();
