@@ -131,7 +131,8 @@ public final class DemoApp implements AutoCloseable {
     /**
      * The line printed once the service is ready, e.g.
      * {@code vitals-demo ready: wiring=vitals port=8080 probe-port=8081 db-port=9092 workers=40 startup-ms=212}
-     * ({@code probe-port=none} in the naive wiring).
+     * ({@code probe-port=none} in the naive wiring), followed by {@code grpc-port=N} when
+     * {@code --grpc-port} was given.
      *
      * @return the ready line
      */
@@ -139,12 +140,18 @@ public final class DemoApp implements AutoCloseable {
         OptionalInt pp = wiring.probePort();
         return "vitals-demo ready: wiring=" + options.wiring().flag() + " port=" + port + " probe-port="
                 + (pp.isPresent() ? Integer.toString(pp.getAsInt()) : "none") + " db-port=" + db.serverPort()
-                + " workers=" + options.workers() + " startup-ms=" + startupMs;
+                + " workers=" + options.workers() + " startup-ms=" + startupMs
+                + (wiring.grpcPort().isPresent() ? " grpc-port=" + wiring.grpcPort().getAsInt() : "");
     }
 
     /** @return the bound application port */
     public int port() {
         return port;
+    }
+
+    /** @return the bound gRPC health port (vitals wiring with {@code --grpc-port}) */
+    public OptionalInt grpcPort() {
+        return wiring.grpcPort();
     }
 
     /** @return the bound probe port (vitals wiring) */

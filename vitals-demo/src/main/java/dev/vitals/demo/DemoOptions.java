@@ -24,7 +24,8 @@ import picocli.CommandLine.ParameterException;
             "  GET /orders/<id>                             (a fast database read)",
             "  POST /chaos/deadlock-workers, POST /chaos/close-listener  (only with --chaos)",
             "naive:  GET /healthz on the application port and worker pool (pings the database).",
-            "vitals: /livez, /readyz, /startupz, /health[/<group>] on --probe-port.",
+            "vitals: /livez, /readyz, /startupz, /health[/<group>] on --probe-port;",
+            "        grpc.health.v1.Health (Check, Watch) on --grpc-port when given.",
             ""})
 public final class DemoOptions {
     static final int MAX_PORT = 65_535;
@@ -41,6 +42,11 @@ public final class DemoOptions {
     @Option(names = "--probe-port", paramLabel = "PORT",
             description = "Vitals probe port (vitals wiring only); 0 picks a free one (default: ${DEFAULT-VALUE}).")
     int probePort = 8081;
+
+    @Option(names = "--grpc-port", paramLabel = "PORT",
+            description = "Also serve grpc.health.v1.Health on this port (vitals wiring only; services liveness, "
+                    + "readiness, startup; \"\" = readiness); 0 picks a free one (default: none).")
+    Integer grpcPort;
 
     @Option(names = "--host", paramLabel = "ADDRESS",
             description = "Address the application and probe listeners bind to (default: ${DEFAULT-VALUE}).")
@@ -171,6 +177,15 @@ public final class DemoOptions {
     void validate(CommandLine cl) {
         port(cl, "--port", port);
         port(cl, "--probe-port", probePort);
+        if (grpcPort != null) {
+            port(cl, "--grpc-port", grpcPort);
+            if (wiring != Wiring.VITALS) {
+                throw new ParameterException(cl, "--grpc-port needs --wiring vitals (the naive wiring has no probe listener)");
+            }
+            if (grpcPort != 0 && (grpcPort == port || grpcPort == probePort)) {
+                throw new ParameterException(cl, "--grpc-port must differ from --port and --probe-port (" + grpcPort + ")");
+            }
+        }
         port(cl, "--db-port", dbPort);
         range(cl, "--workers", workers, 1, 2_000);
         range(cl, "--export-min-ms", exportMinMs, 0, 3_600_000);
@@ -231,6 +246,11 @@ public final class DemoOptions {
     /** @return probe port (vitals wiring); 0 means any free port */
     public int probePort() {
         return probePort;
+    }
+
+    /** @return the gRPC health port (vitals wiring), if {@code --grpc-port} was given; 0 means any free port */
+    public java.util.OptionalInt grpcPort() {
+        return grpcPort == null ? java.util.OptionalInt.empty() : java.util.OptionalInt.of(grpcPort);
     }
 
     /** @return bind address of the application and probe listeners */

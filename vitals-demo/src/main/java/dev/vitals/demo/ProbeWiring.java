@@ -14,6 +14,11 @@ interface ProbeWiring extends AutoCloseable {
     /** @return the bound probe port, if this wiring has a probe listener */
     OptionalInt probePort();
 
+    /** @return the bound gRPC health port, if this wiring serves gRPC health ({@code --grpc-port}) */
+    default OptionalInt grpcPort() {
+        return OptionalInt.empty();
+    }
+
     /**
      * SIGTERM: fail readiness and keep serving for {@code delay}; returns when the delay has
      * passed (at once for a wiring that does not drain).

@@ -13,6 +13,7 @@ import dev.vitals.monitor.ProgressSource;
 import dev.vitals.monitor.ProgressWatchdog;
 import dev.vitals.monitor.SaturationMonitor;
 import dev.vitals.monitor.SaturationSource;
+import dev.vitals.grpc.GrpcHealthServer;
 import dev.vitals.server.DetailsPolicy;
 import dev.vitals.server.ProbeServer;
 import java.net.InetAddress;
@@ -25,7 +26,9 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The Vitals wiring: a {@link ProbeServer} on {@code --probe-port} over one registry.
+ * The Vitals wiring: a {@link ProbeServer} on {@code --probe-port} over one registry, and with
+ * {@code --grpc-port} a {@link GrpcHealthServer} over the same registry (its own port and event
+ * loop; services {@code liveness}, {@code readiness}, {@code startup}, {@code ""} = readiness).
  *
  * <ul>
  *   <li><b>liveness</b> (only what a restart cures, DESIGN.md P2): {@code deadlock} (JVM
@@ -52,6 +55,7 @@ final class VitalsWiring implements ProbeWiring {
     private final LivenessSet liveness;
     private final SaturationMonitor saturation;
     private final ProbeServer probes;
+    private final GrpcHealthServer grpc;
     private volatile ListenerMonitor listener;
     private volatile boolean draining;
 
@@ -83,6 +87,9 @@ final class VitalsWiring implements ProbeWiring {
         this.registry = b.build();
         this.probes = ProbeServer.builder(registry).port(o.probePort()).bindAddress(InetAddress.getByName(o.host()))
                 .detailsPolicy(o.probeDetails() ? DetailsPolicy.always() : DetailsPolicy.never()).build();
+        this.grpc = o.grpcPort().isPresent()
+                ? GrpcHealthServer.builder(registry).port(o.grpcPort().getAsInt()).bindAddress(InetAddress.getByName(o.host())).build()
+                : null;
     }
 
     static ProbeWiring create(DemoOptions o, Database db, ThreadPoolExecutor workers, ScheduledExecutorService scheduler,
@@ -112,6 +119,9 @@ final class VitalsWiring implements ProbeWiring {
         saturation.start(registry);
         registry.start();
         probes.start();
+        if (grpc != null) {
+            grpc.start();
+        }
     }
 
     @Override
@@ -133,6 +143,11 @@ final class VitalsWiring implements ProbeWiring {
     }
 
     @Override
+    public OptionalInt grpcPort() {
+        return grpc == null || !grpc.isRunning() ? OptionalInt.empty() : OptionalInt.of(grpc.port());
+    }
+
+    @Override
     public void drain(Duration delay) throws InterruptedException {
         draining = true;
         try {
@@ -145,6 +160,9 @@ final class VitalsWiring implements ProbeWiring {
     @Override
     public void close() {
         probes.stop(Duration.ZERO);
+        if (grpc != null) {
+            grpc.stop(Duration.ZERO);
+        }
         ListenerMonitor m = listener;
         if (m != null) {
             m.close();

@@ -67,6 +67,9 @@ class DemoOptionsTest {
         assertBad("db timeout", "--db-timeout-ms must be between 250 and 600000, was 10", "--db-timeout-ms", "10");
         assertBad("db name", "--db-name must be 1-64 letters, digits or '_'", "--db-name", "x;INIT=RUNSCRIPT");
         assertBad("missing value", "Missing required parameter for option '--port'", "--port");
+        assertBad("grpc port", "--grpc-port must be between 0 and 65535, was -1", "--grpc-port", "-1");
+        assertBad("grpc naive", "--grpc-port needs --wiring vitals", "--wiring", "naive", "--grpc-port", "9090");
+        assertBad("grpc same port", "--grpc-port must differ from --port and --probe-port (8081)", "--grpc-port", "8081");
     }
 
     private static void assertBad(String why, String message, String... args) {

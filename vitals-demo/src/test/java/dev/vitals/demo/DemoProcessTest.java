@@ -184,6 +184,51 @@ class DemoProcessTest {
         }
     }
 
+    // DESIGN.md P10 / case C14 over gRPC: SIGTERM turns "" and readiness NOT_SERVING first, Watch sees it
+    // (short exports: on SIGTERM the demo's JDK HttpServer.stop waits up to the longest export)
+    @Test
+    void sigtermTurnsGrpcReadinessNotServingWhileLivenessServes() throws Exception {
+        try (DemoProcess demo = start("--grpc-port", "0", "--drain-ms", "1500", "--export-min-ms", "50", "--export-max-ms", "100")) {
+            int grpc = DemoProcess.intField(demo.awaitLine("vitals-demo ready:", START), "grpc-port");
+            io.grpc.ManagedChannel ch = io.grpc.Grpc.newChannelBuilderForAddress("127.0.0.1", grpc,
+                    io.grpc.InsecureChannelCredentials.create()).build();
+            try {
+                io.grpc.health.v1.HealthGrpc.HealthBlockingStub stub = io.grpc.health.v1.HealthGrpc.newBlockingStub(ch);
+                java.util.function.Function<String, String> check = s -> stub.withDeadlineAfter(10, TimeUnit.SECONDS)
+                        .check(io.grpc.health.v1.HealthCheckRequest.newBuilder().setService(s).build()).getStatus().name();
+                await().atMost(Duration.ofSeconds(20)).ignoreExceptions().until(() -> check.apply("").equals("SERVING"));
+                assertThat(check.apply("liveness")).isEqualTo("SERVING");
+                List<String> watched = new java.util.concurrent.CopyOnWriteArrayList<>();
+                io.grpc.health.v1.HealthGrpc.newStub(ch).watch(io.grpc.health.v1.HealthCheckRequest.getDefaultInstance(),
+                        new io.grpc.stub.StreamObserver<io.grpc.health.v1.HealthCheckResponse>() {
+                            @Override
+                            public void onNext(io.grpc.health.v1.HealthCheckResponse r) {
+                                watched.add(r.getStatus().name());
+                            }
+
+                            @Override
+                            public void onError(Throwable t) {
+                            }
+
+                            @Override
+                            public void onCompleted() {
+                            }
+                        });
+                await().atMost(Duration.ofSeconds(10)).until(() -> watched.contains("SERVING"));
+                demo.sigterm();
+                demo.awaitLine("vitals-demo draining:", Duration.ofSeconds(10));
+                await().atMost(Duration.ofSeconds(5)).until(() -> watched.contains("NOT_SERVING"));
+                assertThat(check.apply("")).isEqualTo("NOT_SERVING");
+                assertThat(check.apply("readiness")).isEqualTo("NOT_SERVING");
+                assertThat(check.apply("liveness")).as("liveness while draining").isEqualTo("SERVING");
+                assertThat(watched).containsExactly("SERVING", "NOT_SERVING");
+                assertThat(demo.awaitExit(Duration.ofSeconds(20))).as("process exited").isPresent();
+            } finally {
+                ch.shutdownNow();
+            }
+        }
+    }
+
     // DESIGN.md P10 / case C14: SIGTERM fails readiness first, keeps liveness, lets exports finish
     @Test
     void sigtermDrainsReadinessWhileInFlightExportsFinish() throws Exception {

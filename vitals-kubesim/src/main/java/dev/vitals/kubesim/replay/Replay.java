@@ -362,12 +362,13 @@ public final class Replay {
         }
 
         RunRecord run() throws InterruptedException {
-            int[] ports = Ports.pick(4);
+            int[] ports = Ports.pick(5);
             appPort = ports[0];
             int probePort = ports[1];
             int dbPort = ports[2];
             int proxyPort = ports[3];
             List<String> cmd = demoCommand(w, appPort, probePort, dbPort, proxyPort, c.demoFlags());
+            cmd.addAll(c.grpcFlags(w, ports[4]));
             Path log = logFile(c, w);
             try {
                 Files.deleteIfExists(log);
@@ -375,7 +376,7 @@ public final class Replay {
                 throw new IllegalStateException("cannot reset " + log + ": " + e.getMessage(), e);
             }
             runtime = new TrackingRuntime(new ProcessRuntime(cmd, ProcessBuilder.Redirect.appendTo(log.toFile()), Map.of(), null));
-            PodSpec pod = c.pod(w, appPort, probePort);
+            PodSpec pod = c.pod(w, appPort, probePort, ports[4]);
             proxy = new FaultProxy(new FaultProxy.Spec("db", proxyPort, "127.0.0.1", dbPort)).start();
             SimulationResult result;
             try {

@@ -36,8 +36,10 @@ public final class ReplayCase {
     private final List<Margin> margins;
     private final Optional<String> skip;
     private final double readyAllowance;
+    private final boolean grpcProbes;
 
     private ReplayCase(Builder b) {
+        this.grpcProbes = b.grpcProbes;
         this.name = b.name;
         this.scenario = b.scenario;
         this.title = b.title;
@@ -166,6 +168,53 @@ public final class ReplayCase {
                 RestartPolicy.ALWAYS, GRACE_SECONDS);
     }
 
+    /** @return whether the Vitals run is probed over gRPC ({@code grpc.health.v1}, the demo's {@code --grpc-port}) */
+    public boolean grpcProbes() {
+        return grpcProbes;
+    }
+
+    /**
+     * The demo flags the run of {@code w} needs for gRPC probes: {@code --grpc-port N} for the
+     * Vitals wiring of a {@link #grpcProbes()} case, else none.
+     *
+     * @param w the wiring
+     * @param grpcPort the port picked for the demo's gRPC health server
+     * @return the flags
+     */
+    public List<String> grpcFlags(Wiring w, int grpcPort) {
+        return grpcProbes && w == Wiring.VITALS ? List.of("--grpc-port", Integer.toString(grpcPort)) : List.of();
+    }
+
+    /**
+     * As {@link #pod(Wiring, int, int)}; in a {@link #grpcProbes()} case the Vitals run's probes
+     * are gRPC probes on {@code grpcPort} with services {@code startup}, {@code liveness} and
+     * {@code ""} (readiness: kubelet's probe without a service), as a manifest would say
+     * {@code grpc: {port: N, service: liveness}}.
+     *
+     * @param w the wiring
+     * @param appPort the demo's application port
+     * @param probePort the demo's probe port (Vitals wiring)
+     * @param grpcPort the demo's gRPC health port (Vitals wiring of a gRPC case)
+     * @return the pod
+     */
+    public PodSpec pod(Wiring w, int appPort, int probePort, int grpcPort) {
+        if (!grpcProbes || w != Wiring.VITALS) {
+            return pod(w, appPort, probePort);
+        }
+        Optional<ProbeSpec> s = startup(w).map(t -> grpcProbe(ProbeType.STARTUP, grpcPort, "startup", t));
+        ProbeSpec l = grpcProbe(ProbeType.LIVENESS, grpcPort, "liveness", liveness);
+        ProbeSpec r = grpcProbe(ProbeType.READINESS, grpcPort, "", readiness);
+        return new PodSpec("demo", Map.of("http", appPort, "probes", probePort, "grpc", grpcPort), s, Optional.of(l),
+                Optional.of(r), RestartPolicy.ALWAYS, GRACE_SECONDS);
+    }
+
+    private static ProbeSpec grpcProbe(ProbeType type, int port, String service, ProbeTiming t) {
+        return ProbeSpec.builder(type)
+                .handler(new ProbeHandler.Grpc(port, service))
+                .periodSeconds(t.periodSeconds()).timeoutSeconds(t.timeoutSeconds()).failureThreshold(t.failureThreshold())
+                .build();
+    }
+
     private static ProbeSpec probe(ProbeType type, int port, String path, ProbeTiming t) {
         return ProbeSpec.builder(type)
                 .handler(new ProbeHandler.HttpGet(Optional.empty(), ProbeHandler.PortRef.of(port), path, "HTTP", List.of()))
@@ -188,6 +237,7 @@ public final class ReplayCase {
         private final List<Margin> margins = new ArrayList<>();
         private Optional<String> skip = Optional.empty();
         private double readyAllowance;
+        private boolean grpcProbes;
 
         private Builder(String name, String scenario) {
             if (!Objects.requireNonNull(name, "name").matches("[a-z0-9-]+")) {
@@ -251,6 +301,13 @@ public final class ReplayCase {
             expectations.get(w).add(Objects.requireNonNull(e, "expectation"));
             return this;
         }
+
+        /** The Vitals run is probed over gRPC (the demo gets {@code --grpc-port}); the naive run keeps HTTP. */
+        public Builder grpcProbes() {
+            this.grpcProbes = true;
+            return this;
+        }
+
 
         /** @param m a predicted margin of one of the case's expectations */
         public Builder margin(Margin m) {

@@ -41,6 +41,11 @@ import java.util.Set;
  *       ({@code --chaos}, {@code POST /chaos/deadlock-workers}): both restart, Vitals through its
  *       progress liveness check within about 10 s of a 20 s observation (it never hides a stuck
  *       application).</li>
+ *   <li>{@code grpc} ({@code incident-grpc}): the incident's load and probe timing, with the
+ *       kubelet probing the Vitals run over gRPC ({@code grpc.health.v1} on the demo's
+ *       {@code --grpc-port}: services {@code startup}, {@code liveness}, {@code ""}); the naive
+ *       run keeps its HTTP {@code /healthz} on the worker pool (the demo has no gRPC
+ *       application server to put a naive gRPC health service on). Vitals must not restart.</li>
  * </ul>
  *
  * <p>Where start-up is not the subject, both wirings get the same startup probe of
@@ -50,7 +55,7 @@ import java.util.Set;
  */
 public final class ReplayCatalog {
     /** The scenario names, in the order {@code all} runs them. */
-    public static final List<String> SCENARIOS = List.of("incident", "db-outage", "slow-start", "stall");
+    public static final List<String> SCENARIOS = List.of("incident", "db-outage", "slow-start", "stall", "grpc");
 
     /**
      * The boot time assumed where nothing was measured (selecting and listing cases, tests):
@@ -250,6 +255,23 @@ public final class ReplayCatalog {
                 .margin(Margin.predicted("vitals: observation after the deadlock vs time to kill", observeDeadlock, vitalsDeadlockKill))
                 .margin(Margin.predicted("naive: observation after the deadlock vs time to kill", observeDeadlock,
                         fast.failureThreshold() * (double) fast.periodSeconds() + fast.timeoutSeconds()))
+                .build());
+        cases.add(ReplayCase.builder("incident-grpc", "grpc")
+                .title("the incident's load and probe, the kubelet probing Vitals over gRPC (grpc.health.v1); "
+                        + "naive keeps HTTP /healthz")
+                .demoFlags(exports)
+                .grpcProbes()
+                .startup(Wiring.NAIVE, boot60).startup(Wiring.VITALS, boot60)
+                .liveness(incident).readiness(incident)
+                .action(new ReplayAction.Load(Duration.ofSeconds(2), clients, sustain, Duration.ofSeconds(60)))
+                .duration(seconds(allowance + 2 + sustain.toSeconds() + 8))
+                .expect(Wiring.NAIVE, restarts(">=", 1))
+                .expect(Wiring.VITALS, restarts("==", 0))
+                .expect(Wiring.VITALS, livenessHeadroom(Margin.TWICE))
+                .margin(bootBudget).margin(readyAllowance).readyAllowance(allowance)
+                .margin(Margin.predicted("naive: liveness wait behind the exports vs timeout",
+                        (clients - workers) * meanExport / workers, incident.timeoutSeconds()))
+                .margin(Margin.predicted("naive: sustained load vs time to kill", sustain.toSeconds(), timeToKill(incident)))
                 .build());
         return List.copyOf(cases);
     }

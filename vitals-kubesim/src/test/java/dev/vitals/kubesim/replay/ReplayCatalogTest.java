@@ -40,6 +40,27 @@ class ReplayCatalogTest {
     }
 
     @Test
+    void incidentGrpcProbesTheVitalsRunOverGrpcAndTheNaiveRunOverHttp() {
+        ReplayCase c = only("incident-grpc");
+        assertThat(c.scenario()).isEqualTo("grpc");
+        assertThat(c.grpcProbes()).isTrue();
+        assertThat(c.liveness()).isEqualTo(only("incident").liveness());
+        assertThat(c.demoFlags()).isEqualTo(only("incident").demoFlags());
+        PodSpec vitals = c.pod(Wiring.VITALS, 18080, 18081, 18082);
+        assertThat(vitals.probe(ProbeType.STARTUP).orElseThrow().handler()).isEqualTo(new ProbeHandler.Grpc(18082, "startup"));
+        assertThat(vitals.probe(ProbeType.LIVENESS).orElseThrow().handler()).isEqualTo(new ProbeHandler.Grpc(18082, "liveness"));
+        assertThat(vitals.probe(ProbeType.READINESS).orElseThrow().handler()).isEqualTo(new ProbeHandler.Grpc(18082, ""));
+        assertThat(c.grpcFlags(Wiring.VITALS, 18082)).containsExactly("--grpc-port", "18082");
+        PodSpec naive = c.pod(Wiring.NAIVE, 18080, 18081, 18082);
+        assertThat(http(naive, ProbeType.LIVENESS).path()).isEqualTo("/healthz");
+        assertThat(c.grpcFlags(Wiring.NAIVE, 18082)).isEmpty();
+        ReplayCase http = only("incident");
+        assertThat(http.grpcFlags(Wiring.VITALS, 18082)).isEmpty();
+        assertThat(http.pod(Wiring.VITALS, 18080, 18081, 18082)).isEqualTo(http.pod(Wiring.VITALS, 18080, 18081));
+        assertThat(ReplayCatalog.select(List.of("grpc"))).containsExactly(c);
+    }
+
+    @Test
     void bothWiringsGetTheSameProbeTimingAndTheSameActions() {
         for (ReplayCase c : ReplayCatalog.all()) {
             PodSpec naive = c.pod(Wiring.NAIVE, 18080, 18081);
