@@ -134,12 +134,17 @@ public final class VitalsMetrics implements MeterBinder, HealthListener {
     public static final String LISTENER_ACCEPTED = "vitals.listener.accepted";
     /** Gauge: duration of the latest connect attempt, seconds (listener monitors). */
     public static final String LISTENER_CONNECT_TIME = "vitals.listener.connect.time";
-    /** Gauge: a monitor's own check status, as {@value #CHECK_STATUS} (every monitor; tag {@code monitor}). */
+    /**
+     * Gauge: a monitor's own check status, as {@value #CHECK_STATUS} (every monitor; tags
+     * {@code monitor} = its name and {@code kind}, such as {@code saturation} or
+     * {@code progresswatchdog}, since monitors of two kinds may share a name).
+     */
     public static final String MONITOR_STATUS = "vitals.monitor.status";
 
     static final String TAG_CHECK = "check";
     static final String TAG_POOL = "pool";
     static final String TAG_MONITOR = "monitor";
+    static final String TAG_KIND = "kind";
     static final String TAG_GROUP = "group";
 
     private final Tags tags;
@@ -166,7 +171,7 @@ public final class VitalsMetrics implements MeterBinder, HealthListener {
         Tags t = Tags.of(Objects.requireNonNull(tags, "tags"));
         for (Tag tag : t) {
             if (TAG_CHECK.equals(tag.getKey()) || TAG_GROUP.equals(tag.getKey()) || TAG_POOL.equals(tag.getKey())
-                    || TAG_MONITOR.equals(tag.getKey())) {
+                    || TAG_MONITOR.equals(tag.getKey()) || TAG_KIND.equals(tag.getKey())) {
                 throw new IllegalArgumentException("tag key '" + tag.getKey() + "' is reserved by VitalsMetrics");
             }
         }
@@ -274,10 +279,19 @@ public final class VitalsMetrics implements MeterBinder, HealthListener {
                         "Duration of the latest connect attempt to the listener", "seconds");
             });
         }
-        Tags t = tags.and(TAG_MONITOR, monitor.name());
+        Tags t = tags.and(TAG_MONITOR, monitor.name()).and(TAG_KIND, kind(monitor));
         return addMonitor(m -> Gauge.builder(MONITOR_STATUS, monitor, VitalsMetrics::monitorStatus).tags(t)
                 .description("Status of the monitor's check from its latest sample: 0 UP, 1 DEGRADED, 2 DOWN, 3 UNKNOWN")
                 .strongReference(true).register(m));
+    }
+
+    /** @return the monitor's kind for the {@code kind} tag: its class name less "Monitor", lower case ("saturation", "progresswatchdog") */
+    private static String kind(Monitor monitor) {
+        String n = monitor.getClass().getSimpleName();
+        if (n.isEmpty()) {
+            n = "monitor";
+        }
+        return n.replace("Monitor", "").toLowerCase(java.util.Locale.ROOT);
     }
 
     private static double monitorStatus(Monitor monitor) {
