@@ -27,7 +27,8 @@ class TestApp {
         private final List<String> properties = new ArrayList<>(List.of(
                 "server.port=0", "server.address=127.0.0.1", "spring.main.banner-mode=off",
                 "logging.level.root=WARN", "server.shutdown=immediate",
-                "vitals.server.port=0", "vitals.server.address=127.0.0.1"));
+                "vitals.server.port=0", "vitals.server.address=127.0.0.1",
+                "management.endpoint.health.probes.enabled=true"));
         private final List<Consumer<GenericApplicationContext>> beans = new ArrayList<>();
         private boolean reactive;
 
