@@ -123,4 +123,22 @@ class Boot3AppTest {
             assertThat(TestApp.get(TestApp.probePort(ctx), "/livez?verbose", Duration.ofSeconds(10)).body()).contains("netty-event-loop");
         }
     }
+
+    @Test
+    void jettyPoolIsWatched() throws Exception {
+        try (ConfigurableApplicationContext ctx = TestApp.builder().jetty().run()) {
+            HealthRegistry registry = ctx.getBean(HealthRegistry.class);
+            assertThat(registry.check("jetty-saturation").get().groups()).containsExactly(Groups.READINESS);
+            assertThat(registry.check("jetty-progress").get().groups()).containsExactly(Groups.LIVENESS);
+            assertThat(registry.check("tomcat-progress")).isEmpty();
+            assertThat(TestApp.get(TestApp.port(ctx), "/actuator/health", Duration.ofSeconds(10)).statusCode()).isEqualTo(200);
+            // The statistics handler Vitals put in front of the application counted that request.
+            MeterRegistry meters = ctx.getBean(MeterRegistry.class);
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> {
+                io.micrometer.core.instrument.FunctionCounter c = meters.find(VitalsMetrics.POOL_COMPLETED).tag("pool", "jetty").functionCounter();
+                return c != null && c.count() >= 1;
+            });
+            assertThat(TestApp.get(TestApp.probePort(ctx), "/livez?verbose", Duration.ofSeconds(10)).body()).contains("[+]jetty-progress ok");
+        }
+    }
 }

@@ -49,6 +49,12 @@ class TestApp {
                     () -> new org.springframework.boot.web.embedded.netty.NettyReactiveWebServerFactory()));
         }
 
+        /** Runs on embedded Jetty (its factory declared as a bean: Tomcat is on the class path too). */
+        Builder jetty() {
+            return beans(c -> c.registerBean("jettyFactory", org.springframework.boot.web.embedded.jetty.JettyServletWebServerFactory.class,
+                    () -> new org.springframework.boot.web.embedded.jetty.JettyServletWebServerFactory()));
+        }
+
         ConfigurableApplicationContext run() {
             return new SpringApplicationBuilder(TestApp.class)
                     .web(reactive ? org.springframework.boot.WebApplicationType.REACTIVE : org.springframework.boot.WebApplicationType.SERVLET)
