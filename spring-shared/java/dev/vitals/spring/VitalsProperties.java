@@ -456,7 +456,11 @@ public class VitalsProperties {
          */
         private boolean mapSpringStates = true;
 
-        /** How often Vitals' liveness/readiness status is compared with Spring's and published on change. */
+        /**
+         * How often Vitals' liveness/readiness status is compared with Spring's (from memory,
+         * never running a check) and published on change. On-demand checks count with results
+         * someone asked for (a probe, Actuator): nothing evaluates them on this timer.
+         */
         private Duration publishInterval = Duration.ofMillis(500);
 
         public boolean isMapSpringStates() {
