@@ -6,7 +6,13 @@ import dev.vitals.HealthListener;
 import dev.vitals.HealthRegistry;
 import dev.vitals.Report;
 import dev.vitals.Status;
+import dev.vitals.monitor.DeadlockMonitor;
 import dev.vitals.monitor.LagMonitor;
+import dev.vitals.monitor.ListenerMonitor;
+import dev.vitals.monitor.ListenerSnapshot;
+import dev.vitals.monitor.MemoryMonitor;
+import dev.vitals.monitor.MemorySnapshot;
+import dev.vitals.monitor.Monitor;
 import dev.vitals.monitor.PauseDetector;
 import dev.vitals.monitor.ProgressWatchdog;
 import dev.vitals.monitor.SaturationMonitor;
@@ -124,6 +130,22 @@ public final class VitalsMetrics implements MeterBinder, HealthListener {
     public static final String PAUSE_MAX = "vitals.pause.max";
     /** Gauge: 99th percentile of JVM pauses in the detector's window, seconds. */
     public static final String PAUSE_P99 = "vitals.pause.p99";
+    /** Gauge: heap in use after the latest GC, bytes (memory monitors; tag {@code monitor}). */
+    public static final String MEMORY_USED_AFTER_GC = "vitals.memory.used.after.gc";
+    /** Gauge: heap in use after the latest GC ÷ maximum heap, 0.0–1.0 (memory monitors). */
+    public static final String MEMORY_RATIO = "vitals.memory.ratio";
+    /** Gauge: threads found deadlocked by the latest scan (deadlock monitors; tag {@code monitor}). */
+    public static final String DEADLOCKED_THREADS = "vitals.deadlock.threads";
+    /** Gauge: 1 when the latest connect to the listener was accepted, else 0 (listener monitors). */
+    public static final String LISTENER_ACCEPTED = "vitals.listener.accepted";
+    /** Gauge: duration of the latest connect attempt, seconds (listener monitors). */
+    public static final String LISTENER_CONNECT_TIME = "vitals.listener.connect.time";
+    /**
+     * Gauge: a monitor's own check status, as {@value #CHECK_STATUS} (every monitor; tags
+     * {@code monitor} = its name and {@code kind}, such as {@code saturation} or
+     * {@code progresswatchdog}, since monitors of two kinds may share a name).
+     */
+    public static final String MONITOR_STATUS = "vitals.monitor.status";
 
     // Base units: Micrometer's BaseUnits where one fits, else the thing counted (a Prometheus
     // registry appends the unit unless the name already ends with it).
@@ -138,6 +160,7 @@ public final class VitalsMetrics implements MeterBinder, HealthListener {
     static final String TAG_CHECK = "check";
     static final String TAG_POOL = "pool";
     static final String TAG_MONITOR = "monitor";
+    static final String TAG_KIND = "kind";
     static final String TAG_GROUP = "group";
 
     private final Tags tags;
@@ -164,7 +187,7 @@ public final class VitalsMetrics implements MeterBinder, HealthListener {
         Tags t = Tags.of(Objects.requireNonNull(tags, "tags"));
         for (Tag tag : t) {
             if (TAG_CHECK.equals(tag.getKey()) || TAG_GROUP.equals(tag.getKey()) || TAG_POOL.equals(tag.getKey())
-                    || TAG_MONITOR.equals(tag.getKey())) {
+                    || TAG_MONITOR.equals(tag.getKey()) || TAG_KIND.equals(tag.getKey())) {
                 throw new IllegalArgumentException("tag key '" + tag.getKey() + "' is reserved by VitalsMetrics");
             }
         }
@@ -222,6 +245,78 @@ public final class VitalsMetrics implements MeterBinder, HealthListener {
             m.accept(meterRegistry);
         }
         bound.add(b);
+    }
+
+    /**
+     * Adds the figures of any monitor, whatever its kind: pool gauges for a
+     * {@link SaturationMonitor}, progress meters for a {@link ProgressWatchdog}, lag gauges for a
+     * {@link LagMonitor}, pause gauges for a {@link PauseDetector}, {@value #MEMORY_USED_AFTER_GC}
+     * and {@value #MEMORY_RATIO} for a {@link MemoryMonitor}, {@value #DEADLOCKED_THREADS} for a
+     * {@link DeadlockMonitor}, {@value #LISTENER_ACCEPTED} and {@value #LISTENER_CONNECT_TIME} for a
+     * {@link ListenerMonitor}; and for every monitor (other kinds included) {@value #MONITOR_STATUS},
+     * its check's status read from the latest sample (never samples, never blocks).
+     *
+     * @param monitor the monitor
+     * @return this
+     */
+    public VitalsMetrics monitor(Monitor monitor) {
+        Objects.requireNonNull(monitor, "monitor");
+        if (monitor instanceof SaturationMonitor) {
+            saturation((SaturationMonitor) monitor);
+        } else if (monitor instanceof ProgressWatchdog) {
+            progress((ProgressWatchdog) monitor);
+        } else if (monitor instanceof LagMonitor) {
+            lag((LagMonitor) monitor);
+        } else if (monitor instanceof PauseDetector) {
+            pause((PauseDetector) monitor);
+        } else if (monitor instanceof MemoryMonitor) {
+            MemoryMonitor mm = (MemoryMonitor) monitor;
+            Tags t = tags.and(TAG_MONITOR, mm.name());
+            addMonitor(m -> {
+                snapshotGauge(m, MEMORY_USED_AFTER_GC, t, mm, x -> x.snapshot().map(s -> (double) s.usedAfterGc()),
+                        "Heap in use after the latest garbage collection", "bytes");
+                snapshotGauge(m, MEMORY_RATIO, t, mm, x -> x.snapshot().map(MemorySnapshot::ratio),
+                        "Heap in use after the latest garbage collection / maximum heap, 0.0-1.0", null);
+            });
+        } else if (monitor instanceof DeadlockMonitor) {
+            DeadlockMonitor dm = (DeadlockMonitor) monitor;
+            Tags t = tags.and(TAG_MONITOR, dm.name());
+            addMonitor(m -> snapshotGauge(m, DEADLOCKED_THREADS, t, dm, x -> x.snapshot().map(s -> (double) s.threadNames().size()),
+                    "Threads found deadlocked by the latest scan", "threads"));
+        } else if (monitor instanceof ListenerMonitor) {
+            ListenerMonitor lm = (ListenerMonitor) monitor;
+            Tags t = tags.and(TAG_MONITOR, lm.name());
+            addMonitor(m -> {
+                snapshotGauge(m, LISTENER_ACCEPTED, t, lm,
+                        x -> x.snapshot().map(s -> s.result() == ListenerSnapshot.Result.ACCEPTED ? 1.0 : 0.0),
+                        "1 when the latest connect to the listener was accepted, else 0", null);
+                snapshotGauge(m, LISTENER_CONNECT_TIME, t, lm,
+                        x -> x.snapshot().map(s -> s.connectTime() == null ? Double.NaN : seconds(s.connectTime())),
+                        "Duration of the latest connect attempt to the listener", "seconds");
+            });
+        }
+        Tags t = tags.and(TAG_MONITOR, monitor.name()).and(TAG_KIND, kind(monitor));
+        return addMonitor(m -> Gauge.builder(MONITOR_STATUS, monitor, VitalsMetrics::monitorStatus).tags(t)
+                .description("Status of the monitor's check from its latest sample: 0 UP, 1 DEGRADED, 2 DOWN, 3 UNKNOWN")
+                .strongReference(true).register(m));
+    }
+
+    /** @return the monitor's kind for the {@code kind} tag: its class name less "Monitor", lower case ("saturation", "progresswatchdog") */
+    private static String kind(Monitor monitor) {
+        String n = monitor.getClass().getSimpleName();
+        if (n.isEmpty()) {
+            n = "monitor";
+        }
+        return n.replace("Monitor", "").toLowerCase(java.util.Locale.ROOT);
+    }
+
+    private static double monitorStatus(Monitor monitor) {
+        try {
+            Health h = monitor.healthCheck().check();
+            return h == null ? statusValue(Status.UNKNOWN) : statusValue(h.status());
+        } catch (Exception e) {
+            return statusValue(Status.UNKNOWN);
+        }
     }
 
     /**

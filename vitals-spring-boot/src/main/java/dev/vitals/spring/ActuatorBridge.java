@@ -90,7 +90,7 @@ final class ActuatorBridge implements BeanPostProcessor {
      * @return the binding, whose {@link Binding#record} the adopted check calls with each result
      */
     Binding bind(Object indicator, String springName) {
-        Binding b = new Binding(springName, SpringIndicators.checkName(springName));
+        Binding b = new Binding(springName, Adoption.checkName(springName));
         bindings.put(Objects.requireNonNull(indicator, "indicator"), b);
         return b;
     }

@@ -135,7 +135,7 @@ class AdoptionTest {
         assertThat(SpringIndicators.convert(Health.status(new org.springframework.boot.health.contributor.Status("SLOW", "replica lagging"))
                 .build()).message()).hasValue("replica lagging");
         assertThat(SpringIndicators.convert(null)).isNull();
-        assertThat(SpringIndicators.checkName("db/primary")).isEqualTo("db.primary");
-        assertThat(SpringIndicators.checkName("my bean#1")).isEqualTo("my_bean_1");
+        assertThat(Adoption.checkName("db/primary")).isEqualTo("db.primary");
+        assertThat(Adoption.checkName("my bean#1")).isEqualTo("my_bean_1");
     }
 }

@@ -28,33 +28,6 @@ import org.springframework.context.ConfigurableApplicationContext;
 class AvailabilityMappingTest {
 
     @Test
-    void onDemandReadinessIsEvaluatedBeforeItIsPublishedToSpring() throws Exception {
-        // Regression: with on-demand checks nothing had ever evaluated the group, so the bridge
-        // read "no result yet" (UNKNOWN) and told Spring to refuse traffic for good.
-        AtomicBoolean dbUp = new AtomicBoolean(true);
-        ConfigurableApplicationContext ctx = TestApp.builder()
-                .property("management.endpoint.health.group.readiness.include=readinessState,db")
-                .property("vitals.defaults.mode=on-demand")
-                .property("vitals.availability.publish-interval=50ms")
-                .beans(c -> c.registerBean("dbHealthIndicator", HealthIndicator.class,
-                        () -> () -> dbUp.get() ? Health.up().build() : Health.down().build()))
-                .run();
-        try {
-            ApplicationAvailability spring = ctx.getBean(ApplicationAvailability.class);
-            await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(10))
-                    .until(() -> spring.getReadinessState() == ReadinessState.ACCEPTING_TRAFFIC);
-            assertThat(TestApp.get(TestApp.port(ctx), "/actuator/health/readiness", Duration.ofSeconds(5)).statusCode())
-                    .isEqualTo(200);
-            dbUp.set(false);
-            await().atMost(Duration.ofSeconds(10)).until(() -> spring.getReadinessState() == ReadinessState.REFUSING_TRAFFIC);
-            dbUp.set(true);
-            await().atMost(Duration.ofSeconds(10)).until(() -> spring.getReadinessState() == ReadinessState.ACCEPTING_TRAFFIC);
-        } finally {
-            ctx.close();
-        }
-    }
-
-    @Test
     void statesMapBothWaysAndCloseDrainsReadinessFirst() throws Exception {
         AtomicBoolean dbUp = new AtomicBoolean(true);
         AtomicReference<Report> readinessDuringStartup = new AtomicReference<>();

@@ -17,18 +17,18 @@ class DependencyTagTest {
 
     @Test
     void knownDependencyIndicatorsAndTheirSubclassesAreTaggedOthersAreNot() {
-        assertThat(SpringIndicators.isKnownDependency(DataSourceHealthIndicator.class)).isTrue();
-        assertThat(SpringIndicators.isKnownDependency(OrdersDb.class)).isTrue();
-        assertThat(SpringIndicators.isKnownDependency(PingHealthIndicator.class)).isFalse();
-        assertThat(SpringIndicators.isKnownDependency(DependencyTagTest.class)).isFalse();
+        assertThat(Adoption.isKnownDependency(DataSourceHealthIndicator.class)).isTrue();
+        assertThat(Adoption.isKnownDependency(OrdersDb.class)).isTrue();
+        assertThat(Adoption.isKnownDependency(PingHealthIndicator.class)).isFalse();
+        assertThat(Adoption.isKnownDependency(DependencyTagTest.class)).isFalse();
     }
 
     @Test
     void anAdoptedDataSourceIndicatorInLivenessBecomesADependencyCheck() {
         SpringIndicators.Leaf leaf = new SpringIndicators.Leaf("db", new OrdersDb(), null);
-        dev.vitals.Check check = SpringIndicators.check(leaf, Set.of(Groups.LIVENESS), null, Optional.empty());
+        dev.vitals.Check check = SpringIndicators.check(leaf, Set.of(Groups.LIVENESS), null, Optional.empty(), Optional.empty());
         assertThat(check.dependency()).isTrue();
         SpringIndicators.Leaf ping = new SpringIndicators.Leaf("ping", new PingHealthIndicator(), null);
-        assertThat(SpringIndicators.check(ping, Set.of(Groups.LIVENESS), null, Optional.empty()).dependency()).isFalse();
+        assertThat(SpringIndicators.check(ping, Set.of(Groups.LIVENESS), null, Optional.empty(), Optional.empty()).dependency()).isFalse();
     }
 }

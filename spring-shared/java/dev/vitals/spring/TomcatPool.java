@@ -6,13 +6,12 @@ import dev.vitals.monitor.SaturationSnapshot;
 import dev.vitals.monitor.SaturationSource;
 import java.util.concurrent.Executor;
 import org.apache.tomcat.util.threads.ThreadPoolExecutor;
-import org.springframework.boot.tomcat.TomcatWebServer;
-import org.springframework.boot.web.server.WebServer;
 
 /**
  * Embedded Tomcat's worker pool as a saturation and progress source. The pool exists only once
  * the web server has started, after the health registry was built, so the sources read zeros
- * until {@link #attach(WebServer)} finds it. Tomcat's own executor class
+ * until {@link #attach(Executor)} is given it (each module's pools auto-configuration finds it
+ * in Boot's {@code TomcatWebServer}, whose package differs between Boot 3 and 4). Tomcat's own executor class
  * ({@code org.apache.tomcat.util.threads.ThreadPoolExecutor}) gives busy ({@code getActiveCount},
  * O(workers) under its lock, once per sample), capacity ({@code getMaximumPoolSize}), queued
  * (its task queue; connections still in the OS accept backlog are not visible) and completed
@@ -22,14 +21,10 @@ final class TomcatPool {
     private volatile ThreadPoolExecutor executor;
 
     /**
-     * @param server the started web server
-     * @return whether a Tomcat worker pool was found
+     * @param e the started connector's executor
+     * @return whether it is Tomcat's worker pool
      */
-    boolean attach(WebServer server) {
-        if (!(server instanceof TomcatWebServer)) {
-            return false;
-        }
-        Executor e = ((TomcatWebServer) server).getTomcat().getConnector().getProtocolHandler().getExecutor();
+    boolean attach(Executor e) {
         if (e instanceof ThreadPoolExecutor) {
             executor = (ThreadPoolExecutor) e;
             return true;

@@ -1,5 +1,6 @@
 package dev.vitals.spring;
 
+import dev.vitals.Mode;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -249,7 +250,7 @@ public class VitalsProperties {
         /** Bearer token that unlocks details when details=when-authorized. */
         private String token;
 
-        /** Event-loop threads of the probe server (default: 1 on up to 2 processors, else 2). */
+        /** Event-loop threads of the probe server (default 1). */
         private Integer eventLoopThreads;
 
         /** Connections open at once; a connection over the limit is closed at once (default 1024). */
@@ -342,22 +343,14 @@ public class VitalsProperties {
         }
     }
 
-    /** Evaluation mode of a check, as in {@link dev.vitals.Mode}. */
-    public enum CheckMode {
-        /** Runs every interval in the background; probes read the latest result (default). */
-        SCHEDULED,
-        /** Runs when a report is requested, reusing a result younger than its ttl. */
-        ON_DEMAND
-    }
-
     /**
      * How one adopted indicator is evaluated. Unset values fall back to {@code vitals.defaults},
      * then to Vitals' defaults (scheduled, interval 10s, timeout 2s, max-age 3 x interval,
      * ttl 1s, thresholds 1, critical).
      */
     public static class CheckSettings {
-        /** Evaluation mode: scheduled (default) or on-demand. */
-        private CheckMode mode;
+        /** Evaluation mode: scheduled (default) or on-demand (runs when a probe or a person asks, never on a timer). */
+        private Mode mode;
 
         /** Time between two scheduled runs (default 10s). */
         private Duration interval;
@@ -386,11 +379,11 @@ public class VitalsProperties {
          */
         private List<String> groups;
 
-        public CheckMode getMode() {
+        public Mode getMode() {
             return mode;
         }
 
-        public void setMode(CheckMode mode) {
+        public void setMode(Mode mode) {
             this.mode = mode;
         }
 
@@ -467,7 +460,11 @@ public class VitalsProperties {
          */
         private boolean mapSpringStates = true;
 
-        /** How often Vitals' liveness/readiness status is compared with Spring's and published on change. */
+        /**
+         * How often Vitals' liveness/readiness status is compared with Spring's (from memory,
+         * never running a check) and published on change. On-demand checks count with results
+         * someone asked for (a probe, Actuator): nothing evaluates them on this timer.
+         */
         private Duration publishInterval = Duration.ofMillis(500);
 
         public boolean isMapSpringStates() {

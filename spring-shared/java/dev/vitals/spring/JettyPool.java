@@ -9,8 +9,6 @@ import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.handler.StatisticsHandler;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.eclipse.jetty.util.thread.ThreadPool;
-import org.springframework.boot.jetty.JettyWebServer;
-import org.springframework.boot.web.server.WebServer;
 
 /**
  * Embedded Jetty's worker pool as a saturation and progress source. Jetty's
@@ -21,7 +19,7 @@ import org.springframework.boot.web.server.WebServer;
  * completed jobs, so progress comes from a {@link StatisticsHandler} that
  * {@link #install(Server)} puts in front of the application's handlers: completed is requests
  * finished, busy the requests being handled. The sources read zeros until
- * {@link #attach(WebServer)} finds a started Jetty (and with a non-queued pool, such as virtual
+ * {@link #attach(ThreadPool)} is given a started Jetty's pool (and with a non-queued pool, such as virtual
  * threads).
  */
 final class JettyPool {
@@ -39,14 +37,10 @@ final class JettyPool {
     }
 
     /**
-     * @param server the started web server
-     * @return whether a Jetty queued thread pool was found
+     * @param p the started server's thread pool
+     * @return whether it is a Jetty queued thread pool
      */
-    boolean attach(WebServer server) {
-        if (!(server instanceof JettyWebServer)) {
-            return false;
-        }
-        ThreadPool p = ((JettyWebServer) server).getServer().getThreadPool();
+    boolean attach(ThreadPool p) {
         if (p instanceof QueuedThreadPool) {
             pool = (QueuedThreadPool) p;
             return true;
