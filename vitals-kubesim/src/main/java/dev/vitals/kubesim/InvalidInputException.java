@@ -1,5 +1,7 @@
 package dev.vitals.kubesim;
 
+import dev.vitals.kubesim.scenario.Violation;
+
 import java.util.List;
 
 /**
@@ -42,7 +44,7 @@ public class InvalidInputException extends IllegalArgumentException {
      * @param e why a file could not be read
      * @return a short reason for a one-line message ("no such file", "is a directory", …)
      */
-    static String reason(java.io.IOException e) {
+    public static String reason(java.io.IOException e) {
         if (e instanceof java.nio.file.NoSuchFileException) {
             return "no such file";
         }
@@ -57,7 +59,7 @@ public class InvalidInputException extends IllegalArgumentException {
      * @param message a possibly multi-line message (parsers draw carets on later lines)
      * @return its first non-blank line
      */
-    static String firstLine(String message) {
+    public static String firstLine(String message) {
         for (String line : message.split("\\R")) {
             if (!line.isBlank()) {
                 return line.strip();

@@ -1,5 +1,21 @@
 package dev.vitals.kubesim;
 
+import dev.vitals.kubesim.fault.FaultProxy;
+import dev.vitals.kubesim.fault.LoadGenerator;
+import dev.vitals.kubesim.model.Durations;
+import dev.vitals.kubesim.model.Kubelet;
+import dev.vitals.kubesim.model.KubeletOptions;
+import dev.vitals.kubesim.model.PodSpec;
+import dev.vitals.kubesim.model.SimEvent;
+import dev.vitals.kubesim.model.SimTime;
+import dev.vitals.kubesim.model.VirtualTime;
+import dev.vitals.kubesim.probe.ProbeExecutor;
+import dev.vitals.kubesim.probe.Prober;
+import dev.vitals.kubesim.probe.RealProbeExecutor;
+import dev.vitals.kubesim.runtime.ContainerRuntime;
+import dev.vitals.kubesim.runtime.ProcessRuntime;
+import dev.vitals.kubesim.scenario.Scenario;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -63,7 +79,7 @@ public final class Simulation {
             this.target = String.join(" ", b.command);
         }
         this.executor = b.executor != null ? b.executor
-                : new RealProbeExecutor(new Prober(options.podIp(), pod.ports(), options.kubeletVersion()));
+                : new RealProbeExecutor(new Prober(options.podIp(), pod.ports(), options.kubeletVersion(), pod.env()));
     }
 
     /**
@@ -155,6 +171,11 @@ public final class Simulation {
     /** Runs on the kubelet thread: reads the state it needs, then does the work off that thread. */
     private void perform(Scenario.Action a, Kubelet kubelet, Map<String, FaultProxy> proxies,
             List<LoadGenerator.Handle> loads, java.util.concurrent.atomic.AtomicBoolean paused) {
+        if (a.kind().equals("delete")) { // a kubelet decision: on this thread (R53)
+            kubelet.note(SimEvent.Type.ACTION, a.describe());
+            kubelet.deletePod(a.latencyMs() < 0 ? Optional.empty() : Optional.of(Duration.ofMillis(a.latencyMs())));
+            return;
+        }
         Optional<ContainerRuntime.Instance> instance = kubelet.currentInstance();
         time.offload(() -> {
             String outcome = "";

@@ -1,5 +1,10 @@
 package dev.vitals.kubesim;
 
+import dev.vitals.kubesim.model.ProbeType;
+import dev.vitals.kubesim.model.SimEvent;
+import dev.vitals.kubesim.probe.ProbeResult;
+import dev.vitals.kubesim.scenario.Expectation;
+
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumMap;
@@ -126,7 +131,7 @@ public final class SimulationResult {
         return false;
     }
 
-    String readyIntervalsText() {
+    public String readyIntervalsText() {
         StringBuilder sb = new StringBuilder(" (ready: ");
         if (readyIntervals.isEmpty()) {
             sb.append("never");

@@ -9,11 +9,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Launch commands for the scripted HTTP target ({@link ScriptedTarget}) in a child JVM. */
-final class Targets {
+public final class Targets {
     private Targets() {
     }
 
-    static int freePort() throws IOException {
+    public static int freePort() throws IOException {
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return s.getLocalPort();
         }
@@ -23,7 +23,7 @@ final class Targets {
      * A free port below Linux's ephemeral range (32768+), so that once its listener closes no
      * ephemeral bind elsewhere on the machine takes it and no connect to it can self-connect.
      */
-    static int freeFixedPort() throws IOException {
+    public static int freeFixedPort() throws IOException {
         java.util.Random random = new java.util.Random();
         for (int i = 0; i < 200; i++) {
             int port = 20000 + random.nextInt(10000);
@@ -38,7 +38,7 @@ final class Targets {
         throw new IOException("no free port in 20000-29999");
     }
 
-    static String classes() {
+    public static String classes() {
         try {
             return Path.of(ScriptedTarget.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
         } catch (URISyntaxException e) {
@@ -46,7 +46,7 @@ final class Targets {
         }
     }
 
-    static List<String> command(int port, String plan, String... more) {
+    public static List<String> command(int port, String plan, String... more) {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xshare:auto", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx64m", "-cp", classes(),
                 ScriptedTarget.class.getName(), "--port", Integer.toString(port), "--plan", plan));

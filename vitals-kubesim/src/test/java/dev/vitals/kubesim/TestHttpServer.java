@@ -11,20 +11,20 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /** A raw loopback HTTP/1.1 server for prober tests: records each request head, answers via a responder. */
-final class TestHttpServer implements AutoCloseable {
-    interface Responder {
+public final class TestHttpServer implements AutoCloseable {
+    public interface Responder {
         void respond(String head, OutputStream out, Socket s) throws IOException, InterruptedException;
     }
 
-    final List<String> requests = new CopyOnWriteArrayList<>();
+    public final List<String> requests = new CopyOnWriteArrayList<>();
     private final ServerSocket server;
     private volatile Responder responder;
 
-    TestHttpServer(Responder responder) throws IOException {
+    public TestHttpServer(Responder responder) throws IOException {
         this(new ServerSocket(), responder);
     }
 
-    TestHttpServer(ServerSocket ss, Responder responder) throws IOException {
+    public TestHttpServer(ServerSocket ss, Responder responder) throws IOException {
         this.server = ss;
         if (!ss.isBound()) {
             ss.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
@@ -35,11 +35,11 @@ final class TestHttpServer implements AutoCloseable {
         t.start();
     }
 
-    void responder(Responder r) {
+    public void responder(Responder r) {
         this.responder = r;
     }
 
-    int port() {
+    public int port() {
         return server.getLocalPort();
     }
 
@@ -68,7 +68,7 @@ final class TestHttpServer implements AutoCloseable {
         }
     }
 
-    static void answer(OutputStream out, int status, String headers, String body) throws IOException {
+    public static void answer(OutputStream out, int status, String headers, String body) throws IOException {
         byte[] b = body.getBytes(StandardCharsets.UTF_8);
         out.write(("HTTP/1.1 " + status + " X\r\n" + headers + "Content-Length: " + b.length + "\r\nConnection: close\r\n\r\n")
                 .getBytes(StandardCharsets.ISO_8859_1));

@@ -1,8 +1,8 @@
 package dev.vitals.kubesim.cli;
 
-import dev.vitals.kubesim.Durations;
-import dev.vitals.kubesim.Lint;
-import dev.vitals.kubesim.ManifestReader;
+import dev.vitals.kubesim.model.Durations;
+import dev.vitals.kubesim.lint.Lint;
+import dev.vitals.kubesim.manifest.ManifestReader;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;

@@ -1,18 +1,20 @@
 package dev.vitals.kubesim.cli;
 
-import dev.vitals.kubesim.Durations;
-import dev.vitals.kubesim.FaultProxy;
+
+import dev.vitals.kubesim.model.Durations;
+import dev.vitals.kubesim.fault.FaultProxy;
 import dev.vitals.kubesim.InvalidInputException;
-import dev.vitals.kubesim.KubeletOptions;
-import dev.vitals.kubesim.ManifestReader;
-import dev.vitals.kubesim.PodSpec;
-import dev.vitals.kubesim.ProbeFlags;
-import dev.vitals.kubesim.ProbeSpec;
-import dev.vitals.kubesim.ProbeType;
-import dev.vitals.kubesim.Reports;
-import dev.vitals.kubesim.RestartPolicy;
-import dev.vitals.kubesim.Scenario;
-import dev.vitals.kubesim.SimEvent;
+import dev.vitals.kubesim.model.KubeletOptions;
+import dev.vitals.kubesim.manifest.ManifestReader;
+import dev.vitals.kubesim.model.PodSpec;
+import dev.vitals.kubesim.model.PortResolver;
+import dev.vitals.kubesim.manifest.ProbeFlags;
+import dev.vitals.kubesim.model.ProbeSpec;
+import dev.vitals.kubesim.model.ProbeType;
+import dev.vitals.kubesim.report.Reports;
+import dev.vitals.kubesim.model.RestartPolicy;
+import dev.vitals.kubesim.scenario.Scenario;
+import dev.vitals.kubesim.model.SimEvent;
 import dev.vitals.kubesim.Simulation;
 import dev.vitals.kubesim.SimulationResult;
 import java.io.File;
@@ -149,19 +151,12 @@ final class SimulateCommand implements Callable<Integer> {
     }
 
     private static void checkNamedPort(ProbeSpec p, Map<String, Integer> ports) {
-        dev.vitals.kubesim.ProbeHandler h = p.handler();
-        dev.vitals.kubesim.ProbeHandler.PortRef ref = null;
-        if (h instanceof dev.vitals.kubesim.ProbeHandler.HttpGet) {
-            ref = ((dev.vitals.kubesim.ProbeHandler.HttpGet) h).port();
-        } else if (h instanceof dev.vitals.kubesim.ProbeHandler.TcpSocket) {
-            ref = ((dev.vitals.kubesim.ProbeHandler.TcpSocket) h).port();
-        }
-        if (ref != null && ref.isNamed() && !ports.containsKey(ref.name().get())) {
-            throw new InvalidInputException(p.type().fieldName() + ": port name '" + ref.name().get()
+        PortResolver.unknownPortName(p.handler(), ports).ifPresent(name -> {
+            throw new InvalidInputException(p.type().fieldName() + ": port name '" + name
                     + "' matches no container port (known: " + (ports.isEmpty() ? "none" : String.join(", ", ports.keySet()))
                     + "); kubelet would error on every tick and never act on this probe (R22, G4). Add it to the"
-                    + " container's ports or pass --port-name " + ref.name().get() + "=PORT");
-        }
+                    + " container's ports or pass --port-name " + name + "=PORT");
+        });
     }
 
     private Optional<ProbeSpec> flag(ProbeType t, String text) {

@@ -1,5 +1,6 @@
 package dev.vitals.kubesim.replay;
 
+
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -17,7 +18,7 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Sustained closed-loop load: {@code clients} threads, each sending the next request as soon as
  * the previous one ends, until {@code sustain} has passed (a time bound, where the simulator's
- * {@link dev.vitals.kubesim.LoadGenerator} has a count bound: a restarted target refuses
+ * {@link dev.vitals.kubesim.fault.LoadGenerator} has a count bound: a restarted target refuses
  * connections for a while, and a count would be spent on refusals within milliseconds). After a
  * refused or broken connection a client waits {@value #RETRY_MS} ms before trying again, like
  * a client with a back-off, so a restart costs no CPU storm. Requests still in flight at the end

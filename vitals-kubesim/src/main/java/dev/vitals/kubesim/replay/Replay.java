@@ -1,11 +1,13 @@
 package dev.vitals.kubesim.replay;
 
-import dev.vitals.kubesim.FaultProxy;
-import dev.vitals.kubesim.LoadGenerator;
-import dev.vitals.kubesim.PodSpec;
-import dev.vitals.kubesim.ProbeType;
-import dev.vitals.kubesim.ProcessRuntime;
-import dev.vitals.kubesim.SimEvent;
+import dev.vitals.kubesim.runtime.ContainerRuntime;
+
+import dev.vitals.kubesim.fault.FaultProxy;
+import dev.vitals.kubesim.fault.LoadGenerator;
+import dev.vitals.kubesim.model.PodSpec;
+import dev.vitals.kubesim.model.ProbeType;
+import dev.vitals.kubesim.runtime.ProcessRuntime;
+import dev.vitals.kubesim.model.SimEvent;
 import dev.vitals.kubesim.Simulation;
 import dev.vitals.kubesim.SimulationResult;
 import java.io.IOException;
@@ -316,7 +318,7 @@ public final class Replay {
                 });
             } else if (a instanceof ReplayAction.Freeze) {
                 ReplayAction.Freeze f = (ReplayAction.Freeze) a;
-                dev.vitals.kubesim.ContainerRuntime.Instance i = runtime.current()
+                dev.vitals.kubesim.runtime.ContainerRuntime.Instance i = runtime.current()
                         .orElseThrow(() -> new IllegalStateException("no container to freeze"));
                 i.pause();
                 cleanups.add(() -> safely(i::resume));

@@ -1,5 +1,6 @@
 package dev.vitals.kubesim.replay;
 
+
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
@@ -65,7 +66,7 @@ public sealed interface ReplayAction {
 
     /**
      * A burst of {@code count} exports, at most {@code concurrency} at a time (the simulator's
-     * {@link dev.vitals.kubesim.LoadGenerator}); it starts {@code 300 ms} after the first liveness
+     * {@link dev.vitals.kubesim.fault.LoadGenerator}); it starts {@code 300 ms} after the first liveness
      * probe that completes at least {@code after} past the first Ready, so the probe phase, and
      * with it the figures, repeat from run to run.
      *

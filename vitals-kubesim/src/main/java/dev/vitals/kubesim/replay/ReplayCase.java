@@ -1,10 +1,10 @@
 package dev.vitals.kubesim.replay;
 
-import dev.vitals.kubesim.PodSpec;
-import dev.vitals.kubesim.ProbeHandler;
-import dev.vitals.kubesim.ProbeSpec;
-import dev.vitals.kubesim.ProbeType;
-import dev.vitals.kubesim.RestartPolicy;
+import dev.vitals.kubesim.model.PodSpec;
+import dev.vitals.kubesim.model.ProbeHandler;
+import dev.vitals.kubesim.model.ProbeSpec;
+import dev.vitals.kubesim.model.ProbeType;
+import dev.vitals.kubesim.model.RestartPolicy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;

@@ -1,7 +1,7 @@
 package dev.vitals.kubesim.replay;
 
-import dev.vitals.kubesim.Expectation;
-import dev.vitals.kubesim.SimEvent;
+import dev.vitals.kubesim.scenario.Expectation;
+import dev.vitals.kubesim.model.SimEvent;
 import dev.vitals.kubesim.SimulationResult;
 import java.util.Locale;
 import java.util.Objects;

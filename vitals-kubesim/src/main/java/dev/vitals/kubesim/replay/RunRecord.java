@@ -1,9 +1,9 @@
 package dev.vitals.kubesim.replay;
 
-import dev.vitals.kubesim.Expectation;
-import dev.vitals.kubesim.PodSpec;
-import dev.vitals.kubesim.ProbeType;
-import dev.vitals.kubesim.SimEvent;
+import dev.vitals.kubesim.scenario.Expectation;
+import dev.vitals.kubesim.model.PodSpec;
+import dev.vitals.kubesim.model.ProbeType;
+import dev.vitals.kubesim.model.SimEvent;
 import dev.vitals.kubesim.SimulationResult;
 import java.util.ArrayList;
 import java.util.Collections;

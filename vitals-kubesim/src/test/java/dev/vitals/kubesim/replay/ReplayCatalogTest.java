@@ -3,10 +3,10 @@ package dev.vitals.kubesim.replay;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.vitals.kubesim.PodSpec;
-import dev.vitals.kubesim.ProbeHandler;
-import dev.vitals.kubesim.ProbeSpec;
-import dev.vitals.kubesim.ProbeType;
+import dev.vitals.kubesim.model.PodSpec;
+import dev.vitals.kubesim.model.ProbeHandler;
+import dev.vitals.kubesim.model.ProbeSpec;
+import dev.vitals.kubesim.model.ProbeType;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;

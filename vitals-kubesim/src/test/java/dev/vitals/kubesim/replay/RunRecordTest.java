@@ -1,10 +1,14 @@
 package dev.vitals.kubesim.replay;
 
+import dev.vitals.kubesim.Simulation;
+import dev.vitals.kubesim.model.VirtualTime;
+import dev.vitals.kubesim.runtime.ScriptedContainer;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.vitals.kubesim.Expectation;
-import dev.vitals.kubesim.ProbeType;
-import dev.vitals.kubesim.ScriptedProbes;
+import dev.vitals.kubesim.scenario.Expectation;
+import dev.vitals.kubesim.model.ProbeType;
+import dev.vitals.kubesim.probe.ScriptedProbes;
 import dev.vitals.kubesim.SimulationResult;
 import java.time.Duration;
 import java.util.Map;
@@ -115,9 +119,9 @@ class RunRecordTest {
     }
 
     private static SimulationResult simulateSlow(Wiring w) throws InterruptedException {
-        dev.vitals.kubesim.VirtualTime time = new dev.vitals.kubesim.VirtualTime();
-        dev.vitals.kubesim.ScriptedContainer container = new dev.vitals.kubesim.ScriptedContainer(time);
-        dev.vitals.kubesim.ScriptedProbes probes = new dev.vitals.kubesim.ScriptedProbes(time, container,
+        dev.vitals.kubesim.model.VirtualTime time = new dev.vitals.kubesim.model.VirtualTime();
+        dev.vitals.kubesim.runtime.ScriptedContainer container = new dev.vitals.kubesim.runtime.ScriptedContainer(time);
+        dev.vitals.kubesim.probe.ScriptedProbes probes = new dev.vitals.kubesim.probe.ScriptedProbes(time, container,
                 (spec, instance, sinceInstance, sinceStart) -> sinceInstance < 4 ? ScriptedProbes.fail() : ScriptedProbes.ok());
         return dev.vitals.kubesim.Simulation.builder(SLOW.pod(w, 18080, 18081)).time(time).runtime(container)
                 .probeExecutor(probes).duration(SLOW.duration()).build().run();

@@ -1,12 +1,14 @@
 package dev.vitals.kubesim.replay;
 
-import dev.vitals.kubesim.PodSpec;
-import dev.vitals.kubesim.ProbeOutcome;
-import dev.vitals.kubesim.ScriptedContainer;
-import dev.vitals.kubesim.ScriptedProbes;
+import dev.vitals.kubesim.model.ProbeSpec;
+
+import dev.vitals.kubesim.model.PodSpec;
+import dev.vitals.kubesim.probe.ProbeOutcome;
+import dev.vitals.kubesim.runtime.ScriptedContainer;
+import dev.vitals.kubesim.probe.ScriptedProbes;
 import dev.vitals.kubesim.Simulation;
 import dev.vitals.kubesim.SimulationResult;
-import dev.vitals.kubesim.VirtualTime;
+import dev.vitals.kubesim.model.VirtualTime;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -18,7 +20,7 @@ final class SimRuns {
 
     /** A script: answers per probe type and simulated second. */
     interface Answers {
-        ProbeOutcome answer(String probe, double sinceStart, dev.vitals.kubesim.ProbeSpec spec);
+        ProbeOutcome answer(String probe, double sinceStart, dev.vitals.kubesim.model.ProbeSpec spec);
     }
 
     static SimulationResult simulate(PodSpec pod, Duration duration, Answers answers) throws InterruptedException {

@@ -1,0 +1,174 @@
+package dev.vitals.kubesim.fault;
+
+import dev.vitals.kubesim.InvalidInputException;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+
+/**
+ * The scenario's {@code load} action: {@code count} HTTP requests at most {@code concurrency}
+ * at a time, each with its own timeout, using the JDK {@link HttpClient}. Bounded in count,
+ * concurrency and time. Threads are daemons named {@code vitals-kubesim-load-…}.
+ */
+public final class LoadGenerator {
+    private LoadGenerator() {
+    }
+
+    /**
+     * @param count requests in total (1–100000)
+     * @param concurrency requests in flight at most (1–1000)
+     * @param method HTTP method
+     * @param path path and query
+     * @param port target port on the pod IP
+     * @param timeout per-request timeout
+     */
+    public record Spec(int count, int concurrency, String method, String path, int port, Duration timeout) {
+        public Spec {
+            if (count < 1 || count > 100_000) {
+                throw new InvalidInputException("load: count must be 1-100000, was " + count);
+            }
+            if (concurrency < 1 || concurrency > 1000) {
+                throw new InvalidInputException("load: concurrency must be 1-1000, was " + concurrency);
+            }
+            if (port < 1 || port > 65535) {
+                throw new InvalidInputException("load: port must be 1-65535, was " + port);
+            }
+            if (timeout.isNegative() || timeout.isZero()) {
+                throw new InvalidInputException("load: timeout must be > 0");
+            }
+            Objects.requireNonNull(method, "method");
+            Objects.requireNonNull(path, "path");
+        }
+
+        /** @return a short description */
+        public String describe() {
+            return count + " × " + method + " :" + port + path + " @" + concurrency + " (timeout " + timeout.toMillis() + " ms)";
+        }
+    }
+
+    /**
+     * Totals of one load action.
+     *
+     * @param sent requests sent
+     * @param ok answered with a status below 400
+     * @param httpErrors answered with 400 or above
+     * @param timeouts timed out
+     * @param failed failed to connect or broke
+     * @param p50Ms median latency of answered requests
+     * @param p99Ms 99th percentile latency of answered requests
+     */
+    public record Stats(int sent, int ok, int httpErrors, int timeouts, int failed, double p50Ms, double p99Ms) {
+        @Override
+        public String toString() {
+            return String.format(Locale.ROOT, "%d sent: %d ok, %d http errors, %d timeouts, %d failed; p50 %.0f ms, p99 %.0f ms",
+                    sent, ok, httpErrors, timeouts, failed, p50Ms, p99Ms);
+        }
+    }
+
+    /** A running load; {@link #cancel()} stops sending more. */
+    public interface Handle {
+        /** Stops sending; requests in flight end by their timeout. */
+        void cancel();
+    }
+
+    /**
+     * Starts sending in the background.
+     *
+     * @param spec what to send
+     * @param host target host (the pod IP)
+     * @param onDone receives the totals when the last request ends (from a load thread)
+     * @return a handle to cancel
+     */
+    public static Handle start(Spec spec, String host, Consumer<Stats> onDone) {
+        AtomicInteger next = new AtomicInteger();
+        AtomicInteger ok = new AtomicInteger();
+        AtomicInteger httpErr = new AtomicInteger();
+        AtomicInteger timeouts = new AtomicInteger();
+        AtomicInteger failed = new AtomicInteger();
+        List<Double> lat = new ArrayList<>();
+        AtomicInteger threadNo = new AtomicInteger();
+        ExecutorService pool = Executors.newFixedThreadPool(spec.concurrency(), r -> {
+            Thread t = new Thread(r, "vitals-kubesim-load-" + threadNo.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(spec.timeout()).build();
+        URI uri = URI.create("http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + spec.port()
+                + (spec.path().startsWith("/") ? "" : "/") + spec.path());
+        Runnable worker = () -> {
+            while (next.getAndIncrement() < spec.count() && !pool.isShutdown()) {
+                long t0 = System.nanoTime();
+                try {
+                    HttpResponse<Void> r = client.send(HttpRequest.newBuilder(uri).timeout(spec.timeout())
+                            .method(spec.method(), HttpRequest.BodyPublishers.noBody()).build(),
+                            HttpResponse.BodyHandlers.discarding());
+                    synchronized (lat) {
+                        lat.add((System.nanoTime() - t0) / 1e6);
+                    }
+                    (r.statusCode() < 400 ? ok : httpErr).incrementAndGet();
+                } catch (HttpTimeoutException e) {
+                    timeouts.incrementAndGet();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    failed.incrementAndGet();
+                    break;
+                } catch (Exception e) {
+                    failed.incrementAndGet();
+                }
+            }
+        };
+        AtomicInteger workersLeft = new AtomicInteger(spec.concurrency());
+        for (int i = 0; i < spec.concurrency(); i++) {
+            pool.execute(() -> {
+                try {
+                    worker.run();
+                } finally {
+                    if (workersLeft.decrementAndGet() == 0) {
+                        double[] a;
+                        synchronized (lat) {
+                            a = lat.stream().mapToDouble(Double::doubleValue).toArray();
+                        }
+                        Arrays.sort(a);
+                        int sent = ok.get() + httpErr.get() + timeouts.get() + failed.get();
+                        onDone.accept(new Stats(sent, ok.get(), httpErr.get(), timeouts.get(), failed.get(),
+                                pct(a, 50), pct(a, 99)));
+                        pool.shutdown();
+                    }
+                }
+            });
+        }
+        return () -> {
+            next.set(Integer.MAX_VALUE / 2);
+            pool.shutdown();
+            try {
+                pool.awaitTermination(100, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        };
+    }
+
+    private static double pct(double[] a, int p) {
+        if (a.length == 0) {
+            return 0;
+        }
+        int rank = (int) Math.ceil(p / 100.0 * a.length);
+        return a[Math.max(0, Math.min(a.length - 1, rank - 1))];
+    }
+
+}

@@ -1,0 +1,410 @@
+package dev.vitals.kubesim.manifest;
+
+import dev.vitals.kubesim.InvalidInputException;
+import dev.vitals.kubesim.model.PodSpec;
+import dev.vitals.kubesim.model.PortResolver;
+import dev.vitals.kubesim.model.ProbeHandler;
+import dev.vitals.kubesim.model.ProbeSpec;
+import dev.vitals.kubesim.model.ProbeType;
+import dev.vitals.kubesim.model.RestartPolicy;
+import dev.vitals.kubesim.scenario.Violation;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.MappingIterator;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeType;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Reads containers and their probes from Kubernetes manifests: Pod, Deployment, StatefulSet,
+ * DaemonSet, ReplicaSet, ReplicationController, Job, CronJob and List, in multi-document YAML
+ * (JSON is YAML too). Other kinds (Service, ConfigMap, …) are skipped. Stateless and thread-safe.
+ */
+public final class ManifestReader {
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    private static final Set<String> TEMPLATE_KINDS =
+            Set.of("Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "ReplicationController", "Job");
+    private static final Set<String> PROBE_FIELDS = Set.of("exec", "httpGet", "tcpSocket", "grpc",
+            "initialDelaySeconds", "timeoutSeconds", "periodSeconds", "successThreshold", "failureThreshold",
+            "terminationGracePeriodSeconds");
+
+    private ManifestReader() {
+    }
+
+    /**
+     * @param file a YAML or JSON manifest
+     * @return every container found, in document order
+     * @throws InvalidInputException when the file cannot be read, is not YAML, or holds no container
+     */
+    public static Manifest read(Path file) {
+        String text;
+        try {
+            text = Files.readString(file, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new InvalidInputException("cannot read manifest " + file + ": " + InvalidInputException.reason(e), e);
+        }
+        return parse(text, file.toString());
+    }
+
+    /**
+     * @param yaml manifest text (one or more YAML documents)
+     * @param source name used in messages
+     * @return every container found
+     * @throws InvalidInputException when the text is not YAML, a document is not an object, or
+     *         no workload with containers is found
+     */
+    public static Manifest parse(String yaml, String source) {
+        List<ContainerEntry> out = new ArrayList<>();
+        List<String> kinds = new ArrayList<>();
+        try (MappingIterator<JsonNode> it = YAML.readerFor(JsonNode.class).readValues(yaml)) {
+            int doc = 0;
+            while (it.hasNextValue()) {
+                JsonNode node = it.nextValue();
+                doc++;
+                if (node == null || node.isNull() || node.isMissingNode()) {
+                    continue;
+                }
+                if (!node.isObject()) {
+                    throw new InvalidInputException(source + ": document " + doc
+                            + " is not a Kubernetes object (expected a mapping with apiVersion/kind, got "
+                            + node.getNodeType().toString().toLowerCase() + ")");
+                }
+                collect(node, source, "document " + doc, out, kinds);
+            }
+        } catch (JsonProcessingException e) {
+            throw new InvalidInputException(source + ": not valid YAML: " + InvalidInputException.firstLine(e.getOriginalMessage())
+                    + (e.getLocation() == null ? "" : " (line " + e.getLocation().getLineNr() + ")"), e);
+        } catch (IOException e) {
+            throw new InvalidInputException(source + ": cannot read: " + InvalidInputException.reason(e), e);
+        } catch (RuntimeException e) {
+            if (e instanceof InvalidInputException) {
+                throw e;
+            }
+            throw new InvalidInputException(source + ": not valid YAML: " + e.getMessage(), e);
+        }
+        if (out.isEmpty()) {
+            throw new InvalidInputException(source + ": no containers found (kinds seen: "
+                    + (kinds.isEmpty() ? "none" : String.join(", ", kinds))
+                    + "; expected a Pod, Deployment, StatefulSet, DaemonSet, ReplicaSet, Job or CronJob with"
+                    + " spec.containers)");
+        }
+        return new Manifest(source, out);
+    }
+
+    private static void collect(JsonNode obj, String source, String where, List<ContainerEntry> out,
+            List<String> kinds) {
+        String kind = obj.path("kind").asText("");
+        String name = obj.path("metadata").path("name").asText("");
+        kinds.add(kind.isEmpty() ? "(no kind)" : kind);
+        JsonNode podSpec;
+        if (kind.equals("List")) {
+            for (JsonNode item : obj.path("items")) {
+                collect(item, source, where, out, kinds);
+            }
+            return;
+        } else if (kind.equals("Pod")) {
+            podSpec = obj.path("spec");
+        } else if (TEMPLATE_KINDS.contains(kind)) {
+            podSpec = obj.path("spec").path("template").path("spec");
+        } else if (kind.equals("CronJob")) {
+            podSpec = obj.path("spec").path("jobTemplate").path("spec").path("template").path("spec");
+        } else {
+            return;
+        }
+        String workload = kind + "/" + (name.isEmpty() ? "(unnamed)" : name);
+        for (JsonNode c : podSpec.path("containers")) {
+            out.add(new ContainerEntry(source, workload, c.path("name").asText(""), Role.CONTAINER, c, podSpec));
+        }
+        for (JsonNode c : podSpec.path("initContainers")) {
+            Role role = "Always".equals(c.path("restartPolicy").asText("")) ? Role.SIDECAR : Role.INIT_CONTAINER;
+            out.add(new ContainerEntry(source, workload, c.path("name").asText(""), role, c, podSpec));
+        }
+        for (JsonNode c : podSpec.path("ephemeralContainers")) {
+            out.add(new ContainerEntry(source, workload, c.path("name").asText(""), Role.EPHEMERAL, c, podSpec));
+        }
+    }
+
+    /** Where a container sits in the pod spec; decides whether probes are allowed (R12). */
+    public enum Role {
+        /** {@code spec.containers[]}. */
+        CONTAINER,
+        /** {@code spec.initContainers[]} with {@code restartPolicy: Always}. */
+        SIDECAR,
+        /** Another init container: probes forbidden. */
+        INIT_CONTAINER,
+        /** An ephemeral container: probes forbidden. */
+        EPHEMERAL
+    }
+
+    /** The containers of a manifest. Immutable. */
+    public static final class Manifest {
+        private final String source;
+        private final List<ContainerEntry> containers;
+
+        Manifest(String source, List<ContainerEntry> containers) {
+            this.source = source;
+            this.containers = List.copyOf(containers);
+        }
+
+        /** @return every container, in document order */
+        public List<ContainerEntry> containers() {
+            return containers;
+        }
+
+        /**
+         * Picks the container to simulate: the named one, or the only regular container.
+         *
+         * @param name the {@code --container} value, if given
+         * @return the container
+         * @throws InvalidInputException when the name matches nothing or no name is given and
+         *         several regular containers exist
+         */
+        public ContainerEntry select(Optional<String> name) {
+            List<String> names = new ArrayList<>();
+            for (ContainerEntry c : containers) {
+                names.add(c.workload() + ":" + c.name());
+            }
+            if (name.isPresent()) {
+                List<ContainerEntry> hits = new ArrayList<>();
+                for (ContainerEntry c : containers) {
+                    if (c.name().equals(name.get()) || (c.workload() + ":" + c.name()).equals(name.get())) {
+                        hits.add(c);
+                    }
+                }
+                if (hits.isEmpty()) {
+                    throw new InvalidInputException(source + ": no container named '" + name.get()
+                            + "' (containers: " + String.join(", ", names) + ")");
+                }
+                if (hits.size() > 1) {
+                    throw new InvalidInputException(source + ": container name '" + name.get()
+                            + "' is ambiguous; use WORKLOAD:NAME, one of: " + String.join(", ", names));
+                }
+                return hits.get(0);
+            }
+            List<ContainerEntry> regular = new ArrayList<>();
+            for (ContainerEntry c : containers) {
+                if (c.role() == Role.CONTAINER) {
+                    regular.add(c);
+                }
+            }
+            if (regular.size() == 1) {
+                return regular.get(0);
+            }
+            throw new InvalidInputException(source + ": " + regular.size()
+                    + " containers found; pick one with --container (containers: " + String.join(", ", names) + ")");
+        }
+    }
+
+    /**
+     * One container of a workload with its raw YAML.
+     *
+     * @param source the manifest's name
+     * @param workload {@code Kind/name}
+     * @param name the container name
+     * @param role where it sits (R12)
+     * @param node the container's YAML
+     * @param podSpec the pod spec's YAML
+     */
+    public record ContainerEntry(String source, String workload, String name, Role role, JsonNode node,
+            JsonNode podSpec) {
+
+        /** @return the field prefix used in messages */
+        public String prefix() {
+            return workload + " containers[" + name + "]";
+        }
+
+        /** @return container port names → numbers */
+        public Map<String, Integer> ports() {
+            Map<String, Integer> ports = new LinkedHashMap<>();
+            for (JsonNode p : node.path("ports")) {
+                if (p.hasNonNull("name") && p.path("containerPort").canConvertToInt()) {
+                    ports.put(p.path("name").asText(), p.path("containerPort").asInt());
+                }
+            }
+            return ports;
+        }
+
+        /** @return raw builders of the probes present, keyed by type, with parse problems recorded */
+        public Map<ProbeType, ProbeSpec.Builder> probeBuilders() {
+            Map<ProbeType, ProbeSpec.Builder> out = new LinkedHashMap<>();
+            for (ProbeType t : ProbeType.values()) {
+                JsonNode p = node.get(t.fieldName());
+                if (p != null && !p.isNull()) {
+                    out.put(t, parseProbe(t, p, prefix() + "." + t.fieldName()));
+                }
+            }
+            return out;
+        }
+
+        /**
+         * Every problem the API server would reject, plus named ports that resolve to no
+         * container port (R22: such a probe errors on every tick and never counts).
+         *
+         * @return violations, empty when valid
+         */
+        public List<Violation> validate() {
+            List<Violation> out = new ArrayList<>();
+            Map<ProbeType, ProbeSpec.Builder> builders = probeBuilders();
+            if ((role == Role.INIT_CONTAINER || role == Role.EPHEMERAL) && !builders.isEmpty()) {
+                out.add(new Violation("R12", prefix(), "probes are forbidden on "
+                        + (role == Role.EPHEMERAL ? "ephemeral containers" : "init containers without restartPolicy: Always"),
+                        "move the probes to a regular container, or make it a sidecar (restartPolicy: Always)"));
+            }
+            for (ProbeSpec.Builder b : builders.values()) {
+                out.addAll(b.validate());
+            }
+            Map<String, Integer> ports = ports();
+            for (Map.Entry<ProbeType, ProbeSpec.Builder> e : builders.entrySet()) {
+                e.getValue().singleHandler().flatMap(h -> PortResolver.unknownPortName(h, ports)).ifPresent(name ->
+                        out.add(new Violation("R22", prefix() + "." + e.getKey().fieldName() + ".port",
+                                "port name '" + name + "' matches no container port (ports: "
+                                        + (ports.isEmpty() ? "none" : String.join(", ", ports.keySet()))
+                                        + "); kubelet would error on every tick and discard it, so this probe never acts (G4)",
+                                "add the port to ports[] with that name, or use the port number")));
+            }
+            String rp = podSpec.path("restartPolicy").asText("Always");
+            if (!Set.of("Always", "OnFailure", "Never").contains(rp)) {
+                out.add(new Violation("R6", workload + " spec.restartPolicy", "unsupported value \"" + rp + "\"",
+                        "use Always, OnFailure or Never"));
+            }
+            JsonNode grace = podSpec.path("terminationGracePeriodSeconds");
+            if (!grace.isMissingNode() && !grace.isNull() && (!grace.canConvertToLong() || grace.asLong() < 0)) {
+                out.add(new Violation("R6", workload + " spec.terminationGracePeriodSeconds",
+                        "must be a number ≥ 0, was " + grace, "use seconds, e.g. 30"));
+            }
+            return out;
+        }
+
+        /**
+         * @return the pod model of this container
+         * @throws InvalidInputException listing every violation of {@link #validate()}
+         */
+        public PodSpec toPodSpec() {
+            List<Violation> problems = validate();
+            if (!problems.isEmpty()) {
+                StringBuilder sb = new StringBuilder(source + ": invalid probes for container '" + name + "':");
+                for (Violation v : problems) {
+                    sb.append("\n  ").append(v);
+                }
+                throw new InvalidInputException(sb.toString(), problems);
+            }
+            Map<ProbeType, ProbeSpec.Builder> b = probeBuilders();
+            RestartPolicy rp = RestartPolicy.parse(podSpec.path("restartPolicy").asText("Always"));
+            long grace = podSpec.path("terminationGracePeriodSeconds").asLong(30);
+            return new PodSpec(name, ports(), Optional.ofNullable(b.get(ProbeType.STARTUP)).map(ProbeSpec.Builder::build),
+                    Optional.ofNullable(b.get(ProbeType.LIVENESS)).map(ProbeSpec.Builder::build),
+                    Optional.ofNullable(b.get(ProbeType.READINESS)).map(ProbeSpec.Builder::build), rp, grace);
+        }
+    }
+
+    /**
+     * Parses one probe object into a raw builder; type errors and unknown fields become problems.
+     *
+     * @param type the probe type
+     * @param p the probe's YAML
+     * @param prefix field path for messages
+     * @return the builder (call {@code validate()} or {@code build()})
+     */
+    public static ProbeSpec.Builder parseProbe(ProbeType type, JsonNode p, String prefix) {
+        ProbeSpec.Builder b = ProbeSpec.builder(type).fieldPrefix(prefix);
+        if (!p.isObject()) {
+            b.problem(new Violation("schema", prefix, "must be a mapping, was " + p.getNodeType(), ""));
+            return b;
+        }
+        Iterator<String> names = p.fieldNames();
+        while (names.hasNext()) {
+            String f = names.next();
+            if (!PROBE_FIELDS.contains(f)) {
+                b.problem(new Violation("schema", prefix + "." + f, "unknown field \"" + f + "\"",
+                        "check the spelling; probe fields are " + String.join(", ", new java.util.TreeSet<>(PROBE_FIELDS))));
+            }
+        }
+        b.initialDelaySeconds(integer(b, p, "initialDelaySeconds", prefix));
+        b.timeoutSeconds(integer(b, p, "timeoutSeconds", prefix));
+        b.periodSeconds(integer(b, p, "periodSeconds", prefix));
+        b.successThreshold(integer(b, p, "successThreshold", prefix));
+        b.failureThreshold(integer(b, p, "failureThreshold", prefix));
+        if (p.has("terminationGracePeriodSeconds") && !p.get("terminationGracePeriodSeconds").isNull()) {
+            b.terminationGracePeriodSeconds(integer(b, p, "terminationGracePeriodSeconds", prefix));
+        }
+        JsonNode h = p.get("httpGet");
+        if (h != null && !h.isNull()) {
+            List<ProbeHandler.HttpHeader> headers = new ArrayList<>();
+            for (JsonNode hd : h.path("httpHeaders")) {
+                headers.add(new ProbeHandler.HttpHeader(hd.path("name").asText(""), hd.path("value").asText("")));
+            }
+            String path = h.path("path").asText("");
+            String scheme = h.path("scheme").asText("");
+            b.handler(new ProbeHandler.HttpGet(host(h), port(b, h, prefix + ".httpGet.port"),
+                    path.isEmpty() ? "/" : path, scheme.isEmpty() ? "HTTP" : scheme, headers));
+        }
+        JsonNode t = p.get("tcpSocket");
+        if (t != null && !t.isNull()) {
+            b.handler(new ProbeHandler.TcpSocket(host(t), port(b, t, prefix + ".tcpSocket.port")));
+        }
+        JsonNode g = p.get("grpc");
+        if (g != null && !g.isNull()) {
+            JsonNode port = g.path("port");
+            int n = 0;
+            if (!port.isIntegralNumber()) {
+                b.problem(new Violation("R11", prefix + ".grpc.port", "must be a port number, was " + port,
+                        "use the numeric gRPC port; grpc does not accept port names"));
+            } else {
+                n = port.asInt();
+            }
+            b.handler(new ProbeHandler.Grpc(n, g.path("service").asText("")));
+        }
+        JsonNode e = p.get("exec");
+        if (e != null && !e.isNull()) {
+            List<String> cmd = new ArrayList<>();
+            for (JsonNode c : e.path("command")) {
+                cmd.add(c.asText());
+            }
+            b.handler(new ProbeHandler.Exec(cmd));
+        }
+        return b;
+    }
+
+    private static Optional<String> host(JsonNode h) {
+        String host = h.path("host").asText("");
+        return host.isEmpty() ? Optional.empty() : Optional.of(host);
+    }
+
+    private static ProbeHandler.PortRef port(ProbeSpec.Builder b, JsonNode h, String field) {
+        JsonNode port = h.path("port");
+        if (port.isIntegralNumber()) {
+            return ProbeHandler.PortRef.of(port.asInt());
+        }
+        if (port.isTextual()) {
+            return ProbeHandler.PortRef.named(port.asText());
+        }
+        b.problem(new Violation("R11", field, port.isMissingNode() ? "is required" : "must be a number or a name, was " + port,
+                "use a port number 1-65535 or a container port's name"));
+        return ProbeHandler.PortRef.of(1);
+    }
+
+    private static long integer(ProbeSpec.Builder b, JsonNode p, String f, String prefix) {
+        JsonNode v = p.get(f);
+        if (v == null || v.isNull()) {
+            return 0;
+        }
+        if (v.getNodeType() != JsonNodeType.NUMBER || !v.isIntegralNumber()) {
+            b.problem(new Violation("schema", prefix + "." + f, "must be an integer, was " + v,
+                    "write a whole number of " + (f.endsWith("Seconds") ? "seconds" : "probes")));
+            return 0;
+        }
+        return v.asLong();
+    }
+}

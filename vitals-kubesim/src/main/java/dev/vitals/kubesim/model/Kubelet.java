@@ -1,0 +1,510 @@
+package dev.vitals.kubesim.model;
+
+import dev.vitals.Scheduler;
+import dev.vitals.kubesim.probe.ProbeExecutor;
+import dev.vitals.kubesim.probe.ProbeResult;
+import dev.vitals.kubesim.runtime.ContainerRuntime;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * The kubelet model for one container of one pod.
+ *
+ * <p>Read it top to bottom: the container's life is a {@link ContainerState} changed only by
+ * {@link #transition(Event)} (each branch cites its rule in docs/spec/kubelet-probes.md); the
+ * probe workers are {@link ProbeWorker}s (spec §3–§6); CrashLoopBackOff is a {@link BackOff}
+ * (§9); the results cache and the Ready condition (R23, R31, R36, R19) come last.
+ *
+ * <p>Threading: every method runs on the {@link SimTime} scheduler thread, so the state needs
+ * no locks; callbacks from probe and process threads are posted there with
+ * {@code time.schedule(0, …)}. Not thread-safe by itself. Times are monotonic nanoseconds of
+ * the {@link SimTime}; events carry seconds since {@link #start()}.
+ */
+public final class Kubelet {
+    private final PodSpec pod;
+    private final KubeletOptions opts;
+    private final SimTime time;
+    private final ContainerRuntime runtime;
+    private final Consumer<SimEvent> sink;
+    private final Map<ProbeType, ProbeWorker> workers = new EnumMap<>(ProbeType.class);
+    private final Map<ProbeType, String> publishedId = new EnumMap<>(ProbeType.class);
+    private final Map<ProbeType, ProbeResult> published = new EnumMap<>(ProbeType.class);
+    private final BackOff backOff;
+    private final ProbeExecutor prober;
+    private long t0;
+
+    // ---- the container's state --------------------------------------------------------
+    private ContainerState state = ContainerState.WAITING;
+    private int instanceNo;
+    private String containerId;
+    private ContainerRuntime.Instance current;
+    private long startedAt;
+    private long finishedAt = -1;
+    private long previousFinishedAt = -1;
+    private int restartCount;
+    /** R50: decided when a probe kill starts; the replacement then starts at once. */
+    private boolean killStartsAtOnce;
+    /** R53: the pod is being deleted; nothing restarts. */
+    private boolean deleting;
+    private long deletionGraceSeconds;
+    private Scheduler.Cancellable sigkillTimer;
+    private Scheduler.Cancellable restartTimer;
+    private final Map<Integer, Integer> earlyExits = new HashMap<>();
+    // ---- pod status (R31, R36) ----------------------------------------------------------
+    private boolean started;
+    private boolean ready;
+    // ---- the simulation's end -------------------------------------------------------------
+    private boolean stopped;
+    private ContainerRuntime.Instance orphan;
+
+    /**
+     * @param pod the pod (one container)
+     * @param opts model options
+     * @param time the time and the scheduler thread the model runs on
+     * @param runtime starts container instances
+     * @param prober evaluates probes
+     * @param sink receives every event, on the scheduler thread; must not block
+     */
+    public Kubelet(PodSpec pod, KubeletOptions opts, SimTime time, ContainerRuntime runtime, ProbeExecutor prober,
+            Consumer<SimEvent> sink) {
+        this.pod = pod;
+        this.opts = opts;
+        this.time = time;
+        this.runtime = runtime;
+        this.prober = prober;
+        this.sink = sink;
+        this.backOff = new BackOff(opts.initialBackoff().toNanos(), opts.maxBackoff().toNanos(),
+                opts.backoffReset().toNanos());
+    }
+
+    /** Creates the workers (tick 0 now, R14) and schedules the first container start. */
+    public void start() {
+        t0 = time.monotonicTime();
+        for (ProbeType t : ProbeType.values()) {
+            pod.probe(t).ifPresent(spec -> workers.put(t, new ProbeWorker(this, spec, time, prober,
+                    opts.resetCountersPerInstance())));
+        }
+        for (ProbeWorker w : workers.values()) {
+            w.begin();
+        }
+        time.schedule(opts.containerStartDelay().toNanos(), () -> transition(new StartDue()));
+    }
+
+    /** Ends the simulation: stops all workers and timers; later callbacks are ignored. */
+    public void stop() {
+        stopped = true;
+        for (ProbeWorker w : workers.values()) {
+            w.halt();
+        }
+        cancel(sigkillTimer);
+        cancel(restartTimer);
+    }
+
+    /**
+     * Deletes the pod (R53): the liveness and startup workers stop, the container gets the
+     * stop signal with the pod's grace period (or {@code grace}, like
+     * {@code deletionGracePeriodSeconds}, R43) and is not restarted; readiness keeps probing
+     * until the container has exited.
+     *
+     * @param grace the deletion grace period, if it overrides the pod's
+     */
+    public void deletePod(Optional<Duration> grace) {
+        transition(new Delete(grace.map(Duration::toSeconds).orElse(pod.terminationGracePeriodSeconds())));
+    }
+
+    // ---- the state machine ----------------------------------------------------------------
+
+    /** What can happen to the container. */
+    sealed interface Event permits StartDue, Spawned, Exited, Kill, Delete, GraceOver {
+    }
+
+    /** The first start is due (R14), or a back-off wait is over (R48, R51). */
+    record StartDue() implements Event {
+    }
+
+    /** The runtime created instance {@code n} ({@code handle}), or failed to ({@code failure}). */
+    record Spawned(int n, ContainerRuntime.Instance handle, RuntimeException failure) implements Event {
+    }
+
+    /** Instance {@code n} exited with {@code code}. */
+    record Exited(int n, int code) implements Event {
+    }
+
+    /** A liveness or startup Failure verdict on the running instance (R33, R41). */
+    record Kill(ProbeType probe) implements Event {
+    }
+
+    /** The pod is deleted (R53), with this grace period in seconds (R43 first match). */
+    record Delete(long graceSeconds) implements Event {
+    }
+
+    /** The grace period ({@code seconds}) of instance {@code n} is over: SIGKILL (R44 step 3). */
+    record GraceOver(int n, long seconds) implements Event {
+    }
+
+    /**
+     * The only place the container's state changes. An event that does not apply to the
+     * current state (an exit of an old instance, a start after the simulation ended) is
+     * ignored.
+     */
+    private void transition(Event e) {
+        if (stopped) {
+            if (e instanceof Spawned s && s.handle() != null) {
+                orphan = s.handle(); // a start that raced the end: shut it down at the end
+            }
+            return;
+        }
+        switch (state) {
+            case WAITING -> {
+                if (e instanceof StartDue) {
+                    startInstance(); // R14: the container starts after its workers exist
+                } else if (e instanceof Delete) {
+                    state = ContainerState.EXITED; // R53: deleted before it ever ran
+                }
+            }
+            case STARTING -> {
+                if (e instanceof Spawned s && s.n() == instanceNo) {
+                    onSpawned(s);
+                } else if (e instanceof Exited x && x.n() == instanceNo) {
+                    earlyExits.put(x.n(), x.code()); // exited before the start was recorded
+                } else if (e instanceof Delete d) {
+                    markDeleting(d); // acted on once the instance exists
+                }
+            }
+            case RUNNING -> {
+                if (e instanceof Exited x && x.n() == instanceNo) {
+                    onExit(x.code(), false); // R39, R42: exited by itself
+                } else if (e instanceof Kill k) {
+                    terminate(k.probe(), graceFor(k.probe())); // R41–R44
+                } else if (e instanceof Delete d) {
+                    markDeleting(d);
+                    terminate(null, d.graceSeconds()); // R53, R43 (1)
+                }
+            }
+            case TERMINATING -> {
+                if (e instanceof Exited x && x.n() == instanceNo) {
+                    onExit(x.code(), true); // R42, R45, R50
+                } else if (e instanceof GraceOver g && g.n() == instanceNo) {
+                    note(SimEvent.Type.ACTION, "grace period of " + g.seconds() + "s over: SIGKILL"); // R44 step 3
+                    ContainerRuntime.Instance victim = current;
+                    time.offload(victim::kill);
+                } else if (e instanceof Delete d) {
+                    markDeleting(d); // already stopping: no restart after it (R53)
+                }
+            }
+            case BACK_OFF -> {
+                if (e instanceof StartDue) {
+                    attemptRestart(); // R48
+                } else if (e instanceof Delete) {
+                    markDeleting((Delete) e);
+                    cancel(restartTimer);
+                    state = ContainerState.EXITED; // R53: a deleted pod restarts nothing
+                    updatePodStatus();
+                }
+            }
+            case EXITED -> {
+                // terminal (R20, R42)
+            }
+        }
+    }
+
+    /** WAITING or BACK_OFF → STARTING: ask the runtime for the next instance. */
+    private void startInstance() {
+        restartTimer = null;
+        if (instanceNo > 0) {
+            previousFinishedAt = finishedAt;
+        }
+        instanceNo++;
+        final int n = instanceNo;
+        state = ContainerState.STARTING;
+        // spawning may block: do it off the kubelet thread (R13: ticks must not wait)
+        time.offload(() -> {
+            ContainerRuntime.Instance handle = null;
+            RuntimeException failure = null;
+            try {
+                handle = runtime.start(n, code -> time.schedule(0, () -> transition(new Exited(n, code))));
+            } catch (RuntimeException ex) {
+                failure = ex;
+            }
+            Spawned s = new Spawned(n, handle, failure);
+            time.schedule(0, () -> transition(s));
+        });
+    }
+
+    /** STARTING → RUNNING (R45: restartCount goes up when the replacement starts). */
+    private void onSpawned(Spawned s) {
+        if (s.n() > 1) {
+            restartCount++; // R45
+        }
+        containerId = "c" + s.n();
+        current = s.handle();
+        state = ContainerState.RUNNING;
+        startedAt = time.monotonicTime();
+        if (s.failure() != null) {
+            emit(SimEvent.Type.START, Optional.empty(), Optional.empty(), Optional.empty(),
+                    "start failed: " + s.failure().getMessage() + " (restartCount " + restartCount + ")");
+            onExit(128, false);
+            return;
+        }
+        emit(SimEvent.Type.START, Optional.empty(), Optional.empty(), Optional.empty(),
+                current.describe() + ", restartCount " + restartCount);
+        updatePodStatus();
+        Integer early = earlyExits.remove(s.n());
+        if (early != null) {
+            onExit(early, false);
+        } else if (deleting) {
+            terminate(null, deletionGraceSeconds); // R53: deleted while it was starting
+        }
+    }
+
+    /**
+     * RUNNING → TERMINATING: the stop signal now, SIGKILL after the grace period, never less
+     * than 2 s (R44).
+     *
+     * @param probe the probe whose Failure verdict kills (R41), or null for pod deletion (R53)
+     * @param grace the grace period in seconds (R43)
+     */
+    private void terminate(ProbeType probe, long grace) {
+        long effective = Math.max(grace, 2); // R44: never less than 2 s
+        state = ContainerState.TERMINATING;
+        if (probe == null) {
+            emit(SimEvent.Type.KILL, Optional.empty(), Optional.empty(), Optional.empty(),
+                    "Stopping container " + pod.containerName() + ": pod deleted (SIGTERM, SIGKILL after " + effective + "s)");
+        } else {
+            boolean restart = pod.restartPolicy() != RestartPolicy.NEVER;
+            emit(SimEvent.Type.KILL, Optional.of(probe), Optional.empty(), Optional.empty(),
+                    "Container " + pod.containerName() + " failed " + probe.label() + " probe"
+                            + (restart ? ", will be restarted" : "") + " (SIGTERM, SIGKILL after " + effective + "s)");
+            if (restart) {
+                // R50: this sync looks at the instance that exited before the one being killed.
+                long now = time.monotonicTime();
+                backOff.gc(now);
+                killStartsAtOnce = backOff.decide(now, previousFinishedAt) <= 0;
+            }
+        }
+        ContainerRuntime.Instance victim = current;
+        if (victim == null) {
+            return;
+        }
+        final int n = instanceNo;
+        time.offload(victim::terminate);
+        sigkillTimer = time.schedule(Duration.ofSeconds(effective).toNanos(), () -> transition(new GraceOver(n, effective)));
+    }
+
+    /** R43: the failing probe's own grace period, else the pod's. */
+    private long graceFor(ProbeType probe) {
+        ProbeSpec spec = pod.probe(probe).orElseThrow();
+        return spec.terminationGracePeriodSeconds().orElse(pod.terminationGracePeriodSeconds());
+    }
+
+    private void markDeleting(Delete d) {
+        if (!deleting) {
+            deleting = true;
+            deletionGraceSeconds = d.graceSeconds();
+            note(SimEvent.Type.ACTION, "pod deleted: liveness and startup probes stop, readiness continues (R53)");
+            for (ProbeType t : new ProbeType[] {ProbeType.LIVENESS, ProbeType.STARTUP}) {
+                ProbeWorker w = workers.get(t);
+                if (w != null) {
+                    w.halt(); // R53: StopLivenessAndStartup
+                }
+            }
+        }
+    }
+
+    /**
+     * RUNNING or TERMINATING → BACK_OFF (to be restarted) or EXITED (not restarted).
+     *
+     * @param code the exit code
+     * @param killed whether the kubelet had sent the stop signal
+     */
+    private void onExit(int code, boolean killed) {
+        finishedAt = time.monotonicTime();
+        cancel(sigkillTimer);
+        sigkillTimer = null;
+        emit(SimEvent.Type.EXIT, Optional.empty(), Optional.empty(), Optional.empty(),
+                (killed ? "killed by kubelet" : "exited by itself") + ", exit code " + code + signalName(code));
+        boolean restart;
+        if (deleting) {
+            restart = false; // R53
+        } else if (killed) {
+            restart = pod.restartPolicy() != RestartPolicy.NEVER; // R42: whatever the exit code
+        } else {
+            restart = pod.restartPolicy().restartsAfterExit(code); // R20, R42
+        }
+        state = restart ? ContainerState.BACK_OFF : ContainerState.EXITED;
+        updatePodStatus(); // R29, R39: not running → not ready
+        if (!restart) {
+            return;
+        }
+        if (killed && killStartsAtOnce) {
+            startInstance(); // R50: decided when the kill began
+        } else {
+            attemptRestart();
+        }
+    }
+
+    /** R48: a restart attempt after the most recent instance exited at {@code finishedAt}. */
+    private void attemptRestart() {
+        long now = time.monotonicTime();
+        backOff.gc(now);
+        long wait = backOff.decide(now, finishedAt);
+        if (wait <= 0) {
+            startInstance();
+            return;
+        }
+        long retryAt = Math.min(now + wait, backOff.gcAt()); // R48 last bullet, R51 without jitter
+        emit(SimEvent.Type.BACKOFF, Optional.empty(), Optional.empty(), Optional.empty(),
+                String.format("Back-off restarting failed container (CrashLoopBackOff): waiting %.1fs", (retryAt - now) / 1e9));
+        restartTimer = time.schedule(retryAt - now, () -> transition(new StartDue()));
+    }
+
+    private static String signalName(int code) {
+        if (code == 143) {
+            return " (SIGTERM)";
+        }
+        if (code == 137) {
+            return " (SIGKILL)";
+        }
+        return "";
+    }
+
+    private static void cancel(Scheduler.Cancellable c) {
+        if (c != null) {
+            c.cancel();
+        }
+    }
+
+    // ---- results and pod status -----------------------------------------------------------
+
+    private ProbeResult publishedFor(ProbeType t, String id) {
+        return id != null && id.equals(publishedId.get(t)) ? published.get(t) : null;
+    }
+
+    /** The results manager (R23): stores a result and reacts only to changes. */
+    void publish(ProbeType t, String id, ProbeResult r, boolean verdict) {
+        if (id.equals(publishedId.get(t)) && published.get(t) == r) {
+            return;
+        }
+        publishedId.put(t, id);
+        published.put(t, r);
+        if (verdict) {
+            emit(SimEvent.Type.VERDICT, Optional.of(t), Optional.of(r), Optional.empty(),
+                    t.label() + " result is now " + r.label());
+        }
+        if (verdict && r == ProbeResult.FAILURE && t != ProbeType.READINESS && state == ContainerState.RUNNING
+                && id.equals(containerId)) {
+            transition(new Kill(t)); // R33, R41
+        }
+        if (t == ProbeType.LIVENESS && r != ProbeResult.FAILURE) {
+            return; // R41: only liveness Failure changes cause a sync
+        }
+        updatePodStatus();
+    }
+
+    /** Step 3 of spec §3.1: drop the cached result of an old container ID. */
+    void forget(ProbeType t, String id) {
+        if (id.equals(publishedId.get(t))) {
+            publishedId.remove(t);
+            published.remove(t);
+        }
+    }
+
+    /** UpdatePodStatus (R31, R32, R36) plus the manual readiness trigger (R19). */
+    private void updatePodStatus() {
+        if (stopped) {
+            return;
+        }
+        boolean running = state.running();
+        boolean nowStarted = running && (!workers.containsKey(ProbeType.STARTUP)
+                || publishedFor(ProbeType.STARTUP, containerId) == ProbeResult.SUCCESS);
+        if (nowStarted && !started) {
+            note(SimEvent.Type.STARTED, workers.containsKey(ProbeType.STARTUP) ? "container started (startup probe succeeded)"
+                    : "container started (no startup probe)");
+        }
+        started = nowStarted;
+        boolean nowReady = running && started && (!workers.containsKey(ProbeType.READINESS)
+                || publishedFor(ProbeType.READINESS, containerId) == ProbeResult.SUCCESS);
+        if (nowReady != ready) {
+            ready = nowReady;
+            emit(ready ? SimEvent.Type.READY : SimEvent.Type.NOT_READY, Optional.empty(), Optional.empty(),
+                    Optional.empty(), ready ? "Ready condition true" : "Ready condition false" + (running ? "" : " (container not running)"));
+        }
+        ProbeWorker rw = workers.get(ProbeType.READINESS);
+        if (rw != null && running && started
+                && publishedFor(ProbeType.READINESS, containerId) != ProbeResult.SUCCESS) {
+            rw.manualTrigger();
+        }
+    }
+
+    // ---- what the workers and the simulation read -----------------------------------------
+
+    /** @return the container's state */
+    public ContainerState state() {
+        return state;
+    }
+
+    boolean stopped() {
+        return stopped;
+    }
+
+    String containerId() {
+        return containerId;
+    }
+
+    long startedAt() {
+        return startedAt;
+    }
+
+    boolean started() {
+        return started;
+    }
+
+    /** @return the running (or terminating) instance, if any */
+    public Optional<ContainerRuntime.Instance> currentInstance() {
+        return state.running() ? Optional.ofNullable(current) : Optional.empty();
+    }
+
+    /** @return the instance to shut down at the end: the running one, or one whose start raced the end */
+    public Optional<ContainerRuntime.Instance> instanceToShutDown() {
+        return currentInstance().or(() -> Optional.ofNullable(orphan));
+    }
+
+    /** @return how many times the container was restarted (R45) */
+    public int restartCount() {
+        return restartCount;
+    }
+
+    /** @return the Ready condition (R36) */
+    public boolean ready() {
+        return ready;
+    }
+
+    /** @return the current instance number: 1, 2, …; 0 before the first start */
+    public int instance() {
+        return instanceNo;
+    }
+
+    /** @return seconds since {@link #start()} */
+    public double now() {
+        return (time.monotonicTime() - t0) / 1e9;
+    }
+
+    /**
+     * Emits a note (scenario actions and the like).
+     *
+     * @param type the event type
+     * @param detail what happened
+     */
+    public void note(SimEvent.Type type, String detail) {
+        emit(type, Optional.empty(), Optional.empty(), Optional.empty(), detail);
+    }
+
+    void emit(SimEvent.Type type, Optional<ProbeType> probe, Optional<ProbeResult> result,
+            Optional<Duration> latency, String detail) {
+        sink.accept(new SimEvent(now(), type, instanceNo, probe, result, latency, detail));
+    }
+}

@@ -1,0 +1,150 @@
+package dev.vitals.kubesim.model;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Knobs of the kubelet model. Immutable; build with {@link #builder()}. Defaults follow the
+ * default code path of docs/spec/kubelet-probes.md.
+ */
+public final class KubeletOptions {
+    private final String kubeletVersion;
+    private final String podIp;
+    private final Duration initialBackoff;
+    private final Duration maxBackoff;
+    private final Duration backoffReset;
+    private final Duration containerStartDelay;
+    private final boolean resetCountersPerInstance;
+
+    private KubeletOptions(Builder b) {
+        this.kubeletVersion = b.kubeletVersion;
+        this.podIp = b.podIp;
+        this.maxBackoff = b.maxBackoff;
+        // R52: a cap below the initial wait also becomes the first wait.
+        this.initialBackoff = b.initialBackoff.compareTo(b.maxBackoff) > 0 ? b.maxBackoff : b.initialBackoff;
+        this.backoffReset = b.backoffReset;
+        this.containerStartDelay = b.containerStartDelay;
+        this.resetCountersPerInstance = b.resetCountersPerInstance;
+    }
+
+    /** @return the defaults */
+    public static KubeletOptions defaults() {
+        return builder().build();
+    }
+
+    /** @return a builder with the defaults */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** @return {@code <major>.<minor>} used in {@code User-Agent: kube-probe/…} (default 1.36, R57) */
+    public String kubeletVersion() {
+        return kubeletVersion;
+    }
+
+    /** @return the address standing in for the pod IP (default 127.0.0.1) */
+    public String podIp() {
+        return podIp;
+    }
+
+    /** @return the first CrashLoopBackOff wait (default 10 s, R47) */
+    public Duration initialBackoff() {
+        return initialBackoff;
+    }
+
+    /** @return the back-off cap (default 300 s, R47, R52) */
+    public Duration maxBackoff() {
+        return maxBackoff;
+    }
+
+    /** @return the back-off state lifetime (fixed at 600 s by the kubelet, R47) */
+    public Duration backoffReset() {
+        return backoffReset;
+    }
+
+    /**
+     * @return how long after the workers are created the container starts (default 10 ms):
+     *         kubelet creates the workers at pod sync, before the container exists (R14), so
+     *         a tick at exactly {@code D} after worker creation finds fewer than {@code D}
+     *         whole seconds since StartedAt and the first probe comes one period later (R16, R17)
+     */
+    public Duration containerStartDelay() {
+        return containerStartDelay;
+    }
+
+    /** @return true to reset counters per container instance ([CB] behaviour; default false, R28) */
+    public boolean resetCountersPerInstance() {
+        return resetCountersPerInstance;
+    }
+
+    /** Builder; not thread-safe. */
+    public static final class Builder {
+        private String kubeletVersion = "1.36";
+        private String podIp = "127.0.0.1";
+        private Duration initialBackoff = Duration.ofSeconds(10);
+        private Duration maxBackoff = Duration.ofSeconds(300);
+        private Duration backoffReset = Duration.ofSeconds(600);
+        private Duration containerStartDelay = Duration.ofMillis(10);
+        private boolean resetCountersPerInstance;
+
+        private Builder() {
+        }
+
+        /** @param v {@code <major>.<minor>}, e.g. 1.36 */
+        public Builder kubeletVersion(String v) {
+            if (!v.matches("\\d+\\.\\d+\\+?")) {
+                throw new IllegalArgumentException("kubeletVersion must look like 1.36, was '" + v + "'");
+            }
+            this.kubeletVersion = v;
+            return this;
+        }
+
+        /** @param ip loopback address standing in for the pod IP */
+        public Builder podIp(String ip) {
+            this.podIp = Objects.requireNonNull(ip, "ip");
+            return this;
+        }
+
+        /** @param d first back-off wait, ≥ 0 */
+        public Builder initialBackoff(Duration d) {
+            this.initialBackoff = nonNegative("initialBackoff", d);
+            return this;
+        }
+
+        /** @param d back-off cap, ≥ 0 */
+        public Builder maxBackoff(Duration d) {
+            this.maxBackoff = nonNegative("maxBackoff", d);
+            return this;
+        }
+
+        /** @param d back-off state lifetime, ≥ 0 (kubelet: 600 s) */
+        public Builder backoffReset(Duration d) {
+            this.backoffReset = nonNegative("backoffReset", d);
+            return this;
+        }
+
+        /** @param d delay between worker creation and container start, ≥ 0 */
+        public Builder containerStartDelay(Duration d) {
+            this.containerStartDelay = nonNegative("containerStartDelay", d);
+            return this;
+        }
+
+        /** @param reset true for [CB] per-instance counters */
+        public Builder resetCountersPerInstance(boolean reset) {
+            this.resetCountersPerInstance = reset;
+            return this;
+        }
+
+        private static Duration nonNegative(String name, Duration d) {
+            if (d.isNegative()) {
+                throw new IllegalArgumentException(name + " must be ≥ 0, was " + d);
+            }
+            return d;
+        }
+
+        /** @return the options */
+        public KubeletOptions build() {
+            return new KubeletOptions(this);
+        }
+    }
+}

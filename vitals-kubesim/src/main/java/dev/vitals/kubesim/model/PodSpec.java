@@ -1,0 +1,72 @@
+package dev.vitals.kubesim.model;
+
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The part of a pod the simulator needs: one container's probes and ports, plus pod-level
+ * restart policy and grace period (R6). Immutable.
+ *
+ * @param containerName the container's name
+ * @param ports container port names to numbers ({@code ports[].name → containerPort}, R56)
+ * @param startup the startup probe, if any
+ * @param liveness the liveness probe, if any
+ * @param readiness the readiness probe, if any
+ * @param restartPolicy the pod's restart policy (default Always)
+ * @param terminationGracePeriodSeconds the pod's grace period (default 30)
+ * @param env the container's static environment ({@code env[].value}), for {@code $(VAR)}
+ *        expansion of exec probe commands (R68, {@link EnvExpansion})
+ */
+public record PodSpec(String containerName, Map<String, Integer> ports, Optional<ProbeSpec> startup,
+        Optional<ProbeSpec> liveness, Optional<ProbeSpec> readiness, RestartPolicy restartPolicy,
+        long terminationGracePeriodSeconds, Map<String, String> env) {
+
+    public PodSpec {
+        Objects.requireNonNull(containerName, "containerName");
+        ports = Map.copyOf(ports);
+        env = Map.copyOf(env);
+        Objects.requireNonNull(startup, "startup");
+        Objects.requireNonNull(liveness, "liveness");
+        Objects.requireNonNull(readiness, "readiness");
+        Objects.requireNonNull(restartPolicy, "restartPolicy");
+    }
+
+    /** A pod whose container has no environment. */
+    public PodSpec(String containerName, Map<String, Integer> ports, Optional<ProbeSpec> startup,
+            Optional<ProbeSpec> liveness, Optional<ProbeSpec> readiness, RestartPolicy restartPolicy,
+            long terminationGracePeriodSeconds) {
+        this(containerName, ports, startup, liveness, readiness, restartPolicy, terminationGracePeriodSeconds, Map.of());
+    }
+
+    /** @return the probe of that type, if configured */
+    public Optional<ProbeSpec> probe(ProbeType type) {
+        switch (type) {
+            case STARTUP:
+                return startup;
+            case LIVENESS:
+                return liveness;
+            default:
+                return readiness;
+        }
+    }
+
+    /** @return a pod with the same probes and another restart policy / grace */
+    public PodSpec with(RestartPolicy policy, long graceSeconds) {
+        return new PodSpec(containerName, ports, startup, liveness, readiness, policy, graceSeconds, env);
+    }
+
+    /** @return a pod with the same probes and this container environment */
+    public PodSpec withEnv(Map<String, String> environment) {
+        return new PodSpec(containerName, ports, startup, liveness, readiness, restartPolicy,
+                terminationGracePeriodSeconds, environment);
+    }
+
+    /**
+     * @return a pod with default pod-level values (Always, 30 s)
+     */
+    public static PodSpec of(String containerName, Map<String, Integer> ports, Optional<ProbeSpec> startup,
+            Optional<ProbeSpec> liveness, Optional<ProbeSpec> readiness) {
+        return new PodSpec(containerName, ports, startup, liveness, readiness, RestartPolicy.ALWAYS, 30);
+    }
+}

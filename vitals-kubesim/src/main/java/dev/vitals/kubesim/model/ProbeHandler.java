@@ -1,0 +1,132 @@
+package dev.vitals.kubesim.model;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The one handler of a probe (R1): {@link HttpGet}, {@link TcpSocket}, {@link Grpc} or {@link Exec}.
+ * Values are immutable and mirror the Kubernetes API fields with defaults already applied.
+ */
+public sealed interface ProbeHandler {
+
+    /** @return a short human description, e.g. {@code httpGet http://:8080/livez} */
+    String describe();
+
+    /**
+     * @return the port to resolve against the container's ports ({@link PortResolver}), for
+     *         {@code httpGet} and {@code tcpSocket}; empty for {@code grpc} (numeric only, R64)
+     *         and {@code exec}
+     */
+    default Optional<PortRef> portRef() {
+        if (this instanceof HttpGet g) {
+            return Optional.of(g.port());
+        }
+        if (this instanceof TcpSocket t) {
+            return Optional.of(t.port());
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * A port given by number (1–65535) or by the name of a container port (R11, R56).
+     *
+     * @param number the number, or 0 when the port is named
+     * @param name the port name, or empty when the port is a number
+     */
+    record PortRef(int number, Optional<String> name) {
+        public PortRef {
+            Objects.requireNonNull(name, "name");
+        }
+
+        /** @return a numeric port reference (not range-checked; validation does that) */
+        public static PortRef of(int number) {
+            return new PortRef(number, Optional.empty());
+        }
+
+        /** @return a named port reference (not syntax-checked; validation does that) */
+        public static PortRef named(String name) {
+            return new PortRef(0, Optional.of(name));
+        }
+
+        /** @return true when the port is a name to resolve against the container's ports */
+        public boolean isNamed() {
+            return name.isPresent();
+        }
+
+        @Override
+        public String toString() {
+            return name.orElse(Integer.toString(number));
+        }
+    }
+
+    /** One {@code httpHeaders} entry; the same name may repeat (R57). */
+    record HttpHeader(String name, String value) {
+        public HttpHeader {
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(value, "value");
+        }
+    }
+
+    /**
+     * {@code httpGet}: defaults {@code path "/"}, {@code scheme "HTTP"}; empty host means the pod IP (R3).
+     *
+     * @param host the host, or empty for the pod IP
+     * @param port port number or name
+     * @param path request path, may carry a query string
+     * @param scheme {@code HTTP} or {@code HTTPS}
+     * @param headers extra headers in order
+     */
+    record HttpGet(Optional<String> host, PortRef port, String path, String scheme, List<HttpHeader> headers)
+            implements ProbeHandler {
+        public HttpGet {
+            Objects.requireNonNull(host, "host");
+            Objects.requireNonNull(port, "port");
+            Objects.requireNonNull(path, "path");
+            Objects.requireNonNull(scheme, "scheme");
+            headers = List.copyOf(headers);
+        }
+
+        @Override
+        public String describe() {
+            return "httpGet " + scheme.toLowerCase(java.util.Locale.ROOT) + "://" + host.orElse("") + ":" + port + path;
+        }
+    }
+
+    /** {@code tcpSocket}: empty host means the pod IP (R4). */
+    record TcpSocket(Optional<String> host, PortRef port) implements ProbeHandler {
+        public TcpSocket {
+            Objects.requireNonNull(host, "host");
+            Objects.requireNonNull(port, "port");
+        }
+
+        @Override
+        public String describe() {
+            return "tcpSocket " + host.orElse("") + ":" + port;
+        }
+    }
+
+    /** {@code grpc}: numeric port only, always the pod IP; service defaults to "" (R5, R64). */
+    record Grpc(int port, String service) implements ProbeHandler {
+        public Grpc {
+            Objects.requireNonNull(service, "service");
+        }
+
+        @Override
+        public String describe() {
+            return "grpc :" + port + (service.isEmpty() ? "" : " service=" + service);
+        }
+    }
+
+    /** {@code exec}: the command runs as a local process here (R68). */
+    record Exec(List<String> command) implements ProbeHandler {
+        public Exec {
+            command = List.copyOf(command);
+        }
+
+        @Override
+        public String describe() {
+            return "exec " + String.join(" ", command);
+        }
+    }
+}

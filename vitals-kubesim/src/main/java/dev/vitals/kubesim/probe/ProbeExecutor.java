@@ -1,0 +1,29 @@
+package dev.vitals.kubesim.probe;
+
+import dev.vitals.kubesim.model.ProbeSpec;
+
+import java.util.function.Consumer;
+
+/**
+ * Runs probe evaluations for the kubelet model. One evaluation covers the whole tick,
+ * including up to 3 attempts when the prober returns an error (R22). Implementations decide
+ * threading; the real one ({@link RealProbeExecutor}) gives each probe type its own thread so
+ * probe types never wait on each other (R13). Must be thread-safe.
+ */
+public interface ProbeExecutor extends AutoCloseable {
+
+    /**
+     * Starts one evaluation. The kubelet never starts a second evaluation of the same probe
+     * type before the first completes.
+     *
+     * @param probe the probe
+     * @param instance the container instance number it targets (1, 2, …)
+     * @param done called exactly once, from any thread, with the outcome
+     */
+    void execute(ProbeSpec probe, int instance, Consumer<ProbeOutcome> done);
+
+    /** Stops any threads. Evaluations in flight may still complete. */
+    @Override
+    default void close() {
+    }
+}

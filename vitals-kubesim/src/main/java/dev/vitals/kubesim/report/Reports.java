@@ -1,0 +1,312 @@
+package dev.vitals.kubesim.report;
+
+import dev.vitals.kubesim.SimulationResult;
+import dev.vitals.kubesim.model.PodSpec;
+import dev.vitals.kubesim.model.ProbeType;
+import dev.vitals.kubesim.model.SimEvent;
+import dev.vitals.kubesim.probe.ProbeResult;
+import dev.vitals.kubesim.scenario.Expectation;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Renders a {@link SimulationResult}: a terminal timeline line per event, a summary, JSON and a
+ * self-contained HTML page with an SVG timeline. Stateless and thread-safe.
+ */
+public final class Reports {
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    private Reports() {
+    }
+
+    /** @return one timeline line for the terminal */
+    public static String line(SimEvent e) {
+        String what;
+        switch (e.type()) {
+            case PROBE: {
+                ProbeResult r = e.result().orElseThrow();
+                String mark = r == ProbeResult.ERROR ? "!" : r.counted() == ProbeResult.SUCCESS ? "+" : "-";
+                what = String.format(Locale.ROOT, "%-10s %s %-8s %6.0f ms  %s", e.probe().map(ProbeType::label).orElse(""),
+                        mark, r.label(), e.latency().map(d -> d.toNanos() / 1e6).orElse(0.0), shorten(e.detail(), 90));
+                break;
+            }
+            case KILL:
+                what = String.format(Locale.ROOT, "%-10s %s", "KILL", e.detail());
+                break;
+            case READY:
+                what = String.format(Locale.ROOT, "%-10s %s", "READY", e.detail());
+                break;
+            case NOT_READY:
+                what = String.format(Locale.ROOT, "%-10s %s", "NOT READY", e.detail());
+                break;
+            default:
+                what = String.format(Locale.ROOT, "%-10s %s", e.type().label(), e.detail());
+        }
+        return String.format(Locale.ROOT, "%8.2fs  #%d  %s", e.t(), e.instance(), what);
+    }
+
+    private static String shorten(String s, int max) {
+        String one = s.replace('\n', ' ').replace('\r', ' ');
+        return one.length() <= max ? one : one.substring(0, max - 1) + "…";
+    }
+
+    /** @return the multi-line summary */
+    public static String summary(SimulationResult r, PodSpec pod) {
+        StringBuilder sb = new StringBuilder();
+        sb.append(String.format(Locale.ROOT, "Summary (%.0fs of container '%s')%n", r.durationSeconds(), pod.containerName()));
+        sb.append(String.format(Locale.ROOT, "  restarts          %d (kills %d%s)%n", r.restarts(), r.kills(),
+                r.killTimes().isEmpty() ? "" : " at " + times(r.killTimes())));
+        sb.append(String.format(Locale.ROOT, "  not ready         %.1fs of %.0fs%s%n", r.notReadySeconds(), r.durationSeconds(),
+                r.readyIntervalsText()));
+        for (ProbeType t : ProbeType.values()) {
+            if (pod.probe(t).isPresent()) {
+                SimulationResult.ProbeStats s = r.stats(t);
+                sb.append(String.format(Locale.ROOT, "  %-10s %4d probes: %d ok%s, %d failed, %d errors; latency p50 %.1f ms, p99 %.1f ms, max %.1f ms%n",
+                        t.label(), s.count(), s.successes(), s.warnings() > 0 ? " (" + s.warnings() + " warnings)" : "",
+                        s.failures(), s.errors(), s.p50Ms(), s.p99Ms(), s.maxMs()));
+                sb.append("             ").append(pod.probe(t).get().describe()).append('\n');
+            }
+        }
+        if (!r.checks().isEmpty()) {
+            sb.append("Expectations\n");
+            for (Expectation.Check c : r.checks()) {
+                sb.append(c.passed() ? "  PASS  " : "  FAIL  ").append(c.expectation()).append("   [").append(c.actual())
+                        .append("]\n");
+            }
+        }
+        return sb.toString();
+    }
+
+    private static String times(List<Double> ts) {
+        List<String> out = new ArrayList<>();
+        for (double t : ts) {
+            out.add(String.format(Locale.ROOT, "%.1fs", t));
+        }
+        return String.join(", ", out);
+    }
+
+    private static double round(double v, int digits) {
+        double f = Math.pow(10, digits);
+        return Math.round(v * f) / f;
+    }
+
+    /**
+     * The JSON report. Top level: {@code restarts}, {@code kills}, {@code durationSeconds},
+     * {@code notReadySeconds}, {@code readyIntervals}, {@code probes}, {@code events} (types
+     * start, probe, ready, not-ready, kill, exit; probe events have probe, result
+     * success/failure, latencyMs, detail), {@code notes} (started, backoff, verdict, action,
+     * probe-error), {@code expectations}, {@code passed}.
+     *
+     * @return the JSON text
+     */
+    public static String json(SimulationResult r, PodSpec pod) {
+        ObjectNode root = JSON.createObjectNode();
+        root.put("container", pod.containerName());
+        root.put("target", r.target());
+        root.put("durationSeconds", r.durationSeconds());
+        root.put("restarts", r.restarts());
+        root.put("kills", r.kills());
+        root.put("notReadySeconds", round(r.notReadySeconds(), 3));
+        ArrayNode ready = root.putArray("readyIntervals");
+        for (double[] i : r.readyIntervals()) {
+            ready.addArray().add(round(i[0], 3)).add(round(i[1], 3));
+        }
+        ObjectNode probes = root.putObject("probes");
+        for (ProbeType t : ProbeType.values()) {
+            pod.probe(t).ifPresent(spec -> {
+                SimulationResult.ProbeStats s = r.stats(t);
+                ObjectNode p = probes.putObject(t.label());
+                p.put("spec", spec.describe());
+                p.put("count", s.count());
+                p.put("successes", s.successes());
+                p.put("warnings", s.warnings());
+                p.put("failures", s.failures());
+                p.put("errors", s.errors());
+                p.put("p50Ms", round(s.p50Ms(), 3));
+                p.put("p99Ms", round(s.p99Ms(), 3));
+                p.put("maxMs", round(s.maxMs(), 3));
+            });
+        }
+        ArrayNode events = root.putArray("events");
+        ArrayNode notes = root.putArray("notes");
+        for (SimEvent e : r.events()) {
+            boolean error = e.type() == SimEvent.Type.PROBE && e.result().orElse(null) == ProbeResult.ERROR;
+            ObjectNode n = (e.type().core() && !error ? events : notes).addObject();
+            n.put("t", round(e.t(), 3));
+            n.put("type", error ? "probe-error" : e.type().label());
+            n.put("instance", e.instance());
+            e.probe().ifPresent(p -> n.put("probe", p.label()));
+            if (e.type() == SimEvent.Type.PROBE) {
+                ProbeResult res = e.result().orElseThrow();
+                n.put("result", error ? "error" : res.counted().label());
+                n.put("latencyMs", round(e.latency().map(d -> d.toNanos() / 1e6).orElse(0.0), 3));
+                n.put("detail", res == ProbeResult.WARNING ? "warning: " + e.detail() : e.detail());
+            } else {
+                e.result().ifPresent(x -> n.put("result", x.label()));
+                n.put("detail", e.detail());
+            }
+        }
+        ArrayNode ex = root.putArray("expectations");
+        for (Expectation.Check c : r.checks()) {
+            ex.addObject().put("expect", c.expectation()).put("passed", c.passed()).put("actual", c.actual());
+        }
+        root.put("passed", r.passed());
+        try {
+            return JSON.writeValueAsString(root);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static String esc(String s) {
+        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+    }
+
+    /** @return a self-contained HTML page: SVG timeline (a lane per probe, Ready shading, restarts) and the summary */
+    public static String html(SimulationResult r, PodSpec pod) {
+        List<ProbeType> lanes = new ArrayList<>();
+        for (ProbeType t : ProbeType.values()) {
+            if (pod.probe(t).isPresent()) {
+                lanes.add(t);
+            }
+        }
+        int left = 110;
+        int width = 1000;
+        int laneH = 34;
+        int top = 30;
+        int rows = lanes.size() + 2; // container + probes + ready
+        int height = top + rows * laneH + 40;
+        double dur = Math.max(r.durationSeconds(), 1e-3);
+        java.util.function.DoubleUnaryOperator x = t -> left + (Math.min(Math.max(t, 0), dur) / dur) * width;
+        StringBuilder svg = new StringBuilder();
+        svg.append(String.format(Locale.ROOT, "<svg xmlns='http://www.w3.org/2000/svg' width='%d' height='%d' font-family='sans-serif' font-size='12'>",
+                left + width + 20, height));
+        // ready shading across all lanes
+        for (double[] i : r.readyIntervals()) {
+            svg.append(String.format(Locale.ROOT, "<rect x='%.1f' y='%d' width='%.1f' height='%d' fill='#2e9e44' fill-opacity='0.08'/>",
+                    x.applyAsDouble(i[0]), top, Math.max(0.5, x.applyAsDouble(i[1]) - x.applyAsDouble(i[0])), rows * laneH));
+        }
+        // axis
+        double step = niceStep(dur);
+        for (double t = 0; t <= dur + 1e-9; t += step) {
+            double px = x.applyAsDouble(t);
+            svg.append(String.format(Locale.ROOT, "<line x1='%.1f' y1='%d' x2='%.1f' y2='%d' stroke='#ddd'/>", px, top, px, top + rows * laneH));
+            svg.append(String.format(Locale.ROOT, "<text x='%.1f' y='%d' text-anchor='middle' fill='#555'>%ss</text>", px,
+                    top + rows * laneH + 16, Expectation.fmt(round(t, 2))));
+        }
+        // lane labels
+        List<String> names = new ArrayList<>();
+        names.add("container");
+        for (ProbeType t : lanes) {
+            names.add(t.label());
+        }
+        names.add("Ready");
+        for (int i = 0; i < names.size(); i++) {
+            int y = top + i * laneH;
+            svg.append(String.format(Locale.ROOT, "<text x='8' y='%d' font-weight='bold'>%s</text>", y + 21, names.get(i)));
+            svg.append(String.format(Locale.ROOT, "<line x1='%d' y1='%d' x2='%d' y2='%d' stroke='#eee'/>", left, y + laneH, left + width, y + laneH));
+        }
+        // container instances
+        double runStart = -1;
+        int inst = 0;
+        for (SimEvent e : r.events()) {
+            if (e.type() == SimEvent.Type.START) {
+                runStart = e.t();
+                inst = e.instance();
+                if (e.instance() > 1) {
+                    double px = x.applyAsDouble(e.t());
+                    svg.append(String.format(Locale.ROOT, "<line x1='%.1f' y1='%d' x2='%.1f' y2='%d' stroke='#1f5fbf' stroke-dasharray='4 3'><title>restart at %.2fs (instance #%d)</title></line>",
+                            px, top, px, top + rows * laneH, e.t(), e.instance()));
+                    svg.append(String.format(Locale.ROOT, "<text x='%.1f' y='%d' fill='#1f5fbf' font-size='10'>restart #%d</text>", px + 3, top - 4, e.instance() - 1));
+                }
+            } else if (e.type() == SimEvent.Type.EXIT && runStart >= 0) {
+                svg.append(bar(x.applyAsDouble(runStart), x.applyAsDouble(e.t()), top, inst, runStart, e.t()));
+                runStart = -1;
+            } else if (e.type() == SimEvent.Type.KILL) {
+                double px = x.applyAsDouble(e.t());
+                svg.append(String.format(Locale.ROOT, "<path d='M%.1f %d l6 -10 l-12 0 z' fill='#c62828'><title>%.2fs kill: %s</title></path>",
+                        px, top + 12, e.t(), esc(e.detail())));
+                svg.append(String.format(Locale.ROOT, "<line x1='%.1f' y1='%d' x2='%.1f' y2='%d' stroke='#c62828'/>", px, top, px, top + rows * laneH));
+            }
+        }
+        if (runStart >= 0) {
+            svg.append(bar(x.applyAsDouble(runStart), x.applyAsDouble(dur), top, inst, runStart, dur));
+        }
+        // probes
+        for (SimEvent e : r.events()) {
+            if (e.type() != SimEvent.Type.PROBE) {
+                continue;
+            }
+            int lane = lanes.indexOf(e.probe().orElseThrow()) + 1;
+            ProbeResult res = e.result().orElseThrow();
+            String color = res == ProbeResult.ERROR ? "#888" : res == ProbeResult.WARNING ? "#e0a800"
+                    : res.counted() == ProbeResult.SUCCESS ? "#2e9e44" : "#c62828";
+            double lat = e.latency().map(d -> d.toNanos() / 1e9).orElse(0.0);
+            double y = top + lane * laneH + laneH / 2.0;
+            double x1 = x.applyAsDouble(e.t() - lat);
+            double x2 = x.applyAsDouble(e.t());
+            if (x2 - x1 > 2) {
+                svg.append(String.format(Locale.ROOT, "<line x1='%.1f' y1='%.1f' x2='%.1f' y2='%.1f' stroke='%s' stroke-width='3' stroke-opacity='0.4'/>",
+                        x1, y, x2, y, color));
+            }
+            svg.append(String.format(Locale.ROOT, "<circle cx='%.1f' cy='%.1f' r='5' fill='%s'><title>%.2fs %s %s, %.0f ms: %s</title></circle>",
+                    x2, y, color, e.t(), e.probe().get().label(), res.label(), lat * 1000, esc(shorten(e.detail(), 200))));
+        }
+        // ready lane
+        int ry = top + (lanes.size() + 1) * laneH;
+        svg.append(String.format(Locale.ROOT, "<rect x='%d' y='%d' width='%d' height='%d' fill='#f3c4c4'><title>not ready</title></rect>",
+                left, ry + 8, width, laneH - 16));
+        for (double[] i : r.readyIntervals()) {
+            svg.append(String.format(Locale.ROOT, "<rect x='%.1f' y='%d' width='%.1f' height='%d' fill='#2e9e44'><title>ready %.2fs..%.2fs</title></rect>",
+                    x.applyAsDouble(i[0]), ry + 8, Math.max(0.5, x.applyAsDouble(i[1]) - x.applyAsDouble(i[0])), laneH - 16, i[0], i[1]));
+        }
+        svg.append("</svg>");
+
+        StringBuilder rows2 = new StringBuilder();
+        for (SimEvent e : r.events()) {
+            if (e.type() == SimEvent.Type.PROBE && e.result().orElse(null) == ProbeResult.SUCCESS) {
+                continue;
+            }
+            rows2.append(String.format(Locale.ROOT, "<tr><td>%.2f</td><td>#%d</td><td>%s</td><td>%s</td></tr>%n", e.t(), e.instance(),
+                    esc(e.type().label() + e.probe().map(p -> " " + p.label()).orElse("") + e.result().map(x2 -> " " + x2.label()).orElse("")),
+                    esc(shorten(e.detail(), 300))));
+        }
+        return "<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'><title>vitals simulate: " + esc(pod.containerName())
+                + "</title><style>body{font-family:sans-serif;margin:24px;color:#222}pre{background:#f6f6f6;padding:12px}"
+                + "table{border-collapse:collapse;font-size:12px}td{border-bottom:1px solid #eee;padding:2px 8px;vertical-align:top}"
+                + ".legend span{display:inline-block;margin-right:16px}</style></head><body>\n"
+                + "<h1>vitals simulate: container " + esc(pod.containerName()) + "</h1>\n"
+                + "<p>" + esc(r.target()) + "</p>\n"
+                + String.format(Locale.ROOT, "<p><b>%d restarts</b>, not ready %.1fs of %.0fs%s</p>%n", r.restarts(), r.notReadySeconds(),
+                        r.durationSeconds(), r.checks().isEmpty() ? "" : r.passed() ? ", <b style='color:#2e9e44'>expectations hold</b>"
+                                : ", <b style='color:#c62828'>expectations failed</b>")
+                + "<div class='legend'><span style='color:#2e9e44'>&#9679; success</span><span style='color:#e0a800'>&#9679; warning (3xx)</span>"
+                + "<span style='color:#c62828'>&#9679; failure</span><span style='color:#888'>&#9679; error (discarded)</span>"
+                + "<span style='color:#c62828'>&#9660; kill</span><span style='color:#1f5fbf'>- - restart</span>"
+                + "<span style='background:#2e9e44;color:#fff;padding:0 4px'>Ready</span></div>\n"
+                + svg + "\n<h2>Summary</h2>\n<pre>" + esc(summary(r, pod)) + "</pre>\n"
+                + "<h2>Events (successful probes omitted)</h2>\n<table>" + rows2 + "</table>\n</body></html>\n";
+    }
+
+    private static String bar(double x1, double x2, int top, int inst, double from, double to) {
+        return String.format(Locale.ROOT, "<rect x='%.1f' y='%d' width='%.1f' height='%d' rx='3' fill='#1f5fbf' fill-opacity='0.25' stroke='#1f5fbf'><title>instance #%d running %.2fs..%.2fs</title></rect>"
+                + "<text x='%.1f' y='%d' font-size='10' fill='#1f5fbf'>#%d</text>",
+                x1, top + 9, Math.max(1, x2 - x1), 16, inst, from, to, x1 + 3, top + 21, inst);
+    }
+
+    private static double niceStep(double dur) {
+        double[] steps = {1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 1800, 3600};
+        for (double s : steps) {
+            if (dur / s <= 12) {
+                return s;
+            }
+        }
+        return 7200;
+    }
+}

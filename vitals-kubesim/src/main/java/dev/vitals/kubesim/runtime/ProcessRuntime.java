@@ -1,0 +1,150 @@
+package dev.vitals.kubesim.runtime;
+
+import java.io.File;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntConsumer;
+import java.util.regex.Pattern;
+
+/**
+ * Runs the target command as "the container": each instance is a fresh child process.
+ * SIGTERM is {@link Process#destroy()}, SIGKILL is {@link Process#destroyForcibly()} (also for
+ * every descendant, like a container teardown); other signals go through {@code kill(1)}.
+ * Thread-safe.
+ */
+public final class ProcessRuntime implements ContainerRuntime {
+    private static final Pattern SIGNAL = Pattern.compile("[A-Z0-9]{2,8}");
+    private final List<String> command;
+    private final ProcessBuilder.Redirect output;
+    private final Map<String, String> env;
+    private final File workDir;
+
+    /**
+     * @param command the command and its arguments (non-empty)
+     * @param output where the child's stdout and stderr go (e.g. {@link ProcessBuilder.Redirect#DISCARD})
+     * @param env extra environment variables
+     * @param workDir working directory, or null for the current one
+     * @throws IllegalArgumentException when the command is empty
+     */
+    public ProcessRuntime(List<String> command, ProcessBuilder.Redirect output, Map<String, String> env, File workDir) {
+        if (command.isEmpty()) {
+            throw new IllegalArgumentException("command must not be empty");
+        }
+        this.command = List.copyOf(command);
+        this.output = Objects.requireNonNull(output, "output");
+        this.env = Map.copyOf(env);
+        this.workDir = workDir;
+    }
+
+    @Override
+    public Instance start(int instance, IntConsumer onExit) {
+        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output)
+                .redirectInput(ProcessBuilder.Redirect.PIPE);
+        pb.environment().putAll(env);
+        pb.environment().put("VITALS_KUBESIM_INSTANCE", Integer.toString(instance));
+        if (workDir != null) {
+            pb.directory(workDir);
+        }
+        Process p;
+        try {
+            p = pb.start();
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot start " + command.get(0) + ": " + e.getMessage(), e);
+        }
+        p.onExit().thenAccept(done -> onExit.accept(done.exitValue()));
+        return new ProcessInstance(p);
+    }
+
+    /** @return the command */
+    public List<String> command() {
+        return command;
+    }
+
+    private static final class ProcessInstance implements Instance {
+        private final Process process;
+
+        ProcessInstance(Process process) {
+            this.process = process;
+        }
+
+        @Override
+        public String describe() {
+            return "pid " + process.pid();
+        }
+
+        @Override
+        public void terminate() {
+            process.destroy();
+        }
+
+        @Override
+        public void kill() {
+            List<ProcessHandle> all = new ArrayList<>();
+            process.descendants().forEach(all::add);
+            process.destroyForcibly();
+            for (ProcessHandle h : all) {
+                h.destroyForcibly();
+            }
+        }
+
+        @Override
+        public void shutdown(java.time.Duration grace) {
+            process.destroy();
+            try {
+                if (!process.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS)) {
+                    kill();
+                    process.waitFor(5, TimeUnit.SECONDS);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                kill();
+            }
+        }
+
+        @Override
+        public void pause() {
+            signal("STOP");
+        }
+
+        @Override
+        public void resume() {
+            signal("CONT");
+        }
+
+        @Override
+        public void signal(String name) {
+            String sig = name.toUpperCase(Locale.ROOT);
+            if (sig.startsWith("SIG")) {
+                sig = sig.substring(3);
+            }
+            if (!SIGNAL.matcher(sig).matches()) {
+                throw new IllegalArgumentException("not a signal name: '" + name + "'");
+            }
+            List<String> cmd = new ArrayList<>(List.of("kill", "-" + sig, Long.toString(process.pid())));
+            if (sig.equals("STOP") || sig.equals("CONT")) {
+                process.descendants().forEach(h -> cmd.add(Long.toString(h.pid())));
+            }
+            try {
+                Process k = new ProcessBuilder(cmd).redirectErrorStream(true)
+                        .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+                if (!k.waitFor(5, TimeUnit.SECONDS)) {
+                    k.destroyForcibly();
+                    throw new IllegalStateException("kill -" + sig + " did not finish in 5 s");
+                }
+                if (k.exitValue() != 0 && process.isAlive()) {
+                    throw new IllegalArgumentException("kill -" + sig + " failed with exit code " + k.exitValue());
+                }
+            } catch (IOException e) {
+                throw new IllegalStateException("cannot run kill(1): " + e.getMessage(), e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while signalling", e);
+            }
+        }
+    }
+}

@@ -1,0 +1,128 @@
+package dev.vitals.kubesim.manifest;
+
+import dev.vitals.kubesim.InvalidInputException;
+import dev.vitals.kubesim.model.PodSpec;
+import dev.vitals.kubesim.model.ProbeHandler;
+import dev.vitals.kubesim.model.RestartPolicy;
+import dev.vitals.kubesim.scenario.Violation;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** Reading probes from manifests of every workload kind, and the errors for bad ones. */
+class ManifestReaderTest {
+    private static final String CONTAINER = "containers:\n"
+            + "  - name: app\n"
+            + "    ports: [{name: http, containerPort: 8080}]\n"
+            + "    livenessProbe:\n"
+            + "      httpGet: {path: /livez, port: http}\n"
+            + "      periodSeconds: 5\n";
+
+    private static String indent(String block, int n) {
+        StringBuilder sb = new StringBuilder();
+        for (String line : block.split("\n")) {
+            sb.append(" ".repeat(n)).append(line).append('\n');
+        }
+        return sb.toString();
+    }
+
+    private static String workload(String kind) {
+        if (kind.equals("Pod")) {
+            return "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n" + indent(CONTAINER, 2);
+        }
+        if (kind.equals("CronJob")) {
+            return "apiVersion: batch/v1\nkind: CronJob\nmetadata: {name: c}\nspec:\n  jobTemplate:\n    spec:\n      template:\n"
+                    + "        spec:\n" + indent(CONTAINER, 10);
+        }
+        return "apiVersion: apps/v1\nkind: " + kind + "\nmetadata: {name: w}\nspec:\n  template:\n    spec:\n" + indent(CONTAINER, 6);
+    }
+
+    @Test
+    void readsEveryWorkloadKind() {
+        for (String kind : new String[] {"Pod", "Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "Job", "CronJob"}) {
+            PodSpec pod = ManifestReader.parse(workload(kind), kind).select(Optional.empty()).toPodSpec();
+            assertThat(pod.liveness()).as(kind).isPresent();
+            assertThat(pod.liveness().get().periodSeconds()).as(kind).isEqualTo(5);
+            assertThat(pod.ports()).as(kind).containsEntry("http", 8080);
+        }
+    }
+
+    @Test
+    void multiDocumentYamlSkipsOtherKindsAndContainerPicksOne() {
+        String yaml = "apiVersion: v1\nkind: Service\nmetadata: {name: s}\n---\n" + workload("Deployment")
+                + "---\n" + workload("Pod").replace("name: app", "name: sidecar-free");
+        ManifestReader.Manifest m = ManifestReader.parse(yaml, "multi.yaml");
+        assertThat(m.containers()).extracting(ManifestReader.ContainerEntry::name).containsExactly("app", "sidecar-free");
+        assertThatThrownBy(() -> m.select(Optional.empty())).isInstanceOf(InvalidInputException.class)
+                .hasMessageContaining("pick one with --container");
+        assertThat(m.select(Optional.of("sidecar-free")).workload()).isEqualTo("Pod/p");
+    }
+
+    @Test
+    void defaultsAndPodLevelValues() {
+        String yaml = "kind: Pod\nmetadata: {name: p}\nspec:\n  restartPolicy: OnFailure\n  terminationGracePeriodSeconds: 12\n"
+                + "  containers:\n  - name: app\n    readinessProbe:\n      httpGet: {port: 8080}\n";
+        PodSpec pod = ManifestReader.parse(yaml, "p.yaml").select(Optional.empty()).toPodSpec();
+        assertThat(pod.restartPolicy()).isEqualTo(RestartPolicy.ON_FAILURE);
+        assertThat(pod.terminationGracePeriodSeconds()).isEqualTo(12);
+        ProbeHandler.HttpGet g = (ProbeHandler.HttpGet) pod.readiness().get().handler();
+        assertThat(g.path()).isEqualTo("/"); // R3
+        assertThat(g.scheme()).isEqualTo("HTTP");
+    }
+
+    @Test
+    void notYamlIsAClearError() {
+        assertThatThrownBy(() -> ManifestReader.parse("kind: [unclosed\n  x: {", "bad.yaml"))
+                .isInstanceOf(InvalidInputException.class).hasMessageContaining("bad.yaml: not valid YAML");
+        assertThatThrownBy(() -> ManifestReader.parse("just some text", "t.yaml"))
+                .isInstanceOf(InvalidInputException.class).hasMessageContaining("not a Kubernetes object");
+    }
+
+    @Test
+    void noContainersIsAClearError() {
+        assertThatThrownBy(() -> ManifestReader.parse("kind: ConfigMap\nmetadata: {name: x}\n", "cm.yaml"))
+                .isInstanceOf(InvalidInputException.class).hasMessageContaining("no containers found")
+                .hasMessageContaining("ConfigMap");
+    }
+
+    @Test
+    void unknownContainerListsTheKnownOnes() {
+        assertThatThrownBy(() -> ManifestReader.parse(workload("Pod"), "p.yaml").select(Optional.of("db")))
+                .isInstanceOf(InvalidInputException.class).hasMessageContaining("no container named 'db'")
+                .hasMessageContaining("Pod/p:app");
+    }
+
+    @Test
+    void invalidProbeValuesNameTheRuleAndTheField() {
+        String yaml = workload("Pod").replace("periodSeconds: 5", "periodSeconds: -5\n        successThreshold: 2\n        failureTreshold: 3");
+        assertThatThrownBy(() -> ManifestReader.parse(yaml, "p.yaml").select(Optional.empty()).toPodSpec())
+                .isInstanceOf(InvalidInputException.class)
+                .hasMessageContaining("[R8] Pod/p containers[app].livenessProbe.periodSeconds")
+                .hasMessageContaining("[R9]").hasMessageContaining("unknown field \"failureTreshold\"");
+        String typed = workload("Pod").replace("periodSeconds: 5", "periodSeconds: often");
+        assertThatThrownBy(() -> ManifestReader.parse(typed, "p.yaml").select(Optional.empty()).toPodSpec())
+                .hasMessageContaining("must be an integer");
+    }
+
+    @Test
+    void portNameNotFoundIsAnError() {
+        String yaml = workload("Pod").replace("port: http}", "port: metrics}");
+        assertThatThrownBy(() -> ManifestReader.parse(yaml, "p.yaml").select(Optional.empty()).toPodSpec())
+                .isInstanceOf(InvalidInputException.class).hasMessageContaining("port name 'metrics' matches no container port")
+                .hasMessageContaining("ports: http");
+    }
+
+    @Test
+    void r12_probesOnPlainInitContainersAreRejectedButSidecarsAreFine() {
+        String yaml = "kind: Pod\nmetadata: {name: p}\nspec:\n  initContainers:\n  - name: init\n    livenessProbe:\n"
+                + "      tcpSocket: {port: 1}\n  - name: side\n    restartPolicy: Always\n    livenessProbe:\n"
+                + "      tcpSocket: {port: 2}\n  containers:\n  - name: app\n";
+        ManifestReader.Manifest m = ManifestReader.parse(yaml, "p.yaml");
+        assertThat(m.select(Optional.of("init")).validate()).extracting(Violation::rule).contains("R12");
+        assertThat(m.select(Optional.of("side")).validate()).isEmpty();
+        assertThat(m.select(Optional.empty()).name()).isEqualTo("app");
+    }
+}
