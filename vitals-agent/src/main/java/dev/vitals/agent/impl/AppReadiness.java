@@ -71,9 +71,9 @@ final class AppReadiness implements HealthCheck {
         }
     }
 
-    /** The engine's timeout for this check: a little above the call's own, which reports first. */
+    /** The engine's timeout for this check: above the run's own bound (one readiness-timeout), which reports first. */
     Duration engineTimeout() {
-        return options.readinessTimeout.plusMillis(500);
+        return options.readinessTimeout.plusSeconds(1);
     }
 
     @Override
@@ -112,7 +112,11 @@ final class AppReadiness implements HealthCheck {
             }
         }
         if (path == null) {
-            return listenerOnly(app, "no health endpoint found on ports " + app + "; readiness follows the listener");
+            if (http.isEmpty()) {
+                return Health.builder(Status.DOWN).message("waiting for the application's HTTP port (ports " + app
+                        + " do not speak HTTP)").build();
+            }
+            return listenerOnly(http, "no health endpoint found on ports " + http + "; readiness follows the listener");
         }
         return call(port, path);
     }
@@ -169,8 +173,8 @@ final class AppReadiness implements HealthCheck {
                     System.getLogger("dev.vitals.agent").log(System.Logger.Level.INFO,
                             "readiness from http://127.0.0.1:" + p + candidate);
                     if (a == null) {
-                        pending = g;
-                        return awaitPending(true);
+                        pending = g; // this run's time is spent: report, and wait on it next run
+                        return timedOut(g, false);
                     }
                     return answer(a);
                 }
@@ -185,6 +189,13 @@ final class AppReadiness implements HealthCheck {
         }
         if (options.readiness.kind == AgentOptions.Readiness.Kind.PATH) {
             return Health.builder(Status.DOWN).message("no port of " + app + " serves " + options.readiness.path).build();
+        }
+        if (http.isEmpty()) {
+            // Only non-HTTP ports so far (an embedded database, say): the application is not up yet.
+            searched = List.copyOf(app);
+            detected = true;
+            return Health.builder(Status.DOWN).message("waiting for the application's HTTP port (ports " + app
+                    + " do not speak HTTP)").build();
         }
         detected = true; // nothing found: follow the listener (until the ports change)
         searched = List.copyOf(app);
@@ -210,19 +221,23 @@ final class AppReadiness implements HealthCheck {
         LoopbackGet g = pending;
         LoopbackGet.Answer a = g.await(timeoutMillis);
         if (a == null) {
-            long age = g.ageMillis();
-            if (age >= timeoutMillis * ABANDON_AFTER_TIMEOUTS) {
-                g.close();
-                pending = null;
-            }
-            return Health.builder(Status.DOWN)
-                    .message("timed out after " + timeoutMillis + " ms: GET " + g.path + " on port " + g.port
-                            + (earlier ? " unanswered for " + age + " ms (one call in flight: no new call until it answers)" : ""))
-                    .detail("endpoint", "http://127.0.0.1:" + g.port + g.path)
-                    .build();
+            return timedOut(g, earlier);
         }
         pending = null;
         return answer(a);
+    }
+
+    private Health timedOut(LoopbackGet g, boolean earlier) {
+        long age = g.ageMillis();
+        if (age >= timeoutMillis * ABANDON_AFTER_TIMEOUTS) {
+            g.close();
+            pending = null;
+        }
+        return Health.builder(Status.DOWN)
+                .message("timed out after " + timeoutMillis + " ms: GET " + g.path + " on port " + g.port
+                        + (earlier ? " unanswered for " + age + " ms (one call in flight: no new call until it answers)" : ""))
+                .detail("endpoint", "http://127.0.0.1:" + g.port + g.path)
+                .build();
     }
 
     private Health answer(LoopbackGet.Answer a) {

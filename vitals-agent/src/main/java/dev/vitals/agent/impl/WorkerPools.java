@@ -47,7 +47,7 @@ final class WorkerPools {
     static final String[] KNOWN = {
         "http-nio-", "https-jsse-nio-", "http-nio2-", "https-openssl-nio-", // Tomcat
         "qtp", // Jetty's QueuedThreadPool
-        "dw-", // Dropwizard (Jetty)
+        "dw-admin-", "dw-", // Dropwizard (Jetty): admin and application pools
         "XNIO-", // Undertow
         "executor-thread-", // Quarkus worker pool
         "vert.x-eventloop-thread-", "vert.x-worker-thread-", // Vert.x (Quarkus)

@@ -33,6 +33,7 @@ public final class ReplayCase {
     private final Map<Wiring, Optional<ProbeTiming>> startup;
     private final List<ReplayAction> actions;
     private final Map<Wiring, List<RunExpectation>> expectations;
+    private final List<Wiring> wirings;
 
     private ReplayCase(Builder b) {
         this.name = b.name;
@@ -49,6 +50,12 @@ public final class ReplayCase {
             e.put(w, List.copyOf(b.expectations.get(w)));
         }
         this.expectations = e;
+        this.wirings = List.copyOf(b.wirings);
+    }
+
+    /** @return the wirings this case runs, side by side: naive and vitals unless the case says otherwise */
+    public List<Wiring> wirings() {
+        return wirings;
     }
 
     /**
@@ -119,7 +126,7 @@ public final class ReplayCase {
      * @return the pod: container {@code demo}, restartPolicy Always, grace {@link #GRACE_SECONDS}
      */
     public PodSpec pod(Wiring w, int appPort, int probePort) {
-        boolean naive = w == Wiring.NAIVE;
+        boolean naive = !w.probesVitalsEndpoints();
         int port = naive ? appPort : probePort;
         Optional<ProbeSpec> s = startup(w).map(t -> probe(ProbeType.STARTUP, port, naive ? "/healthz" : "/startupz", t));
         ProbeSpec l = probe(ProbeType.LIVENESS, port, naive ? "/healthz" : "/livez", liveness);
@@ -147,6 +154,7 @@ public final class ReplayCase {
         private final Map<Wiring, Optional<ProbeTiming>> startup = new EnumMap<>(Wiring.class);
         private final List<ReplayAction> actions = new ArrayList<>();
         private final Map<Wiring, List<RunExpectation>> expectations = new EnumMap<>(Wiring.class);
+        private List<Wiring> wirings = List.of(Wiring.NAIVE, Wiring.VITALS);
 
         private Builder(String name, String scenario) {
             if (!Objects.requireNonNull(name, "name").matches("[a-z0-9-]+")) {
@@ -208,6 +216,18 @@ public final class ReplayCase {
         /** @param w the wiring; @param e what its run must show */
         public Builder expect(Wiring w, RunExpectation e) {
             expectations.get(w).add(Objects.requireNonNull(e, "expectation"));
+            return this;
+        }
+
+        /**
+         * @param first the first wiring to run; @param more the others (default: naive and vitals)
+         * @return this builder
+         */
+        public Builder wirings(Wiring first, Wiring... more) {
+            List<Wiring> w = new ArrayList<>();
+            w.add(Objects.requireNonNull(first, "first"));
+            w.addAll(List.of(more));
+            this.wirings = List.copyOf(w);
             return this;
         }
 

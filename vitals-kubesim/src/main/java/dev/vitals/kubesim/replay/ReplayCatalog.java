@@ -35,11 +35,15 @@ import java.util.Set;
  *       deadlocked ({@code --chaos}, {@code POST /chaos/deadlock-workers}): both restart,
  *       Vitals through its deadlock and progress liveness checks (it never hides a stuck
  *       application).</li>
+ *   <li>{@code agent} (row {@code incident-agent}): the incident's load on the naive demo, unchanged,
+ *       with {@code -javaagent:vitals-agent.jar} attached and kubelet probing the agent's port:
+ *       no restart (liveness from the JVM; readiness from the demo's own {@code /healthz}, polled
+ *       in the background, fails while the exports hold every worker).</li>
  * </ul>
  */
 public final class ReplayCatalog {
     /** The scenario names, in the order {@code all} runs them. */
-    public static final List<String> SCENARIOS = List.of("incident", "db-outage", "slow-start", "stall");
+    public static final List<String> SCENARIOS = List.of("incident", "db-outage", "slow-start", "stall", "agent");
 
     private static final List<ReplayCase> ALL = build();
 
@@ -160,6 +164,16 @@ public final class ReplayCatalog {
                 .duration(Duration.ofSeconds(26))
                 .expect(Wiring.NAIVE, restarts(">=", 1))
                 .expect(Wiring.VITALS, restarts(">=", 1))
+                .build());
+        cases.add(ReplayCase.builder("incident-agent", "agent")
+                .title("the incident's load on the naive demo, unchanged, with -javaagent:vitals-agent.jar (kubelet probes the agent)")
+                .demoFlags(exports)
+                .wirings(Wiring.NAIVE_AGENT)
+                .startup(Wiring.NAIVE_AGENT, boot)
+                .liveness(incident).readiness(incident)
+                .action(new ReplayAction.Load(Duration.ofSeconds(2), 100, Duration.ofSeconds(40), Duration.ofSeconds(60)))
+                .duration(Duration.ofSeconds(58))
+                .expect(Wiring.NAIVE_AGENT, restarts("==", 0))
                 .build());
         return List.copyOf(cases);
     }
