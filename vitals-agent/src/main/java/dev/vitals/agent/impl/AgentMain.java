@@ -134,13 +134,13 @@ public final class AgentMain {
         if (!options.appPorts.isEmpty()) {
             onPorts(options.appPorts);
         }
-        r.start();
         InetAddress bind;
         try {
             bind = InetAddress.getByName(options.host);
         } catch (java.net.UnknownHostException e) {
             throw new IllegalStateException("option 'host': not an address: " + options.host);
         }
+        // The probe server first, so port discovery knows which port is the agent's own.
         server = ProbeServer.builder(r)
                 .port(options.port)
                 .bindAddress(bind)
@@ -149,6 +149,7 @@ public final class AgentMain {
                 .build()
                 .start();
         probePort = server.port();
+        r.start();
         installDrain(r, options.drainDelay);
         System.err.println("vitals-agent: probes on port " + probePort + " (/livez /readyz /startupz /health)");
     }

@@ -160,8 +160,10 @@ final class AppReadiness implements HealthCheck {
                 }
                 LoopbackGet g = LoopbackGet.start(p, candidate, left);
                 LoopbackGet.Answer a = g.await(Math.max(1, (end - System.nanoTime()) / 1_000_000L));
-                if (a == null && left < timeoutMillis / 2) {
-                    g.close(); // ran out of this run's time: try again next run
+                if (a == null && (left < timeoutMillis / 2 || !answersFast(p))) {
+                    // Ran out of this run's time, or the whole application is not answering (a
+                    // saturated pool): undecided, try again next run.
+                    g.close();
                     undecided = true;
                     break;
                 }
@@ -200,6 +202,15 @@ final class AppReadiness implements HealthCheck {
         detected = true; // nothing found: follow the listener (until the ports change)
         searched = List.copyOf(app);
         return null;
+    }
+
+    /** Whether the port answers a path no framework serves within a quarter of the timeout. */
+    private boolean answersFast(int p) {
+        long wait = Math.max(50, timeoutMillis / 4);
+        try (LoopbackGet g = LoopbackGet.start(p, HTTP_TEST_PATH, wait)) {
+            LoopbackGet.Answer a = g.await(wait);
+            return a != null && a.http();
+        }
     }
 
     private Health listenerOnly(List<Integer> app, String note) {

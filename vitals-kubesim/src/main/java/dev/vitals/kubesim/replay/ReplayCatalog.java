@@ -36,8 +36,8 @@ import java.util.Set;
  *       Vitals through its deadlock and progress liveness checks (it never hides a stuck
  *       application).</li>
  *   <li>{@code agent} (row {@code incident-agent}): the incident's load on the naive demo, unchanged,
- *       with {@code -javaagent:vitals-agent.jar} attached and kubelet probing the agent's port:
- *       no restart (liveness from the JVM; readiness from the demo's own {@code /healthz}, polled
+ *       with {@code -javaagent:vitals-agent.jar} attached and kubelet probing the agent's port,
+ *       beside the Vitals wiring: no restart for either (liveness from the JVM; readiness from the demo's own {@code /healthz}, polled
  *       in the background, fails while the exports hold every worker).</li>
  * </ul>
  */
@@ -168,12 +168,13 @@ public final class ReplayCatalog {
         cases.add(ReplayCase.builder("incident-agent", "agent")
                 .title("the incident's load on the naive demo, unchanged, with -javaagent:vitals-agent.jar (kubelet probes the agent)")
                 .demoFlags(exports)
-                .wirings(Wiring.NAIVE_AGENT)
-                .startup(Wiring.NAIVE_AGENT, boot)
+                .wirings(Wiring.NAIVE_AGENT, Wiring.VITALS)
+                .startup(Wiring.NAIVE_AGENT, boot).startup(Wiring.VITALS, boot)
                 .liveness(incident).readiness(incident)
                 .action(new ReplayAction.Load(Duration.ofSeconds(2), 100, Duration.ofSeconds(40), Duration.ofSeconds(60)))
                 .duration(Duration.ofSeconds(58))
                 .expect(Wiring.NAIVE_AGENT, restarts("==", 0))
+                .expect(Wiring.VITALS, restarts("==", 0))
                 .build());
         return List.copyOf(cases);
     }
