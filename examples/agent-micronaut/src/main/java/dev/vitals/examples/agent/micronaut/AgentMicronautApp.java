@@ -38,7 +38,7 @@ public class AgentMicronautApp {
     public static class Gate implements HealthIndicator {
         @Override
         public Publisher<HealthResult> getResult() {
-            return Publishers.fromCompletableStage(() -> CompletableFuture.supplyAsync(() -> {
+            return Publishers.fromCompletableFuture(() -> CompletableFuture.supplyAsync(() -> {
                 try {
                     if (mode.equals("slow")) {
                         Thread.sleep(3000);
