@@ -29,7 +29,9 @@ import org.junit.jupiter.api.Test;
  */
 @Tag("benchmark")
 class AgentCostBenchmarkIT {
-    private static final Path JCMD = Paths.get(System.getProperty("java.home"), "bin", "jcmd");
+    /** The JDK the demo runs on: {@code -Dvitals.agent.bench.jdk=/usr/lib/jvm/temurin-25-jdk-amd64} (default: this JVM's). */
+    private static final Path JDK = Paths.get(System.getProperty("vitals.agent.bench.jdk", System.getProperty("java.home")));
+    private static final Path JCMD = JDK.resolve("bin").resolve("jcmd");
 
     @Test
     void agentCostOnTheDemo() throws Exception {
@@ -43,7 +45,7 @@ class AgentCostBenchmarkIT {
         }
         String loadAfter = uptime();
         StringBuilder sb = new StringBuilder();
-        sb.append("vitals-agent cost on vitals-demo --wiring naive (java ").append(System.getProperty("java.version"))
+        sb.append("vitals-agent cost on vitals-demo --wiring naive (java ").append(JDK)
                 .append(", ").append(pairs).append(" alternating pairs, medians)\n");
         sb.append("load before: ").append(loadBefore).append("\nload after:  ").append(loadAfter).append('\n');
         String[] names = {"start-up to first answer (ms)", "RSS (MiB)", "threads", "heap used after full GC (MiB)"};
@@ -56,13 +58,13 @@ class AgentCostBenchmarkIT {
         sb.append("raw without: ").append(raw(without)).append('\n');
         sb.append("raw with:    ").append(raw(with)).append('\n');
         System.out.println(sb);
-        Files.writeString(Paths.get("target", "agent-cost.txt"), sb.toString(), StandardCharsets.UTF_8);
+        Files.writeString(Paths.get("target", "agent-cost-" + JDK.getFileName() + ".txt"), sb.toString(), StandardCharsets.UTF_8);
         assertThat(with).hasSize(pairs);
     }
 
     private static double[] measure(boolean agent, int i) throws Exception {
         List<String> cmd = new ArrayList<>();
-        cmd.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.add(JDK.resolve("bin").resolve("java").toString());
         cmd.add("-Xmx256m");
         cmd.add("-XX:+UseSerialGC");
         if (agent) {

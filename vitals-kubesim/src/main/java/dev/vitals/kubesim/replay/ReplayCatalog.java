@@ -169,7 +169,7 @@ public final class ReplayCatalog {
                 .title("the incident's load on the naive demo, unchanged, with -javaagent:vitals-agent.jar (kubelet probes the agent)")
                 .demoFlags(exports)
                 .wirings(Wiring.NAIVE_AGENT, Wiring.VITALS)
-                .startup(Wiring.NAIVE_AGENT, boot).startup(Wiring.VITALS, boot)
+                .startup(Wiring.NAIVE, boot).startup(Wiring.NAIVE_AGENT, boot).startup(Wiring.VITALS, boot)
                 .liveness(incident).readiness(incident)
                 .action(new ReplayAction.Load(Duration.ofSeconds(2), 100, Duration.ofSeconds(40), Duration.ofSeconds(60)))
                 .duration(Duration.ofSeconds(58))
