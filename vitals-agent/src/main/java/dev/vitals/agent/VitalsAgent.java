@@ -119,9 +119,14 @@ public final class VitalsAgent {
             }
             byte[] bytes;
             try (InputStream in = jar.getInputStream(entry)) {
-                ByteArrayOutputStream out = new ByteArrayOutputStream(entry.getSize() > 0 ? (int) entry.getSize() : 4096);
-                in.transferTo(out);
-                bytes = out.toByteArray();
+                long size = entry.getSize();
+                if (size >= 0 && size < Integer.MAX_VALUE) {
+                    bytes = in.readNBytes((int) size); // one array of the exact size: start-up garbage is RSS
+                } else {
+                    ByteArrayOutputStream out = new ByteArrayOutputStream(4096);
+                    in.transferTo(out);
+                    bytes = out.toByteArray();
+                }
             } catch (IOException e) {
                 throw new ClassNotFoundException(name, e);
             }

@@ -28,7 +28,8 @@ class AgentDemoIT {
             assertThat(get(probes, "/startupz").status).isEqualTo(200);
             AgentProcess.Answer live = get(probes, "/livez?verbose");
             assertThat(live.status).isEqualTo(200);
-            assertThat(live.body).contains("[+]deadlock ok", "[+]app-listener ok", "[+]app-workers ok");
+            assertThat(live.body).contains("[+]jvm ok", "[+]availability ok");
+            assertThat(get(probes, "/health/liveness").body).contains("\"deadlock\":\"UP\"", "\"workers\":\"UP\"", "\"listener ");
             assertThat(get(probes, "/health/readiness").body).contains("/healthz");
             assertThat(demo.output()).contains("readiness from http://127.0.0.1:").doesNotContain("Exception");
         }
@@ -68,7 +69,7 @@ class AgentDemoIT {
             await().atMost(BOOT).until(() -> get(probes, "/livez").status == 200);
             AgentProcess.fireAndForget(app, "POST", "/chaos/deadlock-workers");
             await().atMost(Duration.ofSeconds(60)).until(() -> get(probes, "/livez").status == 503);
-            assertThat(get(probes, "/livez?verbose").body).contains("[-]deadlock failed: deadlock: 2 threads");
+            assertThat(get(probes, "/livez?verbose").body).contains("[-]jvm failed: deadlock: 2 threads");
         }
     }
 
@@ -101,7 +102,7 @@ class AgentDemoIT {
             }
             await().atMost(Duration.ofSeconds(60)).until(() -> get(probes, "/livez").status == 503);
             assertThat(get(probes, "/livez?verbose").body)
-                    .contains("[-]app-workers failed: pool 'demo-worker-*': stalled: no task completed for");
+                    .contains("[-]jvm failed: pool 'demo-worker-*': stalled: no task completed for");
         }
     }
 

@@ -75,14 +75,14 @@ public abstract class FrameworkAgentScenario {
 
             // A deadlock in application threads.
             get(app, "/test/deadlock");
-            await().atMost(Duration.ofSeconds(60)).until(() -> get(probes, "/livez?verbose").body.contains("[-]deadlock failed"));
+            await().atMost(Duration.ofSeconds(60)).until(() -> get(probes, "/livez?verbose").body.contains("[-]jvm failed: deadlock: 2 threads"));
 
             // A stalled worker pool with waiting work.
             for (int i = 0; i < blockingRequests(); i++) {
                 AgentProcess.fireAndForget(app, "GET", "/test/block");
             }
-            await().atMost(Duration.ofSeconds(60)).until(() -> get(probes, "/livez?verbose").body.contains("[-]app-workers failed"));
-            assertThat(get(probes, "/livez?verbose").body).contains("stalled: no task completed for");
+            await().atMost(Duration.ofSeconds(60)).until(() -> get(probes, "/livez?verbose").body.contains("stalled: no task completed for"));
+            assertThat(get(probes, "/livez?verbose").body).contains("[-]jvm failed: deadlock: 2 threads; pool '");
         }
     }
 

@@ -10,7 +10,7 @@ import dev.vitals.Status;
 import dev.vitals.monitor.DeadlockMonitor;
 import dev.vitals.monitor.ListenerMonitor;
 import dev.vitals.monitor.Monitor;
-import dev.vitals.monitor.PauseDetector;
+import dev.vitals.monitor.LagMonitor;
 import dev.vitals.server.DetailsPolicy;
 import dev.vitals.server.ProbeServer;
 import java.lang.System.Logger.Level;
@@ -33,11 +33,10 @@ import sun.misc.SignalHandler;
  * registry, the monitors and the probe server on a short-lived daemon thread so the
  * application's {@code main} is not held up by Netty's start (DESIGN.md section 7d).
  *
- * <p>Groups: liveness = {@code deadlock}, {@code app-listener} (each application port accepts),
- * {@code app-workers} (worker pool progress) and {@code availability}; readiness = {@code app}
- * (the application's own health endpoint), {@code pause} (DEGRADED only) and
- * {@code availability}; startup = {@code availability}, complete at the first passing
- * {@code app} result.
+ * <p>Groups: liveness = {@code jvm} (deadlock, each application port's listener, each worker
+ * pool's progress, the scheduler heartbeat) and {@code availability}; readiness = {@code app}
+ * (the application's own health endpoint) and {@code availability}; startup =
+ * {@code availability}, complete at the first passing {@code app} result.
  */
 public final class AgentMain {
     private static final System.Logger LOG = System.getLogger("dev.vitals.agent");
@@ -45,6 +44,9 @@ public final class AgentMain {
 
     private final AgentOptions options;
     private final Map<Integer, ListenerMonitor> listeners = new ConcurrentHashMap<>();
+    private volatile DeadlockMonitor deadlock;
+    private volatile LagMonitor lag;
+    private volatile WorkerPools pools;
     private volatile HealthRegistry registry;
     private volatile ProbeServer server;
     private volatile int probePort;
@@ -94,25 +96,25 @@ public final class AgentMain {
     }
 
     private void run() {
-        HealthRegistry.Builder b = HealthRegistry.builder().startupCompletion(StartupCompletion.MANUAL);
+        // Platform check threads even on Java 21+: two checks need two threads, while the first
+        // virtual thread would start the JDK's carrier pool, its delay scheduler and poller threads
+        // in the application's JVM (five threads on Java 25).
+        HealthRegistry.Builder b = HealthRegistry.builder().startupCompletion(StartupCompletion.MANUAL).virtualThreads(false);
         List<Monitor> monitors = new ArrayList<>();
         if (options.deadlock) {
-            DeadlockMonitor deadlock = DeadlockMonitor.builder().interval(options.deadlockInterval).build();
+            deadlock = DeadlockMonitor.builder().interval(options.deadlockInterval).build();
             monitors.add(deadlock);
-            b.register(inline(deadlock.name(), Groups.LIVENESS, true, deadlock.interval(), deadlock.healthCheck()));
-        }
-        b.register(inline("app-listener", Groups.LIVENESS, true, Duration.ofSeconds(1), this::listenerHealth));
-        WorkerPools[] pools = new WorkerPools[1];
-        if (options.workers != null) {
-            b.register(inline("app-workers", Groups.LIVENESS, true, Duration.ofSeconds(1),
-                    () -> pools[0] == null ? Health.unknown("not started") : pools[0].health()));
-        }
-        if (options.pause) {
-            PauseDetector pause = PauseDetector.builder().build();
-            monitors.add(pause);
-            b.register(inline(pause.name(), Groups.READINESS, false, pause.interval(), pause.healthCheck()));
         }
         HealthRegistry[] holder = new HealthRegistry[1];
+        if (options.pause) {
+            // JVM pauses without a thread of their own: the lag of a heartbeat on Vitals' scheduler
+            // (a safepoint or GC pause delays it like everything else).
+            lag = LagMonitor.forExecutor("pauses", task -> holder[0].scheduler().schedule(0, task)).build();
+            monitors.add(lag);
+        }
+        // One liveness check and one readiness check: on Java 17 each registered check may hold a
+        // platform check thread, so the parts are aggregated (DESIGN.md section 7d, threads).
+        b.register(inline("jvm", Groups.LIVENESS, true, Duration.ofSeconds(1), this::jvmHealth));
         AppReadiness readiness = new AppReadiness(options, this::appPorts,
                 () -> holder[0].availability(), this::onPorts);
         b.register(Check.builder("app", readiness)
@@ -128,8 +130,8 @@ public final class AgentMain {
             m.start(r);
         }
         if (options.workers != null) {
-            pools[0] = new WorkerPools(options.workers, options.stallAfter, r);
-            samplePools(pools[0]);
+            pools = new WorkerPools(options.workers, options.stallAfter, r);
+            samplePools(pools);
         }
         if (!options.appPorts.isEmpty()) {
             onPorts(options.appPorts);
@@ -208,23 +210,48 @@ public final class AgentMain {
         }
     }
 
-    private Health listenerHealth() throws Exception {
-        if (listeners.isEmpty()) {
-            return Health.builder(Status.UP).message("waiting for the application to listen").build();
-        }
-        Health worst = null;
+    /**
+     * Liveness from the JVM: deadlock, each application port's listener, each worker pool's
+     * progress, and the scheduler heartbeat (pauses; DOWN only when stuck for 60 s). Worst status
+     * wins; the message lists every part that is not UP.
+     */
+    private Health jvmHealth() throws Exception {
         Map<String, Object> details = new TreeMap<>();
-        for (Map.Entry<Integer, ListenerMonitor> e : new TreeMap<>(listeners).entrySet()) {
-            Health h = e.getValue().healthCheck().check();
-            details.put(String.valueOf(e.getKey()), h.status().toString());
-            if (worst == null || h.status().compareTo(worst.status()) > 0) {
-                worst = h.message().isPresent() ? h.withStatus(h.status(), "port " + e.getKey() + ": " + h.message().get()) : h;
-            }
+        List<String> problems = new ArrayList<>();
+        Status worst = Status.UP;
+        DeadlockMonitor d = deadlock;
+        if (d != null) {
+            worst = part("deadlock", d.healthCheck().check(), details, problems, worst);
         }
-        Health.Builder out = Health.builder(worst.status());
-        worst.message().ifPresent(out::message);
+        if (listeners.isEmpty()) {
+            details.put("listener", "waiting for the application to listen");
+        }
+        for (Map.Entry<Integer, ListenerMonitor> e : new TreeMap<>(listeners).entrySet()) {
+            worst = part("listener " + e.getKey(), e.getValue().healthCheck().check(), details, problems, worst);
+        }
+        WorkerPools w = pools;
+        if (w != null) {
+            worst = part("workers", w.health(), details, problems, worst);
+        }
+        LagMonitor l = lag;
+        if (l != null) {
+            worst = part("pauses", l.healthCheck().check(), details, problems, worst);
+            l.snapshot().ifPresent(s -> details.put("pausesLag", s.toString()));
+        }
+        Health.Builder out = Health.builder(worst);
+        if (!problems.isEmpty()) {
+            out.message(String.join("; ", problems));
+        }
         details.forEach(out::detail);
         return out.build();
+    }
+
+    private static Status part(String name, Health h, Map<String, Object> details, List<String> problems, Status worst) {
+        details.put(name, h.status().toString());
+        if (h.status() != Status.UP) {
+            problems.add(h.message().orElse(name + " " + h.status()));
+        }
+        return h.status().compareTo(worst) > 0 ? h.status() : worst;
     }
 
     /**

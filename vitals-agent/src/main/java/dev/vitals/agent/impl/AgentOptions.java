@@ -39,7 +39,7 @@ final class AgentOptions {
         known("workers", "auto", "thread-name prefixes of extra worker pools, ';'-separated; none turns pools off");
         known("deadlock", "true", "deadlock detection in liveness");
         known("deadlock-interval", "5s", "time between two deadlock scans");
-        known("pause", "true", "JVM pause detector (readiness, DEGRADED only; one thread)");
+        known("pause", "true", "JVM pauses: lag of a heartbeat on the agent's scheduler (no thread of its own)");
         known("listener-grace", "10s", "an application port refusing connections this long fails liveness");
         known("details", "never", "never or always: reasons in probe bodies");
     }
