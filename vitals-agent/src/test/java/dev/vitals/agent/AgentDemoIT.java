@@ -29,7 +29,9 @@ class AgentDemoIT {
             AgentProcess.Answer live = get(probes, "/livez?verbose");
             assertThat(live.status).isEqualTo(200);
             assertThat(live.body).contains("[+]jvm ok", "[+]availability ok");
-            assertThat(get(probes, "/health/liveness").body).contains("\"deadlock\":\"UP\"", "\"workers\":\"UP\"", "\"listener ");
+            // The jvm check runs every second: the application's ports show once it has run after they were found.
+            await().atMost(Duration.ofSeconds(30)).until(() -> get(probes, "/health/liveness").body.contains("\"listener "));
+            assertThat(get(probes, "/health/liveness").body).contains("\"deadlock\":\"UP\"", "\"workers\":\"UP\"");
             assertThat(get(probes, "/health/readiness").body).contains("/healthz");
             assertThat(demo.output()).contains("readiness from http://127.0.0.1:").doesNotContain("Exception");
         }
