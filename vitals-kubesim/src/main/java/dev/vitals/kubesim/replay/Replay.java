@@ -63,6 +63,7 @@ public final class Replay {
     private final Consumer<String> progress;
     private final Duration progressEvery;
     private final List<String> jvmFlags;
+    private final Path agentJar;
 
     private Replay(Builder b) {
         this.demoJar = b.demoJar;
@@ -72,6 +73,16 @@ public final class Replay {
         this.progress = b.progress;
         this.progressEvery = b.progressEvery;
         this.jvmFlags = List.copyOf(b.jvmFlags);
+        this.agentJar = b.agentJar != null ? b.agentJar : AgentJar.besideDemo(demoJar);
+    }
+
+    /** The agent jar for {@link Wiring#NAIVE_AGENT} runs; checked when such a run starts. */
+    private Path agentJar() {
+        if (!Files.isRegularFile(agentJar)) {
+            throw new IllegalArgumentException("agent jar not found: " + agentJar
+                    + " (build it with: mvn -pl vitals-agent -am package -DskipTests)");
+        }
+        return agentJar;
     }
 
     /**
@@ -114,7 +125,10 @@ public final class Replay {
                 if (c.skip().isPresent()) {
                     continue; // sizing could not give it its margins here: reported, not run
                 }
-                List<Job> jobs = List.of(new Job(c, Wiring.NAIVE, driver), new Job(c, Wiring.VITALS, driver));
+                List<Job> jobs = new ArrayList<>();
+                for (Wiring w : c.wirings()) {
+                    jobs.add(new Job(c, w, driver));
+                }
                 ScheduledFuture<?> ticker = driver.scheduleAtFixedRate(() -> progress.accept(line(c, jobs)),
                         progressEvery.toMillis(), progressEvery.toMillis(), TimeUnit.MILLISECONDS);
                 try {
@@ -154,7 +168,11 @@ public final class Replay {
     private List<String> demoCommand(Wiring w, int appPort, int probePort, int dbPort, int dbVia, List<String> flags) {
         List<String> cmd = new ArrayList<>(List.of(java.toString()));
         cmd.addAll(jvmFlags);
-        cmd.addAll(List.of("-jar", demoJar.toString(), "--wiring", w.flag(), "--port", Integer.toString(appPort),
+        if (w == Wiring.NAIVE_AGENT) {
+            // The agent's probe server takes the probe port; the naive demo itself has none.
+            cmd.add("-javaagent:" + agentJar() + "=port=" + probePort + ",workers=demo-worker-,drain-delay=1s");
+        }
+        cmd.addAll(List.of("-jar", demoJar.toString(), "--wiring", w.demoWiring(), "--port", Integer.toString(appPort),
                 "--probe-port", Integer.toString(probePort), "--db-port", Integer.toString(dbPort),
                 "--db-url", "jdbc:h2:tcp://127.0.0.1:" + dbVia + "/mem:demo", "--drain-ms", "1000"));
         cmd.addAll(flags);
@@ -555,6 +573,7 @@ public final class Replay {
     /** Builder; not thread-safe. */
     public static final class Builder {
         private final Path demoJar;
+        private Path agentJar;
         private Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         private boolean parallel = true;
         private Path logDir = Path.of(System.getProperty("java.io.tmpdir"), "vitals-replay");
@@ -598,6 +617,12 @@ public final class Replay {
             }
             this.progress = Objects.requireNonNull(p, "progress");
             this.progressEvery = every;
+            return this;
+        }
+
+        /** @param jar {@code vitals-agent.jar} for naive-agent runs (default: {@code vitals-agent/target/vitals-agent.jar} beside the demo's module) */
+        public Builder agentJar(Path jar) {
+            this.agentJar = Objects.requireNonNull(jar, "jar").toAbsolutePath();
             return this;
         }
 

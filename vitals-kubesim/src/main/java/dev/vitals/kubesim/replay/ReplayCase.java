@@ -37,6 +37,7 @@ public final class ReplayCase {
     private final Optional<String> skip;
     private final double readyAllowance;
     private final boolean grpcProbes;
+    private final List<Wiring> wirings;
 
     private ReplayCase(Builder b) {
         this.grpcProbes = b.grpcProbes;
@@ -57,6 +58,7 @@ public final class ReplayCase {
         this.margins = List.copyOf(b.margins);
         this.skip = b.skip;
         this.readyAllowance = b.readyAllowance;
+        this.wirings = List.copyOf(b.wirings);
     }
 
     /**
@@ -65,6 +67,11 @@ public final class ReplayCase {
      */
     public double readyAllowanceSeconds() {
         return readyAllowance;
+    }
+
+    /** @return the wirings this case runs, side by side: naive and vitals unless the case says otherwise */
+    public List<Wiring> wirings() {
+        return wirings;
     }
 
     /**
@@ -159,7 +166,7 @@ public final class ReplayCase {
      * @return the pod: container {@code demo}, restartPolicy Always, grace {@link #GRACE_SECONDS}
      */
     public PodSpec pod(Wiring w, int appPort, int probePort) {
-        boolean naive = w == Wiring.NAIVE;
+        boolean naive = !w.probesVitalsEndpoints();
         int port = naive ? appPort : probePort;
         Optional<ProbeSpec> s = startup(w).map(t -> probe(ProbeType.STARTUP, port, naive ? "/healthz" : "/startupz", t));
         ProbeSpec l = probe(ProbeType.LIVENESS, port, naive ? "/healthz" : "/livez", liveness);
@@ -238,6 +245,7 @@ public final class ReplayCase {
         private Optional<String> skip = Optional.empty();
         private double readyAllowance;
         private boolean grpcProbes;
+        private List<Wiring> wirings = List.of(Wiring.NAIVE, Wiring.VITALS);
 
         private Builder(String name, String scenario) {
             if (!Objects.requireNonNull(name, "name").matches("[a-z0-9-]+")) {
@@ -327,6 +335,18 @@ public final class ReplayCase {
         /** @param reason why the case cannot be judged on this machine: it is reported, not run */
         public Builder skip(String reason) {
             this.skip = Optional.of(Objects.requireNonNull(reason, "reason"));
+            return this;
+        }
+
+        /**
+         * @param first the first wiring to run; @param more the others (default: naive and vitals)
+         * @return this builder
+         */
+        public Builder wirings(Wiring first, Wiring... more) {
+            List<Wiring> w = new ArrayList<>();
+            w.add(Objects.requireNonNull(first, "first"));
+            w.addAll(List.of(more));
+            this.wirings = List.copyOf(w);
             return this;
         }
 

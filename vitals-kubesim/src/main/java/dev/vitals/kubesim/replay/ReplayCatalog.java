@@ -46,6 +46,10 @@ import java.util.Set;
  *       {@code --grpc-port}: services {@code startup}, {@code liveness}, {@code ""}); the naive
  *       run keeps its HTTP {@code /healthz} on the worker pool (the demo has no gRPC
  *       application server to put a naive gRPC health service on). Vitals must not restart.</li>
+ *   <li>{@code agent} (row {@code incident-agent}): the incident's load on the naive demo, unchanged,
+ *       with {@code -javaagent:vitals-agent.jar} attached and kubelet probing the agent's port,
+ *       beside the Vitals wiring: no restart for either (liveness from the JVM; readiness from the demo's own {@code /healthz}, polled
+ *       in the background, fails while the exports hold every worker).</li>
  * </ul>
  *
  * <p>Where start-up is not the subject, both wirings get the same startup probe of
@@ -55,7 +59,7 @@ import java.util.Set;
  */
 public final class ReplayCatalog {
     /** The scenario names, in the order {@code all} runs them. */
-    public static final List<String> SCENARIOS = List.of("incident", "db-outage", "slow-start", "stall", "grpc");
+    public static final List<String> SCENARIOS = List.of("incident", "db-outage", "slow-start", "stall", "grpc", "agent");
 
     /**
      * The boot time assumed where nothing was measured (selecting and listing cases, tests):
@@ -272,6 +276,20 @@ public final class ReplayCatalog {
                 .margin(Margin.predicted("naive: liveness wait behind the exports vs timeout",
                         (clients - workers) * meanExport / workers, incident.timeoutSeconds()))
                 .margin(Margin.predicted("naive: sustained load vs time to kill", sustain.toSeconds(), timeToKill(incident)))
+                .build());
+        cases.add(ReplayCase.builder("incident-agent", "agent")
+                .title("the incident's load on the naive demo, unchanged, with -javaagent:vitals-agent.jar (kubelet probes the agent)")
+                .demoFlags(exports)
+                .wirings(Wiring.NAIVE_AGENT, Wiring.VITALS)
+                .startup(Wiring.NAIVE, boot60).startup(Wiring.NAIVE_AGENT, boot60).startup(Wiring.VITALS, boot60)
+                .liveness(incident).readiness(incident)
+                .action(new ReplayAction.Load(Duration.ofSeconds(2), clients, sustain, Duration.ofSeconds(60)))
+                .duration(seconds(allowance + 2 + sustain.toSeconds() + 8))
+                .expect(Wiring.NAIVE_AGENT, restarts("==", 0))
+                .expect(Wiring.VITALS, restarts("==", 0))
+                .expect(Wiring.NAIVE_AGENT, livenessHeadroom(Margin.TWICE))
+                .expect(Wiring.VITALS, livenessHeadroom(Margin.TWICE))
+                .margin(bootBudget).margin(readyAllowance).readyAllowance(allowance)
                 .build());
         return List.copyOf(cases);
     }

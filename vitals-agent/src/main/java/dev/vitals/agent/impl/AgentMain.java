@@ -1,0 +1,309 @@
+package dev.vitals.agent.impl;
+
+import dev.vitals.Check;
+import dev.vitals.Groups;
+import dev.vitals.Health;
+import dev.vitals.HealthCheck;
+import dev.vitals.HealthRegistry;
+import dev.vitals.StartupCompletion;
+import dev.vitals.Status;
+import dev.vitals.monitor.DeadlockMonitor;
+import dev.vitals.monitor.ListenerMonitor;
+import dev.vitals.monitor.Monitor;
+import dev.vitals.monitor.LagMonitor;
+import dev.vitals.server.DetailsPolicy;
+import dev.vitals.server.ProbeServer;
+import java.lang.System.Logger.Level;
+import java.net.InetAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import sun.misc.Signal;
+import sun.misc.SignalHandler;
+
+/**
+ * The agent's implementation, loaded by {@code VitalsAgent} in its own class loader. {@link
+ * #start} validates the options on the calling thread (the JVM's premain), then builds the
+ * registry, the monitors and the probe server on a short-lived daemon thread so the
+ * application's {@code main} is not held up by Netty's start (DESIGN.md section 7d).
+ *
+ * <p>Groups: liveness = {@code jvm} (deadlock, each application port's listener, each worker
+ * pool's progress, the scheduler heartbeat) and {@code availability}; readiness = {@code app}
+ * (the application's own health endpoint) and {@code availability}; startup =
+ * {@code availability}, complete at the first passing {@code app} result.
+ */
+public final class AgentMain {
+    private static final System.Logger LOG = System.getLogger("dev.vitals.agent");
+    private static volatile AgentMain running;
+
+    private final AgentOptions options;
+    private final Map<Integer, ListenerMonitor> listeners = new ConcurrentHashMap<>();
+    private volatile DeadlockMonitor deadlock;
+    private volatile LagMonitor lag;
+    private volatile WorkerPools pools;
+    private volatile HealthRegistry registry;
+    private volatile ProbeServer server;
+    private volatile int probePort;
+    private volatile List<Integer> lastPorts = List.of();
+    private long lastScanNanos;
+
+    private AgentMain(AgentOptions options) {
+        this.options = options;
+    }
+
+    /**
+     * Validates {@code args} (with {@code vitals.agent.*} system properties and
+     * {@code VITALS_AGENT_*} environment variables) and starts the agent in the background. On a
+     * bad option prints one line to standard error and halts the JVM with exit code 2.
+     *
+     * @param args agent arguments, {@code key=value} pairs separated by {@code ,}; may be empty
+     */
+    public static void start(String args) {
+        AgentOptions options;
+        try {
+            options = AgentOptions.resolve(args, System.getProperties(), System.getenv());
+        } catch (IllegalArgumentException e) {
+            System.err.println("vitals-agent: " + e.getMessage());
+            System.err.flush();
+            Runtime.getRuntime().halt(2);
+            return;
+        }
+        if (!options.enabled) {
+            return;
+        }
+        AgentMain agent = new AgentMain(options);
+        running = agent;
+        Thread t = new Thread(agent::startInBackground, "vitals-agent-start");
+        t.setDaemon(true);
+        t.start();
+    }
+
+    private void startInBackground() {
+        try {
+            run();
+        } catch (RuntimeException | Error e) {
+            // Never a half-working agent: the probes are what kubelet relies on.
+            System.err.println("vitals-agent: cannot start: " + (e.getMessage() != null ? e.getMessage() : e.toString()));
+            System.err.flush();
+            Runtime.getRuntime().halt(1);
+        }
+    }
+
+    private void run() {
+        // Platform check threads even on Java 21+: two checks need two threads, while the first
+        // virtual thread would start the JDK's carrier pool, its delay scheduler and poller threads
+        // in the application's JVM (five threads on Java 25).
+        HealthRegistry.Builder b = HealthRegistry.builder().startupCompletion(StartupCompletion.MANUAL).virtualThreads(false);
+        List<Monitor> monitors = new ArrayList<>();
+        if (options.deadlock) {
+            deadlock = DeadlockMonitor.builder().interval(options.deadlockInterval).build();
+            monitors.add(deadlock);
+        }
+        HealthRegistry[] holder = new HealthRegistry[1];
+        if (options.pause) {
+            // JVM pauses without a thread of their own: the lag of a heartbeat on Vitals' scheduler
+            // (a safepoint or GC pause delays it like everything else).
+            lag = LagMonitor.forExecutor("pauses", task -> holder[0].scheduler().schedule(0, task)).build();
+            monitors.add(lag);
+        }
+        // One liveness check and one readiness check: on Java 17 each registered check may hold a
+        // platform check thread, so the parts are aggregated (DESIGN.md section 7d, threads).
+        b.register(inline("jvm", Groups.LIVENESS, true, Duration.ofSeconds(1), this::jvmHealth));
+        AppReadiness readiness = new AppReadiness(options, this::appPorts,
+                () -> holder[0].availability(), this::onPorts);
+        b.register(Check.builder("app", readiness)
+                .groups(Groups.READINESS)
+                .interval(options.readinessInterval)
+                .timeout(readiness.engineTimeout())
+                .maxAge(options.readinessMaxAge)
+                .build());
+        HealthRegistry r = b.build();
+        holder[0] = r;
+        registry = r;
+        for (Monitor m : monitors) {
+            m.start(r);
+        }
+        if (options.workers != null) {
+            pools = new WorkerPools(options.workers, options.stallAfter, r);
+            samplePools(pools);
+        }
+        if (!options.appPorts.isEmpty()) {
+            onPorts(options.appPorts);
+        }
+        InetAddress bind;
+        try {
+            bind = InetAddress.getByName(options.host);
+        } catch (java.net.UnknownHostException e) {
+            throw new IllegalStateException("option 'host': not an address: " + options.host);
+        }
+        // The probe server first, so port discovery knows which port is the agent's own.
+        server = ProbeServer.builder(r)
+                .port(options.port)
+                .bindAddress(bind)
+                .eventLoopThreads(1)
+                .detailsPolicy(options.detailsAlways ? DetailsPolicy.always() : DetailsPolicy.never())
+                .build()
+                .start();
+        probePort = server.port();
+        r.start();
+        installDrain(r, options.drainDelay);
+        System.err.println("vitals-agent: probes on port " + probePort + " (/livez /readyz /startupz /health)");
+    }
+
+    /** A check that only reads in-memory figures: async, completed at once, no thread held. */
+    private static Check inline(String name, String group, boolean critical, Duration interval, HealthCheck read) {
+        Duration every = interval.compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1) : interval;
+        Duration maxAge = every.multipliedBy(3).compareTo(Duration.ofSeconds(30)) < 0 ? Duration.ofSeconds(30) : every.multipliedBy(3);
+        return Check.asyncBuilder(name, () -> {
+            try {
+                return CompletableFuture.completedFuture(read.check());
+            } catch (Exception e) {
+                return CompletableFuture.failedFuture(e);
+            }
+        }).groups(group).critical(critical).interval(every).timeout(Duration.ofSeconds(1)).maxAge(maxAge).build();
+    }
+
+    private void samplePools(WorkerPools pools) {
+        try {
+            pools.sample();
+        } catch (RuntimeException e) {
+            LOG.log(Level.DEBUG, "worker pool sample failed", e);
+        }
+        try {
+            registry.scheduler().schedule(TimeUnit.SECONDS.toNanos(1), () -> samplePools(pools));
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            pools.close(); // registry closed
+        }
+    }
+
+    /** The application's ports: configured, or found in /proc at most once a second. Check thread only. */
+    private List<Integer> appPorts() {
+        if (!options.appPorts.isEmpty()) {
+            return options.appPorts;
+        }
+        long now = System.nanoTime();
+        if (now - lastScanNanos >= TimeUnit.SECONDS.toNanos(1) || lastPorts.isEmpty()) {
+            lastScanNanos = now;
+            lastPorts = AppPorts.listening(Set.of(probePort));
+        }
+        return lastPorts;
+    }
+
+    /** Starts a listener monitor for each port not watched yet (DESIGN.md 5a, case C06). */
+    private void onPorts(List<Integer> ports) {
+        HealthRegistry r = registry;
+        if (r == null) {
+            return;
+        }
+        for (int p : ports) {
+            listeners.computeIfAbsent(p, port -> {
+                ListenerMonitor m = ListenerMonitor.builder("app-listener-" + port, port).grace(options.listenerGrace).build();
+                m.start(r);
+                return m;
+            });
+        }
+    }
+
+    /**
+     * Liveness from the JVM: deadlock, each application port's listener, each worker pool's
+     * progress, and the scheduler heartbeat (pauses; DOWN only when stuck for 60 s). Worst status
+     * wins; the message lists every part that is not UP.
+     */
+    private Health jvmHealth() throws Exception {
+        Map<String, Object> details = new TreeMap<>();
+        List<String> problems = new ArrayList<>();
+        Status worst = Status.UP;
+        DeadlockMonitor d = deadlock;
+        if (d != null) {
+            worst = part("deadlock", d.healthCheck().check(), details, problems, worst);
+        }
+        if (listeners.isEmpty()) {
+            details.put("listener", "waiting for the application to listen");
+        }
+        for (Map.Entry<Integer, ListenerMonitor> e : new TreeMap<>(listeners).entrySet()) {
+            worst = part("listener " + e.getKey(), e.getValue().healthCheck().check(), details, problems, worst);
+        }
+        WorkerPools w = pools;
+        if (w != null) {
+            worst = part("workers", w.health(), details, problems, worst);
+        }
+        LagMonitor l = lag;
+        if (l != null) {
+            worst = part("pauses", l.healthCheck().check(), details, problems, worst);
+            l.snapshot().ifPresent(s -> details.put("pausesLag", s.toString()));
+        }
+        Health.Builder out = Health.builder(worst);
+        if (!problems.isEmpty()) {
+            out.message(String.join("; ", problems));
+        }
+        details.forEach(out::detail);
+        return out.build();
+    }
+
+    private static Status part(String name, Health h, Map<String, Object> details, List<String> problems, Status worst) {
+        details.put(name, h.status().toString());
+        if (h.status() != Status.UP) {
+            problems.add(h.message().orElse(name + " " + h.status()));
+        }
+        return h.status().compareTo(worst) > 0 ? h.status() : worst;
+    }
+
+    /**
+     * SIGTERM: readiness fails at once (liveness unchanged), and after {@code delay} the JVM's
+     * own SIGTERM handling runs (the application's shutdown hooks). Under {@code -Xrs}, or when
+     * the signal cannot be taken, a shutdown hook drains instead, alongside the application's.
+     */
+    private static void installDrain(HealthRegistry r, Duration delay) {
+        if (delay.isZero()) {
+            return;
+        }
+        SignalHandler[] previous = new SignalHandler[1];
+        SignalHandler drain = sig -> {
+            LOG.log(Level.INFO, "SIGTERM: readiness fails for " + delay.toMillis() + " ms before shutdown");
+            awaitDrain(r, delay);
+            SignalHandler prev = previous[0];
+            if (prev == null || prev == SignalHandler.SIG_DFL || prev == SignalHandler.SIG_IGN) {
+                System.exit(128 + 15);
+            } else {
+                prev.handle(sig);
+            }
+        };
+        try {
+            previous[0] = Signal.handle(new Signal("TERM"), drain);
+        } catch (IllegalArgumentException | UnsupportedOperationException e) {
+            Thread hook = new Thread(() -> awaitDrain(r, delay), "vitals-drain");
+            Runtime.getRuntime().addShutdownHook(hook);
+        }
+    }
+
+    private static void awaitDrain(HealthRegistry r, Duration delay) {
+        try {
+            r.availability().drain(delay).get(delay.toMillis() + 5_000, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Exception e) {
+            LOG.log(Level.DEBUG, "drain ended early", e);
+        }
+    }
+
+    /** @return the agent of this JVM, for tests inside the agent's class loader; null if not started */
+    static AgentMain running() {
+        return running;
+    }
+
+    /** @return the bound probe port, 0 before the server started */
+    int probePort() {
+        return probePort;
+    }
+
+    /** @return the registry, null before it is built */
+    HealthRegistry registry() {
+        return registry;
+    }
+}

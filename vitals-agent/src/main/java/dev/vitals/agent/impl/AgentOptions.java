@@ -1,0 +1,315 @@
+package dev.vitals.agent.impl;
+
+import java.net.URI;
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+
+/**
+ * The agent's options, resolved from agent arguments ({@code key=value,...}), then system
+ * properties ({@code vitals.agent.key}), then environment variables ({@code VITALS_AGENT_KEY},
+ * {@code -} written {@code _}); the first source that sets a key wins. Immutable.
+ *
+ * <p>{@link #resolve} rejects an unknown key in any of the three sources and any invalid value
+ * with an {@link IllegalArgumentException} whose message is one line naming the option and its
+ * source, so the agent can stop the JVM before the application starts (never a half-working
+ * agent).
+ */
+final class AgentOptions {
+    /** Every option with its default and a one-line meaning (docs/agent.md has the long form). */
+    static final Map<String, String[]> KNOWN = new LinkedHashMap<>();
+
+    static {
+        known("enabled", "true", "false turns the agent off");
+        known("port", "9090", "probe port (0 picks a free one)");
+        known("host", "0.0.0.0", "probe bind address (an IP literal)");
+        known("app-port", "auto", "the application's port(s), ';'-separated, or auto (listening ports of this JVM)");
+        known("readiness", "auto", "auto, none, a path on the app port, or an http://127.0.0.1:... URL");
+        known("readiness-interval", "2s", "time between two readiness calls");
+        known("readiness-timeout", "2s", "bound of one readiness call");
+        known("readiness-max-age", "10s", "readiness result older than this reads UNKNOWN (stale)");
+        known("drain-delay", "5s", "on SIGTERM, readiness fails this long before the application's shutdown");
+        known("stall-after", "60s", "a worker pool with work and no progress for this long fails liveness");
+        known("workers", "auto", "thread-name prefixes of extra worker pools, ';'-separated; none turns pools off");
+        known("deadlock", "true", "deadlock detection in liveness");
+        known("deadlock-interval", "5s", "time between two deadlock scans");
+        known("pause", "true", "JVM pauses: lag of a heartbeat on the agent's scheduler (no thread of its own)");
+        known("listener-grace", "10s", "an application port refusing connections this long fails liveness");
+        known("details", "never", "never or always: reasons in probe bodies");
+    }
+
+    private static void known(String key, String defaultValue, String meaning) {
+        KNOWN.put(key, new String[] {defaultValue, meaning});
+    }
+
+    final boolean enabled;
+    final int port;
+    final String host;
+    final List<Integer> appPorts; // empty: auto
+    final Readiness readiness;
+    final Duration readinessInterval;
+    final Duration readinessTimeout;
+    final Duration readinessMaxAge;
+    final Duration drainDelay;
+    final Duration stallAfter;
+    final List<String> workers; // null: none
+    final boolean deadlock;
+    final Duration deadlockInterval;
+    final boolean pause;
+    final Duration listenerGrace;
+    final boolean detailsAlways;
+
+    /** Where readiness comes from. */
+    static final class Readiness {
+        enum Kind { AUTO, NONE, PATH, URL }
+
+        final Kind kind;
+        final String path; // PATH and URL: the path with query
+        final int port;    // URL: the port; PATH: -1 (the application's port)
+
+        Readiness(Kind kind, String path, int port) {
+            this.kind = kind;
+            this.path = path;
+            this.port = port;
+        }
+    }
+
+    private AgentOptions(Map<String, Source> v) {
+        enabled = bool(v, "enabled");
+        port = intIn(v, "port", 0, 65535);
+        host = ip(v, "host");
+        appPorts = ports(v, "app-port");
+        readiness = readiness(v, "readiness");
+        readinessInterval = duration(v, "readiness-interval", Duration.ofMillis(100));
+        readinessTimeout = duration(v, "readiness-timeout", Duration.ofMillis(50));
+        readinessMaxAge = duration(v, "readiness-max-age", Duration.ofMillis(100));
+        if (readinessMaxAge.compareTo(readinessInterval) < 0) {
+            throw bad(v.get("readiness-max-age"), "must be at least readiness-interval (" + format(readinessInterval) + ")");
+        }
+        drainDelay = duration(v, "drain-delay", Duration.ZERO);
+        stallAfter = duration(v, "stall-after", Duration.ofSeconds(1));
+        workers = workers(v, "workers");
+        deadlock = bool(v, "deadlock");
+        deadlockInterval = duration(v, "deadlock-interval", Duration.ofMillis(100));
+        pause = bool(v, "pause");
+        listenerGrace = duration(v, "listener-grace", Duration.ZERO);
+        String details = v.get("details").value.trim().toLowerCase(Locale.ROOT);
+        if (!details.equals("never") && !details.equals("always")) {
+            throw bad(v.get("details"), "expected never or always");
+        }
+        detailsAlways = details.equals("always");
+    }
+
+    /** A value and where it came from, for the error line. */
+    private static final class Source {
+        final String key;
+        final String value;
+        final String from;
+
+        Source(String key, String value, String from) {
+            this.key = key;
+            this.value = value;
+            this.from = from;
+        }
+    }
+
+    /**
+     * @param args agent arguments, {@code key=value} pairs separated by {@code ,}; empty for none
+     * @param props system properties (keys {@code vitals.agent.*} are read)
+     * @param env environment (keys {@code VITALS_AGENT_*} are read)
+     * @return the options
+     * @throws IllegalArgumentException one line naming the first unknown or invalid option
+     */
+    static AgentOptions resolve(String args, Properties props, Map<String, String> env) {
+        Map<String, Source> values = new LinkedHashMap<>();
+        if (args != null && !args.isBlank()) {
+            for (String pair : args.split(",")) {
+                if (pair.isBlank()) {
+                    continue;
+                }
+                int eq = pair.indexOf('=');
+                String key = (eq < 0 ? pair : pair.substring(0, eq)).trim();
+                if (eq < 0) {
+                    throw new IllegalArgumentException("option '" + key + "' (agent arguments) has no value; write " + key + "=VALUE");
+                }
+                requireKnown(key, "agent arguments");
+                if (values.containsKey(key)) {
+                    throw new IllegalArgumentException("option '" + key + "' (agent arguments) is given twice");
+                }
+                values.put(key, new Source(key, pair.substring(eq + 1).trim(), "agent arguments"));
+            }
+        }
+        for (String name : props.stringPropertyNames()) {
+            if (name.startsWith("vitals.agent.")) {
+                String key = name.substring("vitals.agent.".length());
+                requireKnown(key, "system property " + name);
+                values.putIfAbsent(key, new Source(key, props.getProperty(name).trim(), "system property " + name));
+            }
+        }
+        for (Map.Entry<String, String> e : env.entrySet()) {
+            if (e.getKey().startsWith("VITALS_AGENT_")) {
+                String key = e.getKey().substring("VITALS_AGENT_".length()).toLowerCase(Locale.ROOT).replace('_', '-');
+                requireKnown(key, "environment variable " + e.getKey());
+                values.putIfAbsent(key, new Source(key, e.getValue().trim(), "environment variable " + e.getKey()));
+            }
+        }
+        for (Map.Entry<String, String[]> k : KNOWN.entrySet()) {
+            values.putIfAbsent(k.getKey(), new Source(k.getKey(), k.getValue()[0], "default"));
+        }
+        return new AgentOptions(values);
+    }
+
+    private static void requireKnown(String key, String from) {
+        if (!KNOWN.containsKey(key)) {
+            throw new IllegalArgumentException("unknown option '" + key + "' (" + from + "); options are "
+                    + String.join(", ", KNOWN.keySet()));
+        }
+    }
+
+    private static IllegalArgumentException bad(Source s, String why) {
+        return new IllegalArgumentException("option '" + s.key + "' (" + s.from + "): " + why + ", was '" + s.value + "'");
+    }
+
+    private static boolean bool(Map<String, Source> v, String key) {
+        Source s = v.get(key);
+        switch (s.value.toLowerCase(Locale.ROOT)) {
+            case "true":
+                return true;
+            case "false":
+                return false;
+            default:
+                throw bad(s, "expected true or false");
+        }
+    }
+
+    private static int intIn(Map<String, Source> v, String key, int min, int max) {
+        Source s = v.get(key);
+        return parseInt(s, s.value, min, max);
+    }
+
+    private static int parseInt(Source s, String text, int min, int max) {
+        try {
+            int n = Integer.parseInt(text.trim());
+            if (n >= min && n <= max) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // below
+        }
+        throw bad(s, "expected a whole number from " + min + " to " + max);
+    }
+
+    private static String ip(Map<String, Source> v, String key) {
+        Source s = v.get(key);
+        String h = s.value;
+        boolean v4 = h.matches("\\d{1,3}(\\.\\d{1,3}){3}");
+        boolean v6 = h.contains(":") && h.matches("[0-9A-Fa-f:.]+");
+        if (!(v4 || v6 || h.equals("localhost"))) {
+            throw bad(s, "expected an IP address literal (no host names: the agent resolves nothing at start)");
+        }
+        return h;
+    }
+
+    private static List<Integer> ports(Map<String, Source> v, String key) {
+        Source s = v.get(key);
+        if (s.value.equalsIgnoreCase("auto")) {
+            return List.of();
+        }
+        List<Integer> out = new ArrayList<>();
+        for (String p : s.value.split(";")) {
+            out.add(parseInt(s, p, 1, 65535));
+        }
+        return List.copyOf(out);
+    }
+
+    private static List<String> workers(Map<String, Source> v, String key) {
+        Source s = v.get(key);
+        if (s.value.equalsIgnoreCase("none")) {
+            return null;
+        }
+        if (s.value.equalsIgnoreCase("auto")) {
+            return List.of();
+        }
+        List<String> out = new ArrayList<>();
+        for (String p : s.value.split(";")) {
+            if (p.isEmpty()) {
+                throw bad(s, "expected thread-name prefixes separated by ';', auto or none");
+            }
+            out.add(p);
+        }
+        return List.copyOf(out);
+    }
+
+    private static Readiness readiness(Map<String, Source> v, String key) {
+        Source s = v.get(key);
+        String r = s.value;
+        if (r.equalsIgnoreCase("auto")) {
+            return new Readiness(Readiness.Kind.AUTO, null, -1);
+        }
+        if (r.equalsIgnoreCase("none")) {
+            return new Readiness(Readiness.Kind.NONE, null, -1);
+        }
+        if (r.startsWith("/")) {
+            return new Readiness(Readiness.Kind.PATH, r, -1);
+        }
+        try {
+            URI u = new URI(r);
+            String h = u.getHost();
+            if (!"http".equals(u.getScheme()) || h == null || u.getPort() < 1
+                    || !(h.equals("127.0.0.1") || h.equals("localhost") || h.equals("[::1]"))) {
+                throw bad(s, "expected auto, none, a path such as /health/ready, or http://127.0.0.1:PORT/path (loopback, port given)");
+            }
+            String path = (u.getRawPath() == null || u.getRawPath().isEmpty() ? "/" : u.getRawPath())
+                    + (u.getRawQuery() == null ? "" : "?" + u.getRawQuery());
+            return new Readiness(Readiness.Kind.URL, path, u.getPort());
+        } catch (java.net.URISyntaxException e) {
+            throw bad(s, "expected auto, none, a path or an http://127.0.0.1:PORT/path URL");
+        }
+    }
+
+    private static Duration duration(Map<String, Source> v, String key, Duration min) {
+        Source s = v.get(key);
+        Optional<Duration> d = parseDuration(s.value);
+        if (d.isEmpty()) {
+            throw bad(s, "expected a duration such as 500ms, 2s or 1m");
+        }
+        if (d.get().compareTo(min) < 0) {
+            throw bad(s, "must be at least " + format(min));
+        }
+        if (d.get().compareTo(Duration.ofDays(1)) > 0) {
+            throw bad(s, "must be at most 1 day");
+        }
+        return d.get();
+    }
+
+    static Optional<Duration> parseDuration(String text) {
+        String t = text.trim().toLowerCase(Locale.ROOT);
+        try {
+            if (t.startsWith("pt")) {
+                return Optional.of(Duration.parse(t));
+            }
+            if (t.endsWith("ms")) {
+                return Optional.of(Duration.ofMillis(Long.parseLong(t.substring(0, t.length() - 2))));
+            }
+            if (t.endsWith("s")) {
+                return Optional.of(Duration.ofSeconds(Long.parseLong(t.substring(0, t.length() - 1))));
+            }
+            if (t.endsWith("m")) {
+                return Optional.of(Duration.ofMinutes(Long.parseLong(t.substring(0, t.length() - 1))));
+            }
+        } catch (NumberFormatException | DateTimeParseException e) {
+            return Optional.empty();
+        }
+        return Optional.empty();
+    }
+
+    static String format(Duration d) {
+        return d.toMillis() % 1000 == 0 ? d.toSeconds() + "s" : d.toMillis() + "ms";
+    }
+}

@@ -1,0 +1,250 @@
+package dev.vitals.agent.impl;
+
+import dev.vitals.Health;
+import dev.vitals.HealthRegistry;
+import dev.vitals.Status;
+import dev.vitals.monitor.ProgressSnapshot;
+import dev.vitals.monitor.ProgressWatchdog;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
+import java.lang.management.ThreadMXBean;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Progress of the application's HTTP worker pools, found without code: threads are grouped by
+ * name (Tomcat {@code http-nio-8080-exec-N}, Jetty {@code qtpNNN-N}, Dropwizard {@code dw-N},
+ * Undertow {@code XNIO-1 task-N}, Quarkus {@code executor-thread-N}, Micronaut
+ * {@code io-executor-thread-N}, Netty and Vert.x event loops, plus the {@code workers} option's
+ * prefixes), and each pool gets a core {@link ProgressWatchdog}.
+ *
+ * <p>Neither Jetty nor a plain {@code ThreadPoolExecutor} counts completed requests where a
+ * tool can read it, and Spring Boot turns Tomcat's MBeans off by default, so progress is read
+ * from the threads themselves, once per second on Vitals' scheduler ({@code ThreadMXBean}):
+ * <ul>
+ *   <li>a thread is <em>idle</em> when its stack shows it waiting for work (a pool's queue
+ *       {@code take/poll}, {@code ThreadPoolExecutor.getTask}, Jetty's {@code idleJobPoll}, a
+ *       selector or {@code epoll} wait), else <em>busy</em>;</li>
+ *   <li>a busy thread has <em>progressed</em> when its CPU time, blocked count or waited count
+ *       changed since the previous sample, or it was idle then; each progressed thread adds one
+ *       to the pool's {@code completed} counter.</li>
+ * </ul>
+ * So "work running and nothing moving for {@code stall-after}" is DOWN (every busy thread stuck
+ * in the same wait or lock), and "saturated but completing" is UP. {@code queued} is reported
+ * as 0: the queue is not visible from outside the pool. Cost per sample: one
+ * {@code getThreadInfo} over all threads without stacks, then one with 12 frames over the pool
+ * threads (a safepoint, tens to hundreds of microseconds for a few hundred threads).
+ */
+final class WorkerPools {
+    private static final int DEPTH = 12;
+    /** Known pools: name prefix → label. A thread belongs to the first prefix it starts with. */
+    static final String[] KNOWN = {
+        "http-nio-", "https-jsse-nio-", "http-nio2-", "https-openssl-nio-", // Tomcat
+        "qtp", // Jetty's QueuedThreadPool
+        "dw-admin-", "dw-", // Dropwizard (Jetty): admin and application pools
+        "XNIO-", // Undertow
+        "executor-thread-", // Quarkus worker pool
+        "vert.x-eventloop-thread-", "vert.x-worker-thread-", // Vert.x (Quarkus)
+        "io-executor-thread-", "default-nioEventLoopGroup-", "default-epollEventLoopGroup-", // Micronaut
+        "nioEventLoopGroup-", "epollEventLoopGroup-", // Netty
+        "helidon-", // Helidon platform threads
+    };
+    private static final Set<String> JDK_IDLE = Set.of(
+            "java.util.concurrent.ThreadPoolExecutor.getTask",
+            "java.util.concurrent.ForkJoinPool.awaitWork",
+            "java.util.concurrent.ScheduledThreadPoolExecutor$DelayedWorkQueue.take",
+            "sun.nio.ch.SelectorImpl.lockAndDoSelect",
+            "sun.nio.ch.EPoll.wait",
+            "sun.nio.ch.KQueue.poll",
+            "sun.nio.ch.WEPoll.wait",
+            "sun.nio.ch.Net.accept",
+            "sun.nio.ch.ServerSocketChannelImpl.accept",
+            "java.net.ServerSocket.accept");
+    private static final String[] LIB_IDLE = {
+        "org.apache.tomcat.util.threads.TaskQueue.",
+        "org.apache.tomcat.util.net.NioEndpoint$Poller.run",
+        "org.apache.tomcat.util.net.Acceptor.run",
+        "org.eclipse.jetty.util.BlockingArrayQueue.",
+        "org.eclipse.jetty.util.thread.QueuedThreadPool$Runner.idleJobPoll",
+        "org.eclipse.jetty.util.thread.ReservedThreadExecutor$ReservedThread.reservedWait",
+        "org.eclipse.jetty.io.ManagedSelector.",
+        "org.eclipse.jetty.io.SelectorManager.",
+        "org.eclipse.jetty.server.ServerConnector.accept",
+        "org.jboss.threads.EnhancedQueueExecutor$ThreadBody.run",
+        "org.xnio.nio.WorkerThread.",
+        "io.netty.channel.nio.",
+        "io.netty.channel.epoll.Native.",
+        "io.netty.channel.epoll.EpollIoHandler.epollWait",
+        "io.netty.channel.epoll.EpollEventLoop.epollWait",
+        "io.netty.util.concurrent.SingleThreadEventExecutor.takeTask",
+        "io.vertx.core.impl.",
+        "com.sun.net.httpserver.",
+        "sun.net.httpserver.ServerImpl$Dispatcher.run",
+    };
+
+    private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    private final boolean cpu;
+    private final List<String> prefixes;
+    private final Duration stallAfter;
+    private final HealthRegistry registry;
+    /** Pool label → latest figures (written by the sampler, read by the pool's watchdog source). */
+    private final Map<String, ProgressSnapshot> latest = new ConcurrentHashMap<>();
+    /** Pool label → watchdog; created when the pool is first seen. */
+    private final Map<String, ProgressWatchdog> watchdogs = new ConcurrentHashMap<>();
+    /** Thread id → fingerprint at the previous sample; only the sampler thread touches these. */
+    private Map<Long, long[]> previous = new HashMap<>();
+    private final Map<String, Long> completed = new HashMap<>();
+
+    WorkerPools(List<String> extraPrefixes, Duration stallAfter, HealthRegistry registry) {
+        List<String> p = new ArrayList<>(extraPrefixes);
+        p.addAll(List.of(KNOWN));
+        this.prefixes = List.copyOf(p);
+        this.stallAfter = stallAfter;
+        this.registry = registry;
+        boolean c = threads.isThreadCpuTimeSupported();
+        if (c && !threads.isThreadCpuTimeEnabled()) {
+            try {
+                threads.setThreadCpuTimeEnabled(true);
+            } catch (UnsupportedOperationException | SecurityException e) {
+                c = false;
+            }
+        }
+        this.cpu = c;
+    }
+
+    /** The pool a thread name belongs to, or null. Dropwizard renames busy threads "dw-12 - GET /x". */
+    String poolOf(String name) {
+        for (String p : prefixes) {
+            if (name.startsWith(p)) {
+                if (p.equals("qtp")) { // qtp123456-7
+                    int dash = name.indexOf('-');
+                    return dash > 0 ? name.substring(0, dash + 1) : null;
+                }
+                if (p.startsWith("XNIO-")) { // XNIO-1 task-3, XNIO-1 I/O-2
+                    int sp = name.indexOf(' ');
+                    return sp > 0 ? name.substring(0, sp) : p;
+                }
+                return p;
+            }
+        }
+        return null;
+    }
+
+    /** Whether a stack shows a thread waiting for work. */
+    static boolean idle(StackTraceElement[] stack) {
+        for (StackTraceElement f : stack) {
+            String cls = f.getClassName();
+            String m = cls + "." + f.getMethodName();
+            if (cls.startsWith("java.") || cls.startsWith("jdk.") || cls.startsWith("sun.")) {
+                if (JDK_IDLE.contains(m)) {
+                    return true;
+                }
+                continue;
+            }
+            for (String idle : LIB_IDLE) {
+                if (m.startsWith(idle)) {
+                    return true;
+                }
+            }
+            return false; // the first frame outside the JDK decides
+        }
+        return false;
+    }
+
+    /** One sample of every pool; runs on Vitals' scheduler once per second. Never blocks. */
+    void sample() {
+        long[] ids = threads.getAllThreadIds();
+        ThreadInfo[] named = threads.getThreadInfo(ids, 0);
+        List<Long> poolIds = new ArrayList<>();
+        List<String> poolOf = new ArrayList<>();
+        for (ThreadInfo t : named) {
+            if (t == null) {
+                continue;
+            }
+            String pool = poolOf(t.getThreadName());
+            if (pool != null) {
+                poolIds.add(t.getThreadId());
+                poolOf.add(pool);
+            }
+        }
+        long[] pid = new long[poolIds.size()];
+        for (int i = 0; i < pid.length; i++) {
+            pid[i] = poolIds.get(i);
+        }
+        ThreadInfo[] infos = threads.getThreadInfo(pid, DEPTH);
+        Map<Long, long[]> now = new HashMap<>();
+        Map<String, long[]> figures = new TreeMap<>(); // pool → {progressed, busy}
+        for (int i = 0; i < pid.length; i++) {
+            ThreadInfo t = infos[i];
+            if (t == null) {
+                continue; // died since
+            }
+            String pool = poolOf.get(i);
+            long[] f = figures.computeIfAbsent(pool, k -> new long[2]);
+            boolean isIdle = idle(t.getStackTrace());
+            long cpuNanos = cpu ? threads.getThreadCpuTime(pid[i]) : -1;
+            long[] fp = {isIdle ? 1 : 0, cpuNanos, t.getBlockedCount(), t.getWaitedCount()};
+            now.put(pid[i], fp);
+            if (!isIdle) {
+                f[1]++;
+                long[] before = previous.get(pid[i]);
+                if (before == null || before[0] == 1 || before[1] != fp[1] || before[2] != fp[2] || before[3] != fp[3]) {
+                    f[0]++;
+                }
+            }
+        }
+        previous = now;
+        for (Map.Entry<String, long[]> e : figures.entrySet()) {
+            String pool = e.getKey();
+            long done = completed.merge(pool, e.getValue()[0], Long::sum);
+            latest.put(pool, ProgressSnapshot.of(done, e.getValue()[1], 0));
+            watchdogs.computeIfAbsent(pool, this::newWatchdog);
+        }
+    }
+
+    private ProgressWatchdog newWatchdog(String pool) {
+        ProgressWatchdog w = ProgressWatchdog.builder("workers-" + pool.replaceAll("[^A-Za-z0-9._-]", "_"),
+                () -> latest.getOrDefault(pool, ProgressSnapshot.of(0, 0, 0)))
+                .stallAfter(stallAfter)
+                .build();
+        w.start(registry);
+        return w;
+    }
+
+    /** @return the worst pool's health, with each pool's figures as details */
+    Health health() {
+        if (watchdogs.isEmpty()) {
+            return Health.builder(Status.UP).message("no worker pool found yet").build();
+        }
+        Health worst = null;
+        Map<String, Object> details = new TreeMap<>();
+        for (Map.Entry<String, ProgressWatchdog> e : new TreeMap<>(watchdogs).entrySet()) {
+            Health h;
+            try {
+                h = e.getValue().healthCheck().check();
+            } catch (Exception ex) {
+                h = Health.down(ex);
+            }
+            details.put(e.getKey() + "*", h.status() + " busy=" + h.details().get("busy") + " withoutProgressMs="
+                    + h.details().get("withoutProgressMs"));
+            if (worst == null || h.status().compareTo(worst.status()) > 0) {
+                worst = h.message().isPresent()
+                        ? h.withStatus(h.status(), "pool '" + e.getKey() + "*': " + h.message().get()) : h;
+            }
+        }
+        Health.Builder b = Health.builder(worst.status());
+        worst.message().ifPresent(b::message);
+        details.forEach(b::detail);
+        return b.build();
+    }
+
+    void close() {
+        watchdogs.values().forEach(ProgressWatchdog::close);
+    }
+}

@@ -1,0 +1,120 @@
+package dev.vitals.agent;
+
+import static dev.vitals.agent.AgentProcess.get;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * One framework example, unmodified, with the agent attached, in a child JVM: readiness found
+ * on its own, a slow and a hung framework check leave {@code /readyz} answering from memory with
+ * the check DOWN "timed out", a deadlock in application threads and a stalled worker pool make
+ * {@code /livez} DOWN. Each example serves the same test routes on its application port:
+ * {@code GET /test/readiness/slow|hang} (its readiness check sleeps 3 s / blocks forever from then
+ * on), {@code GET /test/deadlock} (two threads deadlock), {@code GET /test/block} (the request
+ * blocks forever on a worker) and {@code GET /test/hello}.
+ */
+public abstract class FrameworkAgentScenario {
+    private static final Duration BOOT = Duration.ofSeconds(150);
+
+    /** @return a short name for the log file */
+    protected abstract String name();
+
+    /** @return the application jar, run with {@code -jar} */
+    protected abstract Path jar();
+
+    /** @return JVM flags (ports as system properties, say) */
+    protected abstract List<String> jvmArgs(int appPort, int adminPort);
+
+    /** @return arguments after the jar */
+    protected List<String> appArgs(int appPort, int adminPort) {
+        return List.of();
+    }
+
+    /** @return the readiness path the agent must find on its own */
+    protected abstract String readinessPath();
+
+    /** @return how many blocking requests saturate the worker pool */
+    protected int blockingRequests() {
+        return 12;
+    }
+
+    @Test
+    void agentGivesTheUnmodifiedServiceBoundedProbes() throws Exception {
+        int[] ports = freePorts(2);
+        int app = ports[0];
+        try (AgentProcess p = AgentProcess.start(name(),
+                "port=0,details=always,readiness-timeout=1s,readiness-interval=1s,stall-after=4s,deadlock-interval=1s,drain-delay=1s",
+                jvmArgs(app, ports[1]), jar(), appArgs(app, ports[1]).toArray(new String[0]))) {
+            int probes = p.probePort();
+            await("readiness from " + readinessPath()).atMost(BOOT).pollInterval(Duration.ofMillis(250))
+                    .until(() -> get(probes, "/readyz").status == 200);
+            assertThat(get(probes, "/health/readiness").body).as(p.output()).contains(readinessPath());
+            assertThat(get(probes, "/startupz").status).isEqualTo(200);
+            assertThat(get(probes, "/livez").status).isEqualTo(200);
+            assertThat(get(app, "/test/hello").status).isEqualTo(200);
+
+            // A slow framework check: the agent's call times out, /readyz answers from memory.
+            assertThat(get(app, "/test/readiness/slow").status).isEqualTo(200);
+            await().atMost(Duration.ofSeconds(60)).until(() -> get(probes, "/readyz?verbose").body.contains("timed out"));
+            assertAnsweredFromMemory(probes);
+
+            // A hung framework check: the same, and one connection in flight.
+            assertThat(get(app, "/test/readiness/hang").status).isEqualTo(200);
+            await().atMost(Duration.ofSeconds(60)).until(() -> get(probes, "/readyz?verbose").body.contains("one call in flight"));
+            assertAnsweredFromMemory(probes);
+            assertThat(get(probes, "/livez").status).as("liveness never follows readiness").isEqualTo(200);
+
+            // A deadlock in application threads.
+            get(app, "/test/deadlock");
+            await().atMost(Duration.ofSeconds(60)).until(() -> get(probes, "/livez?verbose").body.contains("[-]jvm failed: deadlock: 2 threads"));
+
+            // A stalled worker pool with waiting work.
+            for (int i = 0; i < blockingRequests(); i++) {
+                AgentProcess.fireAndForget(app, "GET", "/test/block");
+            }
+            await().atMost(Duration.ofSeconds(60)).until(() -> get(probes, "/livez?verbose").body.contains("stalled: no task completed for"));
+            assertThat(get(probes, "/livez?verbose").body).contains("[-]jvm failed: deadlock: 2 threads; pool '");
+        }
+    }
+
+    /** 21 probes in a row: every one far under the framework's hang, the median under 50 ms. */
+    static void assertAnsweredFromMemory(int port) {
+        List<Long> times = new ArrayList<>();
+        for (int i = 0; i < 21; i++) {
+            AgentProcess.Answer a = get(port, "/readyz?verbose");
+            assertThat(a.status).as(a.toString()).isEqualTo(503);
+            assertThat(a.body).contains("[-]app failed: timed out");
+            times.add(a.millis);
+        }
+        Collections.sort(times);
+        System.out.println("/readyz answer times (ms, sorted): " + times);
+        assertThat(times.get(10)).as("median of " + times).isLessThan(50);
+        assertThat(times.get(20)).as("slowest of " + times).isLessThan(2000);
+    }
+
+    static int[] freePorts(int n) throws IOException {
+        int[] out = new int[n];
+        List<ServerSocket> held = new ArrayList<>();
+        try {
+            for (int i = 0; i < n; i++) {
+                ServerSocket s = new ServerSocket(0);
+                held.add(s);
+                out[i] = s.getLocalPort();
+            }
+        } finally {
+            for (ServerSocket s : held) {
+                s.close();
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,104 @@
+package dev.vitals.agent.impl;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.junit.jupiter.api.Test;
+
+class AgentOptionsTest {
+    private static Properties props(String... kv) {
+        Properties p = new Properties();
+        for (int i = 0; i < kv.length; i += 2) {
+            p.setProperty(kv[i], kv[i + 1]);
+        }
+        return p;
+    }
+
+    @Test
+    void defaultsWhenNothingIsGiven() {
+        AgentOptions o = AgentOptions.resolve("", new Properties(), Map.of());
+        assertThat(o.enabled).isTrue();
+        assertThat(o.port).isEqualTo(9090);
+        assertThat(o.appPorts).isEmpty();
+        assertThat(o.readiness.kind).isEqualTo(AgentOptions.Readiness.Kind.AUTO);
+        assertThat(o.readinessTimeout).isEqualTo(Duration.ofSeconds(2));
+        assertThat(o.drainDelay).isEqualTo(Duration.ofSeconds(5));
+        assertThat(o.workers).isEmpty();
+        assertThat(o.detailsAlways).isFalse();
+    }
+
+    @Test
+    void argumentsWinOverSystemPropertiesWhichWinOverEnvironment() {
+        AgentOptions o = AgentOptions.resolve("port=7000",
+                props("vitals.agent.port", "7001", "vitals.agent.drain-delay", "1s"),
+                Map.of("VITALS_AGENT_PORT", "7002", "VITALS_AGENT_DRAIN_DELAY", "2s", "VITALS_AGENT_STALL_AFTER", "30s"));
+        assertThat(o.port).isEqualTo(7000);
+        assertThat(o.drainDelay).isEqualTo(Duration.ofSeconds(1));
+        assertThat(o.stallAfter).isEqualTo(Duration.ofSeconds(30));
+    }
+
+    @Test
+    void readinessTakesAPathOrALoopbackUrl() {
+        AgentOptions path = AgentOptions.resolve("readiness=/q/health/ready", new Properties(), Map.of());
+        assertThat(path.readiness.kind).isEqualTo(AgentOptions.Readiness.Kind.PATH);
+        assertThat(path.readiness.path).isEqualTo("/q/health/ready");
+        AgentOptions url = AgentOptions.resolve("readiness=http://127.0.0.1:8081/healthcheck?x=1", new Properties(), Map.of());
+        assertThat(url.readiness.kind).isEqualTo(AgentOptions.Readiness.Kind.URL);
+        assertThat(url.readiness.port).isEqualTo(8081);
+        assertThat(url.readiness.path).isEqualTo("/healthcheck?x=1");
+        assertThatThrownBy(() -> AgentOptions.resolve("readiness=http://example.com:80/x", new Properties(), Map.of()))
+                .hasMessageStartingWith("option 'readiness' (agent arguments): expected auto, none, a path");
+    }
+
+    @Test
+    void listsAreSeparatedBySemicolons() {
+        AgentOptions o = AgentOptions.resolve("app-port=8080;8081,workers=demo-worker-;my-pool-", new Properties(), Map.of());
+        assertThat(o.appPorts).containsExactly(8080, 8081);
+        assertThat(o.workers).isEqualTo(List.of("demo-worker-", "my-pool-"));
+        assertThat(AgentOptions.resolve("workers=none", new Properties(), Map.of()).workers).isNull();
+    }
+
+    @Test
+    void unknownOptionsAreNamedWithTheirSource() {
+        assertThatThrownBy(() -> AgentOptions.resolve("prot=1", new Properties(), Map.of()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("unknown option 'prot' (agent arguments); options are enabled, port,");
+        assertThatThrownBy(() -> AgentOptions.resolve("", props("vitals.agent.prot", "1"), Map.of()))
+                .hasMessageStartingWith("unknown option 'prot' (system property vitals.agent.prot)");
+        assertThatThrownBy(() -> AgentOptions.resolve("", new Properties(), Map.of("VITALS_AGENT_PROT", "1")))
+                .hasMessageStartingWith("unknown option 'prot' (environment variable VITALS_AGENT_PROT)");
+    }
+
+    @Test
+    void invalidValuesAreNamedWithTheBound() {
+        assertThatThrownBy(() -> AgentOptions.resolve("port=70000", new Properties(), Map.of()))
+                .hasMessage("option 'port' (agent arguments): expected a whole number from 0 to 65535, was '70000'");
+        assertThatThrownBy(() -> AgentOptions.resolve("readiness-timeout=10", new Properties(), Map.of()))
+                .hasMessage("option 'readiness-timeout' (agent arguments): expected a duration such as 500ms, 2s or 1m, was '10'");
+        assertThatThrownBy(() -> AgentOptions.resolve("stall-after=500ms", new Properties(), Map.of()))
+                .hasMessage("option 'stall-after' (agent arguments): must be at least 1s, was '500ms'");
+        assertThatThrownBy(() -> AgentOptions.resolve("readiness-interval=20s", new Properties(), Map.of()))
+                .hasMessage("option 'readiness-max-age' (default): must be at least readiness-interval (20s), was '10s'");
+        assertThatThrownBy(() -> AgentOptions.resolve("details=sometimes", new Properties(), Map.of()))
+                .hasMessage("option 'details' (agent arguments): expected never or always, was 'sometimes'");
+        assertThatThrownBy(() -> AgentOptions.resolve("host=probe.example.com", new Properties(), Map.of()))
+                .hasMessageContaining("option 'host' (agent arguments): expected an IP address literal");
+        assertThatThrownBy(() -> AgentOptions.resolve("port", new Properties(), Map.of()))
+                .hasMessage("option 'port' (agent arguments) has no value; write port=VALUE");
+        assertThatThrownBy(() -> AgentOptions.resolve("port=1,port=2", new Properties(), Map.of()))
+                .hasMessage("option 'port' (agent arguments) is given twice");
+    }
+
+    @Test
+    void durationsTakeUnits() {
+        assertThat(AgentOptions.parseDuration("250ms")).contains(Duration.ofMillis(250));
+        assertThat(AgentOptions.parseDuration("3s")).contains(Duration.ofSeconds(3));
+        assertThat(AgentOptions.parseDuration("2m")).contains(Duration.ofMinutes(2));
+        assertThat(AgentOptions.parseDuration("PT1.5S")).contains(Duration.ofMillis(1500));
+        assertThat(AgentOptions.parseDuration("soon")).isEmpty();
+    }
+}
