@@ -101,6 +101,18 @@ class SimulateSpecTest {
     }
 
     @Test
+    void execProbesExpandTheManifestsLiteralEnv(@TempDir Path dir) throws Exception {
+        Path mark = Files.writeString(dir.resolve("ready"), "");
+        Path m = dir.resolve("pod.yaml");
+        Files.writeString(m, "apiVersion: v1\nkind: Pod\nmetadata: {name: worker}\nspec:\n  containers:\n  - name: app\n"
+                + "    image: x\n    env:\n    - {name: MARK, value: '" + mark + "'}\n"
+                + "    readinessProbe:\n      exec: {command: [test, -e, '$(MARK)']}\n      periodSeconds: 1\n");
+        assertThat(run(List.of("simulate", "--manifest", m.toString(), "--duration", "3s", "-q", "--", "sleep", "30")))
+                .as(out + "\n" + err).isZero();
+        assertThat(out.toString()).contains("PASS  ready at least once");
+    }
+
+    @Test
     void aLoadStillRunningAtTheEndEndsWithTheRunWithoutAStackTrace(@TempDir Path dir) throws Exception {
         int port = Targets.freePort();
         Path m = dir.resolve("deploy.yaml");
