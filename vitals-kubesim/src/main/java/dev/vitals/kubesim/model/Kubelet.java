@@ -223,9 +223,10 @@ public final class Kubelet {
     }
 
     /**
-     * The only place the container's state changes. An event that does not apply to the
-     * current state (an exit of an old instance, a start after the simulation ended) is
-     * ignored.
+     * The only way into the container's state: {@link #apply(Event)} and the helpers it calls
+     * (startInstance, onSpawned, terminate, onExit, attemptRestart) are the only code that
+     * assigns it. An event that does not apply to the current state (an exit of an old
+     * instance, a start after the simulation ended) is ignored.
      */
     private void transition(Event e) {
         ContainerState before = state;
@@ -235,7 +236,7 @@ public final class Kubelet {
         }
     }
 
-    /** The transition table (docs/DESIGN.md §7.3), called only by {@link #transition(Event)}. */
+    /** The transition table (docs/DESIGN.md §7.1a), called only by {@link #transition(Event)}. */
     private void apply(Event e) {
         if (stopped) {
             if (e instanceof Spawned s && s.handle() != null) {
