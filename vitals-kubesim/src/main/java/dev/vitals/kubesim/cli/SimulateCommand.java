@@ -192,7 +192,7 @@ final class SimulateCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        PodSpec pod = pod();
+        PodSpec base = pod();
         Scenario scenario = scenarioFile == null ? Scenario.empty() : Scenario.read(scenarioFile);
         List<dev.vitals.kubesim.scenario.Expectation> extra = new ArrayList<>();
         for (String e : expect) {
@@ -214,6 +214,9 @@ final class SimulateCommand implements Callable<Integer> {
         dev.vitals.kubesim.manifest.ContainerProcess process = entry == null
                 ? new dev.vitals.kubesim.manifest.ContainerProcess(Map.of(), List.of(), Optional.empty(), Optional.empty())
                 : dev.vitals.kubesim.manifest.ContainerProcess.of(entry.node(), identity());
+        // exec probes expand $(VAR) from the container's literal env, as the kubelet does (R68)
+        PodSpec pod = entry != null && base.env().isEmpty()
+                ? base.withEnv(dev.vitals.kubesim.manifest.ContainerProcess.staticEnv(entry.node())) : base;
         List<String> effective = noManifestCommand ? command : process.effectiveCommand(command);
         if (effective.isEmpty()) {
             throw new InvalidInputException("no target command: put it after '--', e.g. vitals simulate ... -- java -jar app.jar");

@@ -254,6 +254,9 @@ final class YamlDocs {
 
     private JsonNode scalar(ScalarEvent s) {
         String v = s.getValue();
+        if (!s.isPlain() && s.getTag().isEmpty() || s.isPlain() && s.getTag().isEmpty() && plainText(v)) {
+            return F.textNode(v); // quoted, or plain text no core-schema pattern can match: skip the resolver's regexes
+        }
         Tag tag = s.getTag().filter(t -> !t.equals("!")).map(Tag::new)
                 .orElseGet(() -> resolver.resolve(v, s.getImplicit().canOmitTagInPlainScalar()));
         if (Tag.STR.equals(tag)) {
@@ -291,6 +294,15 @@ final class YamlDocs {
             }
         }
         return F.textNode(v);
+    }
+
+    /** @return true when a plain scalar can only be a string in the core schema (first character a letter none of its patterns starts with) */
+    private static boolean plainText(String v) {
+        if (v.isEmpty()) {
+            return false;
+        }
+        char c = v.charAt(0);
+        return Character.isLetter(c) && "tTfFnN".indexOf(c) < 0;
     }
 
     private void merge(ObjectNode into, JsonNode v) {

@@ -83,6 +83,21 @@ public record ContainerProcess(Map<String, String> env, List<String> unavailable
         return new ContainerProcess(env, unavailable, strings(container.get("command"), env), strings(container.get("args"), env));
     }
 
+    /**
+     * @param container the container's YAML
+     * @return its literal {@code env[].value} entries as written, the map the kubelet expands exec
+     *         probe commands with (kubecontainer.ExpandContainerCommandOnlyStatic, R68)
+     */
+    public static Map<String, String> staticEnv(JsonNode container) {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (JsonNode e : container.path("env")) {
+            if (!e.path("name").asText("").isEmpty() && !e.has("valueFrom")) {
+                out.put(e.path("name").asText(), e.path("value").asText(""));
+            }
+        }
+        return out;
+    }
+
     private static String ref(JsonNode r) {
         return r.path("name").asText("?") + "/" + r.path("key").asText("?");
     }

@@ -33,7 +33,9 @@ import java.util.Set;
  * (JSON is YAML too). Other kinds (Service, ConfigMap, …) are skipped. Stateless and thread-safe.
  */
 public final class ManifestReader {
-    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    /** Strict like the API server's decoding: a key written twice is an error (kubectl: duplicate field). */
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory())
+            .enable(com.fasterxml.jackson.core.JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
     private static final Set<String> TEMPLATE_KINDS =
             Set.of("Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "ReplicationController", "Job");
     private static final Set<String> PROBE_FIELDS = Set.of("exec", "httpGet", "tcpSocket", "grpc",

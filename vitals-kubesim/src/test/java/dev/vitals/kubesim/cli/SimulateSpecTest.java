@@ -101,6 +101,18 @@ class SimulateSpecTest {
     }
 
     @Test
+    void execProbesExpandTheManifestsLiteralEnv(@TempDir Path dir) throws Exception {
+        Path mark = Files.writeString(dir.resolve("ready"), "");
+        Path m = dir.resolve("pod.yaml");
+        Files.writeString(m, "apiVersion: v1\nkind: Pod\nmetadata: {name: worker}\nspec:\n  containers:\n  - name: app\n"
+                + "    image: x\n    env:\n    - {name: MARK, value: '" + mark + "'}\n"
+                + "    readinessProbe:\n      exec: {command: [test, -e, '$(MARK)']}\n      periodSeconds: 1\n");
+        assertThat(run(List.of("simulate", "--manifest", m.toString(), "--duration", "3s", "-q", "--", "sleep", "30")))
+                .as(out + "\n" + err).isZero();
+        assertThat(out.toString()).contains("PASS  ready at least once");
+    }
+
+    @Test
     void aLoadStillRunningAtTheEndEndsWithTheRunWithoutAStackTrace(@TempDir Path dir) throws Exception {
         int port = Targets.freePort();
         Path m = dir.resolve("deploy.yaml");
@@ -127,6 +139,8 @@ class SimulateSpecTest {
         Path path = Files.writeString(dir.resolve("path.yaml"), "actions:\n  - at: 1s\n    load: {count: 1, port: 1, path: 'no slash'}\n");
         Path mapping = Files.writeString(dir.resolve("mapping.yaml"), "kind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n"
                 + "    name: app\n    livenessProbe: {httpGet: {path: /, port: 80}}\n");
+        Path twice = Files.writeString(dir.resolve("twice.yaml"), "kind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n"
+                + "  - name: app\n    livenessProbe: {httpGet: {path: /a, port: 80}}\n    livenessProbe: {tcpSocket: {port: 80}}\n");
         String live = "http://:" + port + "/custom/live";
         List<List<String>> bad = List.of(
                 List.of("simulate", "--liveness", live, "--max-backoff", "0", "--", "true"),
@@ -145,7 +159,8 @@ class SimulateSpecTest {
                 List.of("simulate", "--liveness", live, "--scenario", method.toString(), "--", "true"),
                 List.of("simulate", "--liveness", live, "--scenario", path.toString(), "--", "true"),
                 List.of("simulate", "--liveness", live, "--expect", "restarts are few", "--", "true"),
-                List.of("simulate", "--manifest", mapping.toString(), "--", "true"));
+                List.of("simulate", "--manifest", mapping.toString(), "--", "true"),
+                List.of("simulate", "--manifest", twice.toString(), "--", "true"));
         for (List<String> args : bad) {
             err.getBuffer().setLength(0);
             long t0 = System.nanoTime();
@@ -155,6 +170,7 @@ class SimulateSpecTest {
             assertThat(err.toString()).doesNotContain("\tat ");
             assertThat(System.nanoTime() - t0).as("refused before the run: " + args).isLessThan(30_000_000_000L);
         }
+        assertThat(err.toString()).contains("livenessProbe").containsIgnoringCase("duplicate");
     }
 
     @Test

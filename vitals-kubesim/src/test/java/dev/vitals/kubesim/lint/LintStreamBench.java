@@ -98,6 +98,11 @@ public final class LintStreamBench {
                 .filter(p -> p.getType() == MemoryType.HEAP).collect(java.util.stream.Collectors.toList());
         System.gc();
         heap.forEach(MemoryPoolMXBean::resetPeakUsage);
+        java.lang.management.ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        com.sun.management.OperatingSystemMXBean os =
+                (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+        long cpu0 = threads.getCurrentThreadCpuTime();
+        long proc0 = os.getProcessCpuTime();
         long t0 = System.nanoTime();
         String what;
         if (mode.equals("lint")) {
@@ -123,8 +128,11 @@ public final class LintStreamBench {
             what = chars + " chars";
         }
         long ns = System.nanoTime() - t0;
+        double cpu = (threads.getCurrentThreadCpuTime() - cpu0) / 1e9;
+        double proc = (os.getProcessCpuTime() - proc0) / 1e9;
         long peak = heap.stream().mapToLong(p -> p.getPeakUsage().getUsed()).sum();
-        System.out.println(String.format(Locale.ROOT, "%s: %.2f s, peak heap %.0f MiB (max heap %.0f MiB); %s", mode, ns / 1e9,
+        System.out.println(String.format(Locale.ROOT, "%s: %.2f s wall, %.2f s CPU of the thread, %.2f s CPU of the JVM"
+                + " (GC, JIT); peak heap %.0f MiB (max heap %.0f MiB); %s", mode, ns / 1e9, cpu, proc,
                 peak / 1048576.0, Runtime.getRuntime().maxMemory() / 1048576.0, what));
     }
 }
