@@ -104,7 +104,9 @@ final class AvailabilityBridge implements SmartApplicationListener, SmartLifecyc
 
     /**
      * Sees every execution of an on-demand check, so that the bridge knows which on-demand
-     * results someone asked for. Registered with the registry as a {@link HealthListener}.
+     * results someone asked for. Registered with the auto-configured registry as a
+     * {@link HealthListener} bean; an application that builds its own {@code HealthRegistry}
+     * bean registers it there too (else on-demand groups are never published to Spring).
      * Thread-safe.
      */
     static final class Executions implements HealthListener {

@@ -6,7 +6,10 @@ import static org.awaitility.Awaitility.await;
 import dev.vitals.Check;
 import dev.vitals.Health;
 import dev.vitals.HealthRegistry;
+import dev.vitals.monitor.DeadlockMonitor;
 import dev.vitals.monitor.LagMonitor;
+import dev.vitals.monitor.ListenerMonitor;
+import dev.vitals.monitor.MemoryMonitor;
 import dev.vitals.monitor.PauseDetector;
 import dev.vitals.monitor.ProgressSource;
 import dev.vitals.monitor.ProgressWatchdog;
@@ -153,6 +156,42 @@ class MonitorMetricsTest {
             assertThat(actual).as("every meter, by name, with its base unit").isEqualTo(expected);
         } finally {
             checked.close();
+        }
+    }
+
+    @Test
+    void oneMethodGivesEveryMonitorKindItsMetersAndAStatus() throws Exception {
+        MemoryMonitor memory = MemoryMonitor.builder().build();
+        DeadlockMonitor deadlocks = DeadlockMonitor.builder().build();
+        try (java.net.ServerSocket listening = new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+            ListenerMonitor listener = ListenerMonitor.builder("app-port",
+                    new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), listening.getLocalPort())).build();
+            SaturationMonitor saturation = SaturationMonitor.builder("workers", SaturationSource.of(pool)).build();
+            VitalsMetrics metrics = VitalsMetrics.create();
+            SimpleMeterRegistry meters = new SimpleMeterRegistry();
+            metrics.bindTo(meters);
+            for (dev.vitals.monitor.Monitor m : java.util.List.of(memory, deadlocks, listener, saturation)) {
+                metrics.monitor(m);
+                m.start(registry);
+            }
+            try {
+                await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+                    assertThat(meters.get(VitalsMetrics.MEMORY_RATIO).tag("monitor", memory.name()).gauge().value()).isBetween(0.0, 1.0);
+                    assertThat(meters.get(VitalsMetrics.MEMORY_USED_AFTER_GC).gauge().value()).isPositive();
+                    assertThat(meters.get(VitalsMetrics.DEADLOCKED_THREADS).tag("monitor", deadlocks.name()).gauge().value()).isZero();
+                    assertThat(meters.get(VitalsMetrics.LISTENER_ACCEPTED).tag("monitor", "app-port").gauge().value()).isEqualTo(1.0);
+                    assertThat(meters.get(VitalsMetrics.LISTENER_CONNECT_TIME).tag("monitor", "app-port").gauge().value()).isNotNaN();
+                });
+                // Every monitor, whatever its kind, has a status gauge (0 = UP) tagged with its name and kind.
+                assertThat(meters.get(VitalsMetrics.MONITOR_STATUS).tag("monitor", "app-port").tag("kind", "listener").gauge().value()).isZero();
+                assertThat(meters.get(VitalsMetrics.MONITOR_STATUS).tag("monitor", "workers").tag("kind", "saturation").gauge().value()).isZero();
+                assertThat(meters.find(VitalsMetrics.MONITOR_STATUS).gauges()).hasSize(4);
+                assertThat(meters.get(VitalsMetrics.POOL_CAPACITY).tag("pool", "workers").gauge().value()).isEqualTo(2.0);
+            } finally {
+                for (dev.vitals.monitor.Monitor m : java.util.List.of(memory, deadlocks, listener, saturation)) {
+                    m.close();
+                }
+            }
         }
     }
 }
