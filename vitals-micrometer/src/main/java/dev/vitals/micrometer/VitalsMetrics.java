@@ -276,7 +276,7 @@ public final class VitalsMetrics implements MeterBinder, HealthListener {
                 snapshotGauge(m, MEMORY_USED_AFTER_GC, t, mm, x -> x.snapshot().map(s -> (double) s.usedAfterGc()),
                         "Heap in use after the latest garbage collection", "bytes");
                 snapshotGauge(m, MEMORY_RATIO, t, mm, x -> x.snapshot().map(MemorySnapshot::ratio),
-                        "Heap in use after the latest garbage collection / maximum heap, 0.0-1.0", null);
+                        "Heap in use after the latest garbage collection / maximum heap, 0.0-1.0", "ratio");
             });
         } else if (monitor instanceof DeadlockMonitor) {
             DeadlockMonitor dm = (DeadlockMonitor) monitor;
@@ -289,7 +289,7 @@ public final class VitalsMetrics implements MeterBinder, HealthListener {
             addMonitor(m -> {
                 snapshotGauge(m, LISTENER_ACCEPTED, t, lm,
                         x -> x.snapshot().map(s -> s.result() == ListenerSnapshot.Result.ACCEPTED ? 1.0 : 0.0),
-                        "1 when the latest connect to the listener was accepted, else 0", null);
+                        "1 when the latest connect to the listener was accepted, else 0", "status");
                 snapshotGauge(m, LISTENER_CONNECT_TIME, t, lm,
                         x -> x.snapshot().map(s -> s.connectTime() == null ? Double.NaN : seconds(s.connectTime())),
                         "Duration of the latest connect attempt to the listener", "seconds");
@@ -298,7 +298,7 @@ public final class VitalsMetrics implements MeterBinder, HealthListener {
         Tags t = tags.and(TAG_MONITOR, monitor.name()).and(TAG_KIND, kind(monitor));
         return addMonitor(m -> Gauge.builder(MONITOR_STATUS, monitor, VitalsMetrics::monitorStatus).tags(t)
                 .description("Status of the monitor's check from its latest sample: 0 UP, 1 DEGRADED, 2 DOWN, 3 UNKNOWN")
-                .strongReference(true).register(m));
+                .baseUnit("status").strongReference(true).register(m));
     }
 
     /** @return the monitor's kind for the {@code kind} tag: its class name less "Monitor", lower case ("saturation", "progresswatchdog") */

@@ -186,6 +186,14 @@ class MonitorMetricsTest {
                 assertThat(meters.get(VitalsMetrics.MONITOR_STATUS).tag("monitor", "app-port").tag("kind", "listener").gauge().value()).isZero();
                 assertThat(meters.get(VitalsMetrics.MONITOR_STATUS).tag("monitor", "workers").tag("kind", "saturation").gauge().value()).isZero();
                 assertThat(meters.find(VitalsMetrics.MONITOR_STATUS).gauges()).hasSize(4);
+                // Issue 17: the meters of every monitor kind carry a description and a base unit too.
+                for (Meter meter : meters.getMeters()) {
+                    assertThat(meter.getId().getDescription()).as(meter.getId().getName()).isNotBlank();
+                    assertThat(meter.getId().getBaseUnit()).as(meter.getId().getName()).isNotBlank();
+                }
+                assertThat(meters.get(VitalsMetrics.MEMORY_RATIO).gauge().getId().getBaseUnit()).isEqualTo("ratio");
+                assertThat(meters.get(VitalsMetrics.MONITOR_STATUS).tag("kind", "listener").gauge().getId().getBaseUnit())
+                        .isEqualTo("status");
                 assertThat(meters.get(VitalsMetrics.POOL_CAPACITY).tag("pool", "workers").gauge().value()).isEqualTo(2.0);
             } finally {
                 for (dev.vitals.monitor.Monitor m : java.util.List.of(memory, deadlocks, listener, saturation)) {
