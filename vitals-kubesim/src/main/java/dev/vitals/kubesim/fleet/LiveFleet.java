@@ -51,6 +51,8 @@ import java.util.function.Consumer;
 public final class LiveFleet {
     /** The most replicas the live engine runs. */
     public static final int MAX_REPLICAS = 64;
+    /** Open-loop requests in flight per population at most; beyond, a request fails at once (client-side limit). */
+    static final int MAX_IN_FLIGHT = 512;
     private final FleetSpec spec;
     private final List<String> command;
     private final int servicePort;
@@ -283,6 +285,7 @@ public final class LiveFleet {
         private final AtomicBoolean stop;
         private final ExecutorService pool;
         private final SplittableRandom rnd;
+        private final AtomicInteger inFlight = new AtomicInteger();
 
         Client(FleetSpec.Clients c, int port, Recorder rec, Object lock, long start, long t0ns, AtomicBoolean stop,
                 ExecutorService pool, SplittableRandom rnd) {
@@ -331,7 +334,21 @@ public final class LiveFleet {
                     }
                     next += (long) (gap * 1e9);
                     sleepUntil(next);
-                    pool.execute(this::request);
+                    if (inFlight.get() >= MAX_IN_FLIGHT) {
+                        synchronized (lock) { // the client side is out of threads: the request fails at once
+                            rec.attempts(now(), 1);
+                            rec.failed(now(), 1);
+                        }
+                        continue;
+                    }
+                    inFlight.incrementAndGet();
+                    pool.execute(() -> {
+                        try {
+                            request();
+                        } finally {
+                            inFlight.decrementAndGet();
+                        }
+                    });
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
