@@ -211,8 +211,13 @@ public final class Simulation {
             public void deletePod(Optional<Duration> grace) {
                 kubelet.deletePod(grace);
             }
+
+            @Override
+            public void restartKubelet() {
+                kubelet.restartKubelet();
+            }
         };
-        if (a instanceof Action.Delete) {
+        if (a instanceof Action.Delete || a instanceof Action.KubeletRestart) {
             kubelet.note(SimEvent.Type.ACTION, a.describe());
             ActionRunner.perform(a, target, stats -> { });
             return;

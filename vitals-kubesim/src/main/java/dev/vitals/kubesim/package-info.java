@@ -2,17 +2,20 @@
  * The kubelet probe simulator as a library: replays kubelet's probe rules
  * (docs/spec/kubelet-probes.md, R1–R68) against a live process, with faults.
  *
+ * <p>This package is the API: {@link dev.vitals.kubesim.Simulation} (a builder) runs a pod and
+ * returns a {@link dev.vitals.kubesim.SimulationResult} (times as {@link java.time.Duration}
+ * and {@link dev.vitals.kubesim.Interval}, or as seconds for reports). The parts:
  * <ul>
- *   <li>Model: {@link dev.vitals.kubesim.model.ProbeSpec}, {@link dev.vitals.kubesim.model.ProbeHandler},
- *       {@link dev.vitals.kubesim.model.PodSpec}; read with {@link dev.vitals.kubesim.manifest.ManifestReader} or
- *       {@link dev.vitals.kubesim.manifest.ProbeFlags}.</li>
- *   <li>Run: {@link dev.vitals.kubesim.Simulation} returns a {@link dev.vitals.kubesim.SimulationResult};
- *       a {@link dev.vitals.kubesim.scenario.Scenario} adds fault proxies ({@link dev.vitals.kubesim.fault.FaultProxy}),
- *       timed actions and {@link dev.vitals.kubesim.scenario.Expectation}s.</li>
- *   <li>Output: {@link dev.vitals.kubesim.report.Reports} (terminal, JSON, HTML);
- *       static checks: {@link dev.vitals.kubesim.lint.Lint}.</li>
- *   <li>Time: {@link dev.vitals.kubesim.model.SimTime#real()} or a {@link dev.vitals.kubesim.model.VirtualTime}
- *       with {@link dev.vitals.kubesim.runtime.ScriptedContainer} and {@link dev.vitals.kubesim.probe.ScriptedProbes}.</li>
+ *   <li>{@code .model}: the kubelet model — {@link dev.vitals.kubesim.model.Kubelet} (one
+ *       container's state machine), {@link dev.vitals.kubesim.model.PodKubelet} (init containers,
+ *       sidecars, several containers), the specs ({@link dev.vitals.kubesim.model.PodSpec},
+ *       {@link dev.vitals.kubesim.model.ProbeSpec}) and time ({@link dev.vitals.kubesim.model.SimTime},
+ *       {@link dev.vitals.kubesim.model.VirtualTime});</li>
+ *   <li>{@code .probe}: evaluating probes; {@code .runtime}: running containers;</li>
+ *   <li>{@code .scenario}: timed {@link dev.vitals.kubesim.scenario.Action}s and expectations;
+ *       {@code .fault}: fault proxies and load;</li>
+ *   <li>{@code .manifest}: reading manifests and flags; {@code .report}: terminal, JSON and HTML;
+ *       {@code .lint}: static findings; {@code .cli} and {@code .replay}: the {@code vitals} command.</li>
  * </ul>
  *
  * <p>No method accepts or returns null; absent values are {@link java.util.Optional}. Bad input

@@ -64,6 +64,7 @@ public final class Kubelet {
     private boolean gated;
     private int lastExitCode = -1;
     private Runnable changeListener = () -> { };
+    private final java.util.Random jitter;
 
     /**
      * @param pod the pod (one container)
@@ -83,6 +84,7 @@ public final class Kubelet {
         this.sink = sink;
         this.backOff = new BackOff(opts.initialBackoff().toNanos(), opts.maxBackoff().toNanos(),
                 opts.backoffReset().toNanos());
+        this.jitter = new java.util.Random(opts.jitterSeed());
     }
 
     /** Creates the workers (tick 0 now, R14) and schedules the first container start. */
@@ -98,6 +100,45 @@ public final class Kubelet {
         if (!gated) {
             time.schedule(opts.containerStartDelay().toNanos(), () -> transition(new StartDue()));
         }
+    }
+
+    /**
+     * The kubelet process restarts (R55): every probe worker is recreated and first sleeps a
+     * random part of its period (R15). With {@link KubeletOptions#keepStatusOnKubeletRestart()}
+     * (kubelet 1.35+, the default) a container that has run for more than 10 s keeps its
+     * results, so it stays started and, if it was Ready, Ready, until new results arrive;
+     * otherwise every result goes back to its initial value (R24). Liveness and startup
+     * workers of a pod being deleted are not recreated (R53). Counters start afresh (new
+     * workers).
+     */
+    public void restartKubelet() {
+        if (stopped) {
+            return;
+        }
+        boolean keep = opts.keepStatusOnKubeletRestart() && state.running() && containerId != null
+                && time.monotonicTime() - startedAt > Duration.ofSeconds(10).toNanos();
+        note(SimEvent.Type.ACTION, "kubelet restarted: probe workers recreated with start jitter (R15); "
+                + (keep ? "container status kept (R55)" : "results back to their initial values (R55, R24)"));
+        for (ProbeWorker w : workers.values()) {
+            w.halt();
+        }
+        workers.clear();
+        if (!keep && containerId != null) {
+            for (ProbeType t : ProbeType.values()) {
+                forget(t, containerId);
+            }
+        }
+        for (ProbeType t : ProbeType.values()) {
+            if (deleting && t != ProbeType.READINESS) {
+                continue;
+            }
+            pod.probe(t).ifPresent(spec -> workers.put(t, new ProbeWorker(this, spec, time, prober,
+                    opts.resetCountersPerInstance())));
+        }
+        for (ProbeWorker w : workers.values()) {
+            w.beginAfterKubeletRestart(jitter.nextLong(Math.max(1, w.period())), keep ? containerId : null);
+        }
+        updatePodStatus();
     }
 
     /**
@@ -182,9 +223,10 @@ public final class Kubelet {
     }
 
     /**
-     * The only place the container's state changes. An event that does not apply to the
-     * current state (an exit of an old instance, a start after the simulation ended) is
-     * ignored.
+     * The only way into the container's state: {@link #apply(Event)} and the helpers it calls
+     * (startInstance, onSpawned, terminate, onExit, attemptRestart) are the only code that
+     * assigns it. An event that does not apply to the current state (an exit of an old
+     * instance, a start after the simulation ended) is ignored.
      */
     private void transition(Event e) {
         ContainerState before = state;
@@ -194,7 +236,7 @@ public final class Kubelet {
         }
     }
 
-    /** The transition table (docs/DESIGN.md §7.3), called only by {@link #transition(Event)}. */
+    /** The transition table (docs/DESIGN.md §7.1a), called only by {@link #transition(Event)}. */
     private void apply(Event e) {
         if (stopped) {
             if (e instanceof Spawned s && s.handle() != null) {

@@ -15,6 +15,8 @@ public final class KubeletOptions {
     private final Duration backoffReset;
     private final Duration containerStartDelay;
     private final boolean resetCountersPerInstance;
+    private final boolean keepStatusOnKubeletRestart;
+    private final long jitterSeed;
 
     private KubeletOptions(Builder b) {
         this.kubeletVersion = b.kubeletVersion;
@@ -25,6 +27,22 @@ public final class KubeletOptions {
         this.backoffReset = b.backoffReset;
         this.containerStartDelay = b.containerStartDelay;
         this.resetCountersPerInstance = b.resetCountersPerInstance;
+        this.keepStatusOnKubeletRestart = b.keepStatusOnKubeletRestart;
+        this.jitterSeed = b.jitterSeed;
+    }
+
+    /**
+     * @return true (the default, kubelet 1.35+ with {@code ChangeContainerStatusOnKubeletRestart}
+     *         off) to keep a long-running container's started flag and, in a Ready pod, its
+     *         readiness across a kubelet restart; false for the older reset to initial values (R55)
+     */
+    public boolean keepStatusOnKubeletRestart() {
+        return keepStatusOnKubeletRestart;
+    }
+
+    /** @return the seed of the worker start jitter after a kubelet restart (R15); default 0 */
+    public long jitterSeed() {
+        return jitterSeed;
     }
 
     /** @return the defaults */
@@ -86,6 +104,8 @@ public final class KubeletOptions {
         private Duration backoffReset = Duration.ofSeconds(600);
         private Duration containerStartDelay = Duration.ofMillis(10);
         private boolean resetCountersPerInstance;
+        private boolean keepStatusOnKubeletRestart = true;
+        private long jitterSeed;
 
         private Builder() {
         }
@@ -126,6 +146,21 @@ public final class KubeletOptions {
         /** @param d delay between worker creation and container start, ≥ 0 */
         public Builder containerStartDelay(Duration d) {
             this.containerStartDelay = nonNegative("containerStartDelay", d);
+            return this;
+        }
+
+        /**
+         * @param keep true (default) for kubelet 1.35+'s status kept across a kubelet restart,
+         *        false for the reset to initial values (R55)
+         */
+        public Builder keepStatusOnKubeletRestart(boolean keep) {
+            this.keepStatusOnKubeletRestart = keep;
+            return this;
+        }
+
+        /** @param seed the seed of the worker start jitter after a kubelet restart (R15) */
+        public Builder jitterSeed(long seed) {
+            this.jitterSeed = seed;
             return this;
         }
 

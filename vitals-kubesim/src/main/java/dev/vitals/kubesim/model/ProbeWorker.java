@@ -31,6 +31,8 @@ final class ProbeWorker {
     private boolean tickQueued;
     private boolean manualQueued;
     private boolean manualPending;
+    private boolean begun = true;
+    private boolean manualAfterBegin;
     private long anchor;
     private long k;
     private Scheduler.Cancellable tick;
@@ -49,12 +51,38 @@ final class ProbeWorker {
         return type;
     }
 
+    /** @return the period in nanoseconds */
+    long period() {
+        return period;
+    }
+
     /** Tick 0 now, then every period on a ticker anchored here (R14). */
     void begin() {
+        begun = true;
         anchor = time.monotonicTime();
         k = 0;
         scheduleTick();
         onTick();
+        if (manualAfterBegin) { // a manual run asked for during the start jitter waits for it
+            manualAfterBegin = false;
+            manualTrigger();
+        }
+    }
+
+    /**
+     * A worker created right after a kubelet restart (R15, R55): it first sleeps
+     * {@code jitterNanos} (uniform in [0, P)), then runs as {@link #begin()}. If
+     * {@code keptId} is given, that container's results were kept across the restart, so
+     * this worker does not store the initial value for it (R24 exception).
+     */
+    void beginAfterKubeletRestart(long jitterNanos, String keptId) {
+        begun = false;
+        lastId = keptId;
+        tick = time.schedule(jitterNanos, () -> {
+            if (!halted) {
+                begin();
+            }
+        });
     }
 
     /** Stops the worker (R20, R53); later ticks and results are ignored. */
@@ -101,6 +129,10 @@ final class ProbeWorker {
     /** R19: non-blocking request for an extra evaluation; repeated requests collapse into one. */
     void manualTrigger() {
         if (halted || manualPending) {
+            return;
+        }
+        if (!begun) {
+            manualAfterBegin = true;
             return;
         }
         manualPending = true;

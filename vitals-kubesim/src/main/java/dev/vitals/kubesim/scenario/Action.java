@@ -14,7 +14,7 @@ import java.util.Set;
  */
 public sealed interface Action {
 
-    /** @return the action's kind as written in scenario files: load, fault, heal, pause, resume, signal, delete */
+    /** @return the action's kind as written in scenario files: load, fault, heal, pause, resume, signal, delete, kubelet-restart */
     String kind();
 
     /** @return a short description for the timeline */
@@ -125,6 +125,19 @@ public sealed interface Action {
         @Override
         public String describe() {
             return "signal SIG" + name;
+        }
+    }
+
+    /** The kubelet process restarts: workers recreated with start jitter (R15, R55). */
+    record KubeletRestart() implements Action {
+        @Override
+        public String kind() {
+            return "kubelet-restart";
+        }
+
+        @Override
+        public String describe() {
+            return "kubelet restart";
         }
     }
 

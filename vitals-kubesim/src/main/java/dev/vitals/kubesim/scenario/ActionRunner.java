@@ -11,8 +11,8 @@ import java.util.function.Consumer;
 /**
  * Performs {@link Action}s: the one runner behind scenario files and {@code vitals replay}.
  * {@link #perform} may block (signals, sockets), so callers run it off the kubelet thread,
- * except {@link Action.Delete}, a kubelet decision, which the caller hands to the kubelet
- * model itself. Thread-safe if the target is.
+ * except {@link Action.Delete} and {@link Action.KubeletRestart}, kubelet decisions, which
+ * the caller runs on the kubelet thread. Thread-safe if the target is.
  */
 public final class ActionRunner {
     private ActionRunner() {
@@ -53,6 +53,15 @@ public final class ActionRunner {
          * @param grace the grace period, if it overrides the pod's
          */
         void deletePod(Optional<Duration> grace);
+
+        /**
+         * Restarts the kubelet (R15, R55); called for {@link Action.KubeletRestart}.
+         *
+         * @throws UnsupportedOperationException where there is no kubelet model to restart
+         */
+        default void restartKubelet() {
+            throw new UnsupportedOperationException("kubelet-restart is not supported here");
+        }
     }
 
     /**
@@ -71,6 +80,8 @@ public final class ActionRunner {
             target.proxy(h.proxy()).heal();
         } else if (action instanceof Action.Delete d) {
             target.deletePod(d.grace());
+        } else if (action instanceof Action.KubeletRestart) {
+            target.restartKubelet();
         } else {
             Optional<ContainerRuntime.Instance> instance = target.instance();
             if (instance.isEmpty()) {

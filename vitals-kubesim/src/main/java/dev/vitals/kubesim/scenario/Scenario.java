@@ -43,6 +43,8 @@ import java.util.Set;
  *     signal: HUP
  *   - at: 38s
  *     delete: true                    # pod deletion (R53); or a grace period, e.g. delete: 5s
+ *   - at: 39s
+ *     kubelet-restart: true           # the kubelet restarts (R15, R55)
  * expect:
  *   - restarts == 0
  *   - notReady during 11s..20s
@@ -51,7 +53,8 @@ import java.util.Set;
 public final class Scenario {
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
     private static final Set<String> TOP = Set.of("duration", "proxies", "actions", "expect");
-    private static final Set<String> KINDS = Set.of("load", "fault", "heal", "pause", "resume", "signal", "delete");
+    private static final Set<String> KINDS = Set.of("load", "fault", "heal", "pause", "resume", "signal", "delete",
+            "kubelet-restart");
     private final Optional<Duration> duration;
     private final List<FaultProxy.Spec> proxies;
     private final List<Step> actions;
@@ -300,6 +303,11 @@ public final class Scenario {
                 }
                 return new Step(at, new Action.Delete(Optional.of(dur(v, where + ".delete"))));
             }
+            case "kubelet-restart":
+                if (!v.isBoolean() || !v.asBoolean()) {
+                    throw new InvalidInputException(where + ": kubelet-restart takes true");
+                }
+                return new Step(at, new Action.KubeletRestart());
             case "pause":
                 return new Step(at, new Action.Pause());
             default:
