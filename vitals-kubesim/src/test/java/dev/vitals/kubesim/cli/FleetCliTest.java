@@ -111,9 +111,9 @@ class FleetCliTest {
 
     @Test
     void theLiveEngineRejectsWhatItDoesNotModel() throws Exception {
-        // the model above has a shared dependency: live runs need the model engine for that
+        // the model above has a shared dependency without a target: a live run has nothing to put a fault proxy in front of
         assertThat(run("fleet", model("'restarts == 0'").toString(), "--", "/bin/true")).isEqualTo(2);
-        assertThat(err.toString().strip()).startsWith("error: the live engine does not model a shared dependency");
+        assertThat(err.toString().strip()).startsWith("error: the live engine needs dependency.target (host:port");
         err.getBuffer().setLength(0);
         assertThat(run("fleet", model("'restarts == 0'").toString(), "--replicas", "65", "--", "/bin/true")).isEqualTo(2);
         assertThat(err.toString().strip()).isEqualTo("error: --replicas must be 1-64 for the live engine, was 65");
