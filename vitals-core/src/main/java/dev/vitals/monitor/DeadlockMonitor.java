@@ -22,8 +22,8 @@ import java.util.Optional;
  * then the names with {@link ThreadMXBean#getThreadInfo(long[])} (no stack traces).
  *
  * <p>The scan runs on a schedule (default every 10 s) on Vitals' scheduler, never per probe: it
- * is a VM operation whose cost grows with the number of live threads (see the benchmark figures in
- * the module's README). A deadlock never resolves itself, so a 10 s delay costs nothing.
+ * is a VM operation whose cost grows with the number of live threads (see the figures in
+ * docs/core.md, "Monitors"). A deadlock never resolves itself, so a 10 s delay costs nothing.
  *
  * <p>The check is {@link Status#DOWN} "deadlock: N threads" while a deadlock exists, with the
  * thread names (names only, sorted, comma-separated) in the detail {@code threads}, which a probe

@@ -22,7 +22,7 @@ import picocli.CommandLine.Option;
 /**
  * The side-by-side benchmark suite (issue 9): Vitals against Spring Boot Actuator, the demo's
  * naive wiring and a fixed-200 Netty handler, in one run on this machine, as ratios. Run it with
- * {@code bench/run} (which builds the jars first); see README.md, section "Benchmark suite".
+ * {@code bench/run} (which builds the jars first); see docs/benchmarks.md, section "Benchmark suite".
  *
  * <p>Exit codes: 0 when every scenario ran (goals missed are reported in the table, not as a
  * failure), 1 when a scenario could not run, 2 for a bad option.

@@ -13,7 +13,7 @@ import java.util.Map;
 import java.util.OptionalDouble;
 
 /**
- * Formats the suite's rows as a fixed-width text table (for the terminal and the README) and as
+ * Formats the suite's rows as a fixed-width text table (for the terminal and docs/benchmarks.md) and as
  * JSON (for tools and regression tracking). Stateless; thread-safe.
  *
  * <p>Figures are printed with three significant digits at most below 100 and as whole numbers
@@ -56,7 +56,7 @@ public final class ResultTable {
 
     /**
      * @param rows the rows, in order
-     * @return a Markdown table (for the README): the same columns as {@link #text}, {@code |} in
+     * @return a Markdown table (for docs/benchmarks.md): the same columns as {@link #text}, {@code |} in
      *     cells escaped
      */
     public static String markdown(List<Row> rows) {
