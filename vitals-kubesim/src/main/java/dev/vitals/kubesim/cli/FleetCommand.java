@@ -28,11 +28,11 @@ import picocli.CommandLine.Parameters;
 /** {@code vitals fleet}: a restart cascade or a zero-endpoint outage across replicas, before a cluster shows it. */
 @Command(name = "fleet", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Simulate a fleet of replicas behind a Service: restarts, Ready endpoints, client success and latency.",
-            "Model engine (no command): FILE describes replicas, probes, clients, a shared dependency and faults",
-            "(docs/fleet.md); 10 to 5,000 replicas run on a virtual clock in seconds.",
-            "Live engine (a command after --): N real processes of CMD, each with PORT, PROBE_PORT and REPLICA in its",
-            "environment, probed by the kubelet model, behind a real TCP Service on --service-port. Without FILE,",
-            "--manifest gives the probes (vitals fleet --replicas 4 --manifest deploy.yaml -- CMD…), with no clients.",
+            "",
+            "Model engine (FILE, no command): FILE describes replicas, probes, clients, a shared dependency and faults (docs/fleet.md); 10 to 5,000 replicas run on a virtual clock in seconds.",
+            "",
+            "Live engine (a command after --): N real processes of CMD, each with PORT, PROBE_PORT and REPLICA in its environment, probed by the kubelet model, behind a real TCP Service on --service-port. Without FILE, --manifest gives the probes and there are no clients: vitals fleet --replicas 4 --manifest deploy.yaml -- CMD...",
+            "",
             "Exit code: 0 when every expectation holds, 1 when one does not, 2 on bad input."},
         subcommands = {FleetCalibrateCommand.class})
 final class FleetCommand implements Callable<Integer> {
