@@ -1,6 +1,7 @@
 package dev.vitals.kubesim.cli;
 
 import dev.vitals.kubesim.InvalidInputException;
+import dev.vitals.kubesim.fleet.FleetExpectation;
 import dev.vitals.kubesim.fleet.FleetReport;
 import dev.vitals.kubesim.fleet.FleetResult;
 import dev.vitals.kubesim.fleet.FleetSpec;
@@ -10,6 +11,7 @@ import dev.vitals.kubesim.fleet.ModelFleet;
 import dev.vitals.kubesim.manifest.ManifestReader;
 import dev.vitals.kubesim.model.Durations;
 import dev.vitals.kubesim.model.PodSpec;
+import dev.vitals.kubesim.model.ProbeHandler;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -26,10 +28,11 @@ import picocli.CommandLine.Parameters;
 /** {@code vitals fleet}: a restart cascade or a zero-endpoint outage across replicas, before a cluster shows it. */
 @Command(name = "fleet", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Simulate a fleet of replicas behind a Service: restarts, Ready endpoints, client success and latency.",
-            "Model engine (no command): FILE describes replicas, probes, clients, a shared dependency and faults",
-            "(docs/fleet.md); 10 to 5,000 replicas run on a virtual clock in seconds.",
-            "Live engine (a command after --): N real processes of CMD, each with PORT, PROBE_PORT and REPLICA in its",
-            "environment, probed by the kubelet model, behind a real TCP Service on --service-port.",
+            "",
+            "Model engine (FILE, no command): FILE describes replicas, probes, clients, a shared dependency and faults (docs/fleet.md); 10 to 5,000 replicas run on a virtual clock in seconds.",
+            "",
+            "Live engine (a command after --): N real processes of CMD, each with PORT, PROBE_PORT and REPLICA in its environment, probed by the kubelet model, behind a real TCP Service on --service-port. Without FILE, --manifest gives the probes and there are no clients: vitals fleet --replicas 4 --manifest deploy.yaml -- CMD...",
+            "",
             "Exit code: 0 when every expectation holds, 1 when one does not, 2 on bad input."},
         subcommands = {FleetCalibrateCommand.class})
 final class FleetCommand implements Callable<Integer> {
@@ -50,6 +53,9 @@ final class FleetCommand implements Callable<Integer> {
 
     @Option(names = "--container", paramLabel = "NAME", description = "the manifest's container (needed when it has several)")
     String container;
+
+    @Option(names = "--expect", paramLabel = "TEXT", description = "add an expectation, e.g. 'endpoints > 0 always' (repeatable)")
+    List<String> expect = new ArrayList<>();
 
     @Option(names = "--seed", paramLabel = "N", description = "override the model's random seed")
     Long seed;
@@ -78,14 +84,32 @@ final class FleetCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
-        if (model == null) {
-            throw new InvalidInputException("fleet: give a model FILE (docs/fleet.md), e.g. vitals fleet fleet.yaml");
+        List<String> original = spec.commandLine().getParseResult().originalArgs();
+        int dashes = original.indexOf("--");
+        if (dashes >= 0 && model != null && original.size() - dashes - 1 == command.size() + 1) {
+            // no FILE before --: the FILE slot took the command's first word
+            List<String> c = new ArrayList<>();
+            c.add(model.toString());
+            c.addAll(command);
+            command = c;
+            model = null;
         }
-        FleetSpec s = FleetSpecReader.read(model);
+        FleetSpec s;
+        String name;
+        if (model != null) {
+            s = FleetSpecReader.read(model);
+            name = model.getFileName().toString();
+        } else if (!command.isEmpty() && manifest != null) {
+            name = manifest.getFileName().toString();
+            s = manifestOnly();
+        } else {
+            throw new InvalidInputException("fleet: give a model FILE (docs/fleet.md), e.g. vitals fleet fleet.yaml, "
+                    + "or --manifest FILE -- CMD for a live run");
+        }
         s = override(s);
         FleetResult r;
         if (command.isEmpty()) {
-            r = new ModelFleet(s, model.getFileName().toString()).run();
+            r = new ModelFleet(s, name).run();
         } else {
             Path logDir = logs != null ? logs : Files.createTempDirectory("vitals-fleet-");
             Files.createDirectories(logDir);
@@ -98,7 +122,7 @@ final class FleetCommand implements Callable<Integer> {
                                 err.println(line);
                                 err.flush();
                             }
-                        }, model.getFileName().toString());
+                        }, name);
             } catch (IllegalArgumentException e) {
                 throw new InvalidInputException(e.getMessage());
             }
@@ -125,6 +149,32 @@ final class FleetCommand implements Callable<Integer> {
         return r.passed() ? VitalsCommand.OK : VitalsCommand.FAILED;
     }
 
+    /**
+     * A live run from a manifest alone: its probes, no clients (drive load at the printed Service
+     * port yourself), 60 s unless --duration, 3 replicas unless --replicas. Probes aimed at the
+     * container's first declared port go to PORT, others to PROBE_PORT.
+     */
+    private FleetSpec manifestOnly() {
+        PodSpec pod = ManifestReader.read(manifest).select(Optional.ofNullable(container)).toPodSpec();
+        Optional<Integer> first = pod.ports().values().stream().findFirst();
+        boolean isolated = pod.liveness().or(pod::readiness).map(p -> {
+            if (p.handler() instanceof ProbeHandler.HttpGet) {
+                ProbeHandler.PortRef port = ((ProbeHandler.HttpGet) p.handler()).port();
+                int n = port.isNamed() ? pod.ports().getOrDefault(port.name().get(), -1) : port.number();
+                return first.isPresent() && n != first.get();
+            }
+            return false;
+        }).orElse(false);
+        FleetSpec.Probes probes = new FleetSpec.Probes(pod.startup(), pod.liveness(), pod.readiness(),
+                isolated ? FleetSpec.ProbeServer.ISOLATED : FleetSpec.ProbeServer.APP_POOL, FleetSpec.DependencyRole.NONE,
+                FleetSpec.DependencyRole.NONE);
+        manifest = null; // the probes are taken: override() must not read it again
+        return new FleetSpec(3, java.time.Duration.ofSeconds(60), java.time.Duration.ofMillis(100), 1,
+                new FleetSpec.Replica(1, Integer.MAX_VALUE, java.time.Duration.ZERO, java.time.Duration.ZERO,
+                        java.time.Duration.ofMillis(1), 1, java.time.Duration.ZERO),
+                probes, Optional.empty(), new FleetSpec.Service(java.time.Duration.ofSeconds(1)), List.of(), List.of(), List.of());
+    }
+
     private FleetSpec override(FleetSpec s) {
         try {
             if (replicas != null) {
@@ -138,6 +188,13 @@ final class FleetCommand implements Callable<Integer> {
             if (duration != null) {
                 s = s.withDuration(Durations.parse(duration));
             }
+            if (!expect.isEmpty()) {
+                List<FleetExpectation> all = new ArrayList<>(s.expectations());
+                for (String e : expect) {
+                    all.add(FleetExpectation.parse(e));
+                }
+                s = s.withExpectations(all);
+            }
             if (seed != null) {
                 s = new FleetSpec(s.replicas(), s.duration(), s.step(), seed, s.replica(), s.probes(), s.dependency(), s.service(),
                         s.clients(), s.actions(), s.expectations());
@@ -149,7 +206,7 @@ final class FleetCommand implements Callable<Integer> {
                         new FleetSpec.Probes(pod.startup(), pod.liveness(), pod.readiness(), p.server(), p.livenessDependency(),
                                 p.readinessDependency()),
                         s.dependency(), s.service(), s.clients(), s.actions(), s.expectations());
-            } else if (container != null) {
+            } else if (container != null && model != null) {
                 throw new InvalidInputException("--container needs --manifest");
             }
             if (!command.isEmpty() && s.replicas() > LiveFleet.MAX_REPLICAS) {

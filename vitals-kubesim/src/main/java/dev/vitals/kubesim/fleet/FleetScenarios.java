@@ -138,7 +138,7 @@ public final class FleetScenarios {
                 FleetSpec.ProbeServer.ISOLATED, FleetSpec.DependencyRole.NONE,
                 naive ? FleetSpec.DependencyRole.CRITICAL : FleetSpec.DependencyRole.NON_CRITICAL);
         FleetSpec.Dependency cache = new FleetSpec.Dependency("cache", Duration.ZERO, Duration.ofMillis(5),
-                List.of(new FleetSpec.Window(Duration.ofSeconds(30), Duration.ofSeconds(60))));
+                List.of(new FleetSpec.Window(Duration.ofSeconds(30), Duration.ofSeconds(60))), Optional.empty());
         FleetSpec.Clients catalog = new FleetSpec.Clients("catalog (no cache)", 50.0 * replicas, 0, Duration.ZERO, Duration.ZERO,
                 Duration.ofMinutes(3), Duration.ofMillis(20), Duration.ofMillis(60), Duration.ofSeconds(5), 1, Duration.ofMillis(200),
                 false, 0, false);

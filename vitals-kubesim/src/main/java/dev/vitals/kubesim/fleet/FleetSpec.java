@@ -181,10 +181,17 @@ public record FleetSpec(int replicas, Duration duration, Duration step, long see
      *        0 = refused at once); a probe whose check outlasts the probe's timeout times out
      * @param failTime how long a request that needs it takes to fail while it is down
      * @param outages when it is down, from scenario start
+     * @param target live engine only: the real dependency, {@code host:port}; a fault proxy in
+     *        front of it is what replicas reach ({@code DEPENDENCY_HOST}, {@code DEPENDENCY_PORT}),
+     *        and an outage refuses new connections and resets open ones
      */
-    public record Dependency(String name, Duration checkTime, Duration failTime, List<Window> outages) {
+    public record Dependency(String name, Duration checkTime, Duration failTime, List<Window> outages, Optional<String> target) {
         public Dependency {
             Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(target, "target");
+            if (target.isPresent() && !target.get().matches("[^:\\s]+:\\d{1,5}")) {
+                throw new IllegalArgumentException("dependency.target must be host:port, was '" + target.get() + "'");
+            }
             nonNegative("dependency.checkTime", checkTime);
             nonNegative("dependency.failTime", failTime);
             outages = List.copyOf(outages);

@@ -51,6 +51,7 @@ import java.util.Set;
  *   checkTime: 0s               # a check of it while it is down
  *   failTime: 10ms              # a request that needs it while it is down
  *   outages: [{at: 60s, duration: 60s}]
+ *   target: 127.0.0.1:6379      # live engine: the real one, behind a fault proxy
  * service:
  *   propagationDelay: 1s
  * clients:                      # required, at least one
@@ -162,7 +163,7 @@ public final class FleetSpecReader {
         Optional<FleetSpec.Dependency> dependency = Optional.empty();
         if (r.has("dependency")) {
             Node d = r.object("dependency");
-            d.known("name", "checkTime", "failTime", "outages");
+            d.known("name", "checkTime", "failTime", "outages", "target");
             List<FleetSpec.Window> outages = new ArrayList<>();
             for (Node o : d.list("outages")) {
                 o.known("at", "duration");
@@ -170,7 +171,7 @@ public final class FleetSpecReader {
             }
             dependency = Optional.of(new FleetSpec.Dependency(d.has("name") ? d.text("name") : "dependency",
                     d.optDuration("checkTime").orElse(Duration.ZERO), d.optDuration("failTime").orElse(Duration.ofMillis(10)),
-                    outages));
+                    outages, d.has("target") ? Optional.of(d.text("target")) : Optional.empty()));
         }
         Duration delay = Duration.ofSeconds(1);
         if (r.has("service")) {

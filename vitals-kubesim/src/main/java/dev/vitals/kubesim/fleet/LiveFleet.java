@@ -1,5 +1,6 @@
 package dev.vitals.kubesim.fleet;
 
+import dev.vitals.kubesim.fault.FaultProxy;
 import dev.vitals.kubesim.model.Kubelet;
 import dev.vitals.kubesim.model.KubeletOptions;
 import dev.vitals.kubesim.model.PodSpec;
@@ -43,14 +44,19 @@ import java.util.function.Consumer;
  * {@code PROBE_PORT} when the spec's probe server is {@code isolated}, else to {@code PORT}
  * (the handler's port in the manifest is replaced; its path and scheme are kept).
  *
- * <p>Kill actions send SIGKILL to the replica's process. Not offered live: a shared dependency
- * (use the model engine), clients with kept connections (each request is a new connection).
+ * <p>Kill actions send SIGKILL to the replica's process. A shared dependency needs its
+ * {@code target}: replicas reach it through a {@link FaultProxy} ({@code DEPENDENCY_HOST},
+ * {@code DEPENDENCY_PORT} in their environment), and an outage refuses new connections and resets
+ * open ones until it ends. Not offered live: clients with kept connections (each request is a new
+ * connection).
  * Runs once; blocks for warm-up plus the duration. Threads: the kubelet thread, probe threads per
  * replica, {@code vitals-fleet-client-N} and the Service's threads, all daemons.
  */
 public final class LiveFleet {
     /** The most replicas the live engine runs. */
     public static final int MAX_REPLICAS = 64;
+    /** Open-loop requests in flight per population at most; beyond, a request fails at once (client-side limit). */
+    static final int MAX_IN_FLIGHT = 512;
     private final FleetSpec spec;
     private final List<String> command;
     private final int servicePort;
@@ -84,9 +90,9 @@ public final class LiveFleet {
         if (spec.replicas() > MAX_REPLICAS) {
             throw new IllegalArgumentException("the live engine runs 1-" + MAX_REPLICAS + " replicas, was " + spec.replicas());
         }
-        if (spec.dependency().isPresent()) {
-            throw new IllegalArgumentException("the live engine does not model a shared dependency: remove the dependency "
-                    + "section or use the model engine");
+        if (spec.dependency().isPresent() && spec.dependency().get().target().isEmpty()) {
+            throw new IllegalArgumentException("the live engine needs dependency.target (host:port of the real dependency, "
+                    + "reached through a fault proxy), or use the model engine");
         }
         for (FleetSpec.Clients c : spec.clients()) {
             if (c.connections() > 0 || c.persistent()) {
@@ -123,6 +129,19 @@ public final class LiveFleet {
         } catch (IOException e) {
             throw new IllegalArgumentException("service port " + servicePort + ": " + e.getMessage());
         }
+        FaultProxy dependency = null;
+        if (spec.dependency().isPresent()) {
+            FleetSpec.Dependency d = spec.dependency().get();
+            String t = d.target().orElseThrow();
+            int colon = t.lastIndexOf(':');
+            try {
+                dependency = new FaultProxy(new FaultProxy.Spec(d.name(), 0, t.substring(0, colon),
+                        Integer.parseInt(t.substring(colon + 1)))).start();
+            } catch (RuntimeException e) {
+                service.close();
+                throw new IllegalArgumentException("dependency '" + d.name() + "': " + e.getMessage());
+            }
+        }
         long start = System.nanoTime();
         try {
             int[] appPorts = new int[n];
@@ -133,8 +152,13 @@ public final class LiveFleet {
                 PodSpec pod = PodSpec.of("replica-" + i, Map.of("http", appPorts[i], "probe", probePort),
                         spec.probes().startup().map(p -> retarget(p, probeTarget)), spec.probes().liveness().map(p -> retarget(p, probeTarget)),
                         spec.probes().readiness().map(p -> retarget(p, probeTarget)));
-                ContainerRuntime runtime = new ProcessRuntime(command, output, Map.of("PORT", Integer.toString(appPorts[i]),
-                        "PROBE_PORT", Integer.toString(probePort), "REPLICA", Integer.toString(i)), null);
+                Map<String, String> env = new java.util.HashMap<>(Map.of("PORT", Integer.toString(appPorts[i]),
+                        "PROBE_PORT", Integer.toString(probePort), "REPLICA", Integer.toString(i)));
+                if (dependency != null) {
+                    env.put("DEPENDENCY_HOST", "127.0.0.1");
+                    env.put("DEPENDENCY_PORT", Integer.toString(dependency.port()));
+                }
+                ContainerRuntime runtime = new ProcessRuntime(command, output, env, null);
                 RealProbeExecutor exec = new RealProbeExecutor(new Prober("127.0.0.1", pod.ports(), KubeletOptions.defaults().kubeletVersion()));
                 executors.add(exec);
                 final int idx = i;
@@ -187,6 +211,16 @@ public final class LiveFleet {
                 Kubelet k = kubelets.get(a.replica());
                 time.schedule(t0ns + a.at().toNanos() - System.nanoTime(), () -> k.currentInstance().ifPresent(inst -> time.offload(inst::kill)));
             }
+            if (dependency != null) {
+                FaultProxy proxy = dependency;
+                for (FleetSpec.Window w : spec.dependency().get().outages()) {
+                    time.schedule(t0ns + w.at().toNanos() - System.nanoTime(), () -> time.offload(() -> {
+                        proxy.refuse(); // new connections refused, open ones reset: the dependency is down
+                        proxy.cut();
+                    }));
+                    time.schedule(t0ns + w.at().toNanos() + w.duration().toNanos() - System.nanoTime(), () -> time.offload(proxy::heal));
+                }
+            }
             SplittableRandom seeds = new SplittableRandom(spec.seed());
             for (FleetSpec.Clients c : spec.clients()) {
                 Client client = new Client(c, service.port(), rec, lock, start, t0ns, stop, clients, seeds.split());
@@ -222,6 +256,9 @@ public final class LiveFleet {
             stop.set(true);
             clients.shutdownNow();
             service.close();
+            if (dependency != null) {
+                dependency.close();
+            }
             for (Kubelet k : kubelets) {
                 try {
                     Optional<ContainerRuntime.Instance> inst = k.instanceToShutDown();
@@ -283,6 +320,7 @@ public final class LiveFleet {
         private final AtomicBoolean stop;
         private final ExecutorService pool;
         private final SplittableRandom rnd;
+        private final AtomicInteger inFlight = new AtomicInteger();
 
         Client(FleetSpec.Clients c, int port, Recorder rec, Object lock, long start, long t0ns, AtomicBoolean stop,
                 ExecutorService pool, SplittableRandom rnd) {
@@ -331,7 +369,21 @@ public final class LiveFleet {
                     }
                     next += (long) (gap * 1e9);
                     sleepUntil(next);
-                    pool.execute(this::request);
+                    if (inFlight.get() >= MAX_IN_FLIGHT) {
+                        synchronized (lock) { // the client side is out of threads: the request fails at once
+                            rec.attempts(now(), 1);
+                            rec.failed(now(), 1);
+                        }
+                        continue;
+                    }
+                    inFlight.incrementAndGet();
+                    pool.execute(() -> {
+                        try {
+                            request();
+                        } finally {
+                            inFlight.decrementAndGet();
+                        }
+                    });
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();

@@ -8,6 +8,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -111,12 +112,51 @@ class FleetCliTest {
 
     @Test
     void theLiveEngineRejectsWhatItDoesNotModel() throws Exception {
-        // the model above has a shared dependency: live runs need the model engine for that
+        // the model above has a shared dependency without a target: a live run has nothing to put a fault proxy in front of
         assertThat(run("fleet", model("'restarts == 0'").toString(), "--", "/bin/true")).isEqualTo(2);
-        assertThat(err.toString().strip()).startsWith("error: the live engine does not model a shared dependency");
+        assertThat(err.toString().strip()).startsWith("error: the live engine needs dependency.target (host:port");
         err.getBuffer().setLength(0);
         assertThat(run("fleet", model("'restarts == 0'").toString(), "--replicas", "65", "--", "/bin/true")).isEqualTo(2);
         assertThat(err.toString().strip()).isEqualTo("error: --replicas must be 1-64 for the live engine, was 65");
+    }
+
+    private static final String MANIFEST = String.join("\n",
+            "apiVersion: apps/v1",
+            "kind: Deployment",
+            "metadata: {name: app}",
+            "spec:",
+            "  template:",
+            "    spec:",
+            "      containers:",
+            "        - name: app",
+            "          image: app",
+            "          ports: [{name: http, containerPort: 8080}, {name: probe, containerPort: 8081}]",
+            "          livenessProbe: {httpGet: {path: /livez, port: probe}, periodSeconds: 1}",
+            "          readinessProbe: {httpGet: {path: /readyz, port: probe}, periodSeconds: 1}",
+            "");
+
+    @Test
+    void aLiveRunFromAManifestAloneChecksItsSizeFirst() throws Exception {
+        Path m = dir.resolve("deploy.yaml");
+        Files.writeString(m, MANIFEST);
+        assertThat(run("fleet", "--replicas", "65", "--manifest", m.toString(), "--", "/bin/true")).isEqualTo(2);
+        assertThat(err.toString().strip()).isEqualTo("error: --replicas must be 1-64 for the live engine, was 65");
+        err.getBuffer().setLength(0);
+        assertThat(run("fleet", "--replicas", "2", "--", "/bin/true")).isEqualTo(2);
+        assertThat(err.toString().strip()).startsWith("error: fleet: give a model FILE");
+    }
+
+    @Test
+    @org.junit.jupiter.api.Tag("fleet-live")
+    void aLiveRunFromAManifestAlone() throws Exception {
+        Path m = dir.resolve("deploy.yaml");
+        Files.writeString(m, MANIFEST);
+        List<String> args = new java.util.ArrayList<>(List.of("fleet", "--replicas", "2", "--manifest", m.toString(), "--duration", "4s",
+                "--expect", "endpoints > 0 always", "--logs", dir.toString(), "-q", "--"));
+        args.addAll(dev.vitals.kubesim.fleet.FleetTestServers.command(4, 10, 0));
+        int code = run(args.toArray(new String[0]));
+        assertThat(code).as(out + "\n" + err).isZero();
+        assertThat(out.toString()).contains("deploy.yaml (live engine): 2 replicas").contains("[PASS] endpoints > 0 always (actual 2)");
     }
 
     @Test

@@ -13,7 +13,8 @@ import java.util.concurrent.Executors;
  * A replica for the live engine's tests: an application on {@code PORT} with a pool of
  * {@code workers} threads where {@code GET /} holds a worker {@code serviceMs}, {@code /healthz}
  * answers on that same pool (the naive wiring), and {@code /livez} and {@code /readyz} on
- * {@code PROBE_PORT} from a thread of their own (isolated). Starts after {@code startMs}.
+ * {@code PROBE_PORT} from a thread of their own (isolated); {@code /readyz} fails while
+ * {@code DEPENDENCY_PORT} (when set) refuses a connection. Starts after {@code startMs}.
  * Arguments: workers serviceMs startMs.
  */
 public final class FleetTestServer {
@@ -28,6 +29,8 @@ public final class FleetTestServer {
         int probePort = Integer.parseInt(System.getenv("PROBE_PORT"));
         Thread.sleep(startMs);
         HttpServer probes = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), probePort), 50);
+        String depPort = System.getenv("DEPENDENCY_PORT");
+        probes.createContext("/readyz", ex -> answer(ex, depPort == null || reachable(Integer.parseInt(depPort)) ? 200 : 503, "ready?"));
         probes.createContext("/", ex -> answer(ex, 200, "ok"));
         probes.setExecutor(Executors.newSingleThreadExecutor());
         probes.start();
@@ -44,6 +47,16 @@ public final class FleetTestServer {
         app.setExecutor(Executors.newFixedThreadPool(workers));
         app.start();
         System.out.println("replica " + System.getenv("REPLICA") + " listening on " + port + ", probes on " + probePort);
+    }
+
+    /** A critical readiness check of the shared dependency: a TCP connect within 300 ms. */
+    private static boolean reachable(int port) {
+        try (java.net.Socket s = new java.net.Socket()) {
+            s.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 300);
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     private static void answer(HttpExchange ex, int code, String body) throws IOException {

@@ -56,4 +56,39 @@ class LiveFleetTest {
         assertThat(r.totals().attempts()).isGreaterThan(r.totals().requests());
         assertThat(r.totals().clientErrorPercent()).isLessThan(5);
     }
+
+    @Test
+    void aSharedDependencyOutageEmptiesTheEndpointsThroughTheFaultProxy() throws Exception {
+        // case C21, live: readiness checks the shared dependency (critical); the fault proxy refuses it for 5 s
+        try (java.net.ServerSocket dep = new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+            Thread acceptor = new Thread(() -> {
+                while (!dep.isClosed()) {
+                    try (java.net.Socket s = dep.accept()) {
+                        s.getOutputStream().flush();
+                    } catch (java.io.IOException e) {
+                        return;
+                    }
+                }
+            }, "test-dependency");
+            acceptor.setDaemon(true);
+            acceptor.start();
+            FleetSpec spec = FleetSpecReader.parse(String.join("\n",
+                    "replicas: 3",
+                    "duration: 14s",
+                    "replica: {workers: 8, startTime: 1s}",
+                    "probes:",
+                    "  server: isolated",
+                    "  readiness: {periodSeconds: 1, timeoutSeconds: 2, failureThreshold: 1, dependency: critical}",
+                    "dependency: {name: cache, target: '127.0.0.1:" + dep.getLocalPort() + "', outages: [{at: 3s, duration: 5s}]}",
+                    "clients: [{name: users, concurrency: 3, serviceTime: 50ms, timeout: 2s, retries: 0}]",
+                    ""), "c21-live.yaml");
+            FleetResult r = new LiveFleet(spec, replica(8, 50, 0), 0, "/", ProcessBuilder.Redirect.DISCARD, line -> { }, "c21").run();
+            assertThat(r.totals().restarts()).as(FleetReport.text(r)).isZero();
+            // the endpoints go to zero during the outage (from 1 s after it starts, with the propagation delay)
+            assertThat(r.totals().minEndpoints()).as(FleetReport.text(r)).isZero();
+            assertThat(r.totals().zeroEndpointSeconds()).as(FleetReport.text(r)).isBetween(1.0, 8.0);
+            assertThat(r.series().get(r.series().size() - 1).endpoints()).isEqualTo(3.0);
+            assertThat(r.totals().failed()).isGreaterThan(0); // refused while no endpoint was Ready
+        }
+    }
 }
