@@ -24,7 +24,7 @@ class AgentRowTest {
         assertThat(agent.demoFlags()).isEqualTo(incident.demoFlags());
         assertThat(agent.actions()).extracting(ReplayAction::describe).isEqualTo(incident.actions().stream().map(ReplayAction::describe).toList());
         assertThat(agent.liveness()).isEqualTo(incident.liveness());
-        assertThat(agent.expectations(Wiring.NAIVE_AGENT)).extracting(RunExpectation::text).containsExactly("restarts == 0");
+        assertThat(agent.expectations(Wiring.NAIVE_AGENT)).extracting(RunExpectation::text).containsExactly("restarts == 0", "liveness p99 <= timeout / 2");
         assertThat(ReplayCatalog.select(List.of("agent"))).containsExactly(agent);
         assertThat(ReplayCatalog.select(List.of("incident"))).doesNotContain(agent);
         assertThat(incident.wirings()).containsExactly(Wiring.NAIVE, Wiring.VITALS);
