@@ -151,20 +151,24 @@ public final class ReplayCatalog {
         List<ReplayCase> cases = new ArrayList<>();
 
         Duration sustain = Duration.ofSeconds(40);
-        cases.add(ReplayCase.builder("incident", "incident")
-                .title("the incident's probe; 40 workers, exports hold a worker 4-12 s; 100 clients re-send exports for 40 s")
+        // The incident's sustained load and probe, sized and with its margins: the incident row,
+        // and the same run with the kubelet probing Vitals over gRPC, or the naive demo with the agent.
+        java.util.function.Function<ReplayCase.Builder, ReplayCase.Builder> incidentLoad = b -> b
                 .demoFlags(exports)
-                .startup(Wiring.NAIVE, boot60).startup(Wiring.VITALS, boot60)
+                .startup(Wiring.NAIVE, boot60).startup(Wiring.NAIVE_AGENT, boot60).startup(Wiring.VITALS, boot60)
                 .liveness(incident).readiness(incident)
                 .action(new ReplayAction.Load(Duration.ofSeconds(2), clients, sustain, Duration.ofSeconds(60)))
                 .duration(seconds(allowance + 2 + sustain.toSeconds() + 8))
-                .expect(Wiring.NAIVE, restarts(">=", 1))
                 .expect(Wiring.VITALS, restarts("==", 0))
                 .expect(Wiring.VITALS, livenessHeadroom(Margin.TWICE))
-                .margin(bootBudget).margin(readyAllowance).readyAllowance(allowance)
-                .margin(Margin.predicted("naive: liveness wait behind the exports vs timeout",
-                        (clients - workers) * meanExport / workers, incident.timeoutSeconds()))
-                .margin(Margin.predicted("naive: sustained load vs time to kill", sustain.toSeconds(), timeToKill(incident)))
+                .margin(bootBudget).margin(readyAllowance).readyAllowance(allowance);
+        Margin queueWait = Margin.predicted("naive: liveness wait behind the exports vs timeout",
+                (clients - workers) * meanExport / workers, incident.timeoutSeconds());
+        Margin sustainedLoad = Margin.predicted("naive: sustained load vs time to kill", sustain.toSeconds(), timeToKill(incident));
+        cases.add(incidentLoad.apply(ReplayCase.builder("incident", "incident"))
+                .title("the incident's probe; 40 workers, exports hold a worker 4-12 s; 100 clients re-send exports for 40 s")
+                .expect(Wiring.NAIVE, restarts(">=", 1))
+                .margin(queueWait).margin(sustainedLoad)
                 .build());
         cases.add(ReplayCase.builder("incident-burst", "incident")
                 .title("the incident's literal burst: 53 exports at concurrency 50, kubelet's default 1 s probe timeout")
@@ -260,36 +264,18 @@ public final class ReplayCatalog {
                 .margin(Margin.predicted("naive: observation after the deadlock vs time to kill", observeDeadlock,
                         fast.failureThreshold() * (double) fast.periodSeconds() + fast.timeoutSeconds()))
                 .build());
-        cases.add(ReplayCase.builder("incident-grpc", "grpc")
+        cases.add(incidentLoad.apply(ReplayCase.builder("incident-grpc", "grpc"))
                 .title("the incident's load and probe, the kubelet probing Vitals over gRPC (grpc.health.v1); "
                         + "naive keeps HTTP /healthz")
-                .demoFlags(exports)
                 .grpcProbes()
-                .startup(Wiring.NAIVE, boot60).startup(Wiring.VITALS, boot60)
-                .liveness(incident).readiness(incident)
-                .action(new ReplayAction.Load(Duration.ofSeconds(2), clients, sustain, Duration.ofSeconds(60)))
-                .duration(seconds(allowance + 2 + sustain.toSeconds() + 8))
                 .expect(Wiring.NAIVE, restarts(">=", 1))
-                .expect(Wiring.VITALS, restarts("==", 0))
-                .expect(Wiring.VITALS, livenessHeadroom(Margin.TWICE))
-                .margin(bootBudget).margin(readyAllowance).readyAllowance(allowance)
-                .margin(Margin.predicted("naive: liveness wait behind the exports vs timeout",
-                        (clients - workers) * meanExport / workers, incident.timeoutSeconds()))
-                .margin(Margin.predicted("naive: sustained load vs time to kill", sustain.toSeconds(), timeToKill(incident)))
+                .margin(queueWait).margin(sustainedLoad)
                 .build());
-        cases.add(ReplayCase.builder("incident-agent", "agent")
+        cases.add(incidentLoad.apply(ReplayCase.builder("incident-agent", "agent"))
                 .title("the incident's load on the naive demo, unchanged, with -javaagent:vitals-agent.jar (kubelet probes the agent)")
-                .demoFlags(exports)
                 .wirings(Wiring.NAIVE_AGENT, Wiring.VITALS)
-                .startup(Wiring.NAIVE, boot60).startup(Wiring.NAIVE_AGENT, boot60).startup(Wiring.VITALS, boot60)
-                .liveness(incident).readiness(incident)
-                .action(new ReplayAction.Load(Duration.ofSeconds(2), clients, sustain, Duration.ofSeconds(60)))
-                .duration(seconds(allowance + 2 + sustain.toSeconds() + 8))
                 .expect(Wiring.NAIVE_AGENT, restarts("==", 0))
-                .expect(Wiring.VITALS, restarts("==", 0))
                 .expect(Wiring.NAIVE_AGENT, livenessHeadroom(Margin.TWICE))
-                .expect(Wiring.VITALS, livenessHeadroom(Margin.TWICE))
-                .margin(bootBudget).margin(readyAllowance).readyAllowance(allowance)
                 .build());
         return List.copyOf(cases);
     }
