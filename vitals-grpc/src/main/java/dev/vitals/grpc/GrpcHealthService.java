@@ -232,6 +232,12 @@ public final class GrpcHealthService implements BindableService {
             if (failed) {
                 return;
             }
+            if (message == HealthProtocol.MALFORMED) {
+                failed = true;
+                rejected();
+                call.close(Status.INVALID_ARGUMENT.withDescription(HealthProtocol.MALFORMED), new Metadata());
+                return;
+            }
             if (request != null) {
                 failed = true;
                 rejected();

@@ -4,6 +4,7 @@ import io.grpc.Drainable;
 import io.grpc.KnownLength;
 import io.grpc.MethodDescriptor;
 import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -57,6 +58,13 @@ final class HealthProtocol {
             .setRequestMarshaller(RequestMarshaller.INSTANCE)
             .setResponseMarshaller(ResponseMarshaller.INSTANCE)
             .build();
+
+    /**
+     * What the request marshaller hands over for a message that is not a HealthCheckRequest;
+     * compared by identity (a client cannot send this instance).
+     */
+    @SuppressWarnings("StringOperationCanBeSimplified")
+    static final String MALFORMED = new String("malformed grpc.health.v1.HealthCheckRequest");
 
     private HealthProtocol() {
     }
@@ -240,9 +248,19 @@ final class HealthProtocol {
             return new Encoded(encodeRequest(service));
         }
 
+        /**
+         * Never throws for a malformed message: grpc-java turns an exception here into UNKNOWN
+         * "Application error processing RPC" and a SEVERE record with a stack trace per request.
+         * The service answers {@link #MALFORMED} with INVALID_ARGUMENT instead.
+         */
         @Override
         public String parse(InputStream in) {
-            return decodeRequest(readAll(in));
+            byte[] b = readAll(in);
+            try {
+                return decodeRequest(b);
+            } catch (StatusRuntimeException e) {
+                return MALFORMED;
+            }
         }
     }
 

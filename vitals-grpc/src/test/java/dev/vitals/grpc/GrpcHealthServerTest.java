@@ -237,6 +237,86 @@ class GrpcHealthServerTest {
         assertThat(Clients.check(ch, "liveness")).isEqualTo("SERVING");
     }
 
+    /**
+     * A request that is not a HealthCheckRequest is the client's error: INVALID_ARGUMENT, never
+     * grpc-java's UNKNOWN "Application error processing RPC", and no SEVERE record with a stack
+     * trace per request (any pod could flood the log with them).
+     */
+    @Test
+    void malformedRequestsAreInvalidArgumentWithoutALogRecord() throws Exception {
+        GrpcHealthServer s = start(GrpcHealthServer.builder(registry()));
+        ManagedChannel ch = channel(s);
+        java.util.logging.Logger grpcLog = java.util.logging.Logger.getLogger("io.grpc");
+        List<java.util.logging.LogRecord> severe = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.logging.Handler h = new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord r) {
+                if (r.getLevel().intValue() >= java.util.logging.Level.SEVERE.intValue()) {
+                    severe.add(r);
+                }
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        grpcLog.addHandler(h);
+        try {
+            byte[][] bad = {{0x0A, 0x02, 'l'}, {(byte) 0xFF, (byte) 0xFF, (byte) 0xFF}, {0x0A, 0x02, (byte) 0xC3, 0x28}};
+            for (byte[] b : bad) {
+                for (io.grpc.MethodDescriptor.MethodType type : new io.grpc.MethodDescriptor.MethodType[] {
+                        io.grpc.MethodDescriptor.MethodType.UNARY, io.grpc.MethodDescriptor.MethodType.SERVER_STREAMING}) {
+                    assertThat(rawCall(ch, type, b)).as(java.util.HexFormat.of().formatHex(b) + " " + type)
+                            .startsWith("INVALID_ARGUMENT malformed grpc.health.v1.HealthCheckRequest");
+                }
+            }
+            assertThat(severe).extracting(java.util.logging.LogRecord::getMessage).isEmpty();
+        } finally {
+            grpcLog.removeHandler(h);
+        }
+        assertThat(Clients.check(ch, "liveness")).isEqualTo("SERVING");
+    }
+
+    /** One Check or Watch call carrying raw bytes as its request; the status code and description. */
+    private static String rawCall(ManagedChannel ch, io.grpc.MethodDescriptor.MethodType type, byte[] request)
+            throws Exception {
+        io.grpc.MethodDescriptor.Marshaller<byte[]> bytes = new io.grpc.MethodDescriptor.Marshaller<>() {
+            @Override
+            public java.io.InputStream stream(byte[] v) {
+                return new java.io.ByteArrayInputStream(v);
+            }
+
+            @Override
+            public byte[] parse(java.io.InputStream in) {
+                try {
+                    return in.readAllBytes();
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            }
+        };
+        String method = type == io.grpc.MethodDescriptor.MethodType.UNARY ? "Check" : "Watch";
+        io.grpc.MethodDescriptor<byte[], byte[]> md = io.grpc.MethodDescriptor.<byte[], byte[]>newBuilder()
+                .setType(type).setFullMethodName("grpc.health.v1.Health/" + method)
+                .setRequestMarshaller(bytes).setResponseMarshaller(bytes).build();
+        java.util.concurrent.CompletableFuture<String> done = new java.util.concurrent.CompletableFuture<>();
+        io.grpc.ClientCall<byte[], byte[]> call = ch.newCall(md, io.grpc.CallOptions.DEFAULT.withDeadlineAfter(20, TimeUnit.SECONDS));
+        call.start(new io.grpc.ClientCall.Listener<>() {
+            @Override
+            public void onClose(io.grpc.Status status, io.grpc.Metadata trailers) {
+                done.complete(status.getCode() + " " + status.getDescription());
+            }
+        }, new io.grpc.Metadata());
+        call.request(1);
+        call.sendMessage(request);
+        call.halfClose();
+        return done.get(30, TimeUnit.SECONDS);
+    }
+
     @Test
     void threadsAreVitalsDaemonsAndGoAwayOnStop() throws Exception {
         GrpcHealthServer s = start(GrpcHealthServer.builder(registry()).eventLoopThreads(2));
