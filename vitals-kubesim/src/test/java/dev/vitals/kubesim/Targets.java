@@ -14,9 +14,9 @@ public final class Targets {
     }
 
     public static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
+        // A target binds the port later (and again after each restart): an ephemeral port could be
+        // taken in between by any connection on this busy machine, so take one below that range.
+        return freeFixedPort();
     }
 
     /**
