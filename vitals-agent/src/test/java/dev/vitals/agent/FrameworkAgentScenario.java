@@ -101,20 +101,40 @@ public abstract class FrameworkAgentScenario {
         assertThat(times.get(20)).as("slowest of " + times).isLessThan(2000);
     }
 
+    /**
+     * Ports that were free a moment ago, below the kernel's ephemeral range (10000-32767): the
+     * agent's own {@code port=0}, and every client connection on the machine, take ephemeral
+     * ports, so a port picked by binding 0 could be taken again before the application binds it.
+     */
     static int[] freePorts(int n) throws IOException {
         int[] out = new int[n];
-        List<ServerSocket> held = new ArrayList<>();
-        try {
-            for (int i = 0; i < n; i++) {
-                ServerSocket s = new ServerSocket(0);
-                held.add(s);
-                out[i] = s.getLocalPort();
-            }
-        } finally {
-            for (ServerSocket s : held) {
-                s.close();
+        java.util.concurrent.ThreadLocalRandom r = java.util.concurrent.ThreadLocalRandom.current();
+        for (int i = 0; i < n; i++) {
+            for (int attempt = 0; ; attempt++) {
+                int p = 10_000 + r.nextInt(22_000);
+                boolean taken = false;
+                for (int j = 0; j < i; j++) {
+                    taken |= out[j] == p;
+                }
+                if (!taken && free(p)) {
+                    out[i] = p;
+                    break;
+                }
+                if (attempt > 1000) {
+                    throw new IOException("no free port between 10000 and 32000");
+                }
             }
         }
         return out;
+    }
+
+    private static boolean free(int port) {
+        try (ServerSocket s = new ServerSocket()) {
+            s.setReuseAddress(true);
+            s.bind(new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), port));
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
     }
 }

@@ -43,6 +43,7 @@ public final class AgentMain {
     private static volatile AgentMain running;
 
     private final AgentOptions options;
+    private final long startNanos = System.nanoTime();
     private final Map<Integer, ListenerMonitor> listeners = new ConcurrentHashMap<>();
     private volatile DeadlockMonitor deadlock;
     private volatile LagMonitor lag;
@@ -153,7 +154,8 @@ public final class AgentMain {
         probePort = server.port();
         r.start();
         installDrain(r, options.drainDelay);
-        System.err.println("vitals-agent: probes on port " + probePort + " (/livez /readyz /startupz /health)");
+        System.err.println("vitals-agent: probes on port " + probePort + " (/livez /readyz /startupz /health), started in "
+                + (System.nanoTime() - startNanos) / 1_000_000 + " ms");
     }
 
     /** A check that only reads in-memory figures: async, completed at once, no thread held. */
