@@ -124,7 +124,7 @@ final class ReplayCommand implements Callable<Integer> {
                 seconds += sequential ? 2 * c.duration().toSeconds() : c.duration().toSeconds();
             }
         }
-        out.printf(Locale.ROOT, "vitals replay: %d case(s), each run twice (--wiring naive, --wiring vitals)%s, about %d s%n",
+        out.printf(Locale.ROOT, "vitals replay: %d case(s), each run once per wiring (naive, vitals; the agent case naive-agent, vitals)%s, about %d s%n",
                 cases.size() - skipped.size(), sequential ? " one after the other" : " side by side",
                 seconds + 4L * (cases.size() - skipped.size()));
         out.println("  demo: " + jar);

@@ -31,7 +31,7 @@ public final class ReplayReport {
     /** @return the table: scenario, wiring, restarts, seconds not ready, probe failures, liveness p99 */
     public static String table(List<RunRecord> runs) {
         StringBuilder sb = new StringBuilder();
-        String fmt = "%-16s %-7s %8s %10s %15s %13s%n";
+        String fmt = "%-16s %-11s %8s %10s %15s %13s%n";
         sb.append(String.format(Locale.ROOT, fmt, "scenario", "wiring", "restarts", "not ready", "probe failures", "liveness p99"));
         for (RunRecord r : runs) {
             sb.append(String.format(Locale.ROOT, fmt, r.replayCase().name(), r.wiring().flag(), r.restarts(),
