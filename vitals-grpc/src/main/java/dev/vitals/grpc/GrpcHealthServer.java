@@ -24,7 +24,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * The isolated gRPC health server (DESIGN.md P1, section 6b): {@code grpc.health.v1.Health}
  * ({@code Check}, {@code Watch}) on its own port and its own Netty event loop, which Vitals creates
- * and never shares with the application, with no interceptor but its own limits.
+ * and never shares with the application, with no interceptor but its own (the connection cap's).
  *
  * <pre>{@code
  * GrpcHealthServer grpc = GrpcHealthServer.builder(registry)
@@ -46,6 +46,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * a gRPC thread ever blocks or runs a check, and there is no executor queue for a flood to fill.
  *
  * <p>Limits, since every pod in the cluster can reach the port (defaults in brackets):
+ * connections open [1024] and per peer address [256, a quarter], where a new connection is never
+ * refused but the one longest without a call is closed to make room (vitals-server's policy);
  * concurrent calls per connection (HTTP/2 MAX_CONCURRENT_STREAMS) [32]; inbound message [1 KiB]
  * and metadata [8 KiB] size; HTTP/2 flow-control window [64 KiB]; a connection must finish its
  * HTTP/2 handshake within [5 s], is closed after [60 s] without calls and after at most [5 min]
