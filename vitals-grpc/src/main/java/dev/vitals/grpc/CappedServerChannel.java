@@ -7,6 +7,9 @@ import io.grpc.ServerCall;
 import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
 import io.grpc.netty.shaded.io.netty.channel.Channel;
+import io.grpc.netty.shaded.io.netty.channel.ChannelConfig;
+import io.grpc.netty.shaded.io.netty.channel.ChannelHandlerContext;
+import io.grpc.netty.shaded.io.netty.channel.ChannelInboundHandlerAdapter;
 import io.grpc.netty.shaded.io.netty.channel.socket.nio.NioServerSocketChannel;
 import java.lang.System.Logger.Level;
 import java.net.InetAddress;
@@ -18,7 +21,9 @@ import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The gRPC health port's connection cap (DESIGN.md 6c), the policy of vitals-server's
@@ -63,9 +68,41 @@ final class CappedServerChannel extends NioServerSocketChannel {
     private final Map<SocketAddress, Entry> byRemote = new HashMap<>();
     private long evicted;
 
+    private final AtomicLong acceptErrors = new AtomicLong();
+
     CappedServerChannel(int max, int perAddress) {
         this.max = max;
         this.perAddress = perAddress;
+        // first in the pipeline, before the ServerBootstrap's acceptor (added at registration)
+        pipeline().addLast("vitals-accept-errors", new AcceptErrors());
+    }
+
+    /**
+     * Errors on the listening channel: {@code accept()} failing, e.g. "Too many open files" when
+     * the application used up the descriptors. Netty would pass them on to the pipeline's tail,
+     * which logs a WARNING with a stack trace each time (about once a second). Logged here at
+     * DEBUG, one line without a stack trace, the first and then every 1000th; accepting pauses
+     * for a second as Netty's own acceptor does, so a failing accept cannot spin the loop.
+     */
+    private final class AcceptErrors extends ChannelInboundHandlerAdapter {
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            long n = acceptErrors.incrementAndGet();
+            if (n == 1 || n % 1000 == 0) {
+                LOG.log(Level.DEBUG, "gRPC health server: accepting a connection failed (" + n
+                        + " so far; accepting pauses 1000 ms): " + cause);
+            }
+            ChannelConfig config = ctx.channel().config();
+            if (config.isAutoRead()) {
+                config.setAutoRead(false);
+                ctx.channel().eventLoop().schedule(() -> config.setAutoRead(true), 1000, TimeUnit.MILLISECONDS);
+            }
+        }
+    }
+
+    /** @return accept errors so far */
+    long acceptErrors() {
+        return acceptErrors.get();
     }
 
     @Override

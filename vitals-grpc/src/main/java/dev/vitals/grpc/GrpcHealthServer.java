@@ -219,6 +219,11 @@ public final class GrpcHealthServer implements AutoCloseable {
         return c == null ? 0 : c.evicted();
     }
 
+    /** The listening channel, for tests; null before {@link #start()}. */
+    CappedServerChannel listeningChannel() {
+        return listening;
+    }
+
     /** @return the connection limit ({@link Builder#maxConnections(int)}) */
     public int maxConnections() {
         return maxConnections;

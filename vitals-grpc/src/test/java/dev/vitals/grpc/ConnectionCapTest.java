@@ -143,4 +143,51 @@ class ConnectionCapTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> server.openConnections() == 0);
         assertThat(server.evictedConnections()).isZero();
     }
+
+    @Test
+    void aFailingAcceptIsOneDebugLineWithoutAStackTrace() throws Exception {
+        // the QA repro's log: "exceptionCaught() ... reached at the tail of the pipeline" at WARN
+        // with "java.io.IOException: Too many open files", once a second
+        serve(LIMIT, LIMIT);
+        java.util.logging.Logger root = java.util.logging.Logger.getLogger("");
+        java.util.logging.Logger jul = java.util.logging.Logger.getLogger("dev.vitals.grpc");
+        List<java.util.logging.LogRecord> records = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.logging.Handler handler = new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord r) {
+                records.add(r);
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        java.util.logging.Level level = jul.getLevel();
+        jul.setLevel(java.util.logging.Level.ALL);
+        root.addHandler(handler);
+        try {
+            CappedServerChannel listening = server.listeningChannel();
+            for (int i = 0; i < 3; i++) {
+                listening.pipeline().fireExceptionCaught(new IOException("Too many open files"));
+            }
+            await().atMost(Duration.ofSeconds(10)).until(() -> records.stream()
+                    .anyMatch(r -> r.getMessage().contains("accepting a connection failed")
+                            || r.getLevel().intValue() >= java.util.logging.Level.WARNING.intValue()));
+            Thread.sleep(200);
+            assertThat(records).noneSatisfy(r -> assertThat(r.getLevel().intValue())
+                    .isGreaterThanOrEqualTo(java.util.logging.Level.WARNING.intValue()));
+            assertThat(records).allSatisfy(r -> assertThat(r.getThrown()).isNull());
+            assertThat(records.stream().filter(r -> r.getMessage().contains("accepting a connection failed"))).hasSize(1);
+            assertThat(listening.acceptErrors()).isEqualTo(3);
+            await().atMost(Duration.ofSeconds(10)).until(() -> listening.config().isAutoRead());
+            assertThat(Clients.probe(server.port(), "liveness")).isEqualTo("SERVING");
+        } finally {
+            root.removeHandler(handler);
+            jul.setLevel(level);
+        }
+    }
 }
