@@ -2,13 +2,13 @@ package dev.vitals.grpc;
 
 import dev.vitals.HealthRegistry;
 import io.grpc.Server;
+import io.grpc.ServerInterceptors;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.netty.shaded.io.netty.channel.AdaptiveRecvByteBufAllocator;
 import io.grpc.netty.shaded.io.netty.channel.ChannelOption;
 import io.grpc.netty.shaded.io.netty.channel.EventLoopGroup;
 import io.grpc.netty.shaded.io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.grpc.netty.shaded.io.netty.channel.nio.NioIoHandler;
-import io.grpc.netty.shaded.io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.grpc.netty.shaded.io.netty.util.concurrent.FastThreadLocalThread;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
@@ -24,7 +24,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * The isolated gRPC health server (DESIGN.md P1, section 6b): {@code grpc.health.v1.Health}
  * ({@code Check}, {@code Watch}) on its own port and its own Netty event loop, which Vitals creates
- * and never shares with the application, with no interceptor but its own limits.
+ * and never shares with the application, with no interceptor but its own (the connection cap's).
  *
  * <pre>{@code
  * GrpcHealthServer grpc = GrpcHealthServer.builder(registry)
@@ -46,6 +46,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * a gRPC thread ever blocks or runs a check, and there is no executor queue for a flood to fill.
  *
  * <p>Limits, since every pod in the cluster can reach the port (defaults in brackets):
+ * connections open [1024] and per peer address [256, a quarter], where a new connection is never
+ * refused but the one longest without a call is closed to make room (vitals-server's policy);
  * concurrent calls per connection (HTTP/2 MAX_CONCURRENT_STREAMS) [32]; inbound message [1 KiB]
  * and metadata [8 KiB] size; HTTP/2 flow-control window [64 KiB]; a connection must finish its
  * HTTP/2 handshake within [5 s], is closed after [60 s] without calls and after at most [5 min]
@@ -78,12 +80,15 @@ public final class GrpcHealthServer implements AutoCloseable {
     private final Duration maxConnectionAge;
     private final Duration maxConnectionAgeGrace;
     private final Duration permitKeepAliveTime;
+    private final int maxConnections;
+    private final int maxConnectionsPerAddress;
 
     private final Object lifecycle = new Object();
     private State state = State.NEW;
     private EventLoopGroup group;
     private Server server;
     private volatile InetSocketAddress boundAddress;
+    private volatile CappedServerChannel listening;
 
     private enum State { NEW, RUNNING, STOPPED }
 
@@ -101,6 +106,9 @@ public final class GrpcHealthServer implements AutoCloseable {
         this.maxConnectionAge = b.maxConnectionAge;
         this.maxConnectionAgeGrace = b.maxConnectionAgeGrace;
         this.permitKeepAliveTime = b.permitKeepAliveTime;
+        this.maxConnections = b.maxConnections;
+        this.maxConnectionsPerAddress = b.maxConnectionsPerAddress > 0 ? b.maxConnectionsPerAddress
+                : Math.max(1, b.maxConnections / 4);
     }
 
     /**
@@ -130,12 +138,14 @@ public final class GrpcHealthServer implements AutoCloseable {
             TransportLogs.install();
             EventLoopGroup g = new MultiThreadIoEventLoopGroup(eventLoopThreads, threadFactory(), NioIoHandler.newFactory());
             InetSocketAddress address = bindAddress == null ? new InetSocketAddress(port) : new InetSocketAddress(bindAddress, port);
+            // the listening channel is the connection cap (DESIGN.md 6c); one address, one channel
+            CappedServerChannel capped = new CappedServerChannel(maxConnections, maxConnectionsPerAddress);
             Server s = NettyServerBuilder.forAddress(address)
-                    .channelType(NioServerSocketChannel.class)
+                    .channelFactory(() -> capped)
                     .bossEventLoopGroup(g)
                     .workerEventLoopGroup(g)
                     .directExecutor()
-                    .addService(service)
+                    .addService(ServerInterceptors.intercept(service, capped.interceptor()))
                     .maxConcurrentCallsPerConnection(maxCallsPerConnection)
                     .maxInboundMessageSize(maxInboundMessageSize)
                     .maxInboundMetadataSize(maxInboundMetadataSize)
@@ -167,6 +177,7 @@ public final class GrpcHealthServer implements AutoCloseable {
             }
             group = g;
             server = s;
+            listening = capped;
             boundAddress = (InetSocketAddress) s.getListenSockets().get(0);
             state = State.RUNNING;
             LOG.log(Level.INFO, "gRPC health server listening on " + boundAddress + " (" + eventLoopThreads
@@ -194,6 +205,33 @@ public final class GrpcHealthServer implements AutoCloseable {
             throw new IllegalStateException("gRPC health server is not started");
         }
         return a;
+    }
+
+    /** @return connections open on the port now; 0 before {@link #start()} */
+    public int openConnections() {
+        CappedServerChannel c = listening;
+        return c == null ? 0 : c.open();
+    }
+
+    /** @return connections closed so far to make room for newer ones at the connection limit */
+    public long evictedConnections() {
+        CappedServerChannel c = listening;
+        return c == null ? 0 : c.evicted();
+    }
+
+    /** The listening channel, for tests; null before {@link #start()}. */
+    CappedServerChannel listeningChannel() {
+        return listening;
+    }
+
+    /** @return the connection limit ({@link Builder#maxConnections(int)}) */
+    public int maxConnections() {
+        return maxConnections;
+    }
+
+    /** @return the per-address share ({@link Builder#maxConnectionsPerAddress(int)}), resolved */
+    public int maxConnectionsPerAddress() {
+        return maxConnectionsPerAddress;
     }
 
     /** @return whether the server has been started and not stopped */
@@ -280,6 +318,8 @@ public final class GrpcHealthServer implements AutoCloseable {
         private Duration maxConnectionAge = Duration.ofMinutes(5);
         private Duration maxConnectionAgeGrace = Duration.ofSeconds(10);
         private Duration permitKeepAliveTime = Duration.ofSeconds(10);
+        private int maxConnections = 1024;
+        private int maxConnectionsPerAddress = -1;
 
         private Builder(HealthRegistry registry) {
             this.service = GrpcHealthService.builder(registry);
@@ -458,10 +498,42 @@ public final class GrpcHealthServer implements AutoCloseable {
         }
 
         /**
+         * @param max connections open on the port at once, 1–1,000,000; default 1024. At the limit
+         *     a new connection is never refused: the one that has gone longest without a call is
+         *     closed to make room (connections with a call open go last), the policy of
+         *     vitals-server (docs/server.md "Connection limits"), so idle connections can neither
+         *     exhaust the process's file descriptors nor keep a kubelet probe out
+         * @return this builder
+         * @throws IllegalArgumentException if out of range
+         */
+        public Builder maxConnections(int max) {
+            this.maxConnections = range("maxConnections", max, 1, 1_000_000);
+            return this;
+        }
+
+        /**
+         * @param max connections one peer (remote) address may hold, 1 to
+         *     {@link #maxConnections(int)} (checked in {@link #build()}); default a quarter of
+         *     maxConnections (256 for 1024). A new connection from an address at its share closes
+         *     that address's own longest-uncalled connection, so one pod cannot push out others
+         * @return this builder
+         * @throws IllegalArgumentException if out of range
+         */
+        public Builder maxConnectionsPerAddress(int max) {
+            this.maxConnectionsPerAddress = range("maxConnectionsPerAddress", max, 1, 1_000_000);
+            return this;
+        }
+
+        /**
          * @return the server, not started
          * @throws IllegalArgumentException if a setting conflicts with another
+         *     (maxConnectionsPerAddress over maxConnections)
          */
         public GrpcHealthServer build() {
+            if (maxConnectionsPerAddress > maxConnections) {
+                throw new IllegalArgumentException("maxConnectionsPerAddress must be at most maxConnections ("
+                        + maxConnections + "), was " + maxConnectionsPerAddress);
+            }
             return new GrpcHealthServer(this);
         }
 

@@ -19,8 +19,16 @@ final class RawHttp2 implements AutoCloseable {
     private int nextStream = 1;
 
     RawHttp2(int port) throws IOException {
+        this(port, null);
+    }
+
+    /** As {@link #RawHttp2(int)}, from the local address {@code from} (e.g. 127.0.0.2); null: any. */
+    RawHttp2(int port, InetAddress from) throws IOException {
         socket = new Socket();
         socket.setReceiveBufferSize(4096);
+        if (from != null) {
+            socket.bind(new InetSocketAddress(from, 0));
+        }
         socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 5000);
         out = socket.getOutputStream();
         out.write(PREFACE);
@@ -61,6 +69,26 @@ final class RawHttp2 implements AutoCloseable {
             // reset by the server: closed as well
         }
         return java.time.Duration.ofNanos(System.nanoTime() - t0);
+    }
+
+    /**
+     * Drops what the server sent and tells whether it closed the connection; waits at most
+     * {@code waitMillis} for more bytes.
+     */
+    boolean closedByServer(int waitMillis) throws IOException {
+        socket.setSoTimeout(waitMillis);
+        java.io.InputStream in = socket.getInputStream();
+        byte[] b = new byte[4096];
+        try {
+            while (in.read(b) >= 0) {
+                // frames from the server: SETTINGS, SETTINGS ack
+            }
+            return true;
+        } catch (java.net.SocketTimeoutException e) {
+            return false;
+        } catch (java.net.SocketException e) {
+            return true; // reset by the server
+        }
     }
 
     @Override

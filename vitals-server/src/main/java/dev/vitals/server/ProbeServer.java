@@ -3,7 +3,11 @@ package dev.vitals.server;
 import dev.vitals.HealthRegistry;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelConfig;
 import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.buffer.ByteBufAllocator;
@@ -27,6 +31,7 @@ import java.util.Optional;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The isolated probe server (DESIGN.md P1 and section 6): an HTTP/1.1 listener on its own Netty
@@ -173,6 +178,7 @@ public final class ProbeServer implements AutoCloseable {
                     .option(ChannelOption.ALLOCATOR, PROBE_ALLOCATOR)
                     .childOption(ChannelOption.ALLOCATOR, PROBE_ALLOCATOR)
                     .childOption(ChannelOption.TCP_NODELAY, true)
+                    .handler(new AcceptErrors())
                     .childHandler(new ChannelInitializer<SocketChannel>() {
                         @Override
                         protected void initChannel(SocketChannel ch) {
@@ -261,6 +267,44 @@ public final class ProbeServer implements AutoCloseable {
             long left = Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
             group.shutdownGracefully(0, left, TimeUnit.MILLISECONDS).awaitUninterruptibly(left + 5000, TimeUnit.MILLISECONDS);
             LOG.log(Level.INFO, "probe server on port " + boundAddress.getPort() + " stopped");
+        }
+    }
+
+    /** The listening channel, for tests; null before {@link #start()}. */
+    Channel serverChannel() {
+        synchronized (lifecycle) {
+            return serverChannel;
+        }
+    }
+
+    /**
+     * Errors on the listening channel: {@code accept()} failing, e.g. "Too many open files".
+     * Netty would pass them to the pipeline's tail, which logs a WARNING with a stack trace
+     * each time (about once a second while descriptors are exhausted). Logged here instead at
+     * DEBUG, one line without a stack trace, the first and then every 1000th; accepting pauses
+     * for a second as Netty's own acceptor does, so a failing accept cannot spin the loop.
+     */
+    @ChannelHandler.Sharable
+    static final class AcceptErrors extends ChannelInboundHandlerAdapter {
+        static final long PAUSE_MILLIS = 1000;
+        private final AtomicLong count = new AtomicLong();
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            long n = count.incrementAndGet();
+            if (n == 1 || n % 1000 == 0) {
+                LOG.log(Level.DEBUG, "probe server: accepting a connection failed (" + n + " so far; accepting"
+                        + " pauses " + PAUSE_MILLIS + " ms): " + cause);
+            }
+            ChannelConfig config = ctx.channel().config();
+            if (config.isAutoRead()) {
+                config.setAutoRead(false);
+                ctx.channel().eventLoop().schedule(() -> config.setAutoRead(true), PAUSE_MILLIS, TimeUnit.MILLISECONDS);
+            }
+        }
+
+        long count() {
+            return count.get();
         }
     }
 

@@ -269,4 +269,54 @@ class BadInputTest {
         System.arraycopy(b, 0, r, a.length, b.length);
         return r;
     }
+
+    @Test
+    void aFailingAcceptIsOneDebugLineWithoutAStackTraceAndThePortStillAnswers() throws Exception {
+        // QA: accept() failing with "Too many open files" made Netty's pipeline tail log
+        // "exceptionCaught ... reached the tail of the pipeline" at WARN with a stack trace, once a second.
+        java.util.logging.Logger root = java.util.logging.Logger.getLogger("");
+        java.util.logging.Logger jul = java.util.logging.Logger.getLogger("dev.vitals.server");
+        List<java.util.logging.LogRecord> records = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.logging.Handler handler = new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord r) {
+                records.add(r);
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        java.util.logging.Level level = jul.getLevel();
+        jul.setLevel(java.util.logging.Level.ALL);
+        root.addHandler(handler); // Netty's own loggers (io.netty.*) reach the root's handlers
+        try {
+            io.netty.channel.Channel listening = server.serverChannel();
+            for (int i = 0; i < 3; i++) {
+                listening.pipeline().fireExceptionCaught(new IOException("Too many open files"));
+            }
+            await().atMost(Duration.ofSeconds(10)).until(() -> records.stream()
+                    .anyMatch(r -> r.getMessage().contains("accepting a connection failed")
+                            || r.getLevel().intValue() >= java.util.logging.Level.WARNING.intValue()));
+            Thread.sleep(200); // a tail WARNING would be logged by now
+            assertThat(records).noneSatisfy(r -> assertThat(r.getLevel().intValue())
+                    .isGreaterThanOrEqualTo(java.util.logging.Level.WARNING.intValue()));
+            assertThat(records).allSatisfy(r -> assertThat(r.getThrown()).isNull());
+            List<java.util.logging.LogRecord> mine = records.stream()
+                    .filter(r -> r.getMessage().contains("accepting a connection failed")).collect(java.util.stream.Collectors.toList());
+            assertThat(mine).hasSize(1); // the first, then every 1000th
+            assertThat(mine.get(0).getLevel()).isEqualTo(java.util.logging.Level.FINE);
+            assertThat(mine.get(0).getMessage()).contains("Too many open files");
+            // accepting resumes after the pause
+            await().atMost(Duration.ofSeconds(10)).until(() -> listening.config().isAutoRead());
+            assertThat(IsolationTest.probe(server.port(), "/livez")).isTrue();
+        } finally {
+            root.removeHandler(handler);
+            jul.setLevel(level);
+        }
+    }
 }
