@@ -90,6 +90,12 @@ public final class VitalsGrpcAutoConfiguration {
         if (p.getEventLoopThreads() != null) {
             b.eventLoopThreads(p.getEventLoopThreads());
         }
+        if (p.getMaxConnections() != null) {
+            b.maxConnections(p.getMaxConnections());
+        }
+        if (p.getMaxConnectionsPerAddress() != null) {
+            b.maxConnectionsPerAddress(p.getMaxConnectionsPerAddress());
+        }
         return b;
     }
 
@@ -106,6 +112,26 @@ public final class VitalsGrpcAutoConfiguration {
         private Duration maxConnectionIdle;
         private Duration maxConnectionAge;
         private Integer eventLoopThreads;
+        private Integer maxConnections;
+        private Integer maxConnectionsPerAddress;
+
+        /** @return connections open at once, 1–1000000; at the limit the longest-idle one is closed for a new one; default 1024 */
+        public Integer getMaxConnections() {
+            return maxConnections;
+        }
+
+        public void setMaxConnections(Integer maxConnections) {
+            this.maxConnections = maxConnections;
+        }
+
+        /** @return connections one peer address may hold, 1–maxConnections; default a quarter of maxConnections */
+        public Integer getMaxConnectionsPerAddress() {
+            return maxConnectionsPerAddress;
+        }
+
+        public void setMaxConnectionsPerAddress(Integer maxConnectionsPerAddress) {
+            this.maxConnectionsPerAddress = maxConnectionsPerAddress;
+        }
 
         /** @return the port, 0–65535 (0 picks a free one); setting it turns the server on */
         public Integer getPort() {
