@@ -412,6 +412,15 @@ public final class ManifestReader {
                     "write a whole number of " + (f.endsWith("Seconds") ? "seconds" : "probes")));
             return 0;
         }
+        if (!v.canConvertToLong()) {
+            // beyond 64 bits: asLong() would wrap; report the value as written
+            boolean negative = v.bigIntegerValue().signum() < 0;
+            b.problem(new Violation("R8", prefix + "." + f, negative
+                    ? "must be greater than or equal to 0, was " + v.asText()
+                    : "is too large: " + v.asText(), negative
+                    ? "use 0 (the default) or a positive value" : "use a value that fits in 32 bits"));
+            return 0;
+        }
         return v.asLong();
     }
 }

@@ -108,6 +108,20 @@ class ManifestReaderTest {
     }
 
     @Test
+    void integerBeyond64BitsIsReportedAsWrittenNotWrapped() {
+        // found by QA: 99999999999999999999 was reported as "is too large: 7766279631452241919"
+        String yaml = workload("Pod").replace("periodSeconds: 5", "periodSeconds: 99999999999999999999");
+        assertThatThrownBy(() -> ManifestReader.parse(yaml, "p.yaml").select(Optional.empty()).toPodSpec())
+                .isInstanceOf(InvalidInputException.class)
+                .hasMessageContaining("[R8] Pod/p containers[app].livenessProbe.periodSeconds")
+                .hasMessageContaining("99999999999999999999")
+                .hasMessageNotContaining("7766279631452241919");
+        String negative = workload("Pod").replace("periodSeconds: 5", "periodSeconds: -99999999999999999999");
+        assertThatThrownBy(() -> ManifestReader.parse(negative, "p.yaml").select(Optional.empty()).toPodSpec())
+                .hasMessageContaining("must be greater than or equal to 0, was -99999999999999999999");
+    }
+
+    @Test
     void portNameNotFoundIsAnError() {
         String yaml = workload("Pod").replace("port: http}", "port: metrics}");
         assertThatThrownBy(() -> ManifestReader.parse(yaml, "p.yaml").select(Optional.empty()).toPodSpec())
