@@ -83,6 +83,15 @@ class LintInputTest {
     }
 
     @Test
+    void aFileThatIsNotUtf8TextSaysSo(@TempDir Path dir) throws Exception {
+        // found by QA: a binary file gave "bin.yaml: cannot read: Input length = 1"
+        Path bin = Files.write(dir.resolve("bin.yaml"), new byte[] {'a', ':', ' ', (byte) 0xff, (byte) 0xfe, '\n'});
+        LintReport r = run(LintInput.collect(List.of(bin.toString()), System.in));
+        assertThat(r.files()).singleElement().satisfies(f -> assertThat(f.error()).hasValueSatisfying(e ->
+                assertThat(e).contains("not UTF-8 text").doesNotContain("Input length")));
+    }
+
+    @Test
     void aJsonPatchListInADirectoryIsNotAWorkloadAndNotAnError() {
         LintReport r = run(List.of(LintInput.text("patch.yaml", "- op: replace\n  path: /apiVersion\n  value: policy/v1\n")));
         assertThat(r.errors()).isEmpty();
