@@ -28,15 +28,17 @@ import picocli.CommandLine.Parameters;
 
 /** {@code vitals replay}: each probe failure reproduced on the demo service, and its absence with Vitals. */
 @Command(name = "replay", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Replay each probe failure on the demo service, wired naively and with Vitals.",
-            "Runs the demo twice per scenario, --wiring naive and --wiring vitals, under the same kubelet probes",
-            "and the same faults, and compares restarts, time not ready, probe failures and liveness latency",
-            "side by side. Needs only the built jars (vitals.jar and vitals-demo.jar).",
-            "Scenarios: incident, db-outage, slow-start, stall, grpc, all (default). Before the runs the demo's boot is",
-            "measured (--boot-rounds) and every delay, budget and run length sized from it, so that each",
-            "expectation has at least a 2x margin; a scenario that cannot get its margins here is skipped, with the reason.",
-            "Exit code: 0 when every judged scenario holds (and at least one was judged), 1 when one does not",
-            "or nothing could be judged, 2 on bad input."})
+        description = {"Replay each probe failure on the demo service, wired naively and with Vitals."
+            + " Runs the demo twice per scenario, --wiring naive and --wiring vitals, under the same kubelet probes"
+            + " and the same faults, and compares restarts, time not ready, probe failures and liveness latency"
+            + " side by side. Needs only the built jars (vitals.jar and vitals-demo.jar).",
+            "",
+            "Scenarios: incident, db-outage, slow-start, stall, grpc, all (default). Before the runs the demo's boot is"
+            + " measured (--boot-rounds) and every delay, budget and run length sized from it, so that each"
+            + " expectation has at least a 2x margin; a scenario that cannot get its margins here is skipped, with the reason.",
+            "",
+            "Exit code: 0 when every judged scenario holds (and at least one was judged), 1 when one does not"
+            + " or nothing could be judged, 2 on bad input."})
 final class ReplayCommand implements Callable<Integer> {
     @Parameters(paramLabel = "SCENARIO", arity = "0..*",
             description = "incident | db-outage | slow-start | stall | grpc | all (default all); a single row such as incident-burst also works")
