@@ -82,6 +82,7 @@ final class ReplayCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        SimulateChecks.checkWritable("--json", json); // before any run: the report must not be lost at the end
         if (replicas != null || FleetReplayCommand.fleetOnly(scenarios)) {
             return FleetReplayCommand.run(scenarios, replicas, json, html, out);
         }
@@ -99,6 +100,16 @@ final class ReplayCommand implements Callable<Integer> {
         Path jar = demoJar();
         if (html != null && Files.exists(html) && !Files.isDirectory(html)) {
             throw new InvalidInputException("--html " + html + ": not a directory");
+        }
+        if (logs != null) {
+            if (Files.exists(logs) && !Files.isDirectory(logs)) {
+                throw new InvalidInputException("--logs " + logs + ": not a directory");
+            }
+            try {
+                Files.createDirectories(logs);
+            } catch (java.io.IOException | SecurityException e) {
+                throw new InvalidInputException("--logs " + logs + ": cannot create the directory");
+            }
         }
         // A fresh directory per run by default, so concurrent replays never overwrite each other's logs.
         Path logDir = logs != null ? logs : Files.createTempDirectory("vitals-replay-");
