@@ -99,6 +99,20 @@ class LintInputTest {
     }
 
     @Test
+    void aKeyOverridingAMergeKeyIsNoDuplicate() {
+        // found by QA: '<<: *p' then 'periodSeconds: 5' was an error Y1 naming the anchor's line;
+        // YAML's merge lets explicit keys override merged ones (go-yaml, kubectl accept it)
+        String merged = deployment("        livenessProbe: &p\n          httpGet: {path: /livez, port: 8080}\n"
+                + "          periodSeconds: 10\n"
+                + "        readinessProbe:\n          <<: *p\n          periodSeconds: 5\n");
+        assertThat(lint(merged).findings()).noneMatch(f -> f.rule().equals("Y1"));
+        String twice = deployment("        livenessProbe: &p\n          httpGet: {path: /livez, port: 8080}\n"
+                + "          periodSeconds: 10\n"
+                + "        readinessProbe:\n          <<: *p\n          periodSeconds: 5\n          periodSeconds: 6\n");
+        assertThat(only(lint(twice), "Y1").message()).contains("periodSeconds");
+    }
+
+    @Test
     void duplicateKeysAreAnErrorNamingBothLines() {
         String dup = deployment("        livenessProbe:\n          httpGet: {path: /livez, port: 8080}\n"
                 + "        readinessProbe:\n          httpGet: {path: /readyz, port: 8080}\n"
