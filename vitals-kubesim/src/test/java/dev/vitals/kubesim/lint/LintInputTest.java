@@ -92,6 +92,16 @@ class LintInputTest {
     }
 
     @Test
+    void aPipeOrDeviceNamedOnTheCommandLineIsRead() {
+        // found by QA: 'vitals lint <(helm template ...)' said "/dev/fd/63: no such file or directory",
+        // and so did /dev/null: only regular files were accepted
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.exists(Path.of("/dev/null")));
+        LintReport r = run(LintInput.collect(List.of("/dev/null"), System.in));
+        assertThat(r.errors()).isEmpty();
+        assertThat(r.files()).singleElement().satisfies(f -> assertThat(f.workloads()).isZero());
+    }
+
+    @Test
     void aJsonPatchListInADirectoryIsNotAWorkloadAndNotAnError() {
         LintReport r = run(List.of(LintInput.text("patch.yaml", "- op: replace\n  path: /apiVersion\n  value: policy/v1\n")));
         assertThat(r.errors()).isEmpty();
