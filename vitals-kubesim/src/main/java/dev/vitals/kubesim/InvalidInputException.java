@@ -51,6 +51,9 @@ public class InvalidInputException extends IllegalArgumentException {
         if (e instanceof java.nio.file.AccessDeniedException) {
             return "permission denied";
         }
+        if (e instanceof java.nio.charset.CharacterCodingException) {
+            return "not UTF-8 text (a binary file?)";
+        }
         String m = e.getMessage();
         return m == null ? e.getClass().getSimpleName() : firstLine(m);
     }

@@ -123,6 +123,14 @@ final class LintCommand implements Callable<Integer> {
         Writer target = openOutput();
         LintReport report = new Linter(rules, new LintContext(startup, app, latencies), Optional.ofNullable(container))
                 .lint(inputs);
+        if (container != null && report.workloads() > 0 && report.containers() == 0) {
+            // a typo must not lint nothing and pass
+            if (output != null) {
+                target.close();
+            }
+            throw new InvalidInputException("--container " + container + ": no container of that name (or KIND/NAME:CONTAINER)"
+                    + " in " + report.workloads() + " workload(s)");
+        }
         try {
             fmt.write(report, threshold, VitalsCommand.VERSION, target);
         } finally {

@@ -28,15 +28,17 @@ import picocli.CommandLine.Parameters;
 
 /** {@code vitals replay}: each probe failure reproduced on the demo service, and its absence with Vitals. */
 @Command(name = "replay", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Replay each probe failure on the demo service, wired naively and with Vitals.",
-            "Runs the demo twice per scenario, --wiring naive and --wiring vitals, under the same kubelet probes",
-            "and the same faults, and compares restarts, time not ready, probe failures and liveness latency",
-            "side by side. Needs only the built jars (vitals.jar and vitals-demo.jar).",
-            "Scenarios: incident, db-outage, slow-start, stall, grpc, all (default). Before the runs the demo's boot is",
-            "measured (--boot-rounds) and every delay, budget and run length sized from it, so that each",
-            "expectation has at least a 2x margin; a scenario that cannot get its margins here is skipped, with the reason.",
-            "Exit code: 0 when every judged scenario holds (and at least one was judged), 1 when one does not",
-            "or nothing could be judged, 2 on bad input."})
+        description = {"Replay each probe failure on the demo service, wired naively and with Vitals."
+            + " Runs the demo twice per scenario, --wiring naive and --wiring vitals, under the same kubelet probes"
+            + " and the same faults, and compares restarts, time not ready, probe failures and liveness latency"
+            + " side by side. Needs only the built jars (vitals.jar and vitals-demo.jar).",
+            "",
+            "Scenarios: incident, db-outage, slow-start, stall, grpc, all (default). Before the runs the demo's boot is"
+            + " measured (--boot-rounds) and every delay, budget and run length sized from it, so that each"
+            + " expectation has at least a 2x margin; a scenario that cannot get its margins here is skipped, with the reason.",
+            "",
+            "Exit code: 0 when every judged scenario holds (and at least one was judged), 1 when one does not"
+            + " or nothing could be judged, 2 on bad input."})
 final class ReplayCommand implements Callable<Integer> {
     @Parameters(paramLabel = "SCENARIO", arity = "0..*",
             description = "incident | db-outage | slow-start | stall | grpc | all (default all); a single row such as incident-burst also works")
@@ -80,6 +82,7 @@ final class ReplayCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        SimulateChecks.checkWritable("--json", json); // before any run: the report must not be lost at the end
         if (replicas != null || FleetReplayCommand.fleetOnly(scenarios)) {
             return FleetReplayCommand.run(scenarios, replicas, json, html, out);
         }
@@ -97,6 +100,16 @@ final class ReplayCommand implements Callable<Integer> {
         Path jar = demoJar();
         if (html != null && Files.exists(html) && !Files.isDirectory(html)) {
             throw new InvalidInputException("--html " + html + ": not a directory");
+        }
+        if (logs != null) {
+            if (Files.exists(logs) && !Files.isDirectory(logs)) {
+                throw new InvalidInputException("--logs " + logs + ": not a directory");
+            }
+            try {
+                Files.createDirectories(logs);
+            } catch (java.io.IOException | SecurityException e) {
+                throw new InvalidInputException("--logs " + logs + ": cannot create the directory");
+            }
         }
         // A fresh directory per run by default, so concurrent replays never overwrite each other's logs.
         Path logDir = logs != null ? logs : Files.createTempDirectory("vitals-replay-");

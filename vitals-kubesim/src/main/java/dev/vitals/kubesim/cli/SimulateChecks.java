@@ -102,6 +102,16 @@ final class SimulateChecks {
         if (!Files.isWritable(dir) || Files.exists(abs) && !Files.isWritable(abs)) {
             throw new InvalidInputException(option + " " + file + ": not writable");
         }
+        // access() says yes to root for any directory; make the missing ones now, so a path that
+        // cannot be made (/proc/x, a read-only mount) is refused here and not after the run
+        Path parent = abs.getParent();
+        if (parent != null && !Files.isDirectory(parent)) {
+            try {
+                Files.createDirectories(parent);
+            } catch (java.io.IOException | SecurityException e) {
+                throw new InvalidInputException(option + " " + file + ": cannot create directory " + parent);
+            }
+        }
     }
 
     /** @return a probe's kubelet description with named ports resolved, e.g. {@code httpGet http://:http(8080)/livez} */

@@ -82,7 +82,7 @@ public final class AppConfig {
                 return readYaml(f);
             }
         } catch (IOException e) {
-            throw new LintInputException(f + ": cannot read: " + e.getMessage());
+            throw new LintInputException(f + ": cannot read: " + dev.vitals.kubesim.InvalidInputException.reason(e));
         }
         throw new LintInputException(f + ": --app-config takes .yaml, .yml or .properties files");
     }

@@ -94,7 +94,7 @@ public final class LintInput {
                     throw new LintInputException(a + ": no *.yaml, *.yml or *.json files in this directory");
                 }
                 found.forEach(f -> out.add(file(f)));
-            } else if (Files.isRegularFile(p)) {
+            } else if (Files.exists(p)) { // a regular file, or a pipe or device: vitals lint <(helm template …)
                 out.add(file(p));
             } else {
                 throw new LintInputException(a + ": no such file or directory");

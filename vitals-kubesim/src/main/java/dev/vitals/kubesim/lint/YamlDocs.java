@@ -214,6 +214,7 @@ final class YamlDocs {
                 spend(1, e);
                 ObjectNode o = F.objectNode();
                 loc.nodeLines.put(o, line(e));
+                java.util.Set<String> fromMerge = new java.util.HashSet<>(); // keys a '<<' brought in, not yet written here
                 for (Event k = events.next(); k.getEventId() != Event.ID.MappingEnd; k = events.next()) {
                     int keyLine = line(k);
                     boolean merge = k instanceof ScalarEvent && ((ScalarEvent) k).isPlain()
@@ -221,7 +222,14 @@ final class YamlDocs {
                     JsonNode keyNode = node(k);
                     JsonNode value = node(events.next());
                     if (merge) {
+                        java.util.Set<String> before0 = new java.util.HashSet<>();
+                        o.fieldNames().forEachRemaining(before0::add);
                         merge(o, value);
+                        o.fieldNames().forEachRemaining(n -> {
+                            if (!before0.contains(n)) {
+                                fromMerge.add(n);
+                            }
+                        });
                         continue;
                     }
                     if (!keyNode.isValueNode()) {
@@ -229,7 +237,8 @@ final class YamlDocs {
                                 + (keyNode.isArray() ? "list" : "mapping") + " used as a key", keyLine));
                     }
                     String key = keyNode.asText();
-                    boolean dup = o.has(key);
+                    // an explicit key overrides a merged one (YAML merge); only a key written twice is a duplicate
+                    boolean dup = o.has(key) && !fromMerge.remove(key);
                     if (dup) {
                         dups.add(new DuplicateKey(key, loc.line(o, key), keyLine));
                     }

@@ -86,6 +86,11 @@ public final class ManifestReader {
                 collect(node, source, "document " + doc, out, kinds);
             }
         } catch (JsonProcessingException e) {
+            int template = templateLine(yaml);
+            if (template > 0) {
+                throw new InvalidInputException(source + ":" + template + ": looks like a Helm/Go template ('{{' at line "
+                        + template + "), not a manifest: render it first, e.g. helm template RELEASE CHART > deploy.yaml", e);
+            }
             throw new InvalidInputException(source + ": not valid YAML: " + InvalidInputException.firstLine(e.getOriginalMessage())
                     + (e.getLocation() == null ? "" : " (line " + e.getLocation().getLineNr() + ")"), e);
         } catch (IOException e) {
@@ -103,6 +108,21 @@ public final class ManifestReader {
                     + " spec.containers)");
         }
         return new Manifest(source, out);
+    }
+
+    /** @return the first line (1-based) holding a Go template action "{{", or 0 */
+    private static int templateLine(String text) {
+        int at = text.indexOf("{{");
+        if (at < 0) {
+            return 0;
+        }
+        int line = 1;
+        for (int i = 0; i < at; i++) {
+            if (text.charAt(i) == '\n') {
+                line++;
+            }
+        }
+        return line;
     }
 
     private static void collect(JsonNode obj, String source, String where, List<ContainerEntry> out,
@@ -410,6 +430,15 @@ public final class ManifestReader {
         if (v.getNodeType() != JsonNodeType.NUMBER || !v.isIntegralNumber()) {
             b.problem(new Violation("schema", prefix + "." + f, "must be an integer, was " + v,
                     "write a whole number of " + (f.endsWith("Seconds") ? "seconds" : "probes")));
+            return 0;
+        }
+        if (!v.canConvertToLong()) {
+            // beyond 64 bits: asLong() would wrap; report the value as written
+            boolean negative = v.bigIntegerValue().signum() < 0;
+            b.problem(new Violation("R8", prefix + "." + f, negative
+                    ? "must be greater than or equal to 0, was " + v.asText()
+                    : "is too large: " + v.asText(), negative
+                    ? "use 0 (the default) or a positive value" : "use a value that fits in 32 bits"));
             return 0;
         }
         return v.asLong();

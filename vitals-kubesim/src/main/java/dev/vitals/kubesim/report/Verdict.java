@@ -24,8 +24,15 @@ public final class Verdict {
      */
     public static List<Expectation.Check> defaults(SimulationResult r, double firstActionAt) {
         List<Expectation.Check> out = new ArrayList<>();
-        out.add(new Expectation.Check("no kill by a probe", r.kills() == 0, "kills = " + r.kills()
-                + (r.kills() == 0 ? "" : " at " + times(r.killTimes()))));
+        // a kill names its probe; a pod deletion's stop (R53) has none and is no kill by a probe
+        List<Double> probeKills = new ArrayList<>();
+        for (SimEvent e : r.events()) {
+            if (e.type() == SimEvent.Type.KILL && e.probe().isPresent()) {
+                probeKills.add(e.t());
+            }
+        }
+        out.add(new Expectation.Check("no kill by a probe", probeKills.isEmpty(), "kills = " + probeKills.size()
+                + (probeKills.isEmpty() ? "" : " at " + times(probeKills))));
         double firstReady = -1;
         double lostAt = -1;
         for (SimEvent e : r.events()) {

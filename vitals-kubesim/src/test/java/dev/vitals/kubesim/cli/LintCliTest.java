@@ -53,6 +53,18 @@ class LintCliTest {
     }
 
     @Test
+    void aContainerNameThatMatchesNothingIsBadInputNotAGreenRun(@TempDir Path dir) throws Exception {
+        // found by QA: --container with a typo linted 0 containers and exited 0
+        Path m = write(dir, "deploy.yaml", ERROR);
+        assertThat(run("lint", "--container", "ap", m.toString())).isEqualTo(2);
+        assertThat(err.toString().strip()).startsWith("error: --container ap: no container of that name")
+                .doesNotContain("\n").doesNotContain("Exception");
+        err.getBuffer().setLength(0);
+        assertThat(run("lint", "--container", "app", m.toString())).isEqualTo(1);
+        assertThat(err.toString()).isEmpty();
+    }
+
+    @Test
     void disableAndEnableSelectRules(@TempDir Path dir) throws Exception {
         Path m = write(dir, "deploy.yaml", SAME);
         assertThat(run("lint", "--fail-on", "warning", "--disable", "L1,L4", m.toString())).isZero();

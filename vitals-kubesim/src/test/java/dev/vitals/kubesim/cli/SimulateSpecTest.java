@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -171,6 +172,26 @@ class SimulateSpecTest {
             assertThat(System.nanoTime() - t0).as("refused before the run: " + args).isLessThan(30_000_000_000L);
         }
         assertThat(err.toString()).contains("livenessProbe").containsIgnoringCase("duplicate");
+    }
+
+    @Test
+    void anOutputDirectoryThatCannotBeMadeIsOneLineBeforeTheRun() throws Exception {
+        // found by QA: the ancestor check passes for root (access() ignores permissions), so
+        // --json /proc/x/r.json was found only after the whole run ("error: java.nio.file.
+        // NoSuchFileException: /proc/x", exit 1 after a PASS) and --app-output there ran the full
+        // duration and exited 1 with "never ready", the target never started and nothing said why
+        Assumptions.assumeTrue(Files.isDirectory(Path.of("/proc/self")), "needs Linux /proc");
+        String live = "tcp://:" + Targets.freePort();
+        for (String option : List.of("--json", "--html", "--app-output")) {
+            err.getBuffer().setLength(0);
+            List<String> args = List.of("simulate", "--liveness", live, "--duration", "20s", option,
+                    "/proc/vitals-qa-no-such-dir/out.txt", "--", "true");
+            long t0 = System.nanoTime();
+            assertThat(run(args)).as(String.join(" ", args) + "\n" + err).isEqualTo(2);
+            assertThat(err.toString().strip()).as(option).startsWith("error: " + option + " /proc/vitals-qa-no-such-dir/out.txt")
+                    .doesNotContain("Exception").doesNotContain("\n");
+            assertThat(System.nanoTime() - t0).as("refused before the run: " + args).isLessThan(15_000_000_000L);
+        }
     }
 
     @Test

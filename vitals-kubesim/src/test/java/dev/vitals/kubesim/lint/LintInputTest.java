@@ -83,10 +83,43 @@ class LintInputTest {
     }
 
     @Test
+    void aFileThatIsNotUtf8TextSaysSo(@TempDir Path dir) throws Exception {
+        // found by QA: a binary file gave "bin.yaml: cannot read: Input length = 1"
+        Path bin = Files.write(dir.resolve("bin.yaml"), new byte[] {'a', ':', ' ', (byte) 0xff, (byte) 0xfe, '\n'});
+        LintReport r = run(LintInput.collect(List.of(bin.toString()), System.in));
+        assertThat(r.files()).singleElement().satisfies(f -> assertThat(f.error()).hasValueSatisfying(e ->
+                assertThat(e).contains("not UTF-8 text").doesNotContain("Input length")));
+    }
+
+    @Test
+    void aPipeOrDeviceNamedOnTheCommandLineIsRead() {
+        // found by QA: 'vitals lint <(helm template ...)' said "/dev/fd/63: no such file or directory",
+        // and so did /dev/null: only regular files were accepted
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.exists(Path.of("/dev/null")));
+        LintReport r = run(LintInput.collect(List.of("/dev/null"), System.in));
+        assertThat(r.errors()).isEmpty();
+        assertThat(r.files()).singleElement().satisfies(f -> assertThat(f.workloads()).isZero());
+    }
+
+    @Test
     void aJsonPatchListInADirectoryIsNotAWorkloadAndNotAnError() {
         LintReport r = run(List.of(LintInput.text("patch.yaml", "- op: replace\n  path: /apiVersion\n  value: policy/v1\n")));
         assertThat(r.errors()).isEmpty();
         assertThat(r.files().get(0).otherKinds()).containsKey("(not an object: array)");
+    }
+
+    @Test
+    void aKeyOverridingAMergeKeyIsNoDuplicate() {
+        // found by QA: '<<: *p' then 'periodSeconds: 5' was an error Y1 naming the anchor's line;
+        // YAML's merge lets explicit keys override merged ones (go-yaml, kubectl accept it)
+        String merged = deployment("        livenessProbe: &p\n          httpGet: {path: /livez, port: 8080}\n"
+                + "          periodSeconds: 10\n"
+                + "        readinessProbe:\n          <<: *p\n          periodSeconds: 5\n");
+        assertThat(lint(merged).findings()).noneMatch(f -> f.rule().equals("Y1"));
+        String twice = deployment("        livenessProbe: &p\n          httpGet: {path: /livez, port: 8080}\n"
+                + "          periodSeconds: 10\n"
+                + "        readinessProbe:\n          <<: *p\n          periodSeconds: 5\n          periodSeconds: 6\n");
+        assertThat(only(lint(twice), "Y1").message()).contains("periodSeconds");
     }
 
     @Test

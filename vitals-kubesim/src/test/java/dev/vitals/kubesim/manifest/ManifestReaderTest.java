@@ -108,6 +108,41 @@ class ManifestReaderTest {
     }
 
     @Test
+    void aHelmTemplateIsOneLineSayingToRenderIt() {
+        // found by QA: simulate --manifest on a chart's template printed snakeyaml's event dump
+        // ("Expected a field name ..., got this instead: <org.yaml.snakeyaml.events.MappingStartEvent(...)>")
+        String template = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {{ .Values.name }}\n"
+                + "spec:\n  template:\n    spec:\n      containers:\n      - name: app\n";
+        assertThatThrownBy(() -> ManifestReader.parse(template, "templates/deploy.yaml"))
+                .isInstanceOf(InvalidInputException.class)
+                .hasMessage("templates/deploy.yaml:4: looks like a Helm/Go template ('{{' at line 4), not a manifest:"
+                        + " render it first, e.g. helm template RELEASE CHART > deploy.yaml");
+    }
+
+    @Test
+    void aFileThatIsNotUtf8TextSaysSo(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        // found by QA: a binary file gave "cannot read manifest x: Input length = 1"
+        java.nio.file.Path bin = java.nio.file.Files.write(dir.resolve("bin.yaml"), new byte[] {'a', ':', ' ', (byte) 0xff, (byte) 0xfe, '\n'});
+        assertThatThrownBy(() -> ManifestReader.read(bin))
+                .isInstanceOf(InvalidInputException.class)
+                .hasMessageContaining("not UTF-8 text").hasMessageNotContaining("Input length");
+    }
+
+    @Test
+    void integerBeyond64BitsIsReportedAsWrittenNotWrapped() {
+        // found by QA: 99999999999999999999 was reported as "is too large: 7766279631452241919"
+        String yaml = workload("Pod").replace("periodSeconds: 5", "periodSeconds: 99999999999999999999");
+        assertThatThrownBy(() -> ManifestReader.parse(yaml, "p.yaml").select(Optional.empty()).toPodSpec())
+                .isInstanceOf(InvalidInputException.class)
+                .hasMessageContaining("[R8] Pod/p containers[app].livenessProbe.periodSeconds")
+                .hasMessageContaining("99999999999999999999")
+                .hasMessageNotContaining("7766279631452241919");
+        String negative = workload("Pod").replace("periodSeconds: 5", "periodSeconds: -99999999999999999999");
+        assertThatThrownBy(() -> ManifestReader.parse(negative, "p.yaml").select(Optional.empty()).toPodSpec())
+                .hasMessageContaining("must be greater than or equal to 0, was -99999999999999999999");
+    }
+
+    @Test
     void portNameNotFoundIsAnError() {
         String yaml = workload("Pod").replace("port: http}", "port: metrics}");
         assertThatThrownBy(() -> ManifestReader.parse(yaml, "p.yaml").select(Optional.empty()).toPodSpec())

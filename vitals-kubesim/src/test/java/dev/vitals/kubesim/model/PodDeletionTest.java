@@ -50,6 +50,18 @@ class PodDeletionTest {
         assertThat(rig.probes(READINESS)).allSatisfy(e -> assertThat(e.t()).isLessThanOrEqualTo(8.0));
     }
 
+    /** Found by QA: simulate's default expectation "no kill by a probe" failed on a pod deletion's stop. */
+    @Test
+    void aDeletionIsNoKillByAProbeInTheDefaultVerdict() throws Exception {
+        Rig rig = new Rig();
+        rig.container.exitAfterTerm(Duration.ofSeconds(1));
+        SimulationResult r = run(rig, Rig.pod(Rig.probe(LIVENESS, 0, 1, 3), Rig.probe(READINESS, 0, 1, 1)),
+                "actions:\n  - at: 5s\n    delete: true\n", (p, i, s, t) -> ScriptedProbes.ok());
+        assertThat(rig.typed(SimEvent.Type.KILL)).hasSize(1);
+        assertThat(dev.vitals.kubesim.report.Verdict.defaults(r, 5.0).get(0))
+                .satisfies(c -> assertThat(c.passed()).as(c.actual()).isTrue());
+    }
+
     /** R43 (1) and R44: a deletion grace period overrides the pod's, never below 2 s; SIGKILL ends a TERM-ignoring container. */
     @Test
     void deletionGracePeriodWinsButNeverBelowTwoSeconds() throws Exception {
