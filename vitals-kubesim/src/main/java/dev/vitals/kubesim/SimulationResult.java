@@ -78,16 +78,16 @@ public final class SimulationResult {
         return restarts;
     }
 
-    /** @return the number of liveness/startup kills */
+    /** @return the number of liveness/startup kills (a pod deletion's stop is not one) */
     public int kills() {
-        return (int) events.stream().filter(e -> e.type() == SimEvent.Type.KILL).count();
+        return killTimes().size();
     }
 
-    /** @return the times (seconds) of each kill */
+    /** @return the times (seconds) of each liveness/startup kill */
     public List<Double> killTimes() {
         List<Double> out = new ArrayList<>();
         for (SimEvent e : events) {
-            if (e.type() == SimEvent.Type.KILL) {
+            if (e.type() == SimEvent.Type.KILL && e.probe().isPresent()) { // a deletion's stop has no probe
                 out.add(e.t());
             }
         }

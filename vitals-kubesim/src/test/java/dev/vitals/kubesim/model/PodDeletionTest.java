@@ -58,6 +58,8 @@ class PodDeletionTest {
         SimulationResult r = run(rig, Rig.pod(Rig.probe(LIVENESS, 0, 1, 3), Rig.probe(READINESS, 0, 1, 1)),
                 "actions:\n  - at: 5s\n    delete: true\n", (p, i, s, t) -> ScriptedProbes.ok());
         assertThat(rig.typed(SimEvent.Type.KILL)).hasSize(1);
+        assertThat(r.kills()).as("a deletion's stop is not a kill by a probe").isZero();
+        assertThat(r.killTimes()).isEmpty();
         assertThat(dev.vitals.kubesim.report.Verdict.defaults(r, 5.0).get(0))
                 .satisfies(c -> assertThat(c.passed()).as(c.actual()).isTrue());
     }
