@@ -18,7 +18,9 @@ import java.util.function.Supplier;
  *   <li>Detection ({@code readiness=auto}): on each HTTP port of the application, the first of
  *       {@link #CANDIDATES} that answers anything but 404/405/401/403 is taken and kept; a port
  *       that does not speak HTTP is skipped. With no endpoint found, readiness follows "the
- *       application answers HTTP".</li>
+ *       application answers HTTP". A run has one {@code readiness-timeout} for detection; the
+ *       candidates a port ruled out stay ruled out, so a slow application is searched over
+ *       several runs rather than from the first candidate each time.</li>
  *   <li>Answers 200–399 are UP; any other status is DOWN "answered 503"; a refused connection
  *       is DOWN "not listening".</li>
  *   <li>One call in flight: a call that has not answered within {@code readiness-timeout} is DOWN
@@ -56,6 +58,8 @@ final class AppReadiness implements HealthCheck {
     private List<Integer> searched = List.of();
     private final List<Integer> nonHttp = new ArrayList<>();
     private final List<Integer> http = new ArrayList<>();
+    /** Port → how many candidates, in order, it answered 404/405/401/403 to: a later run goes on from there. */
+    private final java.util.Map<Integer, Integer> ruledOut = new java.util.HashMap<>();
     private static final String HTTP_TEST_PATH = "/.vitals-agent-http-test";
 
     AppReadiness(AgentOptions options, Supplier<List<Integer>> ports, Supplier<Availability> availability, Consumer<List<Integer>> onPorts) {
@@ -153,7 +157,10 @@ final class AppReadiness implements HealthCheck {
                 }
                 http.add(p);
             }
-            for (String candidate : candidates) {
+            // Go on where an earlier run stopped: under load one run's time may not reach the
+            // 8th candidate, and starting over each run would never get there.
+            for (int i = ruledOut.getOrDefault(p, 0); i < candidates.size(); i++) {
+                String candidate = candidates.get(i);
                 long left = (end - System.nanoTime()) / 1_000_000L;
                 if (left <= 0) {
                     return Health.builder(Status.DOWN).message("looking for the application's health endpoint").build();
@@ -183,6 +190,7 @@ final class AppReadiness implements HealthCheck {
                 if (a.refused) {
                     return Health.builder(Status.DOWN).message("port " + p + " refused a connection").build();
                 }
+                ruledOut.put(p, i + 1);
             }
         }
         if (undecided) {

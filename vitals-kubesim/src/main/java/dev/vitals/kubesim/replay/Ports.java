@@ -42,11 +42,25 @@ final class Ports {
         return out;
     }
 
-    /** @return the first port of the ephemeral range, or -1 when unknown */
+    /**
+     * The file is read with one {@code read} of a buffer larger than it: a sysctl file under
+     * {@code /proc/sys} answers only a read at offset 0 and returns end-of-file at any other
+     * offset, and it reports a size of 0, so {@code Files.readString} (which then reads one byte
+     * first, and the rest at offset 1) got {@code "3"} from {@code "32768\t60999"}: the range was
+     * taken as unknown and every port came from binding port 0, inside the ephemeral range.
+     *
+     * @return the first port of the ephemeral range, or -1 when unknown
+     */
     static int ephemeralLow(Path procFile) {
-        try {
-            String[] parts = Files.readString(procFile, StandardCharsets.US_ASCII).trim().split("\\s+");
-            return Integer.parseInt(parts[0]);
+        try (java.io.InputStream in = Files.newInputStream(procFile)) {
+            byte[] buf = new byte[256];
+            int n = in.read(buf);
+            if (n <= 0) {
+                return -1;
+            }
+            String[] parts = new String(buf, 0, n, StandardCharsets.US_ASCII).trim().split("\\s+");
+            int low = Integer.parseInt(parts[0]);
+            return low >= 1024 && low <= 65535 ? low : -1;
         } catch (IOException | RuntimeException e) {
             return -1;
         }

@@ -31,6 +31,29 @@ class PortsAndJarTest {
         }
     }
 
+    /**
+     * The real sysctl file: it answers only a read at offset 0 and reports size 0, so reading it
+     * in pieces gave "3" and every replay port came from the ephemeral range, where the load's
+     * outgoing connections could take it before the demo or the agent bound it ("address already
+     * in use" at start, the incident-agent row passing 1 run in 3).
+     */
+    @Test
+    void theKernelsEphemeralRangeIsReadWhole() throws IOException {
+        Path range = Path.of("/proc/sys/net/ipv4/ip_local_port_range");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isReadable(range), "Linux only");
+        String whole;
+        try (java.io.BufferedReader r = Files.newBufferedReader(range)) {
+            whole = r.readLine().trim();
+        }
+        int low = Ports.ephemeralLow(range);
+        assertThat(low).as("first port of '%s'", whole).isEqualTo(Integer.parseInt(whole.split("\\s+")[0]));
+        if (low > 11_000) {
+            for (int p : Ports.pick(4)) {
+                assertThat(p).isBetween(10_000, low - 1);
+            }
+        }
+    }
+
     @Test
     void aPortInUseIsNotFree() throws IOException {
         try (ServerSocket s = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
@@ -42,8 +65,10 @@ class PortsAndJarTest {
     void ephemeralRangeIsReadOrUnknown(@TempDir Path dir) throws IOException {
         Path ok = Files.writeString(dir.resolve("range"), "32768\t60999\n");
         Path bad = Files.writeString(dir.resolve("bad"), "nonsense");
+        Path cut = Files.writeString(dir.resolve("cut"), "3");
         assertThat(Ports.ephemeralLow(ok)).isEqualTo(32768);
         assertThat(Ports.ephemeralLow(bad)).isEqualTo(-1);
+        assertThat(Ports.ephemeralLow(cut)).as("not a port range's start").isEqualTo(-1);
         assertThat(Ports.ephemeralLow(dir.resolve("missing"))).isEqualTo(-1);
     }
 
