@@ -112,7 +112,9 @@ class AgentCostBenchmarkIT {
             double threads = statusKb(pid, "Threads:");
             run(JCMD.toString(), Long.toString(pid), "GC.run");
             String heap = run(JCMD.toString(), Long.toString(pid), "GC.heap_info");
-            double heapMiB = heapUsedKb(heap) / 1024.0;
+            long heapKb = heapUsedKb(heap);
+            assertThat(heapKb).as("a generation's 'total ...K, used ...K' line in GC.heap_info:\n" + heap).isNotNegative();
+            double heapMiB = heapKb / 1024.0;
             return new double[] {startMs, rssMiB, threads, heapMiB};
         } finally {
             p.toHandle().destroy();
@@ -131,12 +133,21 @@ class AgentCostBenchmarkIT {
         return -1;
     }
 
-    /** Serial GC: "def new generation total 4928K, used 1234K" and "tenured generation total ..., used ...K". */
-    private static long heapUsedKb(String heapInfo) {
-        long used = 0;
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("generation\\s+total \\d+K, used (\\d+)K").matcher(heapInfo);
+    /**
+     * The heap used in {@code GC.heap_info}'s output: the sum of its generations' "used" figures.
+     * Serial GC prints {@code def new generation   total 78656K, used 17046K [...]} and
+     * {@code tenured generation   total ...K, used ...K} up to Java 21, {@code DefNew     total 78656K,
+     * used 28037K [...]} and {@code Tenured    total ...} on Java 22+; the spaces inside a
+     * generation ({@code eden space 69952K,  40% used}) and Metaspace ({@code used 8952K,
+     * committed}) have another shape and are not counted.
+     *
+     * @return kilobytes used, or -1 when no generation line is found (an unknown format)
+     */
+    static long heapUsedKb(String heapInfo) {
+        long used = -1;
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?m)^\\s*\\S.*?\\s+total \\d+K, used (\\d+)K").matcher(heapInfo);
         while (m.find()) {
-            used += Long.parseLong(m.group(1));
+            used = Math.max(used, 0) + Long.parseLong(m.group(1));
         }
         return used;
     }
