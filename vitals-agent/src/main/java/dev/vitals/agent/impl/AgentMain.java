@@ -233,7 +233,10 @@ public final class AgentMain {
         }
         WorkerPools w = pools;
         if (w != null) {
-            worst = part("workers", w.health(), details, problems, worst);
+            Health pools = w.health();
+            worst = part("workers", pools, details, problems, worst);
+            // Each pool's figures and source (threads, or threads and its MBean): "pool http-nio-*".
+            pools.details().forEach((k, v) -> details.put("pool " + k, v));
         }
         LagMonitor l = lag;
         if (l != null) {

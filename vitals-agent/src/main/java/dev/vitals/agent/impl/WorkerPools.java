@@ -36,8 +36,16 @@ import java.util.concurrent.ConcurrentHashMap;
  *       to the pool's {@code completed} counter.</li>
  * </ul>
  * So "work running and nothing moving for {@code stall-after}" is DOWN (every busy thread stuck
- * in the same wait or lock), and "saturated but completing" is UP. {@code queued} is reported
- * as 0: the queue is not visible from outside the pool. Cost per sample: one
+ * in the same wait or lock), and "saturated but completing" is UP.
+ *
+ * <p>Where the server shows its pool as an MBean ({@link JmxPools}: Tomcat's {@code ThreadPool}
+ * and {@code Executor}, Jetty's {@code QueuedThreadPool}, XNIO's worker) and an MBean server
+ * exists already, the same sample also reads it: its queue size is the pool's {@code queued}
+ * (work waiting counts as work even when no thread is busy), its busy and maximum figures and the
+ * bean's name go into the details, and its thread-name prefix finds pools of any name. The
+ * threads stay the progress signal (a bean's busy count includes Jetty's selector threads, which
+ * never complete anything). Without a bean {@code queued} is 0: the queue is not visible from
+ * outside the pool. Cost per sample: one
  * {@code getThreadInfo} over all threads without stacks, then one with 12 frames over the pool
  * threads (a safepoint, tens to hundreds of microseconds for a few hundred threads).
  */
@@ -97,9 +105,13 @@ final class WorkerPools {
     private final Map<String, ProgressSnapshot> latest = new ConcurrentHashMap<>();
     /** Pool label → watchdog; created when the pool is first seen. */
     private final Map<String, ProgressWatchdog> watchdogs = new ConcurrentHashMap<>();
+    /** Pool label → its MBeans' figures at the latest sample (absent: no bean). */
+    private final Map<String, List<JmxPools.Pool>> beans = new ConcurrentHashMap<>();
     /** Thread id → fingerprint at the previous sample; only the sampler thread touches these. */
     private Map<Long, long[]> previous = new HashMap<>();
     private final Map<String, Long> completed = new HashMap<>();
+    /** Thread-name prefixes learnt from MBeans whose pools no known prefix covers; sampler thread only. */
+    private final List<String> learnt = new ArrayList<>();
 
     WorkerPools(List<String> extraPrefixes, Duration stallAfter, HealthRegistry registry) {
         List<String> p = new ArrayList<>(extraPrefixes);
@@ -120,6 +132,11 @@ final class WorkerPools {
 
     /** The pool a thread name belongs to, or null. Dropwizard renames busy threads "dw-12 - GET /x". */
     String poolOf(String name) {
+        for (String p : learnt) {
+            if (name.startsWith(p)) {
+                return p;
+            }
+        }
         for (String p : prefixes) {
             if (name.startsWith(p)) {
                 if (p.equals("qtp")) { // qtp123456-7
@@ -159,6 +176,20 @@ final class WorkerPools {
 
     /** One sample of every pool; runs on Vitals' scheduler once per second. Never blocks. */
     void sample() {
+        sample(JmxPools.read());
+    }
+
+    /** One sample, with the pools' MBeans as read now (empty when there is no MBean server). */
+    void sample(List<JmxPools.Pool> jmx) {
+        Map<String, List<JmxPools.Pool>> byPool = new TreeMap<>();
+        for (JmxPools.Pool b : jmx) {
+            String label = poolOf(b.threadPrefix() + "1");
+            if (label == null) {
+                learnt.add(b.threadPrefix());
+                label = b.threadPrefix();
+            }
+            byPool.computeIfAbsent(label, k -> new ArrayList<>()).add(b);
+        }
         long[] ids = threads.getAllThreadIds();
         ThreadInfo[] named = threads.getThreadInfo(ids, 0);
         List<Long> poolIds = new ArrayList<>();
@@ -200,10 +231,22 @@ final class WorkerPools {
             }
         }
         previous = now;
+        for (String pool : byPool.keySet()) {
+            figures.computeIfAbsent(pool, k -> new long[2]); // a bean's pool whose threads are all gone still has its queue
+        }
+        for (String pool : watchdogs.keySet()) {
+            figures.computeIfAbsent(pool, k -> new long[2]); // threads gone: nothing running, not a stall
+        }
+        beans.keySet().retainAll(byPool.keySet());
+        beans.putAll(byPool);
         for (Map.Entry<String, long[]> e : figures.entrySet()) {
             String pool = e.getKey();
             long done = completed.merge(pool, e.getValue()[0], Long::sum);
-            latest.put(pool, ProgressSnapshot.of(done, e.getValue()[1], 0));
+            long queued = 0;
+            for (JmxPools.Pool b : byPool.getOrDefault(pool, List.of())) {
+                queued += Math.max(0, b.queued());
+            }
+            latest.put(pool, ProgressSnapshot.of(done, e.getValue()[1], queued));
             watchdogs.computeIfAbsent(pool, this::newWatchdog);
         }
     }
@@ -231,8 +274,17 @@ final class WorkerPools {
             } catch (Exception ex) {
                 h = Health.down(ex);
             }
-            details.put(e.getKey() + "*", h.status() + " busy=" + h.details().get("busy") + " withoutProgressMs="
-                    + h.details().get("withoutProgressMs"));
+            StringBuilder d = new StringBuilder().append(h.status()).append(" busy=").append(h.details().get("busy"))
+                    .append(" queued=").append(h.details().get("queued"))
+                    .append(" withoutProgressMs=").append(h.details().get("withoutProgressMs"));
+            List<JmxPools.Pool> bs = beans.get(e.getKey());
+            d.append(" source=").append(bs == null ? "threads" : "threads+jmx");
+            if (bs != null) {
+                for (JmxPools.Pool b : bs) {
+                    d.append(" [").append(b.describe()).append(']');
+                }
+            }
+            details.put(e.getKey() + "*", d.toString());
             if (worst == null || h.status().compareTo(worst.status()) > 0) {
                 worst = h.message().isPresent()
                         ? h.withStatus(h.status(), "pool '" + e.getKey() + "*': " + h.message().get()) : h;
