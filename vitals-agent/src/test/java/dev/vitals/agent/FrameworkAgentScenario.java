@@ -20,16 +20,32 @@ import org.junit.jupiter.api.Test;
  * {@code /livez} DOWN. Each example serves the same test routes on its application port:
  * {@code GET /test/readiness/slow|hang} (its readiness check sleeps 3 s / blocks forever from then
  * on), {@code GET /test/deadlock} (two threads deadlock), {@code GET /test/block} (the request
- * blocks forever on a worker) and {@code GET /test/hello}.
+ * blocks forever on a worker), {@code GET /test/work?ms=N} (the request holds a worker N ms) and
+ * {@code GET /test/hello}: the fault logic of {@code examples/agent-faults}.
+ *
+ * <p>A subclass names the example and says how to give it its ports.
  */
 public abstract class FrameworkAgentScenario {
     private static final Duration BOOT = Duration.ofSeconds(150);
+    private final String name;
+    private final String defaultJar;
+    private final String readinessPath;
 
-    /** @return a short name for the log file */
-    protected abstract String name();
+    /**
+     * @param name a short name for the log file
+     * @param defaultJar the application jar, run with {@code -jar}, when the system property
+     *     {@code example.jar} is not set
+     * @param readinessPath the readiness path the agent must find on its own
+     */
+    protected FrameworkAgentScenario(String name, String defaultJar, String readinessPath) {
+        this.name = name;
+        this.defaultJar = defaultJar;
+        this.readinessPath = readinessPath;
+    }
 
-    /** @return the application jar, run with {@code -jar} */
-    protected abstract Path jar();
+    private Path jar() {
+        return Path.of(System.getProperty("example.jar", defaultJar));
+    }
 
     /** @return JVM flags (ports as system properties, say) */
     protected abstract List<String> jvmArgs(int appPort, int adminPort);
@@ -39,8 +55,13 @@ public abstract class FrameworkAgentScenario {
         return List.of();
     }
 
-    /** @return the readiness path the agent must find on its own */
-    protected abstract String readinessPath();
+    /**
+     * @return the name of the MBean the agent must read the worker pool from (a part of it, such
+     *     as {@code Tomcat:type=ThreadPool}), or null when the example shows none
+     */
+    protected String poolMBean() {
+        return null;
+    }
 
     /** @return how many blocking requests saturate the worker pool */
     protected int blockingRequests() {
@@ -51,13 +72,13 @@ public abstract class FrameworkAgentScenario {
     void agentGivesTheUnmodifiedServiceBoundedProbes() throws Exception {
         int[] ports = freePorts(2);
         int app = ports[0];
-        try (AgentProcess p = AgentProcess.start(name(),
+        try (AgentProcess p = AgentProcess.start(name,
                 "port=0,details=always,readiness-timeout=1s,readiness-interval=1s,stall-after=4s,deadlock-interval=1s,drain-delay=1s",
                 jvmArgs(app, ports[1]), jar(), appArgs(app, ports[1]).toArray(new String[0]))) {
             int probes = p.probePort();
-            await("readiness from " + readinessPath()).atMost(BOOT).pollInterval(Duration.ofMillis(250))
+            await("readiness from " + readinessPath).atMost(BOOT).pollInterval(Duration.ofMillis(250))
                     .until(() -> get(probes, "/readyz").status == 200);
-            assertThat(get(probes, "/health/readiness").body).as(p.output()).contains(readinessPath());
+            assertThat(get(probes, "/health/readiness").body).as(p.output()).contains(readinessPath);
             assertThat(get(probes, "/startupz").status).isEqualTo(200);
             assertThat(get(probes, "/livez").status).isEqualTo(200);
             assertThat(get(app, "/test/hello").status).isEqualTo(200);
@@ -73,6 +94,15 @@ public abstract class FrameworkAgentScenario {
             assertAnsweredFromMemory(probes);
             assertThat(get(probes, "/livez").status).as("liveness never follows readiness").isEqualTo(200);
 
+            // Saturated but completing: twice as many clients as the pool has threads, for more
+            // than twice stall-after; liveness stays UP throughout.
+            assertSaturatedButCompletingStaysUp(app, probes);
+            if (poolMBean() != null) {
+                String liveness = get(probes, "/health/liveness").body;
+                assertThat(liveness).as("pool figures from its MBean").contains("source=threads+jmx", poolMBean());
+                System.out.println("liveness while saturated (" + name + "): " + liveness);
+            }
+
             // A deadlock in application threads.
             get(app, "/test/deadlock");
             await().atMost(Duration.ofSeconds(60)).until(() -> get(probes, "/livez?verbose").body.contains("[-]jvm failed: deadlock: 2 threads"));
@@ -83,6 +113,47 @@ public abstract class FrameworkAgentScenario {
             }
             await().atMost(Duration.ofSeconds(60)).until(() -> get(probes, "/livez?verbose").body.contains("stalled: no task completed for"));
             assertThat(get(probes, "/livez?verbose").body).contains("[-]jvm failed: deadlock: 2 threads; pool '");
+            if (poolMBean() != null) {
+                String liveness = get(probes, "/health/liveness").body;
+                assertThat(liveness).as("stalled pool's figures from its MBean").contains("source=threads+jmx", poolMBean());
+                System.out.println("liveness when stalled (" + name + "): " + liveness);
+            }
+        }
+    }
+
+    /**
+     * 16 clients call {@code /test/work?ms=200} in a loop for 10 s (at most 400 calls each): the
+     * pool is saturated and completing; every {@code /livez} sampled meanwhile must be 200.
+     */
+    private static void assertSaturatedButCompletingStaysUp(int app, int probes) throws Exception {
+        java.util.concurrent.ExecutorService clients = java.util.concurrent.Executors.newFixedThreadPool(16);
+        java.util.concurrent.atomic.AtomicInteger done = new java.util.concurrent.atomic.AtomicInteger();
+        long until = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        try {
+            for (int c = 0; c < 16; c++) {
+                clients.execute(() -> {
+                    for (int i = 0; i < 400 && System.nanoTime() < until; i++) {
+                        if (get(app, "/test/work?ms=200").status == 200) {
+                            done.incrementAndGet();
+                        }
+                    }
+                });
+            }
+            List<String> notUp = new ArrayList<>();
+            int samples = 0;
+            while (System.nanoTime() < until) {
+                AgentProcess.Answer a = get(probes, "/livez?verbose");
+                samples++;
+                if (a.status != 200) {
+                    notUp.add(a.toString());
+                }
+                Thread.sleep(250);
+            }
+            assertThat(notUp).as("/livez while saturated but completing (" + samples + " samples)").isEmpty();
+            assertThat(done.get()).as("requests completed").isGreaterThan(16);
+        } finally {
+            clients.shutdownNow();
+            clients.awaitTermination(30, java.util.concurrent.TimeUnit.SECONDS);
         }
     }
 

@@ -1,25 +1,18 @@
 package dev.vitals.examples.agent.quarkus;
 
+import dev.vitals.examples.agent.faults.Faults;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Readiness;
 
-/** The readiness check a framework user writes: here one the test routes can make slow or hang. */
+/** The readiness check a framework user writes: here one the test routes ({@code JaxRsTestRoutes}) can make slow or hang. */
 @Readiness
 @ApplicationScoped
 public class Gate implements HealthCheck {
     @Override
     public HealthCheckResponse call() {
-        try {
-            if (TestRoutes.mode.equals("slow")) {
-                Thread.sleep(3000);
-            } else if (TestRoutes.mode.equals("hang")) {
-                TestRoutes.NEVER.await();
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        Faults.gateUninterruptibly();
         return HealthCheckResponse.up("gate");
     }
 }

@@ -1,7 +1,6 @@
 package dev.vitals.examples.agent.spring;
 
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.locks.ReentrantLock;
+import dev.vitals.examples.agent.faults.Faults;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.actuate.health.Health;
 import org.springframework.boot.actuate.health.HealthIndicator;
@@ -9,18 +8,16 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.stereotype.Component;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
  * A plain Spring Boot 3.5 service with no Vitals code: Tomcat, Actuator's probe groups, and a
- * readiness indicator ({@code gate}) the test routes can make slow or hang. Run it with
- * {@code java -javaagent:vitals-agent.jar -jar agent-spring-boot.jar}.
+ * readiness indicator ({@code gate}) the test routes can make slow or hung ({@link Faults}). Run
+ * it with {@code java -javaagent:vitals-agent.jar -jar agent-spring-boot.jar}.
  */
 @SpringBootApplication
 public class AgentSpringBootApp {
-    static volatile String mode = "ok";
-    static final CountDownLatch NEVER = new CountDownLatch(1);
-
     public static void main(String[] args) {
         SpringApplication.run(AgentSpringBootApp.class, args);
     }
@@ -30,15 +27,7 @@ public class AgentSpringBootApp {
     static class Gate implements HealthIndicator {
         @Override
         public Health health() {
-            try {
-                if (mode.equals("slow")) {
-                    Thread.sleep(3000);
-                } else if (mode.equals("hang")) {
-                    NEVER.await();
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+            Faults.gateUninterruptibly();
             return Health.up().build();
         }
     }
@@ -47,47 +36,27 @@ public class AgentSpringBootApp {
     static class TestRoutes {
         @GetMapping("/test/hello")
         String hello() {
-            return "hello\n";
+            return Faults.hello();
         }
 
         @GetMapping("/test/readiness/{m}")
         String readiness(@PathVariable("m") String m) {
-            mode = m;
-            return "readiness check: " + m + "\n";
+            return Faults.readiness(m);
         }
 
         @GetMapping("/test/block")
         String block() throws InterruptedException {
-            NEVER.await();
-            return "never\n";
+            return Faults.block();
+        }
+
+        @GetMapping("/test/work")
+        String work(@RequestParam("ms") long ms) throws InterruptedException {
+            return Faults.work(ms);
         }
 
         @GetMapping("/test/deadlock")
         String deadlock() {
-            Deadlock.start();
-            return "deadlocked\n";
-        }
-    }
-
-    /** Two application threads taking two locks in opposite order. */
-    static final class Deadlock {
-        static void start() {
-            ReentrantLock a = new ReentrantLock();
-            ReentrantLock b = new ReentrantLock();
-            CountDownLatch both = new CountDownLatch(2);
-            new Thread(() -> lock(a, b, both), "app-deadlock-1").start();
-            new Thread(() -> lock(b, a, both), "app-deadlock-2").start();
-        }
-
-        private static void lock(ReentrantLock first, ReentrantLock second, CountDownLatch both) {
-            first.lock();
-            both.countDown();
-            try {
-                both.await();
-            } catch (InterruptedException e) {
-                return;
-            }
-            second.lock();
+            return Faults.deadlock();
         }
     }
 }
