@@ -104,11 +104,18 @@ final class JmxPools {
     static List<Pool> read() {
         List<Pool> out = new ArrayList<>();
         for (MBeanServer s : MBeanServerFactory.findMBeanServer(null)) {
-            read(s, TOMCAT_POOLS, Kind.TOMCAT_POOL, out);
-            read(s, TOMCAT_EXECUTORS, Kind.TOMCAT_EXECUTOR, out);
-            read(s, JETTY, Kind.JETTY, out);
-            read(s, XNIO, Kind.XNIO, out);
+            out.addAll(read(s));
         }
+        return out;
+    }
+
+    /** @return the worker pools {@code s} shows */
+    static List<Pool> read(MBeanServer s) {
+        List<Pool> out = new ArrayList<>();
+        read(s, TOMCAT_POOLS, Kind.TOMCAT_POOL, out);
+        read(s, TOMCAT_EXECUTORS, Kind.TOMCAT_EXECUTOR, out);
+        read(s, JETTY, Kind.JETTY, out);
+        read(s, XNIO, Kind.XNIO, out);
         return out;
     }
 

@@ -103,7 +103,9 @@ class JmxPoolsTest {
     void noMBeanServerNoFigures() {
         MBeanServerFactory.releaseMBeanServer(server);
         try {
-            assertThat(MBeanServerFactory.findMBeanServer(null)).as("no other test left a server behind").isEmpty();
+            // The platform server, once created (UndertowPoolTest's XNIO does), stays for the JVM's life.
+            org.junit.jupiter.api.Assumptions.assumeTrue(MBeanServerFactory.findMBeanServer(null).isEmpty(),
+                    "an MBean server exists in this JVM already");
             assertThat(JmxPools.available()).isFalse();
             assertThat(JmxPools.read()).isEmpty();
         } finally {
@@ -125,7 +127,8 @@ class JmxPoolsTest {
         register("org.xnio:type=Xnio,provider=\"nio\",worker=\"XNIO-1\"",
                 Map.of("BusyWorkerThreadCount", () -> 2, "MaxWorkerPoolSize", () -> 64, "WorkerQueueSize", () -> 1, "Name", () -> "XNIO-1"));
 
-        List<JmxPools.Pool> pools = JmxPools.read();
+        List<JmxPools.Pool> pools = JmxPools.read(server);
+        assertThat(JmxPools.read()).as("found among all MBean servers").containsAll(pools);
 
         assertThat(pools).extracting(JmxPools.Pool::threadPrefix)
                 .containsExactlyInAnyOrder("http-nio-127.0.0.1-8080-exec-", "catalina-exec-", "dw-", "XNIO-1 task-");
@@ -145,7 +148,7 @@ class JmxPoolsTest {
     @Test
     void aBeanWithoutItsAttributesIsSkippedNotFatal() throws Exception {
         register("org.eclipse.jetty.util.thread:type=queuedthreadpool,id=1", Map.of("somethingElse", () -> 1));
-        assertThat(JmxPools.read()).isEmpty();
+        assertThat(JmxPools.read(server)).isEmpty();
     }
 
     /**
