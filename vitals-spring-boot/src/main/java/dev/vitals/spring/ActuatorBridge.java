@@ -19,7 +19,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.stream.Stream;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.health.actuate.endpoint.HealthEndpointGroup;
 import org.springframework.boot.health.application.AvailabilityStateHealthIndicator;
@@ -74,11 +73,11 @@ final class ActuatorBridge implements BeanPostProcessor {
 
     @Override
     public Object postProcessAfterInitialization(Object bean, String beanName) {
-        if (bean instanceof HealthContributorRegistry && !(bean instanceof ServedRegistry)) {
-            return new ServedRegistry((HealthContributorRegistry) bean, this);
+        if (bean instanceof HealthContributorRegistry && !(bean instanceof HealthApi.Registry)) {
+            return new HealthApi.Registry((HealthContributorRegistry) bean, this::wrap);
         }
-        if (REACTOR && bean instanceof ReactiveHealthContributorRegistry && !(bean instanceof ServedReactiveRegistry)) {
-            return new ServedReactiveRegistry((ReactiveHealthContributorRegistry) bean, this);
+        if (REACTOR && bean instanceof ReactiveHealthContributorRegistry && !(bean instanceof HealthApi.ReactiveRegistry)) {
+            return new HealthApi.ReactiveRegistry((ReactiveHealthContributorRegistry) bean, this::wrap);
         }
         return bean;
     }
@@ -136,27 +135,27 @@ final class ActuatorBridge implements BeanPostProcessor {
     }
 
     HealthContributor wrap(HealthContributor c) {
-        if (c instanceof AvailabilityStateHealthIndicator || c instanceof ServedIndicator || c instanceof ServedComposite) {
+        if (c instanceof AvailabilityStateHealthIndicator || c instanceof ServedIndicator || c instanceof HealthApi.Composite) {
             return c;
         }
         if (c instanceof HealthIndicator) {
             return new ServedIndicator(c, (HealthIndicator) c, this);
         }
         if (c instanceof CompositeHealthContributor) {
-            return new ServedComposite((CompositeHealthContributor) c, this);
+            return new HealthApi.Composite((CompositeHealthContributor) c, this::wrap);
         }
         return c;
     }
 
     ReactiveHealthContributor wrap(ReactiveHealthContributor c) {
-        if (c instanceof ServedReactiveIndicator || c instanceof ServedReactiveComposite) {
+        if (c instanceof ServedReactiveIndicator || c instanceof HealthApi.ReactiveComposite) {
             return c;
         }
         if (c instanceof ReactiveHealthIndicator) {
             return new ServedReactiveIndicator((ReactiveHealthIndicator) c, this);
         }
         if (c instanceof CompositeReactiveHealthContributor) {
-            return new ServedReactiveComposite((CompositeReactiveHealthContributor) c, this);
+            return new HealthApi.ReactiveComposite((CompositeReactiveHealthContributor) c, this::wrap);
         }
         return c;
     }
@@ -310,7 +309,7 @@ final class ActuatorBridge implements BeanPostProcessor {
     }
 
     /** A blocking indicator as the endpoint sees it; {@code key} is the adopted instance. */
-    static final class ServedIndicator implements HealthIndicator {
+    static final class ServedIndicator extends HealthApi.Indicator {
         private final Object key;
         private final HealthIndicator direct;
         private final ActuatorBridge bridge;
@@ -322,146 +321,32 @@ final class ActuatorBridge implements BeanPostProcessor {
         }
 
         @Override
-        public org.springframework.boot.health.contributor.Health health(boolean includeDetails) {
+        org.springframework.boot.health.contributor.Health answer(boolean includeDetails) {
             Binding b = bridge.binding(key);
-            return b == null ? direct.health(includeDetails) : b.springHealth(includeDetails);
-        }
-
-        @Override
-        public org.springframework.boot.health.contributor.Health health() {
-            return health(true);
+            return b == null ? HealthApi.health(direct, includeDetails) : b.springHealth(includeDetails);
         }
     }
 
-    static final class ServedReactiveIndicator implements ReactiveHealthIndicator {
+    static final class ServedReactiveIndicator extends HealthApi.ReactiveIndicator {
         private final ReactiveHealthIndicator delegate;
         private final ActuatorBridge bridge;
 
         ServedReactiveIndicator(ReactiveHealthIndicator delegate, ActuatorBridge bridge) {
+            super(delegate);
             this.delegate = delegate;
             this.bridge = bridge;
         }
 
         @Override
-        public Mono<org.springframework.boot.health.contributor.Health> health(boolean includeDetails) {
+        Mono<org.springframework.boot.health.contributor.Health> answer(boolean includeDetails) {
             Binding b = bridge.binding(delegate);
-            return b == null ? delegate.health(includeDetails) : b.springHealthMono(includeDetails);
-        }
-
-        @Override
-        public Mono<org.springframework.boot.health.contributor.Health> health() {
-            return health(true);
+            return b == null ? HealthApi.health(delegate, includeDetails) : b.springHealthMono(includeDetails);
         }
 
         /** The blocking view (Spring's servlet endpoint) waits on the Vitals result directly, not through Reactor. */
         @Override
-        public HealthIndicator asHealthContributor() {
-            return new ServedIndicator(delegate, delegate.asHealthContributor(), bridge);
-        }
-    }
-
-    static final class ServedComposite implements CompositeHealthContributor {
-        private final CompositeHealthContributor delegate;
-        private final ActuatorBridge bridge;
-
-        ServedComposite(CompositeHealthContributor delegate, ActuatorBridge bridge) {
-            this.delegate = delegate;
-            this.bridge = bridge;
-        }
-
-        @Override
-        public HealthContributor getContributor(String name) {
-            HealthContributor c = delegate.getContributor(name);
-            return c == null ? null : bridge.wrap(c);
-        }
-
-        @Override
-        public Stream<Entry> stream() {
-            return delegate.stream().map(e -> new Entry(e.name(), bridge.wrap(e.contributor())));
-        }
-    }
-
-    static final class ServedReactiveComposite implements CompositeReactiveHealthContributor {
-        private final CompositeReactiveHealthContributor delegate;
-        private final ActuatorBridge bridge;
-
-        ServedReactiveComposite(CompositeReactiveHealthContributor delegate, ActuatorBridge bridge) {
-            this.delegate = delegate;
-            this.bridge = bridge;
-        }
-
-        @Override
-        public ReactiveHealthContributor getContributor(String name) {
-            ReactiveHealthContributor c = delegate.getContributor(name);
-            return c == null ? null : bridge.wrap(c);
-        }
-
-        @Override
-        public Stream<Entry> stream() {
-            return delegate.stream().map(e -> new Entry(e.name(), bridge.wrap(e.contributor())));
-        }
-    }
-
-    /** Spring's contributor registry as the endpoint sees it: the same contributors, wrapped. */
-    static final class ServedRegistry implements HealthContributorRegistry {
-        private final HealthContributorRegistry delegate;
-        private final ActuatorBridge bridge;
-
-        ServedRegistry(HealthContributorRegistry delegate, ActuatorBridge bridge) {
-            this.delegate = delegate;
-            this.bridge = bridge;
-        }
-
-        @Override
-        public void registerContributor(String name, HealthContributor contributor) {
-            delegate.registerContributor(name, contributor);
-        }
-
-        @Override
-        public HealthContributor unregisterContributor(String name) {
-            return delegate.unregisterContributor(name);
-        }
-
-        @Override
-        public HealthContributor getContributor(String name) {
-            HealthContributor c = delegate.getContributor(name);
-            return c == null ? null : bridge.wrap(c);
-        }
-
-        @Override
-        public Stream<Entry> stream() {
-            return delegate.stream().map(e -> new Entry(e.name(), bridge.wrap(e.contributor())));
-        }
-    }
-
-    static final class ServedReactiveRegistry implements ReactiveHealthContributorRegistry {
-        private final ReactiveHealthContributorRegistry delegate;
-        private final ActuatorBridge bridge;
-
-        ServedReactiveRegistry(ReactiveHealthContributorRegistry delegate, ActuatorBridge bridge) {
-            this.delegate = delegate;
-            this.bridge = bridge;
-        }
-
-        @Override
-        public void registerContributor(String name, ReactiveHealthContributor contributor) {
-            delegate.registerContributor(name, contributor);
-        }
-
-        @Override
-        public ReactiveHealthContributor unregisterContributor(String name) {
-            return delegate.unregisterContributor(name);
-        }
-
-        @Override
-        public ReactiveHealthContributor getContributor(String name) {
-            ReactiveHealthContributor c = delegate.getContributor(name);
-            return c == null ? null : bridge.wrap(c);
-        }
-
-        @Override
-        public Stream<Entry> stream() {
-            return delegate.stream().map(e -> new Entry(e.name(), bridge.wrap(e.contributor())));
+        HealthIndicator blocking(HealthIndicator direct) {
+            return new ServedIndicator(delegate, direct, bridge);
         }
     }
 }

@@ -16,10 +16,8 @@ import org.springframework.boot.health.application.AvailabilityStateHealthIndica
 import org.springframework.boot.health.contributor.CompositeHealthContributor;
 import org.springframework.boot.health.contributor.CompositeReactiveHealthContributor;
 import org.springframework.boot.health.contributor.HealthContributor;
-import org.springframework.boot.health.contributor.HealthContributors;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.ReactiveHealthContributor;
-import org.springframework.boot.health.contributor.ReactiveHealthContributors;
 import org.springframework.boot.health.contributor.ReactiveHealthIndicator;
 
 /**
@@ -72,9 +70,7 @@ final class SpringIndicators {
         if (c instanceof HealthIndicator) {
             out.add(new Leaf(name, (HealthIndicator) c, null));
         } else if (c instanceof CompositeHealthContributor) {
-            for (HealthContributors.Entry e : (CompositeHealthContributor) c) {
-                addBlocking(out, name + "/" + e.name(), e.contributor());
-            }
+            HealthApi.forEach((CompositeHealthContributor) c, (child, cc) -> addBlocking(out, name + "/" + child, cc));
         }
     }
 
@@ -82,9 +78,7 @@ final class SpringIndicators {
         if (c instanceof ReactiveHealthIndicator) {
             out.add(new Leaf(name, null, (ReactiveHealthIndicator) c));
         } else if (c instanceof CompositeReactiveHealthContributor) {
-            for (ReactiveHealthContributors.Entry e : (CompositeReactiveHealthContributor) c) {
-                addReactive(out, name + "/" + e.name(), e.contributor());
-            }
+            HealthApi.forEach((CompositeReactiveHealthContributor) c, (child, cc) -> addReactive(out, name + "/" + child, cc));
         }
     }
 
@@ -132,8 +126,8 @@ final class SpringIndicators {
         Check.Builder b;
         if (leaf.blocking != null) {
             HealthIndicator indicator = leaf.blocking;
-            HealthCheck check = binding.isEmpty() ? () -> convert(indicator.health(true)) : () -> {
-                org.springframework.boot.health.contributor.Health spring = indicator.health(true);
+            HealthCheck check = binding.isEmpty() ? () -> convert(HealthApi.health(indicator, true)) : () -> {
+                org.springframework.boot.health.contributor.Health spring = HealthApi.health(indicator, true);
                 Health converted = convert(spring);
                 binding.get().record(spring, converted);
                 return converted;
@@ -141,8 +135,8 @@ final class SpringIndicators {
             b = Check.builder(name, check);
         } else {
             ReactiveHealthIndicator indicator = leaf.reactive;
-            AsyncHealthCheck check = binding.isEmpty() ? () -> indicator.health(true).map(SpringIndicators::convert).toFuture()
-                    : () -> indicator.health(true).map(spring -> {
+            AsyncHealthCheck check = binding.isEmpty() ? () -> HealthApi.health(indicator, true).map(SpringIndicators::convert).toFuture()
+                    : () -> HealthApi.health(indicator, true).map(spring -> {
                         Health converted = convert(spring);
                         binding.get().record(spring, converted);
                         return converted;

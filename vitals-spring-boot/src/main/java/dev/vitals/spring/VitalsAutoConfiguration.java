@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -22,7 +23,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.health.actuate.endpoint.HealthEndpointGroups;
 import org.springframework.boot.health.actuate.endpoint.HealthEndpointGroupsPostProcessor;
-import org.springframework.boot.health.autoconfigure.registry.HealthContributorNameGenerator;
 import org.springframework.boot.health.contributor.HealthContributor;
 import org.springframework.boot.health.contributor.ReactiveHealthContributor;
 import org.springframework.context.annotation.Bean;
@@ -30,7 +30,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.util.ClassUtils;
 
 /**
- * The Vitals registry in a Spring Boot 4 application: a {@link HealthRegistry} holding every
+ * The Vitals registry in a Spring Boot application: a {@link HealthRegistry} holding every
  * adopted Spring health indicator (names and {@code management.endpoint.health.group.*}
  * membership kept, settings from {@code vitals.*}) plus any {@link Check} beans and
  * {@link VitalsCustomizer}s, started with the context and closed with it; and, opt-in, Actuator's
@@ -38,8 +38,8 @@ import org.springframework.util.ClassUtils;
  * web-server pools and the meters are configured by the sibling auto-configurations
  * ({@code VitalsServerAutoConfiguration}, {@code VitalsAvailabilityAutoConfiguration},
  * {@code VitalsWebServerAutoConfiguration}, {@code VitalsMetricsAutoConfiguration}). Every bean
- * backs off when the application defines its own. On Spring Boot 3 it fails the start with one
- * line naming {@code vitals-spring-boot3} ({@link BootGeneration}).
+ * backs off when the application defines its own. On the other Boot generation it fails the
+ * start with one line naming the right module ({@link BootGeneration}).
  */
 @AutoConfiguration(afterName = {
         "org.springframework.boot.autoconfigure.availability.ApplicationAvailabilityAutoConfiguration",
@@ -58,7 +58,6 @@ public final class VitalsAutoConfiguration {
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
     HealthRegistry vitalsHealthRegistry(VitalsProperties properties, ListableBeanFactory beans,
-                                        ObjectProvider<HealthContributorNameGenerator> nameGenerator,
                                         ObjectProvider<HealthEndpointGroups> springGroups,
                                         ObjectProvider<Check> checks,
                                         ObjectProvider<VitalsCustomizer> customizers,
@@ -70,7 +69,7 @@ public final class VitalsAutoConfiguration {
                 .startupCompletion(properties.getAvailability().isMapSpringStates()
                         ? StartupCompletion.MANUAL : StartupCompletion.AUTOMATIC);
         List<Check> adopted = properties.isAdoptIndicators()
-                ? adopt(properties, beans, nameGenerator.getIfAvailable(HealthContributorNameGenerator::withoutStandardSuffixes),
+                ? adopt(properties, beans, HealthApi.contributorNames(beans),
                         Optional.ofNullable(springGroups.getIfAvailable()), bridge)
                 : List.of();
         List<Check> all = new ArrayList<>(adopted);
@@ -92,14 +91,14 @@ public final class VitalsAutoConfiguration {
     }
 
     private static List<Check> adopt(VitalsProperties properties, ListableBeanFactory beans,
-                                     HealthContributorNameGenerator names, Optional<HealthEndpointGroups> springGroups,
+                                     Function<String, String> names, Optional<HealthEndpointGroups> springGroups,
                                      Optional<ActuatorBridge> bridge) {
         Map<String, HealthContributor> blocking = new LinkedHashMap<>();
-        beans.getBeansOfType(HealthContributor.class).forEach((bean, c) -> blocking.put(names.generateContributorName(bean), c));
+        beans.getBeansOfType(HealthContributor.class).forEach((bean, c) -> blocking.put(names.apply(bean), c));
         Map<String, ReactiveHealthContributor> reactive = new LinkedHashMap<>();
         if (REACTOR) {
             beans.getBeansOfType(ReactiveHealthContributor.class)
-                    .forEach((bean, c) -> reactive.put(names.generateContributorName(bean), c));
+                    .forEach((bean, c) -> reactive.put(names.apply(bean), c));
         }
         Set<String> excluded = new LinkedHashSet<>(properties.getExclude());
         List<Check> out = new ArrayList<>();

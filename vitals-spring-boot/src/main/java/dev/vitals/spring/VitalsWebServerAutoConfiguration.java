@@ -19,7 +19,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * The application's own execution resources as Vitals monitors (Boot 4 classes): the embedded
+ * The application's own execution resources as Vitals monitors (this Boot generation's classes): the embedded
  * web server's pool (Tomcat, Jetty or Reactor Netty's loops) and, opt-in, the JVM pause
  * detector. Every monitor samples on the registry's scheduler (no thread of its own, except the
  * pause detector's) and reaches Micrometer through {@code VitalsMetricsAutoConfiguration}.

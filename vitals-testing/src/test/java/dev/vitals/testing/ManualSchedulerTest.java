@@ -1,0 +1,64 @@
+package dev.vitals.testing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The fakes' own contract: what every module's deterministic tests (and kubesim's virtual time) rely on. */
+class ManualSchedulerTest {
+    private final ManualScheduler scheduler = new ManualScheduler();
+    private final List<String> ran = new ArrayList<>();
+
+    @Test
+    void tasksRunInDueOrderTiesInSchedulingOrderWithTheClockAtTheirDueTime() {
+        scheduler.schedule(Duration.ofSeconds(2).toNanos(), () -> ran.add("b@" + scheduler.clock().monotonicTime()));
+        scheduler.schedule(Duration.ofSeconds(1).toNanos(), () -> ran.add("a@" + scheduler.clock().monotonicTime()));
+        scheduler.schedule(Duration.ofSeconds(2).toNanos(), () -> ran.add("c@" + scheduler.clock().monotonicTime()));
+        scheduler.schedule(Duration.ofSeconds(5).toNanos(), () -> ran.add("late"));
+
+        scheduler.advance(Duration.ofSeconds(3));
+
+        assertThat(ran).containsExactly("a@1000000000", "b@2000000000", "c@2000000000");
+        assertThat(scheduler.clock().monotonicTime()).isEqualTo(Duration.ofSeconds(3).toNanos());
+        assertThat(scheduler.pending()).isEqualTo(1);
+    }
+
+    @Test
+    void aTaskScheduledWhileAdvancingRunsInTheSameCallWhenItFallsWithinTheTarget() {
+        scheduler.schedule(Duration.ofSeconds(1).toNanos(), () -> {
+            ran.add("first");
+            scheduler.schedule(Duration.ofSeconds(1).toNanos(), () -> ran.add("second@" + scheduler.clock().monotonicTime()));
+        });
+
+        scheduler.advance(Duration.ofSeconds(2));
+
+        assertThat(ran).containsExactly("first", "second@2000000000");
+    }
+
+    @Test
+    void aCancelledTaskNeverRunsAndRunDueDoesNotMoveTheClock() {
+        scheduler.schedule(0, () -> ran.add("now"));
+        scheduler.schedule(Duration.ofSeconds(1).toNanos(), () -> ran.add("cancelled")).cancel();
+        long wall = scheduler.clock().wallTime();
+
+        scheduler.runDue();
+        assertThat(ran).containsExactly("now");
+        assertThat(scheduler.clock().wallTime()).isEqualTo(wall);
+
+        scheduler.advance(Duration.ofMinutes(1));
+        assertThat(ran).containsExactly("now");
+        assertThat(scheduler.clock().wallTime()).isEqualTo(wall + 60_000);
+    }
+
+    @Test
+    void timeNeverGoesBack() {
+        assertThatThrownBy(() -> scheduler.advance(Duration.ofMillis(-1)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("a clock cannot go back, was PT-0.001S");
+        assertThatThrownBy(() -> scheduler.clock().add(Duration.ofMillis(-1)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("a clock cannot go back");
+    }
+}
