@@ -7,7 +7,6 @@ import static org.awaitility.Awaitility.await;
 import dev.vitals.Groups;
 import dev.vitals.Health;
 import dev.vitals.HealthRegistry;
-import io.netty.channel.embedded.EmbeddedChannel;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -18,9 +17,17 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** The connection policy of DESIGN.md 6b: who is closed to make room, per-address shares, read deadlines. */
+@ParameterizedClass
+@EnumSource(ProbeServer.Transport.class)
 class ConnectionPolicyTest {
+    @Parameter
+    ProbeServer.Transport transport;
+
     private final List<AutoCloseable> closeables = new ArrayList<>();
 
     @AfterEach
@@ -75,7 +82,7 @@ class ConnectionPolicyTest {
     }
 
     private static ConnectionTable.Entry entry(InetAddress peer) {
-        return new ConnectionTable.Entry(new EmbeddedChannel(), peer);
+        return new ConnectionTable.Entry(() -> { }, peer);
     }
 
     // ---------------------------------------------------------------- on a real server
@@ -146,7 +153,7 @@ class ConnectionPolicyTest {
     }
 
     private ProbeServer start(ProbeServer.Builder b) {
-        ProbeServer s = b.bindAddress(InetAddress.getLoopbackAddress()).port(0).build().start();
+        ProbeServer s = b.transport(transport).bindAddress(InetAddress.getLoopbackAddress()).port(0).build().start();
         closeables.add(s);
         return s;
     }
