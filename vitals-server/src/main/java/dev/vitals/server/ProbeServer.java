@@ -114,7 +114,8 @@ public final class ProbeServer implements AutoCloseable {
          * {@code SocketChannel}) with a small strict HTTP/1.x parser of Vitals' own: no Netty class
          * is loaded, so the server costs a few dozen classes of its own. Made for the Java agent,
          * which runs inside a JVM it does not know under a start-up and memory budget; any
-         * application may choose it.
+         * application may choose it. On the class path Netty may then be absent; on the module
+         * path the {@code dev.vitals.server} module still requires Netty's modules to resolve.
          */
         JDK
     }
