@@ -188,6 +188,34 @@ class BadInputTest {
     }
 
     @Test
+    void aClientThatReadsNoAnswersStopsBeingReadAndIsClosedAfterTheIdleTimeout() throws Exception {
+        server.stop(Duration.ZERO);
+        server = ProbeServer.builder(registry).transport(transport).bindAddress(InetAddress.getLoopbackAddress()).port(0)
+                .idleTimeout(Duration.ofMillis(500)).build().start();
+        RawHttp c = new RawHttp(server.port(), 10_000);
+        hostile.add(c);
+        byte[] batch = "GET /health/liveness HTTP/1.1\r\nHost: x\r\n\r\n".repeat(100).getBytes(StandardCharsets.US_ASCII);
+        long writeFor = TimeUnit.SECONDS.toNanos(30);
+        Future<String> writer = pool.submit(() -> {
+            long start = System.nanoTime();
+            try {
+                while (System.nanoTime() - start < writeFor) { // never reads an answer
+                    c.send(batch);
+                }
+                return "still writing after 30 s";
+            } catch (IOException closedByServer) {
+                return "closed";
+            }
+        });
+        // Once the answers fill the socket buffers the server stops reading, the client's writes
+        // block, and without an answer written the idle timeout closes the connection. A server
+        // that kept reading would keep answering (each answer restarting the idle time) for 30 s.
+        assertThat(writer.get(60, TimeUnit.SECONDS)).isEqualTo("closed");
+        await().atMost(Duration.ofSeconds(10)).until(() -> server.openConnections() == 0);
+        assertThat(IsolationTest.probe(server.port(), "/livez")).isTrue();
+    }
+
+    @Test
     void atTheLimitTheNewestConnectionIsAnsweredAndTheOldestIdleOneClosed() throws Exception { // issue 19
         server.stop(Duration.ZERO);
         server = ProbeServer.builder(registry).transport(transport).bindAddress(InetAddress.getLoopbackAddress()).port(0)
