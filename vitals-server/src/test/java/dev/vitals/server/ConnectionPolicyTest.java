@@ -121,6 +121,36 @@ class ConnectionPolicyTest {
     }
 
     @Test
+    void connectionsOnOtherEventLoopsAreClosedToMakeRoomToo() throws Exception {
+        // Two loops: connections alternate between them, so a victim is often on the other loop.
+        ProbeServer server = start(ProbeServer.builder(registry()).eventLoopThreads(2).maxConnections(5)
+                .maxConnectionsPerAddress(5));
+        List<Socket> idle = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            idle.add(connect(server, 1));
+            int open = i + 1;
+            await().atMost(Duration.ofSeconds(10)).until(() -> server.openConnections() == open);
+        }
+        for (int i = 0; i < 4; i++) { // four new kept-alive clients, each answered and kept open
+            Socket kept = connect(server, 2);
+            kept.getOutputStream().write(request("/livez", false));
+            assertThat(readStatus(kept)).as("client " + i).isEqualTo(200);
+        }
+        assertThat(server.evictedConnections()).isEqualTo(4);
+        for (Socket s : idle.subList(0, 4)) {
+            s.setSoTimeout(5000);
+            int r;
+            try {
+                r = s.getInputStream().read();
+            } catch (IOException reset) {
+                r = -1;
+            }
+            assertThat(r).as("an idle connection closed to make room").isEqualTo(-1);
+        }
+        assertThat(server.openConnections()).isEqualTo(5);
+    }
+
+    @Test
     void builderRejectsAShareAboveTheLimitAndUnrepresentableTimeouts() {
         HealthRegistry r = registry();
         assertThatThrownBy(() -> ProbeServer.builder(r).maxConnections(10).maxConnectionsPerAddress(11).build())
