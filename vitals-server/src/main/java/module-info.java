@@ -1,5 +1,6 @@
 /**
- * Vitals probe server: an isolated HTTP listener on its own Netty event loop that answers
+ * Vitals probe server: an isolated HTTP listener on its own event loop (Netty's by default, or
+ * java.nio alone with {@code Transport.JDK}: Netty is then never loaded) that answers
  * Kubernetes probes ({@code /livez}, {@code /readyz}, {@code /startupz}) and JSON health reports
  * from the registry's in-memory state.
  */

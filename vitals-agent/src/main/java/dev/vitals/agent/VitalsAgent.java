@@ -19,7 +19,7 @@ import java.util.jar.JarFile;
 /**
  * The agent's entry point ({@code Premain-Class} and {@code Agent-Class}): the only Vitals class
  * the application's class loaders can see. It opens its own jar and loads the agent's
- * implementation, with Vitals core, the probe server and relocated Netty and Jackson, from the
+ * implementation, with Vitals core, the probe server (on the JDK transport) and relocated Jackson, from the
  * jar's {@code vitals-agent/*.classdata} entries in a class loader of its own whose parent is
  * the platform class loader: the implementation never sees the application's classes and the
  * application never sees it (DESIGN.md section 7d).

@@ -1,6 +1,5 @@
 package dev.vitals.server;
 
-import io.netty.channel.Channel;
 import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -22,9 +21,18 @@ import java.util.Map;
  * being answered).
  */
 final class ConnectionTable {
+    /**
+     * A transport's connection, as the table sees it: something it can ask to close. Called from
+     * any thread; the transport closes the connection on its own event loop, at once when called
+     * there.
+     */
+    interface Handle {
+        void evict();
+    }
+
     /** One open connection. Fields other than {@code busy} are guarded by the table's lock. */
     static final class Entry {
-        final Channel channel;
+        final Handle handle;
         final InetAddress peer;
         volatile boolean busy;
         private Entry prev;
@@ -34,8 +42,8 @@ final class ConnectionTable {
         private Peer owner;
         private boolean linked;
 
-        Entry(Channel channel, InetAddress peer) {
-            this.channel = channel;
+        Entry(Handle handle, InetAddress peer) {
+            this.handle = handle;
             this.peer = peer;
         }
     }

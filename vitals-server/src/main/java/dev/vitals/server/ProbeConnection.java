@@ -17,6 +17,7 @@ import io.netty.handler.codec.http.TooLongHttpLineException;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.lang.System.Logger.Level;
+import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.concurrent.CompletableFuture;
@@ -40,7 +41,7 @@ import java.util.concurrent.TimeUnit;
  * (hopping back to the event loop), with a safety deadline on the event loop itself. Requests
  * pipelined meanwhile wait in a small queue so answers keep their order.
  */
-final class ProbeConnection {
+final class ProbeConnection implements ConnectionTable.Handle {
     private static final System.Logger LOG = System.getLogger("dev.vitals.server");
     private static final byte[] CRLF = {'\r', '\n'};
     private static final byte[] NOTHING = {};
@@ -62,6 +63,7 @@ final class ProbeConnection {
 
     private final ProbeServer server;
     private final ProbeResponder responder;
+    private final Channel channel;
     private final ConnectionTable.Entry entry;
     final RawBytes rawBytes = new RawBytes();
     final Requests requests = new Requests();
@@ -81,10 +83,25 @@ final class ProbeConnection {
     private Pending pending;
     private final ArrayDeque<HttpRequest> queued = new ArrayDeque<>(2);
 
-    ProbeConnection(ProbeServer server, ProbeResponder responder, ConnectionTable.Entry entry) {
+    ProbeConnection(ProbeServer server, ProbeResponder responder, Channel channel, InetAddress peer) {
         this.server = server;
         this.responder = responder;
-        this.entry = entry;
+        this.channel = channel;
+        this.entry = new ConnectionTable.Entry(this, peer);
+    }
+
+    ConnectionTable.Entry entry() {
+        return entry;
+    }
+
+    /** The connection table chose this connection to make room: closed on its event loop, at once if there. */
+    @Override
+    public void evict() {
+        if (channel.eventLoop().inEventLoop()) {
+            evictNow(); // at once: the descriptor is free before the next accept
+        } else {
+            channel.eventLoop().execute(this::evictNow);
+        }
     }
 
     // ------------------------------------------------------------------ deadlines
@@ -119,9 +136,9 @@ final class ProbeConnection {
     }
 
     /** Closes the connection to make room for a newer one (the connection table chose it). */
-    void evict() {
+    private void evictNow() {
         if (ctx == null) {
-            entry.channel.close();
+            channel.close();
             return;
         }
         if (ctx.channel().isActive()) {

@@ -15,7 +15,7 @@ import java.util.concurrent.CompletableFuture;
  * ({@link #answerNow(Route)}, never blocks), else evaluates on Vitals' check executor
  * ({@link #evaluate(Route)}, a future that completes by the group deadline).
  *
- * <p>A Servlet or Spring adapter can drive this class the same way the Netty glue does. Thread-safe.
+ * <p>A Servlet or Spring adapter can drive this class the same way the transports do. Thread-safe.
  */
 final class ProbeResponder {
     private final HealthRegistry registry;

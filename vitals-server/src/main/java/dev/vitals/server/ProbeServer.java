@@ -1,26 +1,6 @@
 package dev.vitals.server;
 
 import dev.vitals.HealthRegistry;
-import io.netty.bootstrap.ServerBootstrap;
-import io.netty.channel.Channel;
-import io.netty.channel.ChannelConfig;
-import io.netty.channel.ChannelFuture;
-import io.netty.channel.ChannelHandler;
-import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.channel.ChannelInitializer;
-import io.netty.channel.ChannelOption;
-import io.netty.buffer.ByteBufAllocator;
-import io.netty.buffer.UnpooledByteBufAllocator;
-import io.netty.channel.EventLoopGroup;
-import io.netty.channel.group.ChannelGroup;
-import io.netty.channel.group.DefaultChannelGroup;
-import io.netty.channel.nio.NioEventLoopGroup;
-import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.handler.codec.http.HttpDecoderConfig;
-import io.netty.handler.codec.http.HttpRequestDecoder;
-import io.netty.util.concurrent.FastThreadLocalThread;
 import java.lang.System.Logger.Level;
 import java.net.BindException;
 import java.net.InetAddress;
@@ -28,14 +8,13 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The isolated probe server (DESIGN.md P1 and section 6): an HTTP/1.1 listener on its own Netty
- * event loop, which Vitals creates and never shares with the application, answering
+ * The isolated probe server (DESIGN.md P1 and section 6): an HTTP/1.1 listener on its own event
+ * loop (Netty's by default, or the JDK's {@code java.nio} alone: {@link Builder#transport}), which
+ * Vitals creates and never shares with the application, answering
  * {@code /livez}, {@code /readyz}, {@code /startupz} (plus per-check paths, {@code ?verbose},
  * {@code ?exclude=}) and JSON reports at {@code /health} and {@code /health/<group>}.
  *
@@ -75,24 +54,27 @@ import java.util.concurrent.atomic.AtomicLong;
  * connection is logged once, at debug level, without a stack trace, to the
  * {@link System.Logger} {@code dev.vitals.server}.
  *
- * <p>Threads: {@code vitals-probe-N}, daemons, one per event loop. Thread-safe.
+ * <p>Threads: {@code vitals-probe-N}, daemons, one per event loop (either transport; the JDK
+ * transport accepts on the first). Thread-safe.
  */
 public final class ProbeServer implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger("dev.vitals.server");
     private static final AtomicInteger THREAD_IDS = new AtomicInteger();
-    private static final long BIND_WAIT_SECONDS = 10;
     /**
      * Connections the kernel may queue before accept (capped by net.core.somaxconn). The queue is
      * first in, first out: a probe waits behind everything queued, so a deeper queue is a longer
      * wait under a flood, and a full one drops the probe's SYN (a 1 s retransmit).
      */
-    private static final int ACCEPT_BACKLOG = 1024;
+    static final int ACCEPT_BACKLOG = 1024;
+    /** How long accepting pauses after {@code accept()} failed (e.g. "Too many open files"). */
+    static final long ACCEPT_PAUSE_MILLIS = 1000;
     private static final Duration MAX_TIMEOUT = Duration.ofDays(1);
 
     private final HealthRegistry registry;
     private final InetAddress bindAddress;
     private final int port;
     private final int eventLoopThreads;
+    private final Transport transport;
     private final int maxConnections;
     private final int maxConnectionsPerAddress;
     private final int maxHeaderSize;
@@ -108,18 +90,42 @@ public final class ProbeServer implements AutoCloseable {
     private final ConnectionTable table;
     private State state = State.NEW;
     private volatile boolean stopping;
-    private EventLoopGroup group;
-    private Channel serverChannel;
-    private ChannelGroup channels;
+    private ServerTransport transportImpl;
     private volatile InetSocketAddress boundAddress;
 
     private enum State { NEW, RUNNING, STOPPED }
+
+    /**
+     * What carries the probe server's bytes. Both speak the same HTTP contract (routes, formats,
+     * details policy), keep the same limits, deadlines and connection policy (DESIGN.md 6b), run
+     * on {@code vitals-probe-N} daemon threads of their own, and answer on-demand evaluations the
+     * same way; they differ in what they load into the JVM (DESIGN.md 6a).
+     */
+    public enum Transport {
+        /**
+         * Netty's NIO event loops and HTTP/1.1 decoder (the default). Costs the Netty classes the
+         * server needs, about 420 of them (transport, buffer, codec, common), loaded at start;
+         * free when the application already loads Netty. Requires {@code io.netty:netty-codec-http}
+         * 4.1 or 4.2 at run time.
+         */
+        NETTY,
+        /**
+         * The JDK's {@code java.nio} alone ({@code Selector}, {@code ServerSocketChannel},
+         * {@code SocketChannel}) with a small strict HTTP/1.x parser of Vitals' own: no Netty class
+         * is loaded, so the server costs a few dozen classes of its own. Made for the Java agent,
+         * which runs inside a JVM it does not know under a start-up and memory budget; any
+         * application may choose it. On the class path Netty may then be absent; on the module
+         * path the {@code dev.vitals.server} module still requires Netty's modules to resolve.
+         */
+        JDK
+    }
 
     private ProbeServer(Builder b) {
         this.registry = b.registry;
         this.bindAddress = b.bindAddress;
         this.port = b.port;
         this.eventLoopThreads = b.eventLoopThreads;
+        this.transport = b.transport;
         this.maxConnections = b.maxConnections;
         this.maxConnectionsPerAddress = b.maxConnectionsPerAddress > 0 ? b.maxConnectionsPerAddress
                 : Math.max(1, b.maxConnections / 4);
@@ -165,63 +171,14 @@ public final class ProbeServer implements AutoCloseable {
             ProbeResponder responder = new ProbeResponder(registry,
                     new ProbeRouter(Catalog.of(registry), basePath, detailsPolicy), probeBudget);
             warnAboutLongTimeouts();
-            EventLoopGroup g = newEventLoopGroup(eventLoopThreads);
-            ChannelGroup all = new DefaultChannelGroup("vitals-probe", g.next());
-            HttpDecoderConfig decoderConfig = new HttpDecoderConfig()
-                    .setMaxInitialLineLength(maxHeaderSize)
-                    .setMaxHeaderSize(maxHeaderSize);
-            ServerBootstrap bootstrap = new ServerBootstrap()
-                    .group(g)
-                    .channel(NioServerSocketChannel.class)
-                    .option(ChannelOption.SO_BACKLOG, ACCEPT_BACKLOG)
-                    .option(ChannelOption.SO_REUSEADDR, true)
-                    .option(ChannelOption.ALLOCATOR, PROBE_ALLOCATOR)
-                    .childOption(ChannelOption.ALLOCATOR, PROBE_ALLOCATOR)
-                    .childOption(ChannelOption.TCP_NODELAY, true)
-                    .handler(new AcceptErrors())
-                    .childHandler(new ChannelInitializer<SocketChannel>() {
-                        @Override
-                        protected void initChannel(SocketChannel ch) {
-                            InetSocketAddress remote = ch.remoteAddress();
-                            ConnectionTable.Entry entry = new ConnectionTable.Entry(ch,
-                                    remote == null ? null : remote.getAddress());
-                            // At the limit, make room: never refuse the newest connection (DESIGN.md 6b).
-                            for (ConnectionTable.Entry victim : table.admit(entry)) {
-                                evicted(victim);
-                            }
-                            ch.closeFuture().addListener(f -> table.remove(entry));
-                            all.add(ch);
-                            ProbeConnection c = new ProbeConnection(ProbeServer.this, responder, entry);
-                            ch.pipeline()
-                                    .addLast("vitals-raw-bytes", c.rawBytes)
-                                    .addLast("vitals-http-decoder", new HttpRequestDecoder(decoderConfig))
-                                    .addLast("vitals-probe", c.requests);
-                        }
-                    });
             InetSocketAddress address = bindAddress == null ? new InetSocketAddress(port) : new InetSocketAddress(bindAddress, port);
-            ChannelFuture bound = bootstrap.bind(address);
-            boolean done = bound.awaitUninterruptibly(BIND_WAIT_SECONDS, TimeUnit.SECONDS);
-            if (!done || !bound.isSuccess()) {
-                g.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS).awaitUninterruptibly(BIND_WAIT_SECONDS, TimeUnit.SECONDS);
-                Throwable cause = bound.cause();
-                String where = "port " + port + " (" + (bindAddress == null ? "all interfaces" : bindAddress.getHostAddress()) + ")";
-                if (!done) {
-                    throw new IllegalStateException("probe server could not bind " + where + " within "
-                            + BIND_WAIT_SECONDS + " s");
-                }
-                if (cause instanceof BindException) {
-                    throw new IllegalStateException("probe server cannot listen on " + where
-                            + ": the port is already in use or not available (" + cause.getMessage() + ")", cause);
-                }
-                throw new IllegalStateException("probe server cannot listen on " + where + ": " + cause, cause);
-            }
-            group = g;
-            channels = all;
-            serverChannel = bound.channel();
-            boundAddress = (InetSocketAddress) serverChannel.localAddress();
+            ServerTransport t = newTransport(transport, responder);
+            boundAddress = t.bind(address);
+            transportImpl = t;
             state = State.RUNNING;
-            LOG.log(Level.INFO, "probe server listening on " + boundAddress + " (" + eventLoopThreads
-                    + " event-loop thread" + (eventLoopThreads == 1 ? "" : "s") + ", details " + detailsPolicy + ")");
+            LOG.log(Level.INFO, "probe server listening on " + boundAddress + " (" + transport + " transport, "
+                    + eventLoopThreads + " event-loop thread" + (eventLoopThreads == 1 ? "" : "s") + ", details "
+                    + detailsPolicy + ")");
             return this;
         }
     }
@@ -249,14 +206,10 @@ public final class ProbeServer implements AutoCloseable {
             state = State.STOPPED;
             stopping = true;
             long deadline = System.nanoTime() + grace.toNanos();
-            serverChannel.close().awaitUninterruptibly(Math.max(1000, grace.toMillis()), TimeUnit.MILLISECONDS);
-            for (Channel ch : channels) {
-                ProbeConnection.Requests r = ch.pipeline().get(ProbeConnection.Requests.class);
-                if (r != null) {
-                    ch.eventLoop().execute(() -> connectionOf(r).closeIfIdle());
-                }
-            }
-            while (!channels.isEmpty() && System.nanoTime() - deadline < 0) {
+            ServerTransport t = transportImpl;
+            t.stopAccepting(Math.max(1000, grace.toMillis()));
+            t.closeIdle();
+            while (t.connections() > 0 && System.nanoTime() - deadline < 0) {
                 try {
                     Thread.sleep(10);
                 } catch (InterruptedException e) {
@@ -265,66 +218,89 @@ public final class ProbeServer implements AutoCloseable {
                 }
             }
             long left = Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
-            group.shutdownGracefully(0, left, TimeUnit.MILLISECONDS).awaitUninterruptibly(left + 5000, TimeUnit.MILLISECONDS);
+            t.shutdown(left);
             LOG.log(Level.INFO, "probe server on port " + boundAddress.getPort() + " stopped");
         }
     }
 
-    /** The listening channel, for tests; null before {@link #start()}. */
-    Channel serverChannel() {
+    /**
+     * The transport of this server, for tests (cast to {@code NettyTransport} or
+     * {@code NioTransport}); null before {@link #start()}.
+     */
+    ServerTransport transportImpl() {
         synchronized (lifecycle) {
-            return serverChannel;
+            return transportImpl;
         }
     }
 
     /**
-     * Errors on the listening channel: {@code accept()} failing, e.g. "Too many open files".
-     * Netty would pass them to the pipeline's tail, which logs a WARNING with a stack trace
-     * each time (about once a second while descriptors are exhausted). Logged here instead at
-     * DEBUG, one line without a stack trace, the first and then every 1000th; accepting pauses
-     * for a second as Netty's own acceptor does, so a failing accept cannot spin the loop.
+     * Chooses the implementation; each branch names its class only here, so the one not chosen
+     * (and, for {@link Transport#JDK}, every Netty class) is never loaded.
      */
-    @ChannelHandler.Sharable
-    static final class AcceptErrors extends ChannelInboundHandlerAdapter {
-        static final long PAUSE_MILLIS = 1000;
-        private final AtomicLong count = new AtomicLong();
-
-        @Override
-        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            long n = count.incrementAndGet();
-            if (n == 1 || n % 1000 == 0) {
-                LOG.log(Level.DEBUG, "probe server: accepting a connection failed (" + n + " so far; accepting"
-                        + " pauses " + PAUSE_MILLIS + " ms): " + cause);
-            }
-            ChannelConfig config = ctx.channel().config();
-            if (config.isAutoRead()) {
-                config.setAutoRead(false);
-                ctx.channel().eventLoop().schedule(() -> config.setAutoRead(true), PAUSE_MILLIS, TimeUnit.MILLISECONDS);
-            }
+    private ServerTransport newTransport(Transport kind, ProbeResponder responder) {
+        if (kind == Transport.JDK) {
+            return new NioTransport(this, responder);
         }
+        return new NettyTransport(this, responder);
+    }
 
-        long count() {
-            return count.get();
+    /**
+     * Admits a new connection through the connection table (DESIGN.md 6b): never refuses it, and
+     * asks the connections chosen to make room to close (at once when on their own event loop,
+     * so the descriptor is free before the next accept). Called by a transport on accept.
+     */
+    void admit(ConnectionTable.Entry entry) {
+        for (ConnectionTable.Entry victim : table.admit(entry)) {
+            long n = table.evicted();
+            if (n == 1 || n % 1000 == 0) {
+                LOG.log(Level.DEBUG, "probe server at its limit of " + maxConnections + " connections (" + maxConnectionsPerAddress
+                        + " per address): closed the longest-unanswered one, from " + victim.peer + " (" + n + " so far)");
+            }
+            victim.handle.evict();
         }
     }
 
-    private void evicted(ConnectionTable.Entry victim) {
-        long n = table.evicted();
+    /** A transport closed a connection; does nothing if it was evicted or removed before. */
+    void closed(ConnectionTable.Entry entry) {
+        table.remove(entry);
+    }
+
+    /**
+     * Logs a failed {@code accept()} (e.g. "Too many open files") at DEBUG, one line without a
+     * stack trace, the first and then every 1000th; the transport pauses accepting for
+     * {@link #ACCEPT_PAUSE_MILLIS}, so a failing accept cannot spin its loop.
+     *
+     * @param n failures so far, this one included
+     */
+    static void acceptFailed(long n, Throwable cause) {
         if (n == 1 || n % 1000 == 0) {
-            LOG.log(Level.DEBUG, "probe server at its limit of " + maxConnections + " connections (" + maxConnectionsPerAddress
-                    + " per address): closed the longest-unanswered one, from " + victim.peer + " (" + n + " so far)");
+            LOG.log(Level.DEBUG, "probe server: accepting a connection failed (" + n + " so far; accepting"
+                    + " pauses " + ACCEPT_PAUSE_MILLIS + " ms): " + cause);
         }
-        ProbeConnection.Requests r = victim.channel.pipeline().get(ProbeConnection.Requests.class);
-        if (r != null) {
-            ProbeConnection c = r.connection();
-            if (victim.channel.eventLoop().inEventLoop()) {
-                c.evict(); // at once: the descriptor is free before the next accept
-            } else {
-                victim.channel.eventLoop().execute(c::evict);
-            }
-        } else {
-            victim.channel.close();
+    }
+
+    /** @return the name of a new event-loop thread: {@code vitals-probe-N}, N counting up in this JVM */
+    static String nextThreadName() {
+        return "vitals-probe-" + THREAD_IDS.incrementAndGet();
+    }
+
+    /** @return where the server binds, for messages: "port 8081 (all interfaces)" */
+    String describeBind() {
+        return "port " + port + " (" + (bindAddress == null ? "all interfaces" : bindAddress.getHostAddress()) + ")";
+    }
+
+    /** @return the exception {@link #start()} throws for a bind that failed with {@code cause} */
+    IllegalStateException bindFailed(Throwable cause) {
+        if (cause instanceof BindException) {
+            return new IllegalStateException("probe server cannot listen on " + describeBind()
+                    + ": the port is already in use or not available (" + cause.getMessage() + ")", cause);
         }
+        return new IllegalStateException("probe server cannot listen on " + describeBind() + ": " + cause, cause);
+    }
+
+    /** @return the exception {@link #start()} throws for a bind that failed as {@code what} says */
+    IllegalStateException bindFailed(String what) {
+        return new IllegalStateException("probe server " + what);
     }
 
     /** Logs once per on-demand check whose timeout the probe budget cuts short. */
@@ -336,10 +312,6 @@ public final class ProbeServer implements AutoCloseable {
                         + " running answers with its last result (UNKNOWN without one) and the execution goes on");
             }
         }
-    }
-
-    private static ProbeConnection connectionOf(ProbeConnection.Requests r) {
-        return r.connection();
     }
 
     /** Stops at once: {@code stop(Duration.ZERO)}. */
@@ -429,6 +401,11 @@ public final class ProbeServer implements AutoCloseable {
         return table.evicted();
     }
 
+    /** @return which transport carries the server */
+    public Transport transport() {
+        return transport;
+    }
+
     void answered(ConnectionTable.Entry entry) {
         table.answered(entry);
     }
@@ -450,31 +427,6 @@ public final class ProbeServer implements AutoCloseable {
         return String.valueOf(a != null ? a.getPort() : port);
     }
 
-    /**
-     * NIO event loops through the API that Netty 4.1 and 4.2 share, so Vitals runs on whichever of
-     * the two the application resolves (4.2 deprecates {@code NioEventLoopGroup} in favour of
-     * {@code MultiThreadIoEventLoopGroup}, which 4.1 lacks; both build the same loop on 4.2).
-     */
-    /**
-     * Probe requests and answers are a few hundred bytes: unpooled buffers, freed on release,
-     * instead of Netty's default pooled allocator, whose arenas and thread caches cost megabytes
-     * of resident memory for nothing here (issue 13, footprint).
-     */
-    private static final ByteBufAllocator PROBE_ALLOCATOR = new UnpooledByteBufAllocator(false);
-
-    @SuppressWarnings("deprecation")
-    private static EventLoopGroup newEventLoopGroup(int threads) {
-        return new NioEventLoopGroup(threads, threadFactory());
-    }
-
-    private static ThreadFactory threadFactory() {
-        return r -> {
-            Thread t = new FastThreadLocalThread(r, "vitals-probe-" + THREAD_IDS.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        };
-    }
-
     @Override
     public String toString() {
         return "ProbeServer{port=" + describePort() + ", basePath='" + basePath + "', details=" + detailsPolicy + '}';
@@ -493,6 +445,7 @@ public final class ProbeServer implements AutoCloseable {
         private InetAddress bindAddress;
         private int port = DEFAULT_PORT;
         private int eventLoopThreads = 1;
+        private Transport transport = Transport.NETTY;
         private int maxConnections = 1024;
         private int maxConnectionsPerAddress = -1;
         private int maxHeaderSize = 8192;
@@ -542,6 +495,18 @@ public final class ProbeServer implements AutoCloseable {
                 throw new IllegalArgumentException("eventLoopThreads must be in 1..16, was " + threads);
             }
             this.eventLoopThreads = threads;
+            return this;
+        }
+
+        /**
+         * @param transport what carries the bytes: {@link Transport#NETTY} (default) or
+         *     {@link Transport#JDK} (java.nio only, no Netty class loaded); the HTTP contract,
+         *     limits, deadlines and connection policy are the same
+         * @return this builder
+         * @throws NullPointerException if {@code transport} is null
+         */
+        public Builder transport(Transport transport) {
+            this.transport = Objects.requireNonNull(transport, "transport");
             return this;
         }
 

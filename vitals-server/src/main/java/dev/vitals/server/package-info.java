@@ -8,7 +8,9 @@
  * {@link java.util.Optional}, and null arguments are rejected with a
  * {@link java.lang.NullPointerException} naming the parameter.
  *
- * <p>Routing and formatting are kept apart from the Netty glue (package-private
- * {@code ProbeRouter}), so that a Servlet or Spring adapter can reuse them later.
+ * <p>Routing and formatting are kept apart from the transports (package-private
+ * {@code ProbeRouter}; the transports are {@code NettyTransport} and {@code NioTransport}, chosen
+ * with {@link dev.vitals.server.ProbeServer.Builder#transport}), so that a Servlet or Spring
+ * adapter can reuse them later.
  */
 package dev.vitals.server;

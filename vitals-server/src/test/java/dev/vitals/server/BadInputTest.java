@@ -21,13 +21,21 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Hostile and broken clients: oversized and malformed requests are answered at once, idle and
  * stalled connections cost a buffer (not a thread) and are freed after the read timeout, and a
  * well-behaved client keeps getting answers throughout. Every loop is bounded in count and time.
  */
+@ParameterizedClass
+@EnumSource(ProbeServer.Transport.class)
 class BadInputTest {
+    @Parameter
+    ProbeServer.Transport transport;
+
     static final Duration READ_TIMEOUT = Duration.ofSeconds(2);
     static final int HOSTILE = 300;
     /** Generous bound for "at once" and for a good client's answer on a loaded 2-core machine. */
@@ -43,7 +51,7 @@ class BadInputTest {
         registry = HealthRegistry.builder().register(Fixtures.scheduled("progress", Health::up, Groups.LIVENESS)).build();
         registry.start();
         await().atMost(Duration.ofSeconds(10)).until(() -> registry.report(Groups.LIVENESS).status() == Status.UP);
-        server = ProbeServer.builder(registry).bindAddress(InetAddress.getLoopbackAddress()).port(0)
+        server = ProbeServer.builder(registry).transport(transport).bindAddress(InetAddress.getLoopbackAddress()).port(0)
                 .eventLoopThreads(1).readTimeout(READ_TIMEOUT)
                 .maxConnectionsPerAddress(1024) // every client here is 127.0.0.1; shares are ConnectionPolicyTest's
                 .build().start();
@@ -170,7 +178,7 @@ class BadInputTest {
     @Test
     void keptAliveConnectionsAreClosedAfterTheIdleTimeout() throws Exception {
         server.stop(Duration.ZERO);
-        server = ProbeServer.builder(registry).bindAddress(InetAddress.getLoopbackAddress()).port(0)
+        server = ProbeServer.builder(registry).transport(transport).bindAddress(InetAddress.getLoopbackAddress()).port(0)
                 .idleTimeout(Duration.ofMillis(300)).build().start();
         try (RawHttp c = new RawHttp(server.port(), 5000)) {
             c.send("GET /livez HTTP/1.1\r\nHost: x\r\n\r\n");
@@ -180,9 +188,37 @@ class BadInputTest {
     }
 
     @Test
+    void aClientThatReadsNoAnswersStopsBeingReadAndIsClosedAfterTheIdleTimeout() throws Exception {
+        server.stop(Duration.ZERO);
+        server = ProbeServer.builder(registry).transport(transport).bindAddress(InetAddress.getLoopbackAddress()).port(0)
+                .idleTimeout(Duration.ofMillis(500)).build().start();
+        RawHttp c = new RawHttp(server.port(), 10_000);
+        hostile.add(c);
+        byte[] batch = "GET /health/liveness HTTP/1.1\r\nHost: x\r\n\r\n".repeat(100).getBytes(StandardCharsets.US_ASCII);
+        long writeFor = TimeUnit.SECONDS.toNanos(30);
+        Future<String> writer = pool.submit(() -> {
+            long start = System.nanoTime();
+            try {
+                while (System.nanoTime() - start < writeFor) { // never reads an answer
+                    c.send(batch);
+                }
+                return "still writing after 30 s";
+            } catch (IOException closedByServer) {
+                return "closed";
+            }
+        });
+        // Once the answers fill the socket buffers the server stops reading, the client's writes
+        // block, and without an answer written the idle timeout closes the connection. A server
+        // that kept reading would keep answering (each answer restarting the idle time) for 30 s.
+        assertThat(writer.get(60, TimeUnit.SECONDS)).isEqualTo("closed");
+        await().atMost(Duration.ofSeconds(10)).until(() -> server.openConnections() == 0);
+        assertThat(IsolationTest.probe(server.port(), "/livez")).isTrue();
+    }
+
+    @Test
     void atTheLimitTheNewestConnectionIsAnsweredAndTheOldestIdleOneClosed() throws Exception { // issue 19
         server.stop(Duration.ZERO);
-        server = ProbeServer.builder(registry).bindAddress(InetAddress.getLoopbackAddress()).port(0)
+        server = ProbeServer.builder(registry).transport(transport).bindAddress(InetAddress.getLoopbackAddress()).port(0)
                 .maxConnections(5).maxConnectionsPerAddress(5).build().start();
         for (int i = 0; i < 5; i++) {
             hostile.add(new RawHttp(server.port(), 10_000));
@@ -295,10 +331,7 @@ class BadInputTest {
         jul.setLevel(java.util.logging.Level.ALL);
         root.addHandler(handler); // Netty's own loggers (io.netty.*) reach the root's handlers
         try {
-            io.netty.channel.Channel listening = server.serverChannel();
-            for (int i = 0; i < 3; i++) {
-                listening.pipeline().fireExceptionCaught(new IOException("Too many open files"));
-            }
+            java.util.function.BooleanSupplier accepting = failAcceptThreeTimes(server);
             await().atMost(Duration.ofSeconds(10)).until(() -> records.stream()
                     .anyMatch(r -> r.getMessage().contains("accepting a connection failed")
                             || r.getLevel().intValue() >= java.util.logging.Level.WARNING.intValue()));
@@ -312,11 +345,34 @@ class BadInputTest {
             assertThat(mine.get(0).getLevel()).isEqualTo(java.util.logging.Level.FINE);
             assertThat(mine.get(0).getMessage()).contains("Too many open files");
             // accepting resumes after the pause
-            await().atMost(Duration.ofSeconds(10)).until(() -> listening.config().isAutoRead());
+            await().atMost(Duration.ofSeconds(10)).until(accepting::getAsBoolean);
             assertThat(IsolationTest.probe(server.port(), "/livez")).isTrue();
         } finally {
             root.removeHandler(handler);
             jul.setLevel(level);
         }
+    }
+
+    /**
+     * Makes the server's accept fail three times, as "Too many open files" does, through the
+     * path a real failure takes on each transport.
+     *
+     * @return whether the server accepts connections again
+     */
+    private java.util.function.BooleanSupplier failAcceptThreeTimes(ProbeServer s) {
+        ServerTransport t = s.transportImpl();
+        if (t instanceof NioTransport) {
+            NioTransport nio = (NioTransport) t;
+            for (int i = 0; i < 3; i++) {
+                nio.simulateAcceptFailure(new IOException("Too many open files"));
+            }
+            await().atMost(Duration.ofSeconds(10)).until(() -> nio.acceptFailures() == 3);
+            return nio::accepting;
+        }
+        io.netty.channel.Channel listening = ((NettyTransport) t).serverChannel();
+        for (int i = 0; i < 3; i++) {
+            listening.pipeline().fireExceptionCaught(new IOException("Too many open files"));
+        }
+        return () -> listening.config().isAutoRead();
     }
 }

@@ -7,7 +7,6 @@ import static org.awaitility.Awaitility.await;
 import dev.vitals.Groups;
 import dev.vitals.Health;
 import dev.vitals.HealthRegistry;
-import io.netty.channel.embedded.EmbeddedChannel;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -18,9 +17,17 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** The connection policy of DESIGN.md 6b: who is closed to make room, per-address shares, read deadlines. */
+@ParameterizedClass
+@EnumSource(ProbeServer.Transport.class)
 class ConnectionPolicyTest {
+    @Parameter
+    ProbeServer.Transport transport;
+
     private final List<AutoCloseable> closeables = new ArrayList<>();
 
     @AfterEach
@@ -75,7 +82,7 @@ class ConnectionPolicyTest {
     }
 
     private static ConnectionTable.Entry entry(InetAddress peer) {
-        return new ConnectionTable.Entry(new EmbeddedChannel(), peer);
+        return new ConnectionTable.Entry(() -> { }, peer);
     }
 
     // ---------------------------------------------------------------- on a real server
@@ -114,6 +121,36 @@ class ConnectionPolicyTest {
     }
 
     @Test
+    void connectionsOnOtherEventLoopsAreClosedToMakeRoomToo() throws Exception {
+        // Two loops: connections alternate between them, so a victim is often on the other loop.
+        ProbeServer server = start(ProbeServer.builder(registry()).eventLoopThreads(2).maxConnections(5)
+                .maxConnectionsPerAddress(5));
+        List<Socket> idle = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            idle.add(connect(server, 1));
+            int open = i + 1;
+            await().atMost(Duration.ofSeconds(10)).until(() -> server.openConnections() == open);
+        }
+        for (int i = 0; i < 4; i++) { // four new kept-alive clients, each answered and kept open
+            Socket kept = connect(server, 2);
+            kept.getOutputStream().write(request("/livez", false));
+            assertThat(readStatus(kept)).as("client " + i).isEqualTo(200);
+        }
+        assertThat(server.evictedConnections()).isEqualTo(4);
+        for (Socket s : idle.subList(0, 4)) {
+            s.setSoTimeout(5000);
+            int r;
+            try {
+                r = s.getInputStream().read();
+            } catch (IOException reset) {
+                r = -1;
+            }
+            assertThat(r).as("an idle connection closed to make room").isEqualTo(-1);
+        }
+        assertThat(server.openConnections()).isEqualTo(5);
+    }
+
+    @Test
     void builderRejectsAShareAboveTheLimitAndUnrepresentableTimeouts() {
         HealthRegistry r = registry();
         assertThatThrownBy(() -> ProbeServer.builder(r).maxConnections(10).maxConnectionsPerAddress(11).build())
@@ -146,7 +183,7 @@ class ConnectionPolicyTest {
     }
 
     private ProbeServer start(ProbeServer.Builder b) {
-        ProbeServer s = b.bindAddress(InetAddress.getLoopbackAddress()).port(0).build().start();
+        ProbeServer s = b.transport(transport).bindAddress(InetAddress.getLoopbackAddress()).port(0).build().start();
         closeables.add(s);
         return s;
     }

@@ -13,8 +13,9 @@ import org.junit.jupiter.api.Test;
 /**
  * Issue 19's benchmark: latency of fresh kubelet-style probes (new connection,
  * {@code Connection: close}, 1 s deadline) to the probe server in a child JVM, unflooded and
- * during 10,000-connection floods of each shape, in the same run. A failed probe counts at its
- * elapsed time. Not part of {@code mvn verify}:
+ * during 10,000-connection floods of each shape, in the same run, for each transport
+ * ({@code -Dvitals.bench.transports=NETTY,JDK}, the default; one child JVM each, one after the
+ * other). A failed probe counts at its elapsed time. Not part of {@code mvn verify}:
  *
  * <pre>{@code
  * mvn -B -pl vitals-server -am test -Dvitals.excludedTestGroups= -Dgroups=benchmark \
@@ -29,7 +30,17 @@ class FloodBenchmark {
     @Test
     void probeLatencyDuringFloodsAgainstTheSameServerUnflooded() throws Exception {
         List<String> rows = new ArrayList<>();
-        try (FloodHarness target = FloodHarness.start()) {
+        for (String t : System.getProperty("vitals.bench.transports", "NETTY,JDK").split(",")) {
+            rows.add("transport " + t + ", load average " + java.nio.file.Files.readString(java.nio.file.Path.of("/proc/loadavg")).trim());
+            run(ProbeServer.Transport.valueOf(t.trim()), rows);
+        }
+        System.out.println(String.format(Locale.ROOT, "%-44s %9s %9s %9s %6s  %s", "flood", "p50 ms", "p99 ms", "max ms",
+                "failed", "target"));
+        rows.forEach(System.out::println);
+    }
+
+    private static void run(ProbeServer.Transport transport, List<String> rows) throws Exception {
+        try (FloodHarness target = FloodHarness.start(transport)) {
             probes(target, 100); // warm-up
             rows.add(row("unflooded (reference)", probes(target, PROBES), target.stats()));
             Object[][] floods = {
@@ -61,9 +72,6 @@ class FloodBenchmark {
             }
             rows.add(row("unflooded (again)", probes(target, PROBES), target.stats()));
         }
-        System.out.println(String.format(Locale.ROOT, "%-44s %9s %9s %9s %6s  %s", "flood", "p50 ms", "p99 ms", "max ms",
-                "failed", "target"));
-        rows.forEach(System.out::println);
     }
 
     private static long[] probes(FloodHarness target, int n) throws InterruptedException {

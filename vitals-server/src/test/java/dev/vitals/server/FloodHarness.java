@@ -43,6 +43,10 @@ final class FloodHarness implements AutoCloseable {
     }
 
     static FloodHarness start() throws IOException {
+        return start(ProbeServer.Transport.NETTY);
+    }
+
+    static FloodHarness start(ProbeServer.Transport transport) throws IOException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Set<String> cp = new LinkedHashSet<>();
         cp.add(Path.of(System.getProperty("user.dir"), "target", "test-classes").toString());
@@ -55,7 +59,7 @@ final class FloodHarness implements AutoCloseable {
         }
         Process p = new ProcessBuilder(List.of(java, "-XX:+MaxFDLimit", "-Xmx64m", "-XX:MaxDirectMemorySize=32m", "-XX:+UseSerialGC",
                 "-XX:TieredStopAtLevel=1", "-Dio.netty.allocator.type=unpooled",
-                "-cp", String.join(File.pathSeparator, cp), FloodTarget.class.getName()))
+                "-cp", String.join(File.pathSeparator, cp), FloodTarget.class.getName(), transport.name()))
                 .redirectError(ProcessBuilder.Redirect.DISCARD).start();
         Thread watchdog = new Thread(() -> {
             try {

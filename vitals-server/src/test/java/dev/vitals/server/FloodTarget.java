@@ -18,7 +18,8 @@ import java.util.stream.Stream;
 /**
  * The probe server under attack, as a child JVM, so the flood tests can count its own file
  * descriptors and memory: prints {@code port=N}, then answers {@code stats} on stdin with one line
- * of figures, and exits on {@code quit} or end of input.
+ * of figures, and exits on {@code quit} or end of input. Argument: the transport, {@code NETTY}
+ * (default) or {@code JDK}.
  */
 public final class FloodTarget {
     private FloodTarget() {
@@ -29,7 +30,8 @@ public final class FloodTarget {
                 .register(Check.builder("alive", Health::up).groups(Groups.LIVENESS).interval(Duration.ofSeconds(1)).build())
                 .build();
         registry.start();
-        ProbeServer server = ProbeServer.builder(registry).bindAddress(InetAddress.getLoopbackAddress()).port(0).build().start();
+        ProbeServer.Transport transport = args.length > 0 ? ProbeServer.Transport.valueOf(args[0]) : ProbeServer.Transport.NETTY;
+        ProbeServer server = ProbeServer.builder(registry).transport(transport).bindAddress(InetAddress.getLoopbackAddress()).port(0).build().start();
         System.out.println("port=" + server.port());
         System.out.flush();
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));

@@ -3,13 +3,15 @@ package dev.vitals.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Issue 19, fault 1: any pod in the cluster could restart ours by holding the probe port's
@@ -18,7 +20,8 @@ import org.junit.jupiter.api.TestInstance;
  * the server closes; meanwhile every fresh kubelet-style probe must be answered 200 within the
  * kubelet's 1 s timeout, and the server (a child JVM, so its own descriptors and memory are
  * counted) must stay within its connection limit. Latency figures belong to the benchmark
- * ({@code FloodBenchmark}); here only the kubelet's own deadline is asserted.
+ * ({@code FloodBenchmark}); here only the kubelet's own deadline is asserted. Each shape runs on
+ * both transports, each in its own child JVM.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class FloodTest {
@@ -33,52 +36,66 @@ class FloodTest {
      */
     static final long OPENS_PER_SECOND = 2_000;
 
-    private FloodHarness target;
-    private Map<String, Long> baseline;
+    private final Map<ProbeServer.Transport, FloodHarness> targets = new EnumMap<>(ProbeServer.Transport.class);
+    private final Map<ProbeServer.Transport, Map<String, Long>> baselines = new EnumMap<>(ProbeServer.Transport.class);
 
     @BeforeAll
-    void startTarget() throws Exception {
+    void checkDescriptorLimit() throws Exception {
         // The flood holds its sockets in this JVM, the target its own in a child JVM. HotSpot
         // raises its soft descriptor limit to the hard one at start (-XX:+MaxFDLimit, the default
         // on Linux); say so plainly where the hard limit is too low.
         long limit = FloodHarness.openFileLimit();
         assertThat(limit).as("open-file limit of the test JVM; the flood needs more than %d descriptors"
                 + " (raise it with ulimit -n)", HOSTILE).isGreaterThan(HOSTILE + 2_000L);
-        target = FloodHarness.start();
-        for (int i = 0; i < 20; i++) { // warm up the path a probe takes
-            FloodHarness.probe(target.port, "/livez");
+    }
+
+    /** The target for a transport, started at its first use; one child JVM per transport. */
+    private FloodHarness target(ProbeServer.Transport transport) throws Exception {
+        FloodHarness t = targets.get(transport);
+        if (t == null) {
+            t = FloodHarness.start(transport);
+            targets.put(transport, t);
+            for (int i = 0; i < 20; i++) { // warm up the path a probe takes
+                FloodHarness.probe(t.port, "/livez");
+            }
+            baselines.put(transport, t.stats());
         }
-        baseline = target.stats();
+        return t;
     }
 
     @AfterAll
-    void stopTarget() {
-        if (target != null) {
-            target.close();
-        }
+    void stopTargets() {
+        targets.values().forEach(FloodHarness::close);
     }
 
-    @Test
-    void idleConnectionsFromOneAddressKeepNoProbeOut() throws Exception {
-        flood(Flood.Shape.IDLE, FloodHarness.loopbacks(1, 1));
+    @ParameterizedTest
+    @EnumSource(ProbeServer.Transport.class)
+    void idleConnectionsFromOneAddressKeepNoProbeOut(ProbeServer.Transport transport) throws Exception {
+        flood(transport, Flood.Shape.IDLE, FloodHarness.loopbacks(1, 1));
     }
 
-    @Test
-    void halfSentRequestsFromEightAddressesKeepNoProbeOut() throws Exception {
-        flood(Flood.Shape.HALF_SENT, FloodHarness.loopbacks(2, 9));
+    @ParameterizedTest
+    @EnumSource(ProbeServer.Transport.class)
+    void halfSentRequestsFromEightAddressesKeepNoProbeOut(ProbeServer.Transport transport) throws Exception {
+        flood(transport, Flood.Shape.HALF_SENT, FloodHarness.loopbacks(2, 9));
     }
 
-    @Test
-    void slowDripFromOneAddressKeepsNoProbeOut() throws Exception {
-        flood(Flood.Shape.SLOW_DRIP, FloodHarness.loopbacks(1, 1));
+    @ParameterizedTest
+    @EnumSource(ProbeServer.Transport.class)
+    void slowDripFromOneAddressKeepsNoProbeOut(ProbeServer.Transport transport) throws Exception {
+        flood(transport, Flood.Shape.SLOW_DRIP, FloodHarness.loopbacks(1, 1));
     }
 
-    @Test
-    void mixedShapesFromEightAddressesKeepNoProbeOut() throws Exception {
-        flood(Flood.Shape.MIXED, FloodHarness.loopbacks(2, 9));
+    @ParameterizedTest
+    @EnumSource(ProbeServer.Transport.class)
+    void mixedShapesFromEightAddressesKeepNoProbeOut(ProbeServer.Transport transport) throws Exception {
+        flood(transport, Flood.Shape.MIXED, FloodHarness.loopbacks(2, 9));
     }
 
-    private void flood(Flood.Shape shape, List<java.net.InetAddress> sources) throws Exception {
+    private void flood(ProbeServer.Transport transport, Flood.Shape shape, List<java.net.InetAddress> sources)
+            throws Exception {
+        FloodHarness target = target(transport);
+        Map<String, Long> baseline = baselines.get(transport);
         List<FloodHarness.Probe> probes = new ArrayList<>();
         Map<String, Long> during;
         try (Flood flood = new Flood(target.address(), sources, shape, HOSTILE, 6L * HOSTILE, OPENS_PER_SECOND).start()) {
@@ -92,7 +109,7 @@ class FloodTest {
                 Thread.sleep(100);
             }
             during = target.stats();
-            System.out.println("flood " + flood + "; target " + during + " (before floods " + baseline + "); probes " + probes);
+            System.out.println(transport + " flood " + flood + "; target " + during + " (before floods " + baseline + "); probes " + probes);
         }
         assertThat(probes).as("fresh kubelet-style probes during the flood").allMatch(p -> p.status == 200);
         assertThat(during.get("open")).as("connections open in the target").isLessThanOrEqualTo(LIMIT);

@@ -25,9 +25,17 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** Probes keep answering while the application is saturated, and never wait behind a check. */
+@ParameterizedClass
+@EnumSource(ProbeServer.Transport.class)
 class IsolationTest {
+    @Parameter
+    ProbeServer.Transport transport;
+
     static final int APP_WORKERS = 40;
     static final int SLOW_REQUESTS = 50;
     static final int PROBES = 20;
@@ -56,7 +64,7 @@ class IsolationTest {
         app.createContext("/health", ex -> reply(ex, "ok")); // the naive wiring: health on the app's own pool
         app.setExecutor(appPool);
         app.start();
-        ProbeServer probes = ProbeServer.builder(registry).bindAddress(InetAddress.getLoopbackAddress()).port(0).build().start();
+        ProbeServer probes = ProbeServer.builder(registry).transport(transport).bindAddress(InetAddress.getLoopbackAddress()).port(0).build().start();
         try {
             await().atMost(Duration.ofSeconds(10)).until(() -> registry.report(Groups.LIVENESS).status() == Status.UP);
             int appPort = app.getAddress().getPort();
@@ -108,7 +116,7 @@ class IsolationTest {
         registry.start();
         registry.availability().markStartupComplete();
         // A budget past the check's 3 s, so the readiness answer waits for it (ProbeBudgetTest covers the budget).
-        ProbeServer server = ProbeServer.builder(registry).bindAddress(InetAddress.getLoopbackAddress()).port(0)
+        ProbeServer server = ProbeServer.builder(registry).transport(transport).bindAddress(InetAddress.getLoopbackAddress()).port(0)
                 .eventLoopThreads(1).probeBudget(Duration.ofSeconds(10)).build().start();
         try {
             await().atMost(Duration.ofSeconds(10)).until(() -> registry.report(Groups.LIVENESS).status() == Status.UP);

@@ -20,6 +20,9 @@ import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Issue 19, fault 3: with an on-demand check that hangs, the first {@code /readyz} waited for the
@@ -27,7 +30,12 @@ import org.junit.jupiter.api.Test;
  * (DESIGN.md P2): a dependency put in liveness is named in one warning at start and marked in the
  * detailed report.
  */
+@ParameterizedClass
+@EnumSource(ProbeServer.Transport.class)
 class ProbeBudgetTest {
+    @Parameter
+    ProbeServer.Transport transport;
+
     private final List<AutoCloseable> closeables = new ArrayList<>();
     private final CountDownLatch release = new CountDownLatch(1);
 
@@ -168,7 +176,7 @@ class ProbeBudgetTest {
     }
 
     private ProbeServer start(ProbeServer.Builder b) {
-        ProbeServer s = b.bindAddress(InetAddress.getLoopbackAddress()).port(0).build().start();
+        ProbeServer s = b.transport(transport).bindAddress(InetAddress.getLoopbackAddress()).port(0).build().start();
         closeables.add(s);
         return s;
     }

@@ -24,9 +24,17 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
-/** The Netty glue on a real loopback socket: routes, headers, keep-alive, lifecycle, threads. */
+/** Each transport's glue on a real loopback socket: routes, headers, keep-alive, lifecycle, threads. */
+@ParameterizedClass
+@EnumSource(ProbeServer.Transport.class)
 class ProbeServerTest {
+    @Parameter
+    ProbeServer.Transport transport;
+
     static final String SECRET = "jdbc:postgresql://db.internal:5432/app?user=admin&password=s3cr3t-pw";
 
     HealthRegistry registry;
@@ -54,7 +62,7 @@ class ProbeServerTest {
     }
 
     ProbeServer start(ProbeServer.Builder b) {
-        server = b.bindAddress(InetAddress.getLoopbackAddress()).port(0).build().start();
+        server = b.transport(transport).bindAddress(InetAddress.getLoopbackAddress()).port(0).build().start();
         return server;
     }
 
@@ -196,7 +204,7 @@ class ProbeServerTest {
                 .hasMessage("probe server is already running on port " + port);
 
         Set<String> threadsBefore = liveVitalsThreads();
-        ProbeServer second = ProbeServer.builder(registry).bindAddress(InetAddress.getLoopbackAddress()).port(port).build();
+        ProbeServer second = ProbeServer.builder(registry).transport(transport).bindAddress(InetAddress.getLoopbackAddress()).port(port).build();
         assertThatThrownBy(second::start).isInstanceOf(IllegalStateException.class)
                 .hasMessageStartingWith("probe server cannot listen on port " + port + " (127.0.0.1): the port is already in use");
         assertThat(second.isRunning()).isFalse();
@@ -204,7 +212,7 @@ class ProbeServerTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> liveVitalsThreads().equals(threadsBefore));
 
         try (ServerSocket taken = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
-            ProbeServer third = ProbeServer.builder(registry).bindAddress(InetAddress.getLoopbackAddress())
+            ProbeServer third = ProbeServer.builder(registry).transport(transport).bindAddress(InetAddress.getLoopbackAddress())
                     .port(taken.getLocalPort()).build();
             assertThatThrownBy(third::start).isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("port " + taken.getLocalPort());
@@ -221,7 +229,7 @@ class ProbeServerTest {
     void aClosedRegistryCannotBeServed() {
         HealthRegistry closed = HealthRegistry.builder().build();
         closed.close();
-        assertThatThrownBy(() -> ProbeServer.builder(closed).port(0).build().start())
+        assertThatThrownBy(() -> ProbeServer.builder(closed).transport(transport).port(0).build().start())
                 .isInstanceOf(IllegalStateException.class).hasMessage("health registry is closed");
     }
 
@@ -332,6 +340,8 @@ class ProbeServerTest {
         assertThat(s.readTimeout()).isEqualTo(Duration.ofSeconds(5));
         assertThat(s.detailsPolicy()).isSameAs(DetailsPolicy.never());
         assertThat(s.eventLoopThreads()).isBetween(1, 2);
+        assertThat(s.transport()).isEqualTo(ProbeServer.Transport.NETTY);
+        assertThatThrownBy(() -> b.transport(null)).isInstanceOf(NullPointerException.class).hasMessage("transport");
         assertThatThrownBy(() -> s.stop(Duration.ofSeconds(-1))).hasMessage("grace must not be negative, was PT-1S");
     }
 

@@ -31,7 +31,7 @@ import sun.misc.SignalHandler;
  * The agent's implementation, loaded by {@code VitalsAgent} in its own class loader. {@link
  * #start} validates the options on the calling thread (the JVM's premain), then builds the
  * registry, the monitors and the probe server on a short-lived daemon thread so the
- * application's {@code main} is not held up by Netty's start (DESIGN.md section 7d).
+ * application's {@code main} is not held up by the server's start (DESIGN.md section 7d).
  *
  * <p>Groups: liveness = {@code jvm} (deadlock, each application port's listener, each worker
  * pool's progress, the scheduler heartbeat) and {@code availability}; readiness = {@code app}
@@ -148,6 +148,7 @@ public final class AgentMain {
                 .port(options.port)
                 .bindAddress(bind)
                 .eventLoopThreads(1)
+                .transport(ProbeServer.Transport.JDK) // java.nio only: no Netty class in the application's JVM
                 .detailsPolicy(options.detailsAlways ? DetailsPolicy.always() : DetailsPolicy.never())
                 .build()
                 .start();
