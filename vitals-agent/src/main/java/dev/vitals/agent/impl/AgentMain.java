@@ -41,6 +41,8 @@ import sun.misc.SignalHandler;
 public final class AgentMain {
     private static final System.Logger LOG = System.getLogger("dev.vitals.agent");
     private static volatile AgentMain running;
+    private static final long RESCAN_STARTING_NANOS = TimeUnit.SECONDS.toNanos(1);
+    private static final long RESCAN_AFTER_START_NANOS = TimeUnit.SECONDS.toNanos(10);
 
     private final AgentOptions options;
     private final long startNanos = System.nanoTime();
@@ -185,13 +187,19 @@ public final class AgentMain {
         }
     }
 
-    /** The application's ports: configured, or found in /proc at most once a second. Check thread only. */
+    /**
+     * The application's ports: configured, or found in /proc at most once a second while starting
+     * (ports open one after another) and once every 10 s after start-up (the scan reads every
+     * descriptor of the process; ports rarely change then). Check thread only.
+     */
     private List<Integer> appPorts() {
         if (!options.appPorts.isEmpty()) {
             return options.appPorts;
         }
         long now = System.nanoTime();
-        if (now - lastScanNanos >= TimeUnit.SECONDS.toNanos(1) || lastPorts.isEmpty()) {
+        HealthRegistry r = registry;
+        long every = r != null && r.availability().isStartupComplete() ? RESCAN_AFTER_START_NANOS : RESCAN_STARTING_NANOS;
+        if (now - lastScanNanos >= every || lastPorts.isEmpty()) {
             lastScanNanos = now;
             lastPorts = AppPorts.listening(Set.of(probePort));
         }

@@ -1,6 +1,8 @@
 package dev.vitals.agent.impl;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -67,28 +69,63 @@ final class AppPorts {
     }
 
     private static void read(Path table, Set<Long> inodes, Set<Integer> ports) {
-        List<String> lines;
-        try {
-            lines = Files.readAllLines(table);
-        } catch (IOException e) {
-            return;
-        }
         // sl local_address rem_address st tx_queue:rx_queue tr:tm->when retrnsmt uid timeout inode ...
-        for (int i = 1; i < lines.size(); i++) {
-            String[] f = lines.get(i).trim().split("\\s+");
-            if (f.length < 10 || !f[3].equals("0A")) { // 0A = LISTEN
-                continue;
-            }
-            try {
-                long inode = Long.parseLong(f[9]);
-                if (!inodes.contains(inode)) {
-                    continue;
+        // Split by hand, not by a regular expression: this runs every few seconds inside the
+        // application's JVM, and a regex here is JIT work and garbage for nothing.
+        try (BufferedReader in = Files.newBufferedReader(table, StandardCharsets.US_ASCII)) {
+            in.readLine(); // header
+            String line;
+            while ((line = in.readLine()) != null) {
+                int port = listeningPort(line, inodes);
+                if (port >= 0) {
+                    ports.add(port);
                 }
-                String local = f[1];
-                ports.add(Integer.parseInt(local.substring(local.indexOf(':') + 1), 16));
-            } catch (NumberFormatException | StringIndexOutOfBoundsException e) {
-                // malformed line: skip
             }
+        } catch (IOException e) {
+            // table gone or unreadable: nothing found
         }
+    }
+
+    /**
+     * @return the local port of a {@code /proc/net/tcp*} line in state LISTEN whose inode is in
+     *     {@code inodes}; -1 otherwise or when the line is malformed
+     */
+    static int listeningPort(String line, Set<Long> inodes) {
+        String local = null;
+        String state = null;
+        int field = 0;
+        int i = 0;
+        int n = line.length();
+        while (i < n) {
+            while (i < n && line.charAt(i) == ' ') {
+                i++;
+            }
+            int start = i;
+            while (i < n && line.charAt(i) != ' ') {
+                i++;
+            }
+            if (start == i) {
+                break;
+            }
+            if (field == 1) {
+                local = line.substring(start, i);
+            } else if (field == 3) {
+                state = line.substring(start, i);
+                if (!state.equals("0A")) { // 0A = LISTEN
+                    return -1;
+                }
+            } else if (field == 9) {
+                try {
+                    if (local == null || !inodes.contains(Long.parseLong(line.substring(start, i)))) {
+                        return -1;
+                    }
+                    return Integer.parseInt(local.substring(local.indexOf(':') + 1), 16);
+                } catch (NumberFormatException | StringIndexOutOfBoundsException e) {
+                    return -1;
+                }
+            }
+            field++;
+        }
+        return -1;
     }
 }

@@ -1,0 +1,48 @@
+package dev.vitals.agent.impl;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.util.Set;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+
+class AppPortsTest {
+    // Lines in the shape of /proc/net/tcp and tcp6 (Linux, net/ipv4/tcp_ipv4.c get_tcp4_sock).
+    private static final String LISTEN_V4 =
+            "   0: 0100007F:1F90 00000000:0000 0A 00000000:00000000 00:00000000 00000000  1000        0 4242 1 0000000000000000 100 0 0 10 0";
+    private static final String ESTABLISHED_V4 =
+            "   1: 0100007F:1F90 0100007F:D3B2 01 00000000:00000000 00:00000000 00000000  1000        0 4343 1 0000000000000000 20 4 30 10 -1";
+    private static final String LISTEN_V6 =
+            "   2: 00000000000000000000000000000000:2382 00000000000000000000000000000000:0000 0A 00000000:00000000 00:00000000 00000000  1000        0 777 1 0000000000000000 100 0 0 10 0";
+
+    @Test
+    void aListeningSocketOfThisProcessGivesItsPort() {
+        assertThat(AppPorts.listeningPort(LISTEN_V4, Set.of(4242L))).isEqualTo(8080);
+        assertThat(AppPorts.listeningPort(LISTEN_V6, Set.of(777L))).isEqualTo(9090);
+    }
+
+    @Test
+    void otherStatesOtherProcessesAndMalformedLinesGiveNothing() {
+        assertThat(AppPorts.listeningPort(ESTABLISHED_V4, Set.of(4343L))).isEqualTo(-1);
+        assertThat(AppPorts.listeningPort(LISTEN_V4, Set.of(1L))).as("inode of another process").isEqualTo(-1);
+        assertThat(AppPorts.listeningPort("", Set.of(4242L))).isEqualTo(-1);
+        assertThat(AppPorts.listeningPort("   0: 0100007F:1F90 00000000:0000 0A", Set.of(4242L))).as("truncated").isEqualTo(-1);
+        assertThat(AppPorts.listeningPort("   0: 0100007F:zzzz 00000000:0000 0A 0:0 0:0 0 1000 0 4242", Set.of(4242L)))
+                .as("bad port").isEqualTo(-1);
+        assertThat(AppPorts.listeningPort("   0: 0100007F:1F90 00000000:0000 0A 0:0 0:0 0 1000 0 x42", Set.of(4242L)))
+                .as("bad inode").isEqualTo(-1);
+    }
+
+    @Test
+    void findsAPortThisJvmListensOn() throws Exception {
+        Assumptions.assumeTrue(AppPorts.supported(), "needs /proc (Linux)");
+        try (ServerSocket s = new ServerSocket()) {
+            s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            assertThat(AppPorts.listening(Set.of())).contains(s.getLocalPort());
+            assertThat(AppPorts.listening(Set.of(s.getLocalPort()))).doesNotContain(s.getLocalPort());
+        }
+    }
+}
