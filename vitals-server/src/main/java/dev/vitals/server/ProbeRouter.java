@@ -49,7 +49,13 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  */
 final class ProbeRouter {
     static final String ALLOW = "GET, HEAD";
-    private static final JsonFactory JSON = JsonFactory.builder().build();
+    /**
+     * Jackson's factory, created at the first JSON answer: probes answer in text, so a server that
+     * only answers probes (the Java agent's, typically) never loads Jackson's classes.
+     */
+    private static final class Json {
+        static final JsonFactory FACTORY = JsonFactory.builder().build();
+    }
     private static final String WITHHELD = "reason withheld";
 
     private static final ProbeResponse NOT_FOUND = ProbeResponse.text(404, "not found\n");
@@ -480,7 +486,7 @@ final class ProbeRouter {
 
     private static ProbeResponse json(int status, JsonBody body) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
-        try (JsonGenerator out = JSON.createGenerator(bytes, JsonEncoding.UTF8)) {
+        try (JsonGenerator out = Json.FACTORY.createGenerator(bytes, JsonEncoding.UTF8)) {
             body.write(out);
         } catch (IOException e) {
             throw new UncheckedIOException("writing JSON to memory failed", e);

@@ -179,6 +179,8 @@ class ConnectionPolicyTest {
                 .register(Fixtures.scheduled("alive", Health::up, Groups.LIVENESS)).build();
         r.start();
         closeables.add(r);
+        // The check's first run is asynchronous: until it completes liveness reads UNKNOWN (503).
+        await().atMost(Duration.ofSeconds(10)).until(() -> r.report(Groups.LIVENESS).status() == dev.vitals.Status.UP);
         return r;
     }
 
