@@ -8,13 +8,10 @@ import dev.vitals.kubesim.model.ProbeSpec;
 import dev.vitals.kubesim.model.ProbeType;
 import dev.vitals.kubesim.model.RestartPolicy;
 import dev.vitals.kubesim.scenario.Violation;
+import dev.vitals.kubesim.yaml.YamlDocs;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.MappingIterator;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeType;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -33,9 +30,6 @@ import java.util.Set;
  * (JSON is YAML too). Other kinds (Service, ConfigMap, …) are skipped. Stateless and thread-safe.
  */
 public final class ManifestReader {
-    /** Strict like the API server's decoding: a key written twice is an error (kubectl: duplicate field). */
-    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory())
-            .enable(com.fasterxml.jackson.core.JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
     private static final Set<String> TEMPLATE_KINDS =
             Set.of("Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "ReplicationController", "Job");
     private static final Set<String> PROBE_FIELDS = Set.of("exec", "httpGet", "tcpSocket", "grpc",
@@ -70,36 +64,14 @@ public final class ManifestReader {
     public static Manifest parse(String yaml, String source) {
         List<ContainerEntry> out = new ArrayList<>();
         List<String> kinds = new ArrayList<>();
-        try (MappingIterator<JsonNode> it = YAML.readerFor(JsonNode.class).readValues(yaml)) {
-            int doc = 0;
-            while (it.hasNextValue()) {
-                JsonNode node = it.nextValue();
-                doc++;
-                if (node == null || node.isNull() || node.isMissingNode()) {
-                    continue;
-                }
-                if (!node.isObject()) {
-                    throw new InvalidInputException(source + ": document " + doc
-                            + " is not a Kubernetes object (expected a mapping with apiVersion/kind, got "
-                            + node.getNodeType().toString().toLowerCase() + ")");
-                }
-                collect(node, source, "document " + doc, out, kinds);
+        // the same reading as lint's (merge keys, anchors, core schema), strict about duplicate keys
+        for (YamlDocs.Doc d : YamlDocs.readAll(yaml, source, "helm template RELEASE CHART > deploy.yaml")) {
+            if (!d.root.isObject()) {
+                throw new InvalidInputException(source + ":" + d.line + ": document " + d.index
+                        + " is not a Kubernetes object (expected a mapping with apiVersion/kind, got "
+                        + d.root.getNodeType().toString().toLowerCase(java.util.Locale.ROOT) + ")");
             }
-        } catch (JsonProcessingException e) {
-            int template = templateLine(yaml);
-            if (template > 0) {
-                throw new InvalidInputException(source + ":" + template + ": looks like a Helm/Go template ('{{' at line "
-                        + template + "), not a manifest: render it first, e.g. helm template RELEASE CHART > deploy.yaml", e);
-            }
-            throw new InvalidInputException(source + ": not valid YAML: " + InvalidInputException.firstLine(e.getOriginalMessage())
-                    + (e.getLocation() == null ? "" : " (line " + e.getLocation().getLineNr() + ")"), e);
-        } catch (IOException e) {
-            throw new InvalidInputException(source + ": cannot read: " + InvalidInputException.reason(e), e);
-        } catch (RuntimeException e) {
-            if (e instanceof InvalidInputException) {
-                throw e;
-            }
-            throw new InvalidInputException(source + ": not valid YAML: " + e.getMessage(), e);
+            collect(d.root, source, "document " + d.index, out, kinds);
         }
         if (out.isEmpty()) {
             throw new InvalidInputException(source + ": no containers found (kinds seen: "
@@ -108,21 +80,6 @@ public final class ManifestReader {
                     + " spec.containers)");
         }
         return new Manifest(source, out);
-    }
-
-    /** @return the first line (1-based) holding a Go template action "{{", or 0 */
-    private static int templateLine(String text) {
-        int at = text.indexOf("{{");
-        if (at < 0) {
-            return 0;
-        }
-        int line = 1;
-        for (int i = 0; i < at; i++) {
-            if (text.charAt(i) == '\n') {
-                line++;
-            }
-        }
-        return line;
     }
 
     private static void collect(JsonNode obj, String source, String where, List<ContainerEntry> out,

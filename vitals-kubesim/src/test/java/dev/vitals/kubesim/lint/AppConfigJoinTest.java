@@ -204,6 +204,32 @@ class AppConfigJoinTest {
     }
 
     @Test
+    void aYamlKeyWrittenTwiceIsRefusedAsSpringBootRefusesIt() throws Exception {
+        // found by QA: manifests reject a key written twice, app-config YAML kept the last one without a word;
+        // Spring Boot's YAML loader refuses it at startup (DuplicateKeyException)
+        Path twice = dir.resolve("application.yaml");
+        Files.writeString(twice, "management:\n  endpoint:\n    health:\n      probes:\n        enabled: true\n"
+                + "management:\n  server:\n    port: 9090\n");
+        assertThatThrownBy(() -> AppConfig.load(List.of(twice), Set.of())).isInstanceOf(LintInputException.class)
+                .hasMessage(twice + ":6: key 'management' is written twice in one mapping (lines 1 and 6): YAML keys are"
+                        + " unique, and strict readers reject it (the API server: duplicate field; Spring Boot refuses to"
+                        + " start); keep one 'management' (merge the two)");
+        // a merge key is no duplicate, as in manifests
+        AppConfig merged = config("merged.yaml", "base: &b {port: 8081}\nmanagement:\n  server:\n    <<: *b\n    port: 9090\n");
+        assertThat(merged.view(Map.of(), List.of()).value("management.server.port")).contains("9090");
+    }
+
+    @Test
+    void aPropertiesKeyWrittenTwiceKeepsTheLastAsSpringDoes() throws Exception {
+        // Spring Boot's OriginTrackedPropertiesLoader puts each line into a map: the last line wins, no error
+        AppConfig app = config("application.properties", "management.server.port=9090\nserver.port=8080\n"
+                + "management.server.port=9091\n");
+        AppConfig.View v = app.view(Map.of(), List.of());
+        assertThat(v.value("management.server.port")).contains("9091");
+        assertThat(v.get("management.server.port").orElseThrow().line()).isEqualTo(3);
+    }
+
+    @Test
     void propertiesSyntaxContinuationsEscapesAndPlaceholders() throws Exception {
         AppConfig app = config("application.properties", "server.port = ${PORT:9000}\n"
                 + "management.endpoint.health.group.liveness.include=livenessState,\\\n    db\nspring.datasource.url:jdbc:x\n");

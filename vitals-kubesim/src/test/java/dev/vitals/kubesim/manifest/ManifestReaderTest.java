@@ -76,9 +76,43 @@ class ManifestReaderTest {
     @Test
     void notYamlIsAClearError() {
         assertThatThrownBy(() -> ManifestReader.parse("kind: [unclosed\n  x: {", "bad.yaml"))
-                .isInstanceOf(InvalidInputException.class).hasMessageContaining("bad.yaml: not valid YAML");
+                .isInstanceOf(InvalidInputException.class).hasMessageStartingWith("bad.yaml:").hasMessageContaining(": not valid YAML");
         assertThatThrownBy(() -> ManifestReader.parse("just some text", "t.yaml"))
                 .isInstanceOf(InvalidInputException.class).hasMessageContaining("not a Kubernetes object");
+    }
+
+    @Test
+    void aMergeKeyReadsAsLintReadsIt() {
+        // found by QA: simulate --manifest rejected '<<: *probe' as an unknown probe field "<<" while lint accepted it
+        String yaml = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  template:\n    spec:\n"
+                + "      containers:\n"
+                + "        - name: app\n"
+                + "          ports: [{name: http, containerPort: 8080}]\n"
+                + "          livenessProbe: &probe\n"
+                + "            httpGet: {path: /livez, port: http}\n"
+                + "            periodSeconds: 7\n"
+                + "            failureThreshold: 3\n"
+                + "          readinessProbe:\n"
+                + "            <<: *probe\n"
+                + "            httpGet: {path: /readyz, port: http}\n"
+                + "            failureThreshold: 1\n";
+        PodSpec pod = ManifestReader.parse(yaml, "merge.yaml").select(Optional.empty()).toPodSpec();
+        assertThat(pod.readiness().orElseThrow().periodSeconds()).isEqualTo(7); // from the anchor
+        assertThat(pod.readiness().orElseThrow().failureThreshold()).isEqualTo(1); // the explicit key wins
+        assertThat(((ProbeHandler.HttpGet) pod.readiness().orElseThrow().handler()).path()).isEqualTo("/readyz");
+        assertThat(pod.liveness().orElseThrow().failureThreshold()).isEqualTo(3);
+        // the same text through lint: no finding about it either
+        dev.vitals.kubesim.lint.LintReport report = dev.vitals.kubesim.lint.Lint.lint(java.util.List.of(
+                dev.vitals.kubesim.lint.LintInput.text("merge.yaml", yaml)));
+        assertThat(report.findings()).noneMatch(f -> f.severity() == dev.vitals.kubesim.lint.Severity.ERROR);
+    }
+
+    @Test
+    void aKeyWrittenTwiceNamesBothLines() {
+        String yaml = workload("Pod").replace("periodSeconds: 5\n", "periodSeconds: 5\n        periodSeconds: 6\n");
+        assertThatThrownBy(() -> ManifestReader.parse(yaml, "p.yaml")).isInstanceOf(InvalidInputException.class)
+                .hasMessageStartingWith("p.yaml:11: key 'periodSeconds' is written twice in one mapping (lines 10 and 11)")
+                .hasMessageNotContaining("\n");
     }
 
     @Test
