@@ -111,7 +111,7 @@ public final class Linter {
                 if (docs.templateLine() > 0) {
                     throw docs.templateOr(null);
                 }
-                otherKinds.merge("(not an object: " + d.root.getNodeType().toString().toLowerCase(java.util.Locale.ROOT) + ")",
+                otherKinds.merge("not an object: " + d.root.getNodeType().toString().toLowerCase(java.util.Locale.ROOT),
                         1, Integer::sum);
                 return;
             }
@@ -151,7 +151,7 @@ public final class Linter {
                 podSpec = t.path("spec");
                 templateMeta = t.path("metadata");
             } else {
-                otherKinds.merge(kind.isEmpty() ? "(no kind)" : kind, 1, Integer::sum);
+                otherKinds.merge(kind.isEmpty() ? "no kind" : kind, 1, Integer::sum);
                 return;
             }
             workloads++;

@@ -86,7 +86,7 @@ public final class ManifestReader {
             List<String> kinds) {
         String kind = obj.path("kind").asText("");
         String name = obj.path("metadata").path("name").asText("");
-        kinds.add(kind.isEmpty() ? "(no kind)" : kind);
+        kinds.add(kind.isEmpty() ? "no kind" : kind);
         JsonNode podSpec;
         if (kind.equals("List")) {
             for (JsonNode item : obj.path("items")) {

@@ -165,6 +165,19 @@ class LintCliTest {
         assertThat(loc.path("region").path("startLine").asInt()).isEqualTo(15);
         int idx = first.path("ruleIndex").asInt();
         assertThat(run.path("tool").path("driver").path("rules").get(idx).path("id").asText()).isEqualTo("L1");
+        // found by QA: "... also restarts it Fix: point ..." ran the message and the fix together
+        assertThat(first.path("message").path("text").asText())
+                .contains("also restarts it (R38, C10, C18). Fix: point livenessProbe at ").endsWith("/actuator/health/readiness).")
+                .doesNotContain(" it Fix:");
+    }
+
+    @Test
+    void anInputWithoutWorkloadsNamesWhatItHoldsInOneParenthesis(@TempDir Path dir) throws Exception {
+        // found by QA: "no workloads ((no kind))"
+        Path m = write(dir, "values.yaml", "replicaCount: 2\n---\n- a\n- b\n---\nkind: Service\nmetadata: {name: s}\n");
+        assertThat(run("lint", m.toString())).isZero();
+        assertThat(out.toString()).contains(m + ": no workloads (Service, no kind, not an object: array)\n")
+                .doesNotContain("((").doesNotContain("))");
     }
 
     @Test
