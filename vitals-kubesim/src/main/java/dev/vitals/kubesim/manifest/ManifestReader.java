@@ -157,8 +157,13 @@ public final class ManifestReader {
          */
         public ContainerEntry select(Optional<String> name) {
             List<String> names = new ArrayList<>();
+            Set<String> workloads = new java.util.LinkedHashSet<>();
             for (ContainerEntry c : containers) {
-                names.add(c.workload() + ":" + c.name());
+                // a sidecar or init container can be picked too; say which it is
+                names.add(c.workload() + ":" + c.name() + (c.role() == Role.SIDECAR ? " (sidecar)"
+                        : c.role() == Role.INIT_CONTAINER ? " (init container)" : c.role() == Role.EPHEMERAL
+                        ? " (ephemeral container)" : ""));
+                workloads.add(c.workload());
             }
             if (name.isPresent()) {
                 List<ContainerEntry> hits = new ArrayList<>();
@@ -186,8 +191,10 @@ public final class ManifestReader {
             if (regular.size() == 1) {
                 return regular.get(0);
             }
-            throw new InvalidInputException(source + ": " + regular.size()
-                    + " containers found; pick one with --container (containers: " + String.join(", ", names) + ")");
+            // the count is of regular containers, the list of everything --container accepts
+            throw new InvalidInputException(source + ": " + (regular.isEmpty() ? "no regular container" : regular.size()
+                    + " containers") + " in " + (workloads.size() == 1 ? workloads.iterator().next() : workloads.size()
+                    + " workloads") + "; pick one with --container NAME (or WORKLOAD:NAME): " + String.join(", ", names));
         }
     }
 

@@ -62,6 +62,27 @@ class ManifestReaderTest {
     }
 
     @Test
+    void aPodOfSeveralContainersNeedsContainerAndTheErrorCountsAndNamesThem() {
+        // the kube-prometheus shape: an operator, a kube-rbac-proxy beside it, a sidecar log shipper
+        String yaml = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: operator}\nspec:\n  template:\n    spec:\n"
+                + "      initContainers:\n      - name: shipper\n        restartPolicy: Always\n"
+                + "        readinessProbe: {tcpSocket: {port: 9000}}\n"
+                + "      containers:\n      - name: operator\n        livenessProbe: {httpGet: {path: /healthz, port: 8080}}\n"
+                + "      - name: kube-rbac-proxy\n        readinessProbe: {tcpSocket: {port: 8443}}\n";
+        ManifestReader.Manifest m = ManifestReader.parse(yaml, "op.yaml");
+        // found by QA: "2 containers found" followed by a list of 3 (the sidecar unmarked)
+        assertThatThrownBy(() -> m.select(Optional.empty())).isInstanceOf(InvalidInputException.class)
+                .hasMessage("op.yaml: 2 containers in Deployment/operator; pick one with --container NAME (or WORKLOAD:NAME):"
+                        + " Deployment/operator:operator, Deployment/operator:kube-rbac-proxy, Deployment/operator:shipper (sidecar)");
+        assertThat(m.select(Optional.of("kube-rbac-proxy")).toPodSpec().readiness()).isPresent();
+        assertThat(m.select(Optional.of("Deployment/operator:operator")).toPodSpec().liveness()).isPresent();
+        assertThat(m.select(Optional.of("shipper")).role()).isEqualTo(ManifestReader.Role.SIDECAR);
+        // lint reads every one of them
+        assertThat(dev.vitals.kubesim.lint.Lint.lint(java.util.List.of(dev.vitals.kubesim.lint.LintInput.text("op.yaml", yaml)))
+                .containers()).isEqualTo(3);
+    }
+
+    @Test
     void defaultsAndPodLevelValues() {
         String yaml = "kind: Pod\nmetadata: {name: p}\nspec:\n  restartPolicy: OnFailure\n  terminationGracePeriodSeconds: 12\n"
                 + "  containers:\n  - name: app\n    readinessProbe:\n      httpGet: {port: 8080}\n";
