@@ -162,6 +162,8 @@ final class SimulateChecks {
             ArrayNode w = o.putArray("warnings");
             p.warnings().forEach(w::add);
         }
+        ArrayNode idle = root.putArray("headroomNotRun");
+        h.notRun().forEach(line -> idle.add(line.strip()));
         root.put("passed", passed);
         return JSON.writeValueAsString(root) + "\n";
     }

@@ -22,10 +22,13 @@ import java.util.Optional;
  * counts no run before its first success). Immutable.
  *
  * @param probes one line per probe that ran
+ * @param notRun one line per configured probe that never ran in the run, saying why (its
+ *        initialDelaySeconds, or the container never started)
  */
-public record Headroom(List<Probe> probes) {
+public record Headroom(List<Probe> probes, List<String> notRun) {
     public Headroom {
         probes = List.copyOf(probes);
+        notRun = List.copyOf(notRun);
     }
 
     /**
@@ -75,10 +78,19 @@ public record Headroom(List<Probe> probes) {
      */
     public static Headroom of(SimulationResult r, PodSpec pod) {
         List<Probe> out = new ArrayList<>();
+        List<String> notRun = new ArrayList<>();
         for (ProbeType t : ProbeType.values()) {
             Optional<ProbeSpec> spec = pod.probe(t);
             SimulationResult.ProbeStats st = r.stats(t);
-            if (spec.isEmpty() || st.count() == 0) {
+            if (spec.isEmpty()) {
+                continue;
+            }
+            if (st.count() == 0) {
+                // an empty headroom block said nothing; say what is true
+                int delay = spec.get().initialDelaySeconds();
+                notRun.add(String.format(Locale.ROOT, "  %-10s no probe ran in the %s s run%s%n", t.label(),
+                        dev.vitals.kubesim.scenario.Expectation.fmt(r.durationSeconds()),
+                        delay >= r.durationSeconds() ? " (initialDelaySeconds " + delay + ")" : ""));
                 continue;
             }
             int run = 0;
@@ -120,7 +132,7 @@ public record Headroom(List<Probe> probes) {
             out.add(new Probe(t, st.count(), st.p50Ms(), st.p99Ms(), st.maxMs(), p.timeoutSeconds(),
                     st.successes() + st.warnings(), st.failures(), longest, p.failureThreshold(), warn));
         }
-        return new Headroom(out);
+        return new Headroom(out, notRun);
     }
 
     /** @return true when any probe's headroom is thin */
@@ -137,6 +149,10 @@ public record Headroom(List<Probe> probes) {
             for (String w : p.warnings()) {
                 b.append("  WARN  ").append(p.type().label()).append(": ").append(w).append('\n');
             }
+        }
+        notRun.forEach(b::append);
+        if (probes.isEmpty() && notRun.isEmpty()) {
+            b.append("  no probe configured\n");
         }
         return b.toString();
     }

@@ -77,6 +77,17 @@ class HeadroomTest {
     }
 
     @Test
+    void aProbeThatNeverRanSaysSoInsteadOfAnEmptyBlock() {
+        // found trying kube-prometheus' kube-state-metrics (no probes at all): "headroom:" and nothing under it
+        PodSpec late = Rig.pod(Rig.probe(ProbeType.LIVENESS, 5, 1, 1, 1, 3), Rig.probe(ProbeType.READINESS, 0, 1, 1, 1, 3));
+        SimulationResult r = new Rig().run(late, 3, (p, i, since, t) -> ScriptedProbes.ok());
+        String text = Headroom.of(r, late).text();
+        assertThat(text).contains("  liveness   no probe ran in the 3 s run (initialDelaySeconds 5)\n")
+                .contains("  readiness  latency p50");
+        assertThat(Headroom.of(r, Rig.pod()).text()).isEqualTo("headroom:\n  no probe configured\n");
+    }
+
+    @Test
     void defaultExpectationsCatchAKillLoopAndANeverReadyPod() {
         Rig loop = new Rig();
         SimulationResult r = loop.run(POD, 60, (p, i, since, t) -> ScriptedProbes.fail());
