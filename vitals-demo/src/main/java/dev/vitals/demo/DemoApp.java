@@ -118,6 +118,15 @@ public final class DemoApp implements AutoCloseable {
         if (remainingMs > 0 && closing.await(remainingMs, TimeUnit.MILLISECONDS)) {
             throw new InterruptedException("closed during startup");
         }
+        // --startup-gate: a start-up whose end someone else decides (a test, a demo by hand)
+        if (options.startupGate().isPresent()) {
+            java.nio.file.Path gate = options.startupGate().get();
+            while (!java.nio.file.Files.exists(gate)) {
+                if (closing.await(50, TimeUnit.MILLISECONDS)) {
+                    throw new InterruptedException("closed during startup");
+                }
+            }
+        }
     }
 
     private void snapshot() {

@@ -72,6 +72,11 @@ public final class DemoOptions {
             description = "Initialization time before the service is ready (default: ${DEFAULT-VALUE}).")
     long startupDelayMs = 0;
 
+    @Option(names = "--startup-gate", paramLabel = "FILE",
+            description = "Initialization also waits until FILE exists: a start-up of unknown length, ended from outside"
+                    + " (default: none).")
+    java.nio.file.Path startupGate;
+
     @Option(names = "--db-url", paramLabel = "JDBC-URL",
             description = "JDBC URL the application uses for every database access (default: the embedded H2 TCP server, "
                     + "jdbc:h2:tcp://127.0.0.1:<db-port>/mem:<db-name>).")
@@ -286,6 +291,11 @@ public final class DemoOptions {
     /** @return initialization time before the service is ready */
     public Duration startupDelay() {
         return Duration.ofMillis(startupDelayMs);
+    }
+
+    /** @return the file whose creation ends initialization ({@code --startup-gate}), if any */
+    public Optional<java.nio.file.Path> startupGate() {
+        return Optional.ofNullable(startupGate);
     }
 
     /** @return the JDBC URL given with {@code --db-url}, if any */

@@ -61,11 +61,12 @@ final class LintCommand implements Callable<Integer> {
             description = "lowest severity that makes the exit code 1: error (default), warning, or never")
     String failOn;
 
-    @Option(names = "--disable", paramLabel = "RULES", split = ",", description = "rules not to run, by id or name (e.g. L4,L5)")
+    @Option(names = "--disable", paramLabel = "RULES", description = "rules not to run, by id or name, comma-separated (e.g. L4,L5)")
     List<String> disable = new ArrayList<>();
 
-    @Option(names = "--enable", paramLabel = "RULES", split = ",", description = "run only these rules (ids or names)")
-    List<String> enable = new ArrayList<>();
+    /** Null when not given; split by {@link Rules#select}, so an empty item is seen and refused. */
+    @Option(names = "--enable", paramLabel = "RULES", description = "run only these rules (ids or names, comma-separated)")
+    List<String> enable;
 
     @Option(names = "--container", paramLabel = "NAME", description = "only containers of this name (or KIND/NAME:CONTAINER)")
     String container;
@@ -111,8 +112,12 @@ final class LintCommand implements Callable<Integer> {
         }
         LintFormat fmt = LintFormat.parse(format);
         Optional<Severity> threshold = failOn.equalsIgnoreCase("never") ? Optional.empty() : Optional.of(parseSeverity(failOn));
-        List<Rule> rules = Rules.select(enable, disable);
+        List<Rule> rules = Rules.select(enable == null ? List.of() : enable, disable);
         Optional<Duration> startup = Optional.ofNullable(startupSeconds).map(s -> positive("--startup-seconds", s));
+        if (profiles.stream().anyMatch(String::isBlank)) {
+            throw new InvalidInputException("--profile: an empty profile name; give names separated by commas, e.g."
+                    + " --profile postgres,k8s");
+        }
         if (!profiles.isEmpty() && appConfig.isEmpty()) {
             throw new InvalidInputException("--profile needs --app-config");
         }

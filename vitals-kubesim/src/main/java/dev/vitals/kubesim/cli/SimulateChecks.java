@@ -157,10 +157,13 @@ final class SimulateChecks {
             ObjectNode o = hr.addObject();
             o.put("probe", p.type().label()).put("count", p.count()).put("p50Ms", p.p50Ms()).put("p99Ms", p.p99Ms())
                     .put("maxMs", p.maxMs()).put("timeoutSeconds", p.timeoutSeconds())
+                    .put("successes", p.successes()).put("failures", p.failures()).put("neverSucceeded", p.neverSucceeded())
                     .put("longestFailureRun", p.longestFailureRun()).put("failureThreshold", p.failureThreshold());
             ArrayNode w = o.putArray("warnings");
             p.warnings().forEach(w::add);
         }
+        ArrayNode idle = root.putArray("headroomNotRun");
+        h.notRun().forEach(line -> idle.add(line.strip()));
         root.put("passed", passed);
         return JSON.writeValueAsString(root) + "\n";
     }

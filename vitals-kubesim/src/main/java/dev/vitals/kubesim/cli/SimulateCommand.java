@@ -169,8 +169,11 @@ final class SimulateCommand implements Callable<Integer> {
         }
         RestartPolicy rp = restartPolicy == null ? base.restartPolicy() : RestartPolicy.parse(restartPolicy);
         long g = grace == null ? base.terminationGracePeriodSeconds() : grace;
-        if (g < 0) {
-            throw new InvalidInputException("--termination-grace-period must be ≥ 0, was " + g);
+        if (grace != null && (grace < 0 || grace > MAX_DURATION.toSeconds())) {
+            // the API server takes any int64 ≥ 0 and the kubelet raises less than 2 s to 2 (R44); a grace
+            // longer than the longest run never ends in it, so a larger value is a typo, as for --duration
+            throw new InvalidInputException("--termination-grace-period must be 0-" + MAX_DURATION.toSeconds()
+                    + " seconds (at most " + MAX_DURATION.toHours() + "h, the longest run), was " + grace);
         }
         return new PodSpec(base.containerName(), ports, s, l, r, rp, g);
     }

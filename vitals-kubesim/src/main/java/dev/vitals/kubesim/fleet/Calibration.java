@@ -1,12 +1,10 @@
 package dev.vitals.kubesim.fleet;
 
+import dev.vitals.kubesim.model.KubeletOptions;
+import dev.vitals.kubesim.probe.ProbeOutcome;
+import dev.vitals.kubesim.probe.ProbeResult;
+import dev.vitals.kubesim.probe.Prober;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -31,6 +29,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class Calibration {
     private final List<String> command;
+    private static final Prober PROBER = new Prober("127.0.0.1", Map.of(), KubeletOptions.defaults().kubeletVersion());
     private final String path;
     private final int requests;
     private final int maxConcurrency;
@@ -205,25 +204,10 @@ public final class Calibration {
         return done.get() / ((System.nanoTime() - t0) / 1e9);
     }
 
-    /** @return the latency in ms of a 2xx/3xx answer, or -1 */
+    /** @return the latency in ms of a 2xx/3xx answer, or -1 (the simulator's one GET: {@link Prober#get}) */
     private double get(int port, int timeoutMs) {
-        long t = System.nanoTime();
-        try (Socket s = new Socket()) {
-            s.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), timeoutMs);
-            s.setSoTimeout(timeoutMs);
-            OutputStream out = s.getOutputStream();
-            out.write(("GET " + path + " HTTP/1.1\r\nHost: calibrate\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
-            out.flush();
-            InputStream in = s.getInputStream();
-            byte[] all = in.readAllBytes();
-            String head = new String(all, 0, Math.min(12, all.length), StandardCharsets.US_ASCII);
-            if (head.length() < 12 || !head.startsWith("HTTP/1.") || head.charAt(9) < '2' || head.charAt(9) > '3') {
-                return -1;
-            }
-            return (System.nanoTime() - t) / 1e6;
-        } catch (IOException e) {
-            return -1;
-        }
+        ProbeOutcome o = PROBER.get(port, path, Duration.ofMillis(timeoutMs));
+        return o.result().counted() == ProbeResult.SUCCESS ? o.latency().toNanos() / 1e6 : -1;
     }
 
     private static double round(double v) {

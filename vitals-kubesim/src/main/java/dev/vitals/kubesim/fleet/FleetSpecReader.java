@@ -1,9 +1,6 @@
 package dev.vitals.kubesim.fleet;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.vitals.kubesim.InvalidInputException;
 import dev.vitals.kubesim.model.Durations;
 import dev.vitals.kubesim.model.ProbeHandler;
@@ -74,7 +71,6 @@ import java.util.Set;
  * Thread-safe (stateless).
  */
 public final class FleetSpecReader {
-    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
     private FleetSpecReader() {
     }
@@ -102,13 +98,7 @@ public final class FleetSpecReader {
      * @throws InvalidInputException when a field is missing or invalid
      */
     public static FleetSpec parse(String yaml, String source) {
-        JsonNode root;
-        try {
-            root = YAML.readTree(yaml);
-        } catch (JsonProcessingException e) {
-            String m = e.getOriginalMessage() == null ? "not YAML" : e.getOriginalMessage().split("\\R")[0];
-            throw new InvalidInputException(source + ": not valid YAML: " + m);
-        }
+        JsonNode root = dev.vitals.kubesim.yaml.YamlDocs.readOne(yaml, source);
         if (root == null || !root.isObject()) {
             throw new InvalidInputException(source + ": expected a YAML mapping with replicas, duration, replica, probes, clients");
         }

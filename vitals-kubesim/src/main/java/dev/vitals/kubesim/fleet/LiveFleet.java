@@ -8,19 +8,16 @@ import dev.vitals.kubesim.model.ProbeHandler;
 import dev.vitals.kubesim.model.ProbeSpec;
 import dev.vitals.kubesim.model.SimEvent;
 import dev.vitals.kubesim.model.SimTime;
+import dev.vitals.kubesim.probe.ProbeResult;
 import dev.vitals.kubesim.probe.Prober;
 import dev.vitals.kubesim.probe.RealProbeExecutor;
 import dev.vitals.kubesim.runtime.ContainerRuntime;
 import dev.vitals.kubesim.runtime.ProcessRuntime;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -57,6 +54,8 @@ public final class LiveFleet {
     public static final int MAX_REPLICAS = 64;
     /** Open-loop requests in flight per population at most; beyond, a request fails at once (client-side limit). */
     static final int MAX_IN_FLIGHT = 512;
+    /** The clients' GETs: the simulator's one HTTP GET (a request answered 200-399 within its timeout is ok). */
+    private static final Prober CLIENT = new Prober("127.0.0.1", Map.of(), KubeletOptions.defaults().kubeletVersion());
     private final FleetSpec spec;
     private final List<String> command;
     private final int servicePort;
@@ -429,48 +428,10 @@ public final class LiveFleet {
             }
         }
 
-        /** @return true for a 2xx/3xx answer within the timeout */
+        /** @return true for a 2xx/3xx answer within the timeout (the simulator's one GET: {@link Prober#get}) */
         private boolean attempt(long startNanos) {
-            long deadline = startNanos + c.timeout().toNanos();
-            try (Socket s = new Socket()) {
-                int left = (int) Math.max(1, (deadline - System.nanoTime()) / 1_000_000);
-                s.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), left);
-                OutputStream out = s.getOutputStream();
-                out.write(("GET " + path + " HTTP/1.1\r\nHost: fleet\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
-                out.flush();
-                InputStream in = s.getInputStream();
-                byte[] head = new byte[12];
-                int got = 0;
-                while (got < 12) {
-                    left = (int) ((deadline - System.nanoTime()) / 1_000_000);
-                    if (left <= 0) {
-                        return false;
-                    }
-                    s.setSoTimeout(left);
-                    int r = in.read(head, got, 12 - got);
-                    if (r < 0) {
-                        return false;
-                    }
-                    got += r;
-                }
-                String status = new String(head, StandardCharsets.US_ASCII);
-                if (!status.startsWith("HTTP/1.") || status.charAt(9) < '2' || status.charAt(9) > '3') {
-                    return false;
-                }
-                byte[] buf = new byte[8192];
-                while (true) { // read to the end: the answer is complete when the server closes
-                    left = (int) ((deadline - System.nanoTime()) / 1_000_000);
-                    if (left <= 0) {
-                        return false;
-                    }
-                    s.setSoTimeout(left);
-                    if (in.read(buf) < 0) {
-                        return true;
-                    }
-                }
-            } catch (IOException e) {
-                return false;
-            }
+            long left = c.timeout().toNanos() - (System.nanoTime() - startNanos);
+            return left > 0 && CLIENT.get(port, path, Duration.ofNanos(left)).result().counted() == ProbeResult.SUCCESS;
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.vitals.kubesim.lint;
 
+import dev.vitals.kubesim.yaml.YamlDocs;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.io.Reader;
@@ -90,7 +91,7 @@ public final class AppConfig {
     private static List<Section> readYaml(Path f) throws IOException {
         List<Section> out = new ArrayList<>();
         try (Reader r = Files.newBufferedReader(f, StandardCharsets.UTF_8)) {
-            YamlDocs docs = new YamlDocs(r, f.toString());
+            YamlDocs docs = new YamlDocs(r, f.toString(), "helm template RELEASE CHART");
             while (true) {
                 Optional<YamlDocs.Doc> d;
                 try {
@@ -105,6 +106,11 @@ public final class AppConfig {
                 }
                 if (!d.get().root.isObject()) {
                     throw new LintInputException(f + ": document " + d.get().index + " is not a mapping of properties");
+                }
+                // Spring Boot's YAML loader refuses a key written twice (OriginTrackedYamlLoader:
+                // setAllowDuplicateKeys(false)), as the API server does for manifests
+                for (YamlDocs.DuplicateKey k : d.get().duplicates) {
+                    throw new LintInputException(f + ":" + k.secondLine() + ": " + YamlDocs.duplicateMessage(k));
                 }
                 Map<String, Prop> props = new LinkedHashMap<>();
                 flatten(d.get().root, "", f.toString(), d.get().locations, props, 0);

@@ -118,6 +118,12 @@ public enum LintFormat {
         return b.toString();
     }
 
+    /** @return {@code s} ending as a sentence: a full stop added unless it ends with one (or ! ?) */
+    static String sentence(String s) {
+        String t = s.strip();
+        return t.isEmpty() || t.endsWith(".") || t.endsWith("!") || t.endsWith("?") ? t : t + ".";
+    }
+
     private static String kinds(Map<String, Integer> kinds) {
         List<String> parts = new ArrayList<>();
         kinds.forEach((k, n) -> parts.add(n > 1 ? k + " ×" + n : k));
@@ -185,8 +191,8 @@ public enum LintFormat {
                 o.put("ruleIndex", i);
             }
             o.put("level", level(f.severity()));
-            o.putObject("message").put("text", (f.object().isEmpty() ? "" : f.subject() + ": ") + f.message()
-                    + " Fix: " + f.fix());
+            o.putObject("message").put("text", sentence((f.object().isEmpty() ? "" : f.subject() + ": ") + f.message()
+                    + (f.refs().isEmpty() ? "" : " (" + f.refs() + ")")) + " Fix: " + sentence(f.fix()));
             ObjectNode phys = o.putArray("locations").addObject().putObject("physicalLocation");
             phys.putObject("artifactLocation").put("uri", uri(f.file()));
             phys.putObject("region").put("startLine", Math.max(1, f.line()));

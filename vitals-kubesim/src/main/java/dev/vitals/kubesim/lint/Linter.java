@@ -1,5 +1,6 @@
 package dev.vitals.kubesim.lint;
 
+import dev.vitals.kubesim.yaml.YamlDocs;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.vitals.kubesim.InvalidInputException;
 import dev.vitals.kubesim.manifest.ManifestReader;
@@ -65,7 +66,7 @@ public final class Linter {
             Run run = new Run(in.name(), findings, suppressed, seen);
             Optional<String> error = Optional.empty();
             try (Reader r = in.open()) {
-                YamlDocs docs = new YamlDocs(r, in.name());
+                YamlDocs docs = new YamlDocs(r, in.name(), "helm template RELEASE CHART | vitals lint -");
                 while (true) {
                     Optional<YamlDocs.Doc> d = docs.next();
                     if (d.isEmpty()) {
@@ -110,7 +111,7 @@ public final class Linter {
                 if (docs.templateLine() > 0) {
                     throw docs.templateOr(null);
                 }
-                otherKinds.merge("(not an object: " + d.root.getNodeType().toString().toLowerCase(java.util.Locale.ROOT) + ")",
+                otherKinds.merge("not an object: " + d.root.getNodeType().toString().toLowerCase(java.util.Locale.ROOT),
                         1, Integer::sum);
                 return;
             }
@@ -150,7 +151,7 @@ public final class Linter {
                 podSpec = t.path("spec");
                 templateMeta = t.path("metadata");
             } else {
-                otherKinds.merge(kind.isEmpty() ? "(no kind)" : kind, 1, Integer::sum);
+                otherKinds.merge(kind.isEmpty() ? "no kind" : kind, 1, Integer::sum);
                 return;
             }
             workloads++;

@@ -45,8 +45,10 @@ final class RestartBeforeShedRule implements Rule {
         ProbeSpec l = live.get();
         ProbeSpec r = ready.get();
         String why;
+        String better;
         if (Probes.sameEndpoint(t, l.handler(), r.handler())) {
             why = "both probe " + l.handler().describe();
+            better = "better, separate the endpoints (L1)";
         } else {
             Set<String> deps = LivenessDependencyRule.dependencies(t, ctx);
             if (deps.isEmpty()) {
@@ -54,6 +56,9 @@ final class RestartBeforeShedRule implements Rule {
             }
             why = "liveness reaches dependency check" + (deps.size() > 1 ? "s " : " ") + String.join(", ", deps)
                     + ", so an outage fails liveness as it fails readiness";
+            // the endpoints are already separate: what ties them is the dependency in liveness
+            better = "better, take " + String.join(", ", deps) + " out of what liveness checks (L10), so an outage only"
+                    + " sheds traffic";
         }
         int killAfter = l.failureThreshold() * l.periodSeconds();
         int shedAfter = r.failureThreshold() * r.periodSeconds();
@@ -65,7 +70,7 @@ final class RestartBeforeShedRule implements Rule {
         String fix = (readyFt >= 1 ? "lower readinessProbe.failureThreshold to " + readyFt + " (" + readyFt + " × "
                 + r.periodSeconds() + "s = " + readyFt * r.periodSeconds() + "s < " + killAfter + "s), or " : "")
                 + "raise livenessProbe.failureThreshold to " + liveFt + " (" + liveFt + " × " + l.periodSeconds() + "s = "
-                + liveFt * l.periodSeconds() + "s > " + shedAfter + "s); better, separate the endpoints (L1)";
+                + liveFt * l.periodSeconds() + "s > " + shedAfter + "s); " + better;
         out.accept(t.finding(this, "livenessProbe.failureThreshold", why + ": liveness kills after about "
                 + killAfter + "s of failures (failureThreshold " + Probes.budget(l) + ") but readiness needs " + shedAfter
                 + "s (failureThreshold " + Probes.budget(r) + ") to take the pod out of service, so a shared problem restarts the pod"

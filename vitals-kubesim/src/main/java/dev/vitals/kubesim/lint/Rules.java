@@ -40,22 +40,29 @@ public final class Rules {
     /**
      * @param enable ids or names to run (empty = all)
      * @param disable ids or names not to run
-     * @return the selected rules
-     * @throws LintInputException naming an unknown id, with the known ones
+     * @return the selected rules, never empty
+     * @throws LintInputException naming an unknown id, with the known ones; on an empty or blank
+     *         item ({@code --enable ''}, {@code --enable L4,}); when no rule is left to run
      */
     public static List<Rule> select(List<String> enable, List<String> disable) {
         Set<Rule> on = new LinkedHashSet<>(enable.isEmpty() ? ALL : resolve(enable, "--enable"));
         on.removeAll(resolve(disable, "--disable"));
+        if (on.isEmpty()) {
+            throw new LintInputException("no rule left to run: --disable removes every rule "
+                    + (enable.isEmpty() ? "" : "--enable selects ") + "(rules: " + ids() + ")");
+        }
         return new ArrayList<>(on);
     }
 
     private static List<Rule> resolve(List<String> names, String option) {
         List<Rule> out = new ArrayList<>();
         for (String raw : names) {
-            for (String n : raw.split(",")) {
+            // an empty item is a usage error, not "no filter": --enable '' used to run every rule
+            for (String n : raw.split(",", -1)) {
                 String s = n.strip();
                 if (s.isEmpty()) {
-                    continue;
+                    throw new LintInputException(option + ": " + (raw.isBlank() ? "no rule given" : "an empty rule in '"
+                            + raw + "'") + "; name rules by id or name, e.g. " + option + " L4,L5 (rules: " + ids() + ")");
                 }
                 Rule r = find(s);
                 if (r == null) {

@@ -64,8 +64,29 @@ final class SharedDependencyRule implements Rule {
                 + String.join(", ", critical) + " " + (critical.size() > 1 ? "are critical checks" : "is a critical check")
                 + " of a shared dependency: one blip of it takes " + replicas + " out of the Service within ≈ " + window
                 + "s, also for requests that never use it", "R38, C21",
-                "make the check non-critical so a failure degrades instead of shedding (Vitals: vitals.checks."
-                        + critical.iterator().next() + ".critical=false → DEGRADED, HTTP 200), or guard it with a circuit"
-                        + " breaker; keep in readiness only what every request needs"));
+                fix(e.get(), app.get(), critical)));
+    }
+
+    /** The fix in the settings the application has: Vitals' when it runs Vitals, else Actuator's. */
+    private static String fix(AppHealth.Endpoint e, AppHealth app, Set<String> critical) {
+        String first = critical.iterator().next();
+        String names = String.join(",", critical);
+        String tail = ", or guard the dependency with a circuit breaker; keep in readiness only what every request needs";
+        if (e.vitals() || app.vitalsPort().isPresent()) {
+            return "make the check non-critical so a failure degrades instead of shedding (Vitals: vitals.checks." + first
+                    + ".critical=false → DEGRADED, HTTP 200)" + tail;
+        }
+        // Actuator alone has no non-critical member: any DOWN member fails the group
+        if (e.every()) {
+            return "point readinessProbe at a readiness group without " + names + " (/actuator/health/readiness with"
+                    + " management.endpoint.health.group.readiness.include=readinessState) instead of " + e.label() + tail;
+        }
+        if (e.members().size() == 1 && e.members().contains(e.group())) {
+            return "probe a readiness group instead of the single indicator " + e.group() + " (/actuator/health/readiness,"
+                    + " management.endpoint.health.group.readiness.include=readinessState)" + tail;
+        }
+        return "take " + names + " out of the Actuator group '" + e.group() + "' (management.endpoint.health.group."
+                + e.group() + ".exclude=" + names + ", or an include list without it): Actuator has no non-critical"
+                + " check, any DOWN member fails the group" + tail;
     }
 }

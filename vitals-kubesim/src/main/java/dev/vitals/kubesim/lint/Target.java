@@ -1,5 +1,6 @@
 package dev.vitals.kubesim.lint;
 
+import dev.vitals.kubesim.yaml.YamlDocs;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.vitals.kubesim.manifest.ManifestReader;
 import dev.vitals.kubesim.model.PodSpec;

@@ -8,13 +8,10 @@ import dev.vitals.kubesim.model.ProbeSpec;
 import dev.vitals.kubesim.model.ProbeType;
 import dev.vitals.kubesim.model.RestartPolicy;
 import dev.vitals.kubesim.scenario.Violation;
+import dev.vitals.kubesim.yaml.YamlDocs;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.MappingIterator;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeType;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -33,9 +30,6 @@ import java.util.Set;
  * (JSON is YAML too). Other kinds (Service, ConfigMap, …) are skipped. Stateless and thread-safe.
  */
 public final class ManifestReader {
-    /** Strict like the API server's decoding: a key written twice is an error (kubectl: duplicate field). */
-    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory())
-            .enable(com.fasterxml.jackson.core.JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
     private static final Set<String> TEMPLATE_KINDS =
             Set.of("Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "ReplicationController", "Job");
     private static final Set<String> PROBE_FIELDS = Set.of("exec", "httpGet", "tcpSocket", "grpc",
@@ -70,36 +64,14 @@ public final class ManifestReader {
     public static Manifest parse(String yaml, String source) {
         List<ContainerEntry> out = new ArrayList<>();
         List<String> kinds = new ArrayList<>();
-        try (MappingIterator<JsonNode> it = YAML.readerFor(JsonNode.class).readValues(yaml)) {
-            int doc = 0;
-            while (it.hasNextValue()) {
-                JsonNode node = it.nextValue();
-                doc++;
-                if (node == null || node.isNull() || node.isMissingNode()) {
-                    continue;
-                }
-                if (!node.isObject()) {
-                    throw new InvalidInputException(source + ": document " + doc
-                            + " is not a Kubernetes object (expected a mapping with apiVersion/kind, got "
-                            + node.getNodeType().toString().toLowerCase() + ")");
-                }
-                collect(node, source, "document " + doc, out, kinds);
+        // the same reading as lint's (merge keys, anchors, core schema), strict about duplicate keys
+        for (YamlDocs.Doc d : YamlDocs.readAll(yaml, source, "helm template RELEASE CHART > deploy.yaml")) {
+            if (!d.root.isObject()) {
+                throw new InvalidInputException(source + ":" + d.line + ": document " + d.index
+                        + " is not a Kubernetes object (expected a mapping with apiVersion/kind, got "
+                        + d.root.getNodeType().toString().toLowerCase(java.util.Locale.ROOT) + ")");
             }
-        } catch (JsonProcessingException e) {
-            int template = templateLine(yaml);
-            if (template > 0) {
-                throw new InvalidInputException(source + ":" + template + ": looks like a Helm/Go template ('{{' at line "
-                        + template + "), not a manifest: render it first, e.g. helm template RELEASE CHART > deploy.yaml", e);
-            }
-            throw new InvalidInputException(source + ": not valid YAML: " + InvalidInputException.firstLine(e.getOriginalMessage())
-                    + (e.getLocation() == null ? "" : " (line " + e.getLocation().getLineNr() + ")"), e);
-        } catch (IOException e) {
-            throw new InvalidInputException(source + ": cannot read: " + InvalidInputException.reason(e), e);
-        } catch (RuntimeException e) {
-            if (e instanceof InvalidInputException) {
-                throw e;
-            }
-            throw new InvalidInputException(source + ": not valid YAML: " + e.getMessage(), e);
+            collect(d.root, source, "document " + d.index, out, kinds);
         }
         if (out.isEmpty()) {
             throw new InvalidInputException(source + ": no containers found (kinds seen: "
@@ -110,26 +82,11 @@ public final class ManifestReader {
         return new Manifest(source, out);
     }
 
-    /** @return the first line (1-based) holding a Go template action "{{", or 0 */
-    private static int templateLine(String text) {
-        int at = text.indexOf("{{");
-        if (at < 0) {
-            return 0;
-        }
-        int line = 1;
-        for (int i = 0; i < at; i++) {
-            if (text.charAt(i) == '\n') {
-                line++;
-            }
-        }
-        return line;
-    }
-
     private static void collect(JsonNode obj, String source, String where, List<ContainerEntry> out,
             List<String> kinds) {
         String kind = obj.path("kind").asText("");
         String name = obj.path("metadata").path("name").asText("");
-        kinds.add(kind.isEmpty() ? "(no kind)" : kind);
+        kinds.add(kind.isEmpty() ? "no kind" : kind);
         JsonNode podSpec;
         if (kind.equals("List")) {
             for (JsonNode item : obj.path("items")) {
@@ -200,8 +157,13 @@ public final class ManifestReader {
          */
         public ContainerEntry select(Optional<String> name) {
             List<String> names = new ArrayList<>();
+            Set<String> workloads = new java.util.LinkedHashSet<>();
             for (ContainerEntry c : containers) {
-                names.add(c.workload() + ":" + c.name());
+                // a sidecar or init container can be picked too; say which it is
+                names.add(c.workload() + ":" + c.name() + (c.role() == Role.SIDECAR ? " (sidecar)"
+                        : c.role() == Role.INIT_CONTAINER ? " (init container)" : c.role() == Role.EPHEMERAL
+                        ? " (ephemeral container)" : ""));
+                workloads.add(c.workload());
             }
             if (name.isPresent()) {
                 List<ContainerEntry> hits = new ArrayList<>();
@@ -229,8 +191,10 @@ public final class ManifestReader {
             if (regular.size() == 1) {
                 return regular.get(0);
             }
-            throw new InvalidInputException(source + ": " + regular.size()
-                    + " containers found; pick one with --container (containers: " + String.join(", ", names) + ")");
+            // the count is of regular containers, the list of everything --container accepts
+            throw new InvalidInputException(source + ": " + (regular.isEmpty() ? "no regular container" : regular.size()
+                    + " containers") + " in " + (workloads.size() == 1 ? workloads.iterator().next() : workloads.size()
+                    + " workloads") + "; pick one with --container NAME (or WORKLOAD:NAME): " + String.join(", ", names));
         }
     }
 

@@ -378,8 +378,17 @@ public final class Kubelet {
         }
         final int n = instanceNo;
         time.offload(victim::terminate);
-        sigkillTimer = time.schedule(Duration.ofSeconds(effective).toNanos(), () -> transition(new GraceOver(n, effective)));
+        // the API server takes any int64 ≥ 0 (validation.go: ValidateNonnegativeField); a timer past
+        // LONGEST_SIGKILL_TIMER is one no run reaches, and seconds × 1e9 would overflow
+        sigkillTimer = time.schedule(Math.min(effective, LONGEST_SIGKILL_TIMER.toSeconds()) * 1_000_000_000L,
+                () -> transition(new GraceOver(n, effective)));
     }
+
+    /**
+     * The longest SIGKILL timer set: a grace period beyond it (valid in the API, up to 2^63 - 1 s)
+     * behaves the same in any run, since no run is that long.
+     */
+    static final Duration LONGEST_SIGKILL_TIMER = Duration.ofDays(366);
 
     /** R43: the failing probe's own grace period, else the pod's. */
     private long graceFor(ProbeType probe) {

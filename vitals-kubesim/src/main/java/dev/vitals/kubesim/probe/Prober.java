@@ -102,6 +102,37 @@ public final class Prober {
         return new ProbeOutcome(o.result(), o.message(), Duration.ofNanos(System.nanoTime() - start), 1);
     }
 
+    /**
+     * One HTTP GET on the pod IP, made as an httpGet probe makes it (the same request, headers,
+     * redirects, status ranges and 10 KiB body cap), under a deadline that need not be whole
+     * seconds. The module's one way to GET: replay's boot calibration, {@code fleet calibrate}
+     * and the live fleet's clients use it, so what "answers" means is the kubelet's everywhere.
+     * Never throws for network conditions: they are outcomes. Thread-safe.
+     *
+     * @param port the port on the pod IP, 1-65535
+     * @param path the request path, starting with {@code /}
+     * @param timeout one deadline over connect, headers and body; more than 0
+     * @return the outcome with its latency: {@code result().counted() == SUCCESS} for 200-399
+     * @throws IllegalArgumentException when the port, path or timeout is out of range
+     */
+    public ProbeOutcome get(int port, String path, Duration timeout) {
+        if (port < 1 || port > 65535) {
+            throw new IllegalArgumentException("port must be 1-65535, was " + port);
+        }
+        if (!path.startsWith("/")) {
+            throw new IllegalArgumentException("path must start with /, was '" + path + "'");
+        }
+        if (timeout.isZero() || timeout.isNegative()) {
+            throw new IllegalArgumentException("timeout must be more than 0, was " + timeout);
+        }
+        long start = System.nanoTime();
+        ProbeHandler.HttpGet g = new ProbeHandler.HttpGet(Optional.empty(), ProbeHandler.PortRef.of(port), path, "HTTP",
+                List.of());
+        long deadline = start + timeout.toNanos();
+        ProbeOutcome o = httpUntil(g, deadline, (int) Math.max(1, timeout.toSeconds()));
+        return new ProbeOutcome(o.result(), o.message(), Duration.ofNanos(System.nanoTime() - start), 1);
+    }
+
     // ---- TCP ----------------------------------------------------------------------------
 
     private ProbeOutcome tcp(ProbeHandler.TcpSocket t, int timeoutSeconds, long start) {
@@ -173,12 +204,15 @@ public final class Prober {
     // ---- HTTP ---------------------------------------------------------------------------
 
     private ProbeOutcome http(ProbeHandler.HttpGet g, int timeoutSeconds, long start) {
+        return httpUntil(g, start + TimeUnit.SECONDS.toNanos(timeoutSeconds), timeoutSeconds);
+    }
+
+    private ProbeOutcome httpUntil(ProbeHandler.HttpGet g, long deadline, int timeoutSeconds) {
         PortResolver.Resolution res = PortResolver.resolve(g.port(), ports);
         if (res instanceof PortResolver.Unresolved u) {
             return ProbeOutcome.of(ProbeResult.ERROR, u.error(), Duration.ZERO); // R22
         }
         int port = res.port().orElseThrow();
-        long deadline = start + TimeUnit.SECONDS.toNanos(timeoutSeconds);
         String scheme = g.scheme().toLowerCase(Locale.ROOT);
         String host = g.host().orElse(podIp);
         URI url;

@@ -13,9 +13,6 @@ import dev.vitals.kubesim.scenario.ActionRunner;
 import dev.vitals.kubesim.Simulation;
 import dev.vitals.kubesim.SimulationResult;
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -287,7 +284,7 @@ public final class Replay {
                     throw new IllegalStateException("the demo (" + w.flag() + ") exited with code " + exit.get()
                             + " while booting; its output: " + log);
                 }
-                if (answers200(port, path)) {
+                if (answers(port, path)) {
                     return (System.nanoTime() - t0) / 1e9;
                 }
                 Thread.sleep(50);
@@ -304,18 +301,13 @@ public final class Replay {
         }
     }
 
-    /** One GET with a 1 s connect and read timeout; true on a 200. */
-    private static boolean answers200(int port, String path) {
-        try (Socket s = new Socket()) {
-            s.connect(new InetSocketAddress("127.0.0.1", port), 1000);
-            s.setSoTimeout(1000);
-            s.getOutputStream().write(("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
-                    .getBytes(StandardCharsets.US_ASCII));
-            byte[] head = s.getInputStream().readNBytes(12);
-            return new String(head, StandardCharsets.US_ASCII).startsWith("HTTP/1.1 200");
-        } catch (IOException e) {
-            return false;
-        }
+    /** The simulator's prober, for boot calibration: one GET as the kubelet's startup probe would make it. */
+    private static final dev.vitals.kubesim.probe.Prober PROBER = new dev.vitals.kubesim.probe.Prober("127.0.0.1", Map.of(),
+            dev.vitals.kubesim.model.KubeletOptions.defaults().kubeletVersion());
+
+    /** One GET with a 1 s deadline; true when it passes as a probe (200-399). */
+    private static boolean answers(int port, String path) {
+        return PROBER.get(port, path, Duration.ofSeconds(1)).result().counted() == dev.vitals.kubesim.probe.ProbeResult.SUCCESS;
     }
 
     private static RunRecord await(Future<RunRecord> f, ReplayCase c) throws InterruptedException {

@@ -18,13 +18,17 @@ import java.util.Optional;
  * its worker's counters on restart, R28; readiness counts from its first success in an instance,
  * since it fails by design until the application is up). Warns when p99 passes half the timeout, or when a run
  * came within one failure of the threshold (a kill for liveness and startup, an unready spell
- * for readiness). Immutable.
+ * for readiness). A probe that never succeeded says so rather than showing a run of 0 (readiness
+ * counts no run before its first success). Immutable.
  *
  * @param probes one line per probe that ran
+ * @param notRun one line per configured probe that never ran in the run, saying why (its
+ *        initialDelaySeconds, or the container never started)
  */
-public record Headroom(List<Probe> probes) {
+public record Headroom(List<Probe> probes, List<String> notRun) {
     public Headroom {
         probes = List.copyOf(probes);
+        notRun = List.copyOf(notRun);
     }
 
     /**
@@ -36,14 +40,34 @@ public record Headroom(List<Probe> probes) {
      * @param p99Ms 99th percentile latency
      * @param maxMs slowest
      * @param timeoutSeconds the probe's timeout
-     * @param longestFailureRun most consecutive counted failures in one instance
+     * @param successes evaluations counted as a success (a warning included)
+     * @param failures evaluations counted as a failure
+     * @param longestFailureRun most consecutive counted failures in one instance (readiness: from
+     *        its first success in that instance)
      * @param failureThreshold the probe's threshold
      * @param warnings what is thin, empty when nothing is
      */
     public record Probe(ProbeType type, int count, double p50Ms, double p99Ms, double maxMs, int timeoutSeconds,
-            int longestFailureRun, int failureThreshold, List<String> warnings) {
+            int successes, int failures, int longestFailureRun, int failureThreshold, List<String> warnings) {
         public Probe {
             warnings = List.copyOf(warnings);
+        }
+
+        /** @return true when no evaluation of this probe counted as a success */
+        public boolean neverSucceeded() {
+            return successes == 0;
+        }
+
+        /** @return what the run says about failures, e.g. "longest failure run 2 of failureThreshold 3" */
+        String failureText() {
+            String run = "longest failure run " + longestFailureRun + " of failureThreshold " + failureThreshold;
+            if (!neverSucceeded()) {
+                return run;
+            }
+            String never = "never succeeded (" + failures + " of " + count + " probes failed"
+                    + (count - failures > 0 ? ", " + (count - failures) + " errors" : "") + ")";
+            // readiness runs count from the first success, so a never-ready run has none to show
+            return type == ProbeType.READINESS ? never : never + ", " + run;
         }
     }
 
@@ -54,10 +78,19 @@ public record Headroom(List<Probe> probes) {
      */
     public static Headroom of(SimulationResult r, PodSpec pod) {
         List<Probe> out = new ArrayList<>();
+        List<String> notRun = new ArrayList<>();
         for (ProbeType t : ProbeType.values()) {
             Optional<ProbeSpec> spec = pod.probe(t);
             SimulationResult.ProbeStats st = r.stats(t);
-            if (spec.isEmpty() || st.count() == 0) {
+            if (spec.isEmpty()) {
+                continue;
+            }
+            if (st.count() == 0) {
+                // an empty headroom block said nothing; say what is true
+                int delay = spec.get().initialDelaySeconds();
+                notRun.add(String.format(Locale.ROOT, "  %-10s no probe ran in the %s s run%s%n", t.label(),
+                        dev.vitals.kubesim.scenario.Expectation.fmt(r.durationSeconds()),
+                        delay >= r.durationSeconds() ? " (initialDelaySeconds " + delay + ")" : ""));
                 continue;
             }
             int run = 0;
@@ -96,10 +129,10 @@ public record Headroom(List<Probe> probes) {
                 warn.add(longest + " failures in a row, one short of failureThreshold " + p.failureThreshold() + ": one more"
                         + (t == ProbeType.READINESS ? " and the pod leaves its Service" : " and the container is killed"));
             }
-            out.add(new Probe(t, st.count(), st.p50Ms(), st.p99Ms(), st.maxMs(), p.timeoutSeconds(), longest,
-                    p.failureThreshold(), warn));
+            out.add(new Probe(t, st.count(), st.p50Ms(), st.p99Ms(), st.maxMs(), p.timeoutSeconds(),
+                    st.successes() + st.warnings(), st.failures(), longest, p.failureThreshold(), warn));
         }
-        return new Headroom(out);
+        return new Headroom(out, notRun);
     }
 
     /** @return true when any probe's headroom is thin */
@@ -111,12 +144,15 @@ public record Headroom(List<Probe> probes) {
     public String text() {
         StringBuilder b = new StringBuilder("headroom:\n");
         for (Probe p : probes) {
-            b.append(String.format(Locale.ROOT, "  %-10s latency p50 %.1f ms, p99 %.1f ms, max %.1f ms of timeout %d s;"
-                    + " longest failure run %d of failureThreshold %d%n", p.type().label(), p.p50Ms(), p.p99Ms(), p.maxMs(),
-                    p.timeoutSeconds(), p.longestFailureRun(), p.failureThreshold()));
+            b.append(String.format(Locale.ROOT, "  %-10s latency p50 %.1f ms, p99 %.1f ms, max %.1f ms of timeout %d s; %s%n",
+                    p.type().label(), p.p50Ms(), p.p99Ms(), p.maxMs(), p.timeoutSeconds(), p.failureText()));
             for (String w : p.warnings()) {
                 b.append("  WARN  ").append(p.type().label()).append(": ").append(w).append('\n');
             }
+        }
+        notRun.forEach(b::append);
+        if (probes.isEmpty() && notRun.isEmpty()) {
+            b.append("  no probe configured\n");
         }
         return b.toString();
     }

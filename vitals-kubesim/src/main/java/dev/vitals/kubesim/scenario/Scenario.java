@@ -5,10 +5,7 @@ import dev.vitals.kubesim.fault.FaultProxy;
 import dev.vitals.kubesim.fault.LoadGenerator;
 import dev.vitals.kubesim.model.Durations;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -51,7 +48,6 @@ import java.util.Set;
  * }</pre>
  */
 public final class Scenario {
-    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
     private static final Set<String> TOP = Set.of("duration", "proxies", "actions", "expect");
     private static final Set<String> KINDS = Set.of("load", "fault", "heal", "pause", "resume", "signal", "delete",
             "kubelet-restart");
@@ -144,12 +140,7 @@ public final class Scenario {
      * @throws InvalidInputException when invalid
      */
     public static Scenario parse(String yaml, String source) {
-        JsonNode root;
-        try {
-            root = YAML.readTree(yaml);
-        } catch (JsonProcessingException e) {
-            throw new InvalidInputException(source + ": not valid YAML: " + InvalidInputException.firstLine(e.getOriginalMessage()), e);
-        }
+        JsonNode root = dev.vitals.kubesim.yaml.YamlDocs.readOne(yaml, source);
         if (root == null || root.isMissingNode() || root.isNull()) {
             return empty();
         }

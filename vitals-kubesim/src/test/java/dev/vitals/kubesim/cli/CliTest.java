@@ -73,6 +73,22 @@ class CliTest {
     }
 
     @Test
+    void aTerminationGracePeriodBeyondTheLongestRunIsBadInputNamingTheBound() {
+        // found by QA: --termination-grace-period 99999999999999 was taken (and overflowed the SIGKILL timer)
+        for (String g : new String[] {"86401", "99999999999999", "-1"}) {
+            err.getBuffer().setLength(0);
+            assertThat(run("simulate", "--liveness", "tcp://:1", "--termination-grace-period", g, "--", "true")).as(g).isEqualTo(2);
+            assertThat(err.toString()).as(g).isEqualTo("error: --termination-grace-period must be 0-86400 seconds"
+                    + " (at most 24h, the longest run), was " + g + "\n");
+        }
+        err.getBuffer().setLength(0);
+        assertThat(run("simulate", "--liveness", "tcp://:1", "--termination-grace-period", "99999999999999999999", "--",
+                "true")).isEqualTo(2);
+        assertThat(err.toString().lines().findFirst().orElseThrow()).isEqualTo("error: Invalid value for option"
+                + " '--termination-grace-period': '99999999999999999999' is not a long");
+    }
+
+    @Test
     void anUnknownCommandIsNamedWithTheCommandsThereAre() {
         assertThat(run("nosuch")).isEqualTo(2);
         assertThat(err.toString()).contains("unknown command 'nosuch' (commands: ").contains("simulate").contains("lint")

@@ -77,6 +77,36 @@ class LintCliTest {
     }
 
     @Test
+    void anEmptyOrBlankRuleListIsAUsageErrorNotEveryRule(@TempDir Path dir) throws Exception {
+        // found by QA: --enable '' ran every rule
+        Path m = write(dir, "deploy.yaml", SAME);
+        String[][] bad = {{"--enable", ""}, {"--enable", " "}, {"--enable=L4,"}, {"--enable", ",,"}, {"--disable", ""},
+            {"--disable", "L4,,L5"}, {"--enable", "L4", "--disable", "restart-before-shed"}, {"--enable", "L4,L99"},
+            {"--profile", "", "--app-config", m.toString()}};
+        for (String[] b : bad) {
+            err.getBuffer().setLength(0);
+            out.getBuffer().setLength(0);
+            java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("lint"));
+            args.addAll(java.util.List.of(b));
+            args.add(m.toString());
+            assertThat(run(args.toArray(String[]::new))).as(String.join(" ", b)).isEqualTo(2);
+            assertThat(err.toString()).as(String.join(" ", b)).startsWith("error: ").endsWith("\n")
+                    .doesNotContain("Exception");
+            assertThat(err.toString().strip()).as(String.join(" ", b)).doesNotContain("\n");
+            assertThat(out.toString()).as("nothing linted: " + String.join(" ", b)).isEmpty();
+        }
+        err.getBuffer().setLength(0);
+        run("lint", "--enable", "", m.toString());
+        assertThat(err.toString()).startsWith("error: --enable: no rule given; name rules by id or name, e.g. --enable L4,L5"
+                + " (rules: api, R22, Y1, L1,");
+        err.getBuffer().setLength(0);
+        run("lint", "--enable", "L4,", m.toString());
+        assertThat(err.toString()).startsWith("error: --enable: an empty rule in 'L4,'");
+        // spaces around ids are fine
+        assertThat(run("lint", "--fail-on", "warning", "--enable", "L4, restart-before-shed", m.toString())).isEqualTo(1);
+    }
+
+    @Test
     void manyFilesDirectoriesAndStandardInputInOneRun(@TempDir Path dir) throws Exception {
         write(dir, "chart/a.yaml", SAME);
         write(dir, "chart/sub/crd.yaml", "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: x}\n");
@@ -135,6 +165,19 @@ class LintCliTest {
         assertThat(loc.path("region").path("startLine").asInt()).isEqualTo(15);
         int idx = first.path("ruleIndex").asInt();
         assertThat(run.path("tool").path("driver").path("rules").get(idx).path("id").asText()).isEqualTo("L1");
+        // found by QA: "... also restarts it Fix: point ..." ran the message and the fix together
+        assertThat(first.path("message").path("text").asText())
+                .contains("also restarts it (R38, C10, C18). Fix: point livenessProbe at ").endsWith("/actuator/health/readiness).")
+                .doesNotContain(" it Fix:");
+    }
+
+    @Test
+    void anInputWithoutWorkloadsNamesWhatItHoldsInOneParenthesis(@TempDir Path dir) throws Exception {
+        // found by QA: "no workloads ((no kind))"
+        Path m = write(dir, "values.yaml", "replicaCount: 2\n---\n- a\n- b\n---\nkind: Service\nmetadata: {name: s}\n");
+        assertThat(run("lint", m.toString())).isZero();
+        assertThat(out.toString()).contains(m + ": no workloads (Service, no kind, not an object: array)\n")
+                .doesNotContain("((").doesNotContain("))");
     }
 
     @Test

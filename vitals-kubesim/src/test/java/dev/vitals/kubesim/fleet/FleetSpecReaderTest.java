@@ -84,7 +84,10 @@ class FleetSpecReaderTest {
     @Test
     void notYamlAndMissingFilesAreOneLine() {
         assertThatThrownBy(() -> FleetSpecReader.parse("a: [", "x.yaml")).isInstanceOf(InvalidInputException.class)
-                .hasMessageStartingWith("x.yaml: not valid YAML: ").hasMessageNotContaining("\n");
+                .hasMessageStartingWith("x.yaml:").hasMessageContaining(": not valid YAML: ").hasMessageNotContaining("\n");
+        // one YAML reading for every input: a key written twice was kept last-wins without a word
+        assertThatThrownBy(() -> FleetSpecReader.parse(FULL + "replicas: 3\n", "x.yaml")).isInstanceOf(InvalidInputException.class)
+                .hasMessageContaining("key 'replicas' is written twice in one mapping");
         assertThatThrownBy(() -> FleetSpecReader.parse("- 1\n- 2\n", "x.yaml")).isInstanceOf(InvalidInputException.class)
                 .hasMessage("x.yaml: expected a YAML mapping with replicas, duration, replica, probes, clients");
         assertThatThrownBy(() -> FleetSpecReader.read(Path.of("/nonexistent/fleet.yaml"))).isInstanceOf(InvalidInputException.class)

@@ -148,6 +148,42 @@ class AppConfigJoinTest {
     }
 
     @Test
+    void l4OnSeparateEndpointsSuggestsTakingTheDependencyOutOfLivenessNotSeparatingThem() throws Exception {
+        // found by QA: L4's fix said "separate the endpoints (L1)" for /actuator/health/liveness vs /readiness
+        AppConfig app = config("application.yaml", "spring:\n  datasource:\n    url: jdbc:postgresql://db/app\n"
+                + "management:\n  endpoint:\n    health:\n      group:\n        liveness:\n"
+                + "          include: livenessState,db\n");
+        // readiness sheds no sooner than liveness kills (both 3 × 10 s)
+        Finding f = only(lint(deployment(springProbes("/actuator/health/liveness", "/actuator/health/readiness")
+                .replace("periodSeconds: 5", "periodSeconds: 10")), withApp(app)), "L4");
+        assertThat(f.fix()).endsWith("; better, take db out of what liveness checks (L10), so an outage only sheds traffic")
+                .doesNotContain("separate the endpoints");
+        // on one endpoint the advice is still to separate them
+        Finding same = only(lint(deployment(springProbes("/actuator/health", "/actuator/health")
+                .replace("periodSeconds: 5", "periodSeconds: 10"))), "L4");
+        assertThat(same.fix()).endsWith("; better, separate the endpoints (L1)");
+    }
+
+    @Test
+    void l9SuggestsTheSettingsOfWhatTheApplicationHas() throws Exception {
+        // found by QA: L9 suggested vitals.checks.* to an application that has only Actuator
+        String probes = springProbes("/actuator/health/liveness", "/actuator/health/readiness");
+        AppConfig actuator = config("application.properties", "spring.data.redis.host=cache\n"
+                + "management.endpoint.health.group.readiness.include=readinessState,redis\n");
+        Finding a = only(lint(deployment("web", 6, probes), withApp(actuator)), "L9");
+        assertThat(a.fix()).startsWith("take redis out of the Actuator group 'readiness'"
+                + " (management.endpoint.health.group.readiness.exclude=redis,").doesNotContain("vitals.");
+        AppConfig whole = config("whole.properties", "spring.data.redis.host=cache\n");
+        Finding w = only(lint(deployment("web", 6, springProbes("/actuator/health/liveness", "/actuator/health")),
+                withApp(whole)), "L9");
+        assertThat(w.fix()).startsWith("point readinessProbe at a readiness group without redis").doesNotContain("vitals.");
+        AppConfig vitals = config("vitals.properties", "spring.data.redis.host=cache\nvitals.server.port=8081\n"
+                + "management.endpoint.health.group.readiness.include=readinessState,redis\n");
+        Finding v = only(lint(deployment("web", 6, probes), withApp(vitals)), "L9");
+        assertThat(v.fix()).contains("vitals.checks.redis.critical=false");
+    }
+
+    @Test
     void c21CriticalSharedDependencyInReadinessWithSeveralReplicas() throws Exception {
         // case C21: 6 replicas, readiness includes one shared cache
         AppConfig app = config("application.properties", "spring.data.redis.host=cache\n"
@@ -201,6 +237,32 @@ class AppConfigJoinTest {
         Files.writeString(bad, "a: [\n");
         assertThatThrownBy(() -> AppConfig.load(List.of(bad), Set.of())).hasMessageContaining("bad.yaml")
                 .hasMessageContaining("not valid YAML");
+    }
+
+    @Test
+    void aYamlKeyWrittenTwiceIsRefusedAsSpringBootRefusesIt() throws Exception {
+        // found by QA: manifests reject a key written twice, app-config YAML kept the last one without a word;
+        // Spring Boot's YAML loader refuses it at startup (DuplicateKeyException)
+        Path twice = dir.resolve("application.yaml");
+        Files.writeString(twice, "management:\n  endpoint:\n    health:\n      probes:\n        enabled: true\n"
+                + "management:\n  server:\n    port: 9090\n");
+        assertThatThrownBy(() -> AppConfig.load(List.of(twice), Set.of())).isInstanceOf(LintInputException.class)
+                .hasMessage(twice + ":6: key 'management' is written twice in one mapping (lines 1 and 6): YAML keys are"
+                        + " unique, and strict readers reject it (the API server: duplicate field; Spring Boot refuses to"
+                        + " start); keep one 'management' (merge the two)");
+        // a merge key is no duplicate, as in manifests
+        AppConfig merged = config("merged.yaml", "base: &b {port: 8081}\nmanagement:\n  server:\n    <<: *b\n    port: 9090\n");
+        assertThat(merged.view(Map.of(), List.of()).value("management.server.port")).contains("9090");
+    }
+
+    @Test
+    void aPropertiesKeyWrittenTwiceKeepsTheLastAsSpringDoes() throws Exception {
+        // Spring Boot's OriginTrackedPropertiesLoader puts each line into a map: the last line wins, no error
+        AppConfig app = config("application.properties", "management.server.port=9090\nserver.port=8080\n"
+                + "management.server.port=9091\n");
+        AppConfig.View v = app.view(Map.of(), List.of());
+        assertThat(v.value("management.server.port")).contains("9091");
+        assertThat(v.get("management.server.port").orElseThrow().line()).isEqualTo(3);
     }
 
     @Test

@@ -334,6 +334,20 @@ class KubeletRulesTest {
     }
 
     @Test
+    void aGracePeriodTheApiAcceptsButNoRunReachesKillsWithoutOverflow() {
+        // found by QA: terminationGracePeriodSeconds 99999999999999 (the API server takes any int64 ≥ 0)
+        // overflowed the SIGKILL timer ("long overflow") on every kill
+        for (long grace : new long[] {99_999_999_999_999L, Long.MAX_VALUE}) {
+            Rig rig = new Rig();
+            rig.container.ignoreTerm();
+            rig.run(Rig.pod(Rig.probe(LIVENESS, 0, 1, 1)).with(RestartPolicy.ALWAYS, grace), 5, (p, i, s, t) -> ScriptedProbes.fail());
+            assertThat(rig.times(SimEvent.Type.KILL)).as("grace " + grace).containsExactly(1.001);
+            assertThat(rig.typed(SimEvent.Type.KILL).get(0).detail()).contains("SIGKILL after " + grace + "s");
+            assertThat(rig.times(SimEvent.Type.EXIT)).as("still in its grace period at the end").isEmpty();
+        }
+    }
+
+    @Test
     void r45_restartCountGoesUpWhenTheReplacementStarts() {
         Rig rig = new Rig();
         rig.container.exitAfterTerm(Duration.ofSeconds(3));

@@ -52,6 +52,42 @@ class HeadroomTest {
     }
 
     @Test
+    void aProbeThatNeverSucceededSaysSoInsteadOfAFailureRunOfZero() {
+        // found by QA: a readiness probe that failed every time read "longest failure run 0"
+        Rig rig = new Rig();
+        SimulationResult r = rig.run(POD, 20, (p, i, since, t) -> p.type() == ProbeType.READINESS
+                ? ScriptedProbes.fail() : ScriptedProbes.ok());
+        Headroom h = Headroom.of(r, POD);
+        Headroom.Probe ready = h.probes().get(1);
+        assertThat(ready.neverSucceeded()).isTrue();
+        assertThat(ready.failures()).isEqualTo(ready.count()).isPositive();
+        String line = h.text().lines().filter(l -> l.trim().startsWith("readiness")).findFirst().orElseThrow();
+        assertThat(line).endsWith("; never succeeded (" + ready.count() + " of " + ready.count() + " probes failed)")
+                .doesNotContain("failure run");
+        assertThat(h.text().lines().filter(l -> l.trim().startsWith("liveness")).findFirst().orElseThrow())
+                .endsWith("; longest failure run 0 of failureThreshold 3");
+        // a liveness probe that never succeeded says so and still shows the run that killed it
+        Rig dead = new Rig();
+        SimulationResult d = dead.run(POD, 20, (p, i, since, t) -> p.type() == ProbeType.LIVENESS
+                ? ScriptedProbes.fail() : ScriptedProbes.ok());
+        Headroom.Probe live = Headroom.of(d, POD).probes().get(0);
+        assertThat(live.neverSucceeded()).isTrue();
+        assertThat(Headroom.of(d, POD).text()).contains("liveness").contains("; never succeeded (" + live.failures() + " of "
+                + live.count() + " probes failed), longest failure run 3 of failureThreshold 3");
+    }
+
+    @Test
+    void aProbeThatNeverRanSaysSoInsteadOfAnEmptyBlock() {
+        // found trying kube-prometheus' kube-state-metrics (no probes at all): "headroom:" and nothing under it
+        PodSpec late = Rig.pod(Rig.probe(ProbeType.LIVENESS, 5, 1, 1, 1, 3), Rig.probe(ProbeType.READINESS, 0, 1, 1, 1, 3));
+        SimulationResult r = new Rig().run(late, 3, (p, i, since, t) -> ScriptedProbes.ok());
+        String text = Headroom.of(r, late).text();
+        assertThat(text).contains("  liveness   no probe ran in the 3 s run (initialDelaySeconds 5)\n")
+                .contains("  readiness  latency p50");
+        assertThat(Headroom.of(r, Rig.pod()).text()).isEqualTo("headroom:\n  no probe configured\n");
+    }
+
+    @Test
     void defaultExpectationsCatchAKillLoopAndANeverReadyPod() {
         Rig loop = new Rig();
         SimulationResult r = loop.run(POD, 60, (p, i, since, t) -> ScriptedProbes.fail());

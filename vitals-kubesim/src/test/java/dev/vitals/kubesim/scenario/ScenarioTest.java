@@ -60,6 +60,18 @@ class ScenarioTest {
     }
 
     @Test
+    void aScenarioIsReadAsManifestsAreMergeKeysAndAllAndAKeyWrittenTwiceIsAnError() {
+        Scenario s = Scenario.parse("actions:\n  - &first {at: 1s, signal: SIGHUP}\n  - {<<: *first, at: 2s}\n", "s.yaml");
+        assertThat(s.actions()).hasSize(2);
+        assertThat(s.actions().get(1).at()).isEqualTo(java.time.Duration.ofSeconds(2));
+        // Jackson's YAML kept the last of two 'duration' keys without a word
+        assertThatThrownBy(() -> Scenario.parse("duration: 10s\nduration: 20s\n", "s.yaml"))
+                .hasMessageStartingWith("s.yaml:2: key 'duration' is written twice in one mapping (lines 1 and 2)");
+        assertThatThrownBy(() -> Scenario.parse("duration: 10s\n---\nduration: 20s\n", "s.yaml"))
+                .hasMessage("s.yaml:3: holds 2 YAML documents ('---'); this file is one document");
+    }
+
+    @Test
     void aFaultOnAnUndeclaredProxyIsRejectedBeforeAnythingRuns() {
         Scenario s = Scenario.parse("actions:\n  - at: 1s\n    fault: db refuse\n", "s.yaml");
         assertThatThrownBy(() -> Simulation.builder(Rig.pod(Rig.probe(LIVENESS, 0, 1, 3))).command(List.of("true"))

@@ -1,6 +1,7 @@
-package dev.vitals.kubesim.lint;
+package dev.vitals.kubesim.yaml;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.vitals.kubesim.InvalidInputException;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -34,20 +35,29 @@ import org.snakeyaml.engine.v2.schema.CoreSchema;
  * written twice in one mapping is reported with both lines (kubectl: "duplicate field").
  * Only one document is held in memory at a time, so a stream of tens of megabytes costs the
  * largest document, not the stream. No document size limit below 2^31 code points.
- * Not thread-safe; one instance per input.
+ * Every YAML input of the module is read here (manifests for {@code lint} and {@code simulate},
+ * app-config, scenarios, fleet specs), so they accept the same YAML: the core schema, anchors
+ * and aliases, merge keys ({@code <<: *anchor}; an explicit key overrides a merged one), and
+ * no key written twice. {@link #readAll} is the strict form for inputs that reject a duplicate
+ * key outright. Not thread-safe; one instance per input.
  */
-final class YamlDocs {
+public final class YamlDocs {
     /** Node budget per document: aliases are shared in YAML but copied here (billion laughs). */
-    static final int MAX_NODES = 5_000_000;
+    public static final int MAX_NODES = 5_000_000;
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
 
     /** One parsed document: its tree, where its keys are, and duplicate keys found. */
-    static final class Doc {
-        final int index;
-        final int line;
-        final JsonNode root;
-        final Locations locations;
-        final java.util.List<DuplicateKey> duplicates;
+    public static final class Doc {
+        /** 1-based index of the document in the stream. */
+        public final int index;
+        /** 1-based line where the document's root node starts. */
+        public final int line;
+        /** The document's tree (never null; a YAML null is skipped by {@link #next()}). */
+        public final JsonNode root;
+        /** Lines of the keys of {@link #root}. */
+        public final Locations locations;
+        /** Keys written twice in one mapping, in the order found. */
+        public final java.util.List<DuplicateKey> duplicates;
 
         Doc(int index, int line, JsonNode root, Locations locations, java.util.List<DuplicateKey> duplicates) {
             this.index = index;
@@ -59,21 +69,27 @@ final class YamlDocs {
     }
 
     /** A key written twice in one mapping (1-based lines). */
-    record DuplicateKey(String key, int firstLine, int secondLine) {
+    public record DuplicateKey(String key, int firstLine, int secondLine) {
     }
 
     /** Bad input in a stream: one line for a person, with the line where it was found (1-based, 0 unknown). */
-    static final class YamlInputException extends RuntimeException {
+    public static final class YamlInputException extends RuntimeException {
         private static final long serialVersionUID = 1L;
-        final int line;
+        /** 1-based line of the problem, 0 when unknown. */
+        public final int line;
 
-        YamlInputException(String message, int line) {
+        /**
+         * @param message one line for a person
+         * @param line 1-based line, 0 when unknown
+         */
+        public YamlInputException(String message, int line) {
             super(message, null, false, false);
             this.line = line;
         }
     }
 
     private final TemplateSniffer reader;
+    private final String renderHint;
     private final Iterator<Event> events;
     private final ScalarResolver resolver = new CoreSchema().getScalarResolver();
     private int index;
@@ -83,11 +99,74 @@ final class YamlDocs {
     private java.util.List<DuplicateKey> dups;
     private int budget;
 
-    YamlDocs(Reader in, String label) {
+    /**
+     * @param in the text; read as documents are asked for, never closed here
+     * @param label the input's name, used in snakeyaml's marks
+     * @param renderHint the command shown when the input is a Helm/Go template, e.g.
+     *        {@code helm template RELEASE CHART | vitals lint -}
+     */
+    public YamlDocs(Reader in, String label, String renderHint) {
         this.reader = new TemplateSniffer(in);
+        this.renderHint = renderHint;
         LoadSettings settings = LoadSettings.builder().setLabel(label).setCodePointLimit(Integer.MAX_VALUE)
                 .setUseMarks(true).setBufferSize(64 * 1024).build();
         this.events = new Parse(settings).parseReader(reader).iterator();
+    }
+
+    /**
+     * Reads every document of a text strictly: a key written twice in one mapping is an error,
+     * as the API server's strict decoding and Spring Boot's YAML loader make it.
+     *
+     * @param text YAML or JSON, one or more documents
+     * @param source the input's name, the start of every message
+     * @param renderHint the command shown when the text is a Helm/Go template
+     * @return the non-empty documents, in order
+     * @throws InvalidInputException one line, {@code source:LINE: problem}, when the text is not
+     *         YAML, is a template, or writes a key twice
+     */
+    public static java.util.List<Doc> readAll(String text, String source, String renderHint) {
+        java.util.List<Doc> out = new java.util.ArrayList<>();
+        YamlDocs docs = new YamlDocs(new java.io.StringReader(text), source, renderHint);
+        try {
+            for (Optional<Doc> d = docs.next(); d.isPresent(); d = docs.next()) {
+                for (DuplicateKey k : d.get().duplicates) {
+                    throw new InvalidInputException(source + ":" + k.secondLine() + ": " + duplicateMessage(k));
+                }
+                out.add(d.get());
+            }
+        } catch (YamlInputException e) {
+            throw new InvalidInputException(source + (e.line > 0 ? ":" + e.line : "") + ": " + e.getMessage());
+        } catch (UncheckedIOException e) {
+            throw new InvalidInputException(source + ": cannot read: " + InvalidInputException.reason(e.getCause()));
+        }
+        return out;
+    }
+
+    /**
+     * Reads a text that holds one document (a scenario, a fleet spec), strictly as {@link #readAll}.
+     *
+     * @param text YAML or JSON
+     * @param source the input's name, the start of every message
+     * @return the document's tree; a missing node when the text holds no document
+     * @throws InvalidInputException as {@link #readAll}, and when the text holds several documents
+     */
+    public static JsonNode readOne(String text, String source) {
+        java.util.List<Doc> docs = readAll(text, source, "render it first");
+        if (docs.size() > 1) {
+            throw new InvalidInputException(source + ":" + docs.get(1).line + ": holds " + docs.size()
+                    + " YAML documents ('---'); this file is one document");
+        }
+        return docs.isEmpty() ? com.fasterxml.jackson.databind.node.MissingNode.getInstance() : docs.get(0).root;
+    }
+
+    /**
+     * @param k a key written twice
+     * @return the one-line problem, naming both lines
+     */
+    public static String duplicateMessage(DuplicateKey k) {
+        return "key '" + k.key() + "' is written twice in one mapping (lines " + k.firstLine() + " and "
+                + k.secondLine() + "): YAML keys are unique, and strict readers reject it (the API server: duplicate field;"
+                + " Spring Boot refuses to start); keep one '" + k.key() + "' (merge the two)";
     }
 
     /**
@@ -95,7 +174,7 @@ final class YamlDocs {
      * @throws YamlInputException when the text is not YAML (or is a Go template)
      * @throws UncheckedIOException when reading fails
      */
-    Optional<Doc> next() {
+    public Optional<Doc> next() {
         try {
             while (true) {
                 if (!events.hasNext()) {
@@ -138,15 +217,18 @@ final class YamlDocs {
     }
 
     /** @return the first line (1-based) holding a Go template action, or 0 */
-    int templateLine() {
+    public int templateLine() {
         return reader.templateLine;
     }
 
-    YamlInputException templateOr(YamlInputException e) {
+    /**
+     * @param e the problem found, or null
+     * @return a "looks like a Helm/Go template" problem when the text holds "{{" so far, else {@code e}
+     */
+    public YamlInputException templateOr(YamlInputException e) {
         if (reader.templateLine > 0) {
             return new YamlInputException("looks like a Helm/Go template ('{{' at line " + reader.templateLine
-                    + "), not a manifest: render it first, e.g. helm template RELEASE CHART | vitals lint -",
-                    reader.templateLine);
+                    + "), not a manifest: render it first, e.g. " + renderHint, reader.templateLine);
         }
         return e;
     }
@@ -156,7 +238,8 @@ final class YamlDocs {
         return ctx == null || ctx.isBlank() ? "" : " (" + oneLine(ctx) + ")";
     }
 
-    static String oneLine(String s) {
+    /** @return the first non-blank line of {@code s}, stripped */
+    public static String oneLine(String s) {
         if (s == null) {
             return "unknown error";
         }
@@ -335,7 +418,7 @@ final class YamlDocs {
     }
 
     /** Lines of mapping keys and collections of one document (1-based). */
-    static final class Locations {
+    public static final class Locations {
         final Map<JsonNode, Integer> nodeLines = new IdentityHashMap<>();
         private final Map<JsonNode, KeyLines> keyLines = new IdentityHashMap<>();
 
@@ -344,14 +427,14 @@ final class YamlDocs {
         }
 
         /** @return the line of {@code key} in mapping {@code o}, else the mapping's own line, else 0 */
-        int line(JsonNode o, String key) {
+        public int line(JsonNode o, String key) {
             KeyLines m = keyLines.get(o);
             int l = m == null ? 0 : m.get(key);
             return l > 0 ? l : line(o);
         }
 
         /** @return the line where a mapping or sequence starts, or 0 */
-        int line(JsonNode o) {
+        public int line(JsonNode o) {
             Integer l = nodeLines.get(o);
             return l == null ? 0 : l;
         }
@@ -361,7 +444,7 @@ final class YamlDocs {
          * @param dotted a path below it such as {@code livenessProbe.httpGet.port}
          * @return the line of the deepest key of the path that exists
          */
-        int lineOf(JsonNode from, String dotted) {
+        public int lineOf(JsonNode from, String dotted) {
             JsonNode cur = from;
             int best = line(from);
             for (String part : dotted.split("\\.")) {
