@@ -19,7 +19,9 @@ import org.junit.jupiter.api.Test;
  * The agent's cost on the demo (naive wiring), with and without {@code -javaagent}, in one run:
  * start-up time (JVM launch until the application answers {@code GET /orders/1}), RSS and
  * threads ({@code /proc/<pid>/status}) and heap used after a full GC ({@code jcmd GC.run},
- * {@code GC.heap_info}) 8 s after the application answered. Pairs alternate (without, with) so
+ * {@code GC.heap_info}) 8 s after the application answered, then RSS again after
+ * {@code jcmd System.trim_native_heap} (glibc returns the native memory it keeps free: mostly the
+ * JIT's start-up arenas, which otherwise decide several MiB of either run by timing). Pairs alternate (without, with) so
  * load drifts hit both alike; medians are reported. Not a test of a bound: the figures go to
  * standard output and {@code target/agent-cost.txt}.
  *
@@ -49,7 +51,8 @@ class AgentCostBenchmarkIT {
         sb.append("vitals-agent cost on vitals-demo --wiring naive (java ").append(JDK)
                 .append(", ").append(pairs).append(" alternating pairs, medians)\n");
         sb.append("load before: ").append(loadBefore).append("\nload after:  ").append(loadAfter).append('\n');
-        String[] names = {"start-up to first answer (ms)", "RSS (MiB)", "threads", "heap used after full GC (MiB)"};
+        String[] names = {"start-up to first answer (ms)", "RSS (MiB)", "threads", "heap used after full GC (MiB)",
+            "RSS after native trim (MiB)"};
         sb.append(String.format(Locale.ROOT, "%-32s %10s %10s %10s%n", "", "without", "with", "delta"));
         sb.append("(delta: median of the pairwise differences)\n");
         for (int k = 0; k < names.length; k++) {
@@ -57,7 +60,7 @@ class AgentCostBenchmarkIT {
             double b = median(with, k);
             List<double[]> diffs = new ArrayList<>();
             for (int i = 0; i < pairs; i++) {
-                double[] d = new double[4];
+                double[] d = new double[names.length];
                 d[k] = with.get(i)[k] - without.get(i)[k];
                 diffs.add(d);
             }
@@ -115,7 +118,12 @@ class AgentCostBenchmarkIT {
             long heapKb = heapUsedKb(heap);
             assertThat(heapKb).as("a generation's 'total ...K, used ...K' line in GC.heap_info:\n" + heap).isNotNegative();
             double heapMiB = heapKb / 1024.0;
-            return new double[] {startMs, rssMiB, threads, heapMiB};
+            // Then the same RSS once glibc has returned the native memory it keeps free (the JIT's
+            // arenas of the start, the application's and the agent's alike): what the process
+            // really holds. The same command in both runs; -1 where the JDK lacks it (before 17.0.9).
+            String trim = run(JCMD.toString(), Long.toString(pid), "System.trim_native_heap");
+            double trimmedMiB = trim.contains("Trim native heap") ? statusKb(pid, "VmRSS:") / 1024.0 : -1;
+            return new double[] {startMs, rssMiB, threads, heapMiB, trimmedMiB};
         } finally {
             p.toHandle().destroy();
             if (!p.waitFor(20, TimeUnit.SECONDS)) {
@@ -180,7 +188,8 @@ class AgentCostBenchmarkIT {
     private static String raw(List<double[]> runs) {
         StringBuilder sb = new StringBuilder();
         for (double[] r : runs) {
-            sb.append(String.format(Locale.ROOT, "[%.0f ms, %.1f MiB, %.0f thr, %.1f MiB] ", r[0], r[1], r[2], r[3]));
+            sb.append(String.format(Locale.ROOT, "[%.0f ms, %.1f MiB, %.0f thr, %.1f MiB, trimmed %.1f MiB] ",
+                    r[0], r[1], r[2], r[3], r[4]));
         }
         return sb.toString();
     }
