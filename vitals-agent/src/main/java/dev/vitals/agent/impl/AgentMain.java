@@ -214,7 +214,8 @@ public final class AgentMain {
         }
         for (int p : ports) {
             listeners.computeIfAbsent(p, port -> {
-                ListenerMonitor m = ListenerMonitor.builder("app-listener-" + port, port).grace(options.listenerGrace).build();
+                ListenerMonitor m = ListenerMonitor.builder("app-listener-" + port,
+                        new java.net.InetSocketAddress(AppPorts.address(port), port)).grace(options.listenerGrace).build();
                 m.start(r);
                 return m;
             });
