@@ -13,7 +13,8 @@ import java.nio.charset.StandardCharsets;
  * <p>Limits (the same as the Netty transport's decoder): a request line longer than
  * {@code maxHeaderSize} bytes is 400 "request line too long", a header block longer than it is
  * 431; a malformed line or header, a bad {@code Content-Length}, or obsolete line folding is 400
- * "malformed HTTP request"; a version other than {@code HTTP/1.x} (the HTTP/2 preface
+ * "malformed HTTP request" (a control character other than CR, LF and a header's tab as soon as it
+ * arrives, without waiting for the end of the line); a version other than {@code HTTP/1.x} (the HTTP/2 preface
  * {@code PRI * HTTP/2.0} too) is 400 "unsupported HTTP version". Empty lines before a request
  * line are skipped (RFC 9112 section 2.2); bare LF ends a line as CRLF does.
  *
@@ -101,6 +102,13 @@ final class Http1Parser {
                 return null;
             }
             byte b = in.get();
+            if (isControl(b) && !(b == '\t' && state == HEADERS)) {
+                // No request line or header may hold one (a tab only between a header's name and
+                // value's ends): fail now rather than wait for a newline that a TLS ClientHello or
+                // binary noise never sends (Netty answers those at once too).
+                return fail(MALFORMED, "control character 0x" + Integer.toHexString(b & 0xff)
+                        + (state == HEADERS ? " in a header line" : " in the request line"));
+            }
             switch (state) {
                 case START:
                     if (b == '\r' || b == '\n') {
@@ -321,6 +329,12 @@ final class Http1Parser {
     }
 
     /** A request-target byte: visible, not a space or a control character (obs-text allowed, as Netty does). */
+    /** A control character other than CR and LF (which end lines). */
+    private static boolean isControl(byte b) {
+        int v = b & 0xff;
+        return (v < 0x20 && v != '\r' && v != '\n') || v == 0x7f;
+    }
+
     private static boolean isVisible(byte b) {
         int v = b & 0xff;
         return v > 0x20 && v != 0x7f;

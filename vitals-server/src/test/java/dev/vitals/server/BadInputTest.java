@@ -121,6 +121,31 @@ class BadInputTest {
     }
 
     @Test
+    void bytesThatCannotBeHttpGet400AtOnceWithoutWaitingForANewline() throws Exception {
+        // QA: a TLS ClientHello (kubelet with scheme: HTTPS, a TLS health checker) or binary noise
+        // without a newline got 400 at once from Netty but no answer, and a close only at the read
+        // timeout, from the JDK transport, which waited for the end of the line.
+        byte[] clientHello = new byte[160];
+        byte[] head = {0x16, 0x03, 0x01, 0x00, (byte) 0xa5, 0x01, 0x00, 0x00, (byte) 0xa1, 0x03, 0x03};
+        System.arraycopy(head, 0, clientHello, 0, head.length);
+        for (byte[] garbage : new byte[][] {
+                clientHello,
+                new byte[] {0, 0, 0, 0}}) { // control bytes mid-line: Http1ParserTest (Netty waits for the line)
+            try (RawHttp c = new RawHttp(server.port(), 5000)) {
+                long start = System.nanoTime();
+                c.send(garbage);
+                RawHttp.Response r = c.read(false);
+                assertThat(r.status).isEqualTo(400);
+                assertThat(r.body).startsWith("bad request: ");
+                assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start))
+                        .as("answered at once, not at the read timeout").isLessThan(READ_TIMEOUT.toMillis());
+                assertThat(c.awaitsEof()).isTrue();
+            }
+        }
+        assertThat(IsolationTest.probe(server.port(), "/livez")).isTrue();
+    }
+
+    @Test
     void connectionsThatSendNothingDoNotStopProbesAndAreFreedAfterTheReadTimeout() throws Exception {
         for (int i = 0; i < HOSTILE; i++) {
             hostile.add(new RawHttp(server.port(), 10_000));

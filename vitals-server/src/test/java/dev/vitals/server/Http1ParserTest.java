@@ -78,6 +78,21 @@ class Http1ParserTest {
         assertThat(Http1Parser.LINE_TOO_LONG.status()).isEqualTo(400);
     }
 
+    @Test
+    void aControlByteFailsAsItArrivesNotAtTheEndOfTheLine() {
+        // QA: a TLS ClientHello or a NUL waited for a newline that never comes (then the read timeout)
+        for (String partial : List.of("\u0016\u0003\u0001", "\0", "GET /livez\0", "GET /livez\tHTTP/1.1",
+                "GET /livez HTTP/1.1\r\nHost: x\u0001", "GET / HTTP/1.1\r\nX: \u007f")) {
+            for (boolean oneByOne : new boolean[] {false, true}) {
+                List<Http1Parser.Request> rs = parse(new Http1Parser(8192), partial, oneByOne);
+                assertThat(rs).as(partial).hasSize(1);
+                assertThat(rs.get(0).failure).isSameAs(Http1Parser.MALFORMED);
+            }
+        }
+        // a tab inside a header value is allowed (RFC 9110 section 5.5)
+        assertThat(one("GET / HTTP/1.1\r\nX: a\tb\r\n\r\n").failure).isNull();
+    }
+
     private static Http1Parser.Request one(String text) {
         List<Http1Parser.Request> rs = parse(new Http1Parser(8192), text, false);
         assertThat(rs).as(text).hasSize(1);

@@ -214,7 +214,8 @@ public final class AgentMain {
         }
         for (int p : ports) {
             listeners.computeIfAbsent(p, port -> {
-                ListenerMonitor m = ListenerMonitor.builder("app-listener-" + port, port).grace(options.listenerGrace).build();
+                ListenerMonitor m = ListenerMonitor.builder("app-listener-" + port,
+                        new java.net.InetSocketAddress(AppPorts.address(port), port)).grace(options.listenerGrace).build();
                 m.start(r);
                 return m;
             });
@@ -271,7 +272,9 @@ public final class AgentMain {
     /**
      * SIGTERM: readiness fails at once (liveness unchanged), and after {@code delay} the JVM's
      * own SIGTERM handling runs (the application's shutdown hooks). Under {@code -Xrs}, or when
-     * the signal cannot be taken, a shutdown hook drains instead, alongside the application's.
+     * the signal cannot be taken, a shutdown hook drains instead, alongside the application's;
+     * under {@code -Xrs} a SIGTERM ends a plain JVM at once without running any hook, so that
+     * hook only helps when the JVM is shut down otherwise ({@code System.exit}).
      */
     private static void installDrain(HealthRegistry r, Duration delay) {
         if (delay.isZero()) {

@@ -208,12 +208,31 @@ final class AgentOptions {
     private static String ip(Map<String, Source> v, String key) {
         Source s = v.get(key);
         String h = s.value;
-        boolean v4 = h.matches("\\d{1,3}(\\.\\d{1,3}){3}");
-        boolean v6 = h.contains(":") && h.matches("[0-9A-Fa-f:.]+");
+        boolean v4 = h.matches("\\d{1,3}(\\.\\d{1,3}){3}") && octetsInRange(h);
+        boolean v6 = h.contains(":") && h.matches("[0-9A-Fa-f:.]+") && ipv6Literal(h);
         if (!(v4 || v6 || h.equals("localhost"))) {
             throw bad(s, "expected an IP address literal (no host names: the agent resolves nothing at start)");
         }
         return h;
+    }
+
+    private static boolean octetsInRange(String v4) {
+        for (String octet : v4.split("\\.")) {
+            if (Integer.parseInt(octet) > 255) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** A text with ':' is parsed as an IPv6 literal by the JDK, never looked up in DNS. */
+    private static boolean ipv6Literal(String v6) {
+        try {
+            return java.net.InetAddress.getByName(v6) instanceof java.net.Inet6Address
+                    || v6.contains("."); // ::ffff:a.b.c.d parses to an IPv4 address
+        } catch (java.net.UnknownHostException e) {
+            return false;
+        }
     }
 
     private static List<Integer> ports(Map<String, Source> v, String key) {
@@ -261,7 +280,7 @@ final class AgentOptions {
         try {
             URI u = new URI(r);
             String h = u.getHost();
-            if (!"http".equals(u.getScheme()) || h == null || u.getPort() < 1
+            if (!"http".equals(u.getScheme()) || h == null || u.getPort() < 1 || u.getPort() > 65535
                     || !(h.equals("127.0.0.1") || h.equals("localhost") || h.equals("[::1]"))) {
                 throw bad(s, "expected auto, none, a path such as /health/ready, or http://127.0.0.1:PORT/path (loopback, port given)");
             }

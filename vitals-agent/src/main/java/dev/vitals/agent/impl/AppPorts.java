@@ -2,6 +2,8 @@ package dev.vitals.agent.impl;
 
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -9,8 +11,10 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The TCP ports this JVM listens on, found without code on Linux: listening sockets in
@@ -21,7 +25,53 @@ import java.util.TreeSet;
  * Elsewhere (no {@code /proc}) it finds nothing and the {@code app-port} option is needed.
  */
 final class AppPorts {
+    /** Port → the address to call it on, from the latest scan (absent: loopback). */
+    private static final Map<Integer, InetAddress> ADDRESSES = new ConcurrentHashMap<>();
+
     private AppPorts() {
+    }
+
+    /**
+     * The address to call an application port on: the loopback address when the port listens on
+     * a wildcard or on it, else the one address it listens on (an application bound to
+     * {@code ::1} or to its pod IP alone refuses 127.0.0.1). Thread-safe.
+     *
+     * @param port a port found by {@link #listening}
+     * @return the address; loopback for a port never seen in a scan (the {@code app-port} option)
+     */
+    static InetAddress address(int port) {
+        return ADDRESSES.getOrDefault(port, InetAddress.getLoopbackAddress());
+    }
+
+    /** @return {@code http://ADDRESS:PORT} as {@link #address} calls it, for messages */
+    static String origin(int port) {
+        InetAddress a = address(port);
+        return "http://" + (a instanceof java.net.Inet6Address ? "[" + a.getHostAddress() + "]" : a.getHostAddress()) + ":" + port;
+    }
+
+    /**
+     * @param hex the address half of a {@code /proc/net/tcp*} local address: 8 hex digits
+     *     (IPv4) or 32 (IPv6), each 32-bit word in host (little-endian) order
+     * @return that address when it is a specific one (127.0.0.1 and ::1 included), the
+     *     loopback address for a wildcard or anything unreadable
+     */
+    static InetAddress connectAddress(String hex) {
+        if (hex.length() != 8 && hex.length() != 32) {
+            return InetAddress.getLoopbackAddress();
+        }
+        byte[] b = new byte[hex.length() / 2];
+        try {
+            for (int word = 0; word < b.length / 4; word++) {
+                for (int k = 0; k < 4; k++) {
+                    int at = (word * 4 + 3 - k) * 2; // little-endian word
+                    b[word * 4 + k] = (byte) Integer.parseInt(hex.substring(at, at + 2), 16);
+                }
+            }
+            InetAddress a = InetAddress.getByAddress(b); // a v4-mapped IPv6 address comes back as IPv4
+            return a.isAnyLocalAddress() ? InetAddress.getLoopbackAddress() : a;
+        } catch (NumberFormatException | UnknownHostException e) {
+            return InetAddress.getLoopbackAddress();
+        }
     }
 
     /** @return whether this platform has the tables read here */
@@ -79,11 +129,34 @@ final class AppPorts {
                 int port = listeningPort(line, inodes);
                 if (port >= 0) {
                     ports.add(port);
+                    InetAddress a = connectAddress(localAddress(line));
+                    // bound on several addresses (0.0.0.0 and ::1, say): loopback when one allows it
+                    ADDRESSES.merge(port, a, (was, now) -> was.equals(InetAddress.getLoopbackAddress()) ? was : now);
                 }
             }
         } catch (IOException e) {
             // table gone or unreadable: nothing found
         }
+    }
+
+    /** @return the address half of a {@code /proc/net/tcp*} line's local address, or "" */
+    static String localAddress(String line) {
+        int i = 0;
+        int n = line.length();
+        for (int field = 0; field < 2; field++) {
+            while (i < n && line.charAt(i) == ' ') {
+                i++;
+            }
+            int start = i;
+            while (i < n && line.charAt(i) != ' ') {
+                i++;
+            }
+            if (field == 1) {
+                int colon = line.indexOf(':', start);
+                return colon > start && colon < i ? line.substring(start, colon) : "";
+            }
+        }
+        return "";
     }
 
     /**

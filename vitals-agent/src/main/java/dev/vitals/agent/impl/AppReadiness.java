@@ -180,7 +180,7 @@ final class AppReadiness implements HealthCheck {
                     path = candidate;
                     detected = true;
                     System.getLogger("dev.vitals.agent").log(System.Logger.Level.INFO,
-                            "readiness from http://127.0.0.1:" + p + candidate);
+                            "readiness from " + AppPorts.origin(p) + candidate);
                     if (a == null) {
                         pending = g; // this run's time is spent: report, and wait on it next run
                         return timedOut(g, false);
@@ -255,12 +255,12 @@ final class AppReadiness implements HealthCheck {
         return Health.builder(Status.DOWN)
                 .message("timed out after " + timeoutMillis + " ms: GET " + g.path + " on port " + g.port
                         + (earlier ? " unanswered for " + age + " ms (one call in flight: no new call until it answers)" : ""))
-                .detail("endpoint", "http://127.0.0.1:" + g.port + g.path)
+                .detail("endpoint", AppPorts.origin(g.port) + g.path)
                 .build();
     }
 
     private Health answer(LoopbackGet.Answer a) {
-        String endpoint = "http://127.0.0.1:" + (port > 0 ? port : "?") + (path != null ? path : "");
+        String endpoint = (port > 0 ? AppPorts.origin(port) : "http://127.0.0.1:?") + (path != null ? path : "");
         if (a.http() && a.status >= 200 && a.status < 400) {
             return Health.builder(Status.UP).detail("endpoint", endpoint).detail("httpStatus", a.status).build();
         }

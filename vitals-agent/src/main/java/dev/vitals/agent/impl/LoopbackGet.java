@@ -57,7 +57,8 @@ final class LoopbackGet implements AutoCloseable {
     }
 
     /**
-     * Connects to 127.0.0.1:{@code port} and sends the request.
+     * Connects to {@code port} on loopback (or on the one address the port listens on, {@link
+     * AppPorts#address}) and sends the request.
      *
      * @param port the application's port
      * @param path absolute path with an optional query, e.g. {@code /q/health/ready}
@@ -69,9 +70,11 @@ final class LoopbackGet implements AutoCloseable {
         LoopbackGet g = new LoopbackGet(port, path, s);
         try {
             s.setTcpNoDelay(true);
-            s.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), (int) Math.max(1, Math.min(Integer.MAX_VALUE, connectMillis)));
+            InetAddress to = AppPorts.address(port); // loopback unless the port listens on one other address only
+            s.connect(new InetSocketAddress(to, port), (int) Math.max(1, Math.min(Integer.MAX_VALUE, connectMillis)));
+            String host = to instanceof java.net.Inet6Address ? "[" + to.getHostAddress() + "]" : to.getHostAddress();
             OutputStream out = s.getOutputStream();
-            out.write(("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1:" + port
+            out.write(("GET " + path + " HTTP/1.1\r\nHost: " + host + ":" + port
                     + "\r\nUser-Agent: vitals-agent\r\nAccept: */*\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
             out.flush();
         } catch (java.net.ConnectException e) {

@@ -94,6 +94,25 @@ class AgentOptionsTest {
     }
 
     @Test
+    void anAddressThatOnlyLooksLikeOneIsABadValueNotAFailureAtStart() {
+        // QA: host=999.1.1.1 passed validation, then the JDK looked it up as a host name and the
+        // agent died after main with exit 1; readiness=http://127.0.0.1:99999/x was accepted.
+        for (String host : List.of("999.1.1.1", "1.2.3.256", "::1::2", "1:2:3:4:5:6:7:8:9")) {
+            assertThatThrownBy(() -> AgentOptions.resolve("host=" + host, new Properties(), Map.of()))
+                    .hasMessageStartingWith("option 'host' (agent arguments): expected an IP address literal");
+        }
+        for (String host : List.of("0.0.0.0", "255.255.255.255", "::", "::1", "fe80::1", "::ffff:127.0.0.1")) {
+            assertThat(AgentOptions.resolve("host=" + host, new Properties(), Map.of()).host).isEqualTo(host);
+        }
+        for (String url : List.of("http://127.0.0.1:99999/x", "http://127.0.0.1:65536/x", "http://[::1]:70000/x")) {
+            assertThatThrownBy(() -> AgentOptions.resolve("readiness=" + url, new Properties(), Map.of()))
+                    .hasMessageStartingWith("option 'readiness' (agent arguments): expected auto, none, a path");
+        }
+        assertThat(AgentOptions.resolve("readiness=http://127.0.0.1:65535/x", new Properties(), Map.of()).readiness.port)
+                .isEqualTo(65535);
+    }
+
+    @Test
     void durationsTakeUnits() {
         assertThat(AgentOptions.parseDuration("250ms")).contains(Duration.ofMillis(250));
         assertThat(AgentOptions.parseDuration("3s")).contains(Duration.ofSeconds(3));

@@ -45,4 +45,38 @@ class AppPortsTest {
             assertThat(AppPorts.listening(Set.of(s.getLocalPort()))).doesNotContain(s.getLocalPort());
         }
     }
+
+    @Test
+    void aPortBoundToOneAddressIsCalledOnThatAddressAWildcardOnLoopback() throws Exception {
+        // QA: an application listening only on ::1 (or on its pod IP) was called on 127.0.0.1:
+        // readiness and startup never passed and the listener check turned liveness DOWN.
+        assertThat(AppPorts.connectAddress("0100007F")).isEqualTo(InetAddress.getByName("127.0.0.1"));
+        assertThat(AppPorts.connectAddress("0302010A")).isEqualTo(InetAddress.getByName("10.1.2.3"));
+        assertThat(AppPorts.connectAddress("00000000")).isEqualTo(InetAddress.getLoopbackAddress());
+        assertThat(AppPorts.connectAddress("00000000000000000000000000000000")).isEqualTo(InetAddress.getLoopbackAddress());
+        assertThat(AppPorts.connectAddress("00000000000000000000000001000000")).isEqualTo(InetAddress.getByName("::1"));
+        assertThat(AppPorts.connectAddress("0000000000000000FFFF00000100007F")).isEqualTo(InetAddress.getByName("127.0.0.1"));
+        assertThat(AppPorts.connectAddress("zz")).isEqualTo(InetAddress.getLoopbackAddress());
+
+        Assumptions.assumeTrue(AppPorts.supported(), "Linux /proc only");
+        InetAddress v6 = InetAddress.getByName("::1");
+        try (ServerSocket only = new ServerSocket()) {
+            try {
+                only.bind(new InetSocketAddress(v6, 0));
+            } catch (java.io.IOException e) {
+                Assumptions.abort("no IPv6 loopback here: " + e);
+            }
+            assertThat(AppPorts.listening(Set.of())).contains(only.getLocalPort());
+            assertThat(AppPorts.address(only.getLocalPort())).isEqualTo(v6);
+            try (LoopbackGet g = LoopbackGet.start(only.getLocalPort(), "/", 2000);
+                    java.net.Socket accepted = acceptWithin(only)) {
+                assertThat(accepted).as("the call reached the ::1-only listener").isNotNull();
+            }
+        }
+    }
+
+    private static java.net.Socket acceptWithin(ServerSocket s) throws java.io.IOException {
+        s.setSoTimeout(5000);
+        return s.accept();
+    }
 }
