@@ -36,7 +36,9 @@ import java.util.concurrent.ConcurrentHashMap;
  *       to the pool's {@code completed} counter.</li>
  * </ul>
  * So "work running and nothing moving for {@code stall-after}" is DOWN (every busy thread stuck
- * in the same wait or lock), and "saturated but completing" is UP.
+ * in the same wait or lock, and no thread of the pool waiting for a task: while one waits with
+ * nothing queued the pool counts as progressing, since it takes new work at once), and
+ * "saturated but completing" is UP.
  *
  * <p>Where the server shows its pool as an MBean ({@link JmxPools}: Tomcat's {@code ThreadPool}
  * and {@code Executor}, Jetty's {@code QueuedThreadPool}, XNIO's worker) and an MBean server
@@ -94,6 +96,22 @@ final class WorkerPools {
         "io.vertx.core.impl.",
         "com.sun.net.httpserver.",
         "sun.net.httpserver.ServerImpl$Dispatcher.run",
+    };
+
+    /**
+     * Idle frames of a thread waiting for a task in its pool's queue (not a selector or an
+     * acceptor, which serve their own connections): while one such thread waits, the pool can take
+     * new work at once, so a stuck request beside it is not a stalled pool.
+     */
+    private static final String[] TASK_IDLE = {
+        "java.util.concurrent.ThreadPoolExecutor.getTask",
+        "java.util.concurrent.ForkJoinPool.awaitWork",
+        "java.util.concurrent.ScheduledThreadPoolExecutor$DelayedWorkQueue.take",
+        "org.apache.tomcat.util.threads.TaskQueue.",
+        "org.eclipse.jetty.util.BlockingArrayQueue.",
+        "org.eclipse.jetty.util.thread.QueuedThreadPool$Runner.idleJobPoll",
+        "org.eclipse.jetty.util.thread.ReservedThreadExecutor$ReservedThread.reservedWait",
+        "org.jboss.threads.EnhancedQueueExecutor$ThreadBody.run",
     };
 
     private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
@@ -174,6 +192,19 @@ final class WorkerPools {
         return false;
     }
 
+    /** Whether an idle thread's stack shows it waiting for a task in its pool's queue. */
+    static boolean waitingForTask(StackTraceElement[] stack) {
+        for (StackTraceElement f : stack) {
+            String m = f.getClassName() + "." + f.getMethodName();
+            for (String idle : TASK_IDLE) {
+                if (m.startsWith(idle)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
     /** One sample of every pool; runs on Vitals' scheduler once per second. Never blocks. */
     void sample() {
         sample(JmxPools.read());
@@ -210,15 +241,19 @@ final class WorkerPools {
         }
         ThreadInfo[] infos = threads.getThreadInfo(pid, DEPTH);
         Map<Long, long[]> now = new HashMap<>();
-        Map<String, long[]> figures = new TreeMap<>(); // pool → {progressed, busy}
+        Map<String, long[]> figures = new TreeMap<>(); // pool → {progressed, busy, waiting for a task}
         for (int i = 0; i < pid.length; i++) {
             ThreadInfo t = infos[i];
             if (t == null) {
                 continue; // died since
             }
             String pool = poolOf.get(i);
-            long[] f = figures.computeIfAbsent(pool, k -> new long[2]);
-            boolean isIdle = idle(t.getStackTrace());
+            long[] f = figures.computeIfAbsent(pool, k -> new long[3]);
+            StackTraceElement[] stack = t.getStackTrace();
+            boolean isIdle = idle(stack);
+            if (isIdle && waitingForTask(stack)) {
+                f[2]++;
+            }
             long cpuNanos = cpu ? threads.getThreadCpuTime(pid[i]) : -1;
             long[] fp = {isIdle ? 1 : 0, cpuNanos, t.getBlockedCount(), t.getWaitedCount()};
             now.put(pid[i], fp);
@@ -232,23 +267,33 @@ final class WorkerPools {
         }
         previous = now;
         for (String pool : byPool.keySet()) {
-            figures.computeIfAbsent(pool, k -> new long[2]); // a bean's pool whose threads are all gone still has its queue
+            figures.computeIfAbsent(pool, k -> new long[3]); // a bean's pool whose threads are all gone still has its queue
         }
         for (String pool : watchdogs.keySet()) {
-            figures.computeIfAbsent(pool, k -> new long[2]); // threads gone: nothing running, not a stall
+            figures.computeIfAbsent(pool, k -> new long[3]); // threads gone: nothing running, not a stall
         }
         beans.keySet().retainAll(byPool.keySet());
         beans.putAll(byPool);
         for (Map.Entry<String, long[]> e : figures.entrySet()) {
             String pool = e.getKey();
-            long done = completed.merge(pool, e.getValue()[0], Long::sum);
             long queued = 0;
             for (JmxPools.Pool b : byPool.getOrDefault(pool, List.of())) {
                 queued += Math.max(0, b.queued());
             }
+            // A thread waiting for a task with nothing queued: the pool takes new work at once, so
+            // it is not stalled however long one request beside it runs (a hung framework health
+            // check, a long poll). Requests that finish between two samples are not seen, so the
+            // free thread counts as the pool's progress.
+            long progressed = e.getValue()[0] + (e.getValue()[2] > 0 && queued == 0 ? 1 : 0);
+            long done = completed.merge(pool, progressed, Long::sum);
             latest.put(pool, ProgressSnapshot.of(done, e.getValue()[1], queued));
             watchdogs.computeIfAbsent(pool, this::newWatchdog);
         }
+    }
+
+    /** The pool's figures at the latest sample, or null (tests). */
+    ProgressSnapshot snapshot(String pool) {
+        return latest.get(pool);
     }
 
     private ProgressWatchdog newWatchdog(String pool) {
