@@ -110,8 +110,8 @@ final class WorkerPools {
         "org.apache.tomcat.util.threads.TaskQueue.",
         "org.eclipse.jetty.util.BlockingArrayQueue.",
         "org.eclipse.jetty.util.thread.QueuedThreadPool$Runner.idleJobPoll",
-        "org.eclipse.jetty.util.thread.ReservedThreadExecutor$ReservedThread.reservedWait",
         "org.jboss.threads.EnhancedQueueExecutor$ThreadBody.run",
+        // not Jetty's reserved threads: one may wait for its own hand-off while jobs queue
     };
 
     private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
