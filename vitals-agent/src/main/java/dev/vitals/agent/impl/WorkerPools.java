@@ -171,6 +171,13 @@ final class WorkerPools {
         return null;
     }
 
+    /**
+     * Library frames that only wrap a JDK lock or condition, looked through like JDK frames: Jetty
+     * 12's queue waits in {@code AutoLock$WithCondition.awaitNanos} under
+     * {@code BlockingArrayQueue.poll}, and every idle Dropwizard 5 thread read busy.
+     */
+    private static final String[] LOCK_WRAPPERS = {"org.eclipse.jetty.util.thread.AutoLock"};
+
     /** Whether a stack shows a thread waiting for work. */
     static boolean idle(StackTraceElement[] stack) {
         for (StackTraceElement f : stack) {
@@ -182,12 +189,24 @@ final class WorkerPools {
                 }
                 continue;
             }
+            if (wrapsALock(cls)) {
+                continue;
+            }
             for (String idle : LIB_IDLE) {
                 if (m.startsWith(idle)) {
                     return true;
                 }
             }
             return false; // the first frame outside the JDK decides
+        }
+        return false;
+    }
+
+    private static boolean wrapsALock(String cls) {
+        for (String w : LOCK_WRAPPERS) {
+            if (cls.startsWith(w)) {
+                return true;
+            }
         }
         return false;
     }

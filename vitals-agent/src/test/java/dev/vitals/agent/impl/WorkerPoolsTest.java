@@ -38,6 +38,29 @@ class WorkerPoolsTest {
     }
 
     @Test
+    void aJetty12ThreadWaitingInItsQueueThroughAutoLockIsIdleAndWaitingForATask() {
+        // jstack of an idle Dropwizard 5 (Jetty 12) worker: every one read busy before.
+        StackTraceElement[] jetty12 = {
+            f("jdk.internal.misc.Unsafe", "park"),
+            f("java.util.concurrent.locks.LockSupport", "parkNanos"),
+            f("java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject", "awaitNanos"),
+            f("org.eclipse.jetty.util.thread.AutoLock$WithCondition", "awaitNanos"),
+            f("org.eclipse.jetty.util.BlockingArrayQueue", "poll"),
+            f("org.eclipse.jetty.util.thread.QueuedThreadPool$Runner", "idleJobPoll"),
+            f("org.eclipse.jetty.util.thread.QueuedThreadPool$Runner", "run"),
+            f("java.lang.Thread", "run"),
+        };
+        assertThat(WorkerPools.idle(jetty12)).isTrue();
+        assertThat(WorkerPools.waitingForTask(jetty12)).isTrue();
+        // An application's own wait under the same lock helper stays busy.
+        assertThat(WorkerPools.idle(new StackTraceElement[] {
+            f("jdk.internal.misc.Unsafe", "park"),
+            f("org.eclipse.jetty.util.thread.AutoLock$WithCondition", "await"),
+            f("com.example.Orders", "export"),
+        })).isFalse();
+    }
+
+    @Test
     void aThreadInApplicationCodeIsBusyEvenWhenItWaits() {
         assertThat(WorkerPools.idle(new StackTraceElement[] {
             f("java.lang.Thread", "sleep"),
