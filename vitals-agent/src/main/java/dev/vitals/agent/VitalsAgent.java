@@ -39,23 +39,23 @@ public final class VitalsAgent {
      * Called by the JVM before the application's {@code main} ({@code -javaagent}).
      *
      * @param args the text after {@code =} in {@code -javaagent:vitals-agent.jar=...}, or null
-     * @param inst the JVM's instrumentation (not used: the agent transforms no class)
+     * @param inst the JVM's instrumentation: its loaded classes tell the agent which framework it serves
      */
     public static void premain(String args, Instrumentation inst) {
-        boot(args);
+        boot(args, inst);
     }
 
     /**
      * Called when the agent is attached to a running JVM; starts the same way as {@link #premain}.
      *
      * @param args agent options, or null
-     * @param inst the JVM's instrumentation (not used)
+     * @param inst the JVM's instrumentation
      */
     public static void agentmain(String args, Instrumentation inst) {
-        boot(args);
+        boot(args, inst);
     }
 
-    private static synchronized void boot(String args) {
+    private static synchronized void boot(String args, Instrumentation inst) {
         if (started) {
             System.err.println("vitals-agent: already started in this JVM; ignoring the second -javaagent");
             return;
@@ -74,7 +74,7 @@ public final class VitalsAgent {
         }
         try {
             Class<?> main = Class.forName(IMPL, true, loader);
-            main.getMethod("start", String.class).invoke(null, args == null ? "" : args);
+            main.getMethod("start", String.class, Instrumentation.class).invoke(null, args == null ? "" : args, inst);
         } catch (InvocationTargetException e) {
             Throwable cause = e.getCause();
             fail("cannot start: " + (cause.getMessage() != null ? cause.getMessage() : cause.toString()));

@@ -36,7 +36,8 @@ import sun.misc.SignalHandler;
  * <p>Groups: liveness = {@code jvm} (deadlock, each application port's listener, each worker
  * pool's progress, the scheduler heartbeat) and {@code availability}; readiness = {@code app}
  * (the application's own health endpoint) and {@code availability}; startup =
- * {@code availability}, complete at the first passing {@code app} result.
+ * {@code availability}, complete when the application has started (its framework's started
+ * endpoint, else its port answering), never because a dependency is reachable ({@link AppReadiness}).
  */
 public final class AgentMain {
     private static final System.Logger LOG = System.getLogger("dev.vitals.agent");
@@ -56,8 +57,11 @@ public final class AgentMain {
     private volatile List<Integer> lastPorts = List.of();
     private long lastScanNanos;
 
-    private AgentMain(AgentOptions options) {
+    private final java.lang.instrument.Instrumentation inst;
+
+    private AgentMain(AgentOptions options, java.lang.instrument.Instrumentation inst) {
         this.options = options;
+        this.inst = inst;
     }
 
     /**
@@ -66,8 +70,9 @@ public final class AgentMain {
      * bad option prints one line to standard error and halts the JVM with exit code 2.
      *
      * @param args agent arguments, {@code key=value} pairs separated by {@code ,}; may be empty
+     * @param inst the JVM's instrumentation (loaded classes for framework detection), or null
      */
-    public static void start(String args) {
+    public static void start(String args, java.lang.instrument.Instrumentation inst) {
         AgentOptions options;
         try {
             options = AgentOptions.resolve(args, System.getProperties(), System.getenv());
@@ -80,7 +85,7 @@ public final class AgentMain {
         if (!options.enabled) {
             return;
         }
-        AgentMain agent = new AgentMain(options);
+        AgentMain agent = new AgentMain(options, inst);
         running = agent;
         Thread t = new Thread(agent::startInBackground, "vitals-agent-start");
         t.setDaemon(true);
@@ -119,7 +124,8 @@ public final class AgentMain {
         // platform check thread, so the parts are aggregated (DESIGN.md section 7d, threads).
         b.register(inline("jvm", Groups.LIVENESS, true, Duration.ofSeconds(1), this::jvmHealth));
         AppReadiness readiness = new AppReadiness(options, this::appPorts,
-                () -> holder[0].availability(), this::onPorts);
+                () -> holder[0].availability(), this::onPorts,
+                () -> Frameworks.detect(Frameworks.loadedMarkers(inst), System.getProperties()));
         b.register(Check.builder("app", readiness)
                 .groups(Groups.READINESS)
                 .interval(options.readinessInterval)

@@ -4,69 +4,92 @@ import dev.vitals.Availability;
 import dev.vitals.Health;
 import dev.vitals.HealthCheck;
 import dev.vitals.Status;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
- * The readiness check {@code app}: the application's own health endpoint, called in the
- * background on loopback (DESIGN.md section 7d).
+ * The readiness check {@code app} and the start-up gate: the application's own health endpoint
+ * (HTTP/1.1, or {@code grpc.health.v1} over h2c), called in the background on loopback
+ * (DESIGN.md section 7d).
  *
  * <ul>
- *   <li>Detection ({@code readiness=auto}): on each HTTP port of the application, the first of
- *       {@link #CANDIDATES} that answers anything but 404/405/401/403 is taken and kept; a port
- *       that does not speak HTTP is skipped. With no endpoint found, readiness follows "the
- *       application answers HTTP". A run has one {@code readiness-timeout} for detection; the
- *       candidates a port ruled out stay ruled out, so a slow application is searched over
- *       several runs rather than from the first candidate each time.</li>
- *   <li>Answers 200–399 are UP; any other status is DOWN "answered 503"; a refused connection
- *       is DOWN "not listening".</li>
- *   <li>One call in flight: a call that has not answered within {@code readiness-timeout} is DOWN
- *       "timed out", and its connection is kept; later runs wait on that same connection rather
- *       than opening another, so a hung framework check costs the application one connection
- *       and one thread, not one per poll. After {@link #ABANDON_AFTER_TIMEOUTS} timeouts' worth of
- *       waiting it is closed and a new call starts.</li>
- *   <li>The first UP marks startup complete.</li>
+ *   <li><b>Detection</b> ({@code readiness=auto}) starts from what is loaded ({@link Frameworks}):
+ *       the framework's own readiness paths are asked on each application port, one request per
+ *       candidate and port, on one kept-alive connection; no request to a path nobody serves. A
+ *       framework recognised with no health endpoint (Quarkus without a health extension, Spring
+ *       Boot without Actuator) gets no request at all: readiness follows the listener (a TCP
+ *       connect, no byte sent). When grpc-java is loaded, ports are first asked over h2c
+ *       ({@link GrpcHealthCall}): a gRPC port never receives HTTP/1. A candidate that does not
+ *       answer within the run is waited for on the next run, never asked twice.</li>
+ *   <li><b>Readiness</b>: answers 200–399 (gRPC: SERVING) are UP; any other status is DOWN
+ *       "answered 503"; a refused connection is DOWN "not listening". One call in flight: a call
+ *       not answered within {@code readiness-timeout} is DOWN "timed out", and later runs wait on
+ *       that same call rather than starting another, so a hung framework check costs the
+ *       application one connection and one thread. After {@link #ABANDON_AFTER_TIMEOUTS}
+ *       timeouts' worth of waiting it is closed and a new call starts.</li>
+ *   <li><b>Startup</b> ({@code /startupz}) means started, never "a dependency is reachable": it
+ *       completes when the framework's started endpoint answers 2xx ({@code /q/health/started},
+ *       Spring Boot's liveness group, Micronaut's liveness, Helidon's {@code started}), or, for a
+ *       framework without one, when an application port answers its protocol (an HTTP status of
+ *       any value, HTTP/2 frames) or, with no endpoint to ask, accepts a connection.</li>
  * </ul>
  * Runs as a scheduled blocking check (single flight by the engine), so it is never called
  * concurrently with itself.
  */
 final class AppReadiness implements HealthCheck {
-    static final List<String> CANDIDATES = List.of(
-            "/actuator/health/readiness", // Spring Boot (probes group)
-            "/q/health/ready",            // Quarkus (SmallRye Health)
-            "/health/readiness",          // Micronaut
-            "/observe/health/ready",      // Helidon 4
-            "/healthcheck",               // Dropwizard admin port
-            "/actuator/health",           // Spring Boot without the probes group
-            "/readyz",
-            "/healthz",
-            "/health");
     static final int ABANDON_AFTER_TIMEOUTS = 30;
+    private static final System.Logger LOG = System.getLogger("dev.vitals.agent");
+
+    private enum Purpose { DETECT, STARTED, READY }
 
     private final AgentOptions options;
     private final Supplier<List<Integer>> ports;
     private final Supplier<Availability> availability;
     private final Consumer<List<Integer>> onPorts;
+    private final Supplier<Frameworks.Framework> frameworks;
     private final long timeoutMillis;
-    private LoopbackGet pending;
-    private int port = -1;      // detected or configured endpoint
-    private String path;        // null: follow the listener only
-    private boolean detected;
-    private List<Integer> searched = List.of();
-    private final List<Integer> nonHttp = new ArrayList<>();
-    private final List<Integer> http = new ArrayList<>();
-    /** Port → how many candidates, in order, it answered 404/405/401/403 to: a later run goes on from there. */
-    private final java.util.Map<Integer, Integer> ruledOut = new java.util.HashMap<>();
-    private static final String HTTP_TEST_PATH = "/.vitals-agent-http-test";
 
-    AppReadiness(AgentOptions options, Supplier<List<Integer>> ports, Supplier<Availability> availability, Consumer<List<Integer>> onPorts) {
+    private Frameworks.Framework framework;
+    /** The latest HTTP exchange (answered or in flight): its connection is reused. */
+    private LoopbackGet last;
+    /** The gRPC connection, once a port is known to speak gRPC. */
+    private GrpcHealthCall grpc;
+    private Purpose pendingPurpose; // non-null: 'last' (or 'grpc') is in flight for this
+    private int pendingIndex;
+
+    private int port = -1;      // the readiness endpoint's port
+    private String path;        // HTTP endpoint path; null with grpcHealth false: follow the listener
+    private boolean grpcHealth; // readiness from grpc.health.v1 on 'port'
+    private boolean detected;
+    private boolean startedByEndpoint = true; // false once the started endpoint answered 404
+    private List<Integer> searched = List.of();
+    /** Port → what it speaks, once known. */
+    private final Map<Integer, String> protocol = new HashMap<>();
+    /** Port → how many candidates, in order, it answered 404/405/401/403 to: a later run goes on from there. */
+    private final Map<Integer, Integer> ruledOut = new HashMap<>();
+
+    /**
+     * @param options the agent's options
+     * @param ports the application's listening ports, ascending
+     * @param availability the registry's availability (startup is marked complete on it)
+     * @param onPorts told the ports each run (listener monitors)
+     * @param frameworks the framework detection ({@link Frameworks#detect}), called until one is known
+     */
+    AppReadiness(AgentOptions options, Supplier<List<Integer>> ports, Supplier<Availability> availability,
+                 Consumer<List<Integer>> onPorts, Supplier<Frameworks.Framework> frameworks) {
         this.options = options;
         this.ports = ports;
         this.availability = availability;
         this.onPorts = onPorts;
+        this.frameworks = frameworks;
         this.timeoutMillis = options.readinessTimeout.toMillis();
         if (options.readiness.kind == AgentOptions.Readiness.Kind.URL) {
             port = options.readiness.port;
@@ -75,185 +98,406 @@ final class AppReadiness implements HealthCheck {
         }
     }
 
-    /** The engine's timeout for this check: above the run's own bound (one readiness-timeout), which reports first. */
+    /**
+     * The engine's timeout for this check: above the run's own bounds (one readiness-timeout for
+     * the start-up call, one for the readiness call), which report first.
+     */
     Duration engineTimeout() {
-        return options.readinessTimeout.plusSeconds(1);
+        return options.readinessTimeout.multipliedBy(2).plusSeconds(1);
+    }
+
+    /** @return the framework detected so far, for messages; null before the first run with ports */
+    Frameworks.Framework framework() {
+        return framework;
     }
 
     @Override
     public Health check() {
-        Health h = evaluate();
-        if (h.status() == Status.UP && !availability.get().isStartupComplete()) {
+        return evaluate();
+    }
+
+    private boolean started() {
+        return availability.get().isStartupComplete();
+    }
+
+    private void markStarted(String why) {
+        if (!started()) {
             availability.get().markStartupComplete();
+            LOG.log(System.Logger.Level.INFO, "startup complete: " + why);
         }
-        return h;
+    }
+
+    private long left(long end) {
+        return (end - System.nanoTime()) / 1_000_000L;
     }
 
     private Health evaluate() {
-        if (pending != null) {
-            return awaitPending(true);
+        long end = System.nanoTime() + timeoutMillis * 1_000_000L;
+        if (pendingPurpose != null) {
+            Health h = resumePending(end);
+            if (h != null) {
+                return h;
+            }
+            end = System.nanoTime() + timeoutMillis * 1_000_000L; // a new bound for this run's own calls
         }
         List<Integer> app = ports.get();
         onPorts.accept(app);
         AgentOptions.Readiness.Kind kind = options.readiness.kind;
-        if (kind == AgentOptions.Readiness.Kind.URL) {
-            return call(port, path);
+        if (kind != AgentOptions.Readiness.Kind.URL) {
+            if (app.isEmpty()) {
+                return Health.builder(Status.DOWN).message(AppPorts.supported() || !options.appPorts.isEmpty()
+                        ? "waiting for the application to listen" : "no app-port configured and no /proc to find it").build();
+            }
+            if (kind == AgentOptions.Readiness.Kind.NONE) {
+                Health h = listenerOnly(app, "readiness not taken from the application (readiness=none)");
+                if (h.status() == Status.UP) {
+                    markStarted("port " + app.get(0) + " accepts connections");
+                }
+                return h;
+            }
+            if (framework == null || (!framework.known && !started())) {
+                framework = frameworks.get();
+            }
+            if (detected && path == null && !grpcHealth && !app.equals(searched)) {
+                detected = false; // a new port appeared since nothing was found: look again
+            }
+            if (!detected) {
+                Health h = detect(app, end);
+                if (h != null) {
+                    return h;
+                }
+            }
         }
-        if (app.isEmpty()) {
-            return Health.builder(Status.DOWN).message(AppPorts.supported() || !options.appPorts.isEmpty()
-                    ? "waiting for the application to listen" : "no app-port configured and no /proc to find it").build();
-        }
-        if (kind == AgentOptions.Readiness.Kind.NONE) {
-            return listenerOnly(app, "readiness not taken from the application (readiness=none)");
-        }
-        if (detected && path == null && !app.equals(searched)) {
-            detected = false; // a new port appeared since nothing was found: look again
-        }
-        if (!detected) {
-            Health h = detect(app);
+        if (!started()) {
+            Health h = startedStep(app, end);
             if (h != null) {
                 return h;
             }
         }
-        if (path == null) {
-            if (http.isEmpty()) {
-                return Health.builder(Status.DOWN).message("waiting for the application's HTTP port (ports " + app
-                        + " do not speak HTTP)").build();
-            }
-            return listenerOnly(http, "no health endpoint found on ports " + http + "; readiness follows the listener");
+        if (grpcHealth) {
+            return grpcCall(Math.max(1, left(end)));
         }
-        return call(port, path);
+        if (path == null) {
+            return listenerOnly(httpOr(app), "no health endpoint " + (framework != null && framework.known
+                    ? "for " + framework + " (" + Frameworks.describe(framework) + ")" : "found") + " on ports " + app
+                    + "; readiness follows the listener");
+        }
+        return httpCall(Purpose.READY, port, path, 0, Math.max(1, left(end)));
     }
 
-    /** Tries the candidates within one timeout's worth of time; null once decided (path set or none). */
-    private Health detect(List<Integer> app) {
-        long end = System.nanoTime() + timeoutMillis * 1_000_000L;
-        List<String> candidates = options.readiness.kind == AgentOptions.Readiness.Kind.PATH
-                ? List.of(options.readiness.path) : CANDIDATES;
-        boolean undecided = false;
+    private List<Integer> httpOr(List<Integer> app) {
+        List<Integer> http = new ArrayList<>();
         for (int p : app) {
-            if (nonHttp.contains(p)) {
-                continue;
-            }
-            if (!http.contains(p)) {
-                // First learn whether the port speaks HTTP, with a path no framework serves.
-                long left = (end - System.nanoTime()) / 1_000_000L;
-                if (left <= 0) {
-                    return Health.builder(Status.DOWN).message("looking for the application's health endpoint").build();
-                }
-                LoopbackGet g = LoopbackGet.start(p, HTTP_TEST_PATH, left);
-                LoopbackGet.Answer a = g.await(Math.max(1, (end - System.nanoTime()) / 1_000_000L));
-                g.close();
-                if (a == null) {
-                    undecided = true;
-                    continue;
-                }
-                if (a.refused) {
-                    return Health.builder(Status.DOWN).message("port " + p + " refused a connection").build();
-                }
-                if (!a.http()) {
-                    nonHttp.add(p);
-                    continue;
-                }
+            if (!"other".equals(protocol.get(p))) {
                 http.add(p);
             }
-            // Go on where an earlier run stopped: under load one run's time may not reach the
-            // 8th candidate, and starting over each run would never get there.
-            for (int i = ruledOut.getOrDefault(p, 0); i < candidates.size(); i++) {
-                String candidate = candidates.get(i);
-                long left = (end - System.nanoTime()) / 1_000_000L;
+        }
+        return http.isEmpty() ? app : http;
+    }
+
+    /** Waits for the call left in flight by an earlier run; a Health to report, or null to go on. */
+    private Health resumePending(long end) {
+        Purpose purpose = pendingPurpose;
+        if (purpose == Purpose.READY && grpcHealth) {
+            GrpcHealthCall.Answer a = grpc.await(Math.max(1, left(end)));
+            if (a == null) {
+                return timedOutGrpc(true);
+            }
+            pendingPurpose = null;
+            return grpcAnswer(a);
+        }
+        LoopbackGet g = last;
+        LoopbackGet.Answer a = g.await(Math.max(1, left(end)));
+        if (a == null) {
+            return timedOut(g, true);
+        }
+        pendingPurpose = null;
+        switch (purpose) {
+            case READY:
+                if (a.http() && !started() && !hasStartedEndpoint()) {
+                    markStarted("port " + g.port + " answers HTTP");
+                }
+                return answer(a);
+            case STARTED:
+                onStarted(a, g);
+                return null;
+            default: // DETECT
+                return onCandidate(g.port, pendingIndex, a, g);
+        }
+    }
+
+    /**
+     * Learns the readiness endpoint: gRPC ports first when grpc-java is loaded, then the
+     * framework's candidates, one request each.
+     *
+     * @return a Health to report (still looking, or the first answer), or null once decided
+     */
+    private Health detect(List<Integer> app, long end) {
+        List<String> candidates = options.readiness.kind == AgentOptions.Readiness.Kind.PATH
+                ? List.of(options.readiness.path) : framework.readiness;
+        boolean undecided = false;
+        List<Integer> order = new ArrayList<>(app);
+        if (framework.healthPort > 0 && order.remove((Integer) framework.healthPort)) {
+            order.add(0, framework.healthPort);
+        }
+        if (framework.grpc && options.readiness.kind == AgentOptions.Readiness.Kind.AUTO) {
+            for (int p : order) {
+                if (protocol.containsKey(p)) {
+                    continue;
+                }
+                long left = left(end);
                 if (left <= 0) {
-                    return Health.builder(Status.DOWN).message("looking for the application's health endpoint").build();
+                    return looking(app);
                 }
-                LoopbackGet g = LoopbackGet.start(p, candidate, left);
-                LoopbackGet.Answer a = g.await(Math.max(1, (end - System.nanoTime()) / 1_000_000L));
-                if (a == null && (left < timeoutMillis / 2 || !answersFast(p))) {
-                    // Ran out of this run's time, or the whole application is not answering (a
-                    // saturated pool): undecided, try again next run.
-                    g.close();
+                GrpcHealthCall c = GrpcHealthCall.connect(p, left);
+                c.call();
+                GrpcHealthCall.Answer a = c.await(Math.max(1, left(end)));
+                if (a == null) {
+                    c.close(); // no answer in time: not decided, asked again next run
                     undecided = true;
-                    break;
-                }
-                if (a == null || (a.http() && a.status != 404 && a.status != 405 && a.status != 401 && a.status != 403)) {
-                    // An HTTP port whose candidate answers, or hangs (a hung framework check): this is it.
-                    port = p;
-                    path = candidate;
-                    detected = true;
-                    System.getLogger("dev.vitals.agent").log(System.Logger.Level.INFO,
-                            "readiness from " + AppPorts.origin(p) + candidate);
-                    if (a == null) {
-                        pending = g; // this run's time is spent: report, and wait on it next run
-                        return timedOut(g, false);
-                    }
-                    return answer(a);
+                    continue;
                 }
                 if (a.refused) {
                     return Health.builder(Status.DOWN).message("port " + p + " refused a connection").build();
                 }
-                ruledOut.put(p, i + 1);
+                if (!a.h2) {
+                    protocol.put(p, "not-h2");
+                    c.close();
+                    continue;
+                }
+                protocol.put(p, "grpc");
+                if (a.noHealthService) {
+                    c.close();
+                    continue;
+                }
+                grpc = c;
+                port = p;
+                grpcHealth = true;
+                detected = true;
+                LOG.log(System.Logger.Level.INFO, "readiness from grpc.health.v1.Health/Check on port " + p);
+                return null;
+            }
+        }
+        for (int p : order) {
+            if ("grpc".equals(protocol.get(p)) || "other".equals(protocol.get(p))) {
+                continue;
+            }
+            // Go on where an earlier run stopped: each candidate is asked once.
+            for (int i = ruledOut.getOrDefault(p, 0); i < candidates.size(); i++) {
+                long left = left(end);
+                if (left <= 0) {
+                    return looking(app);
+                }
+                Health h = httpCall(Purpose.DETECT, p, candidates.get(i), i, left);
+                if (pendingPurpose == Purpose.DETECT) {
+                    undecided = true; // no answer yet: waited for next run
+                    return h;
+                }
+                if (h != null) {
+                    return h;
+                }
+                if (detected) {
+                    return null;
+                }
+                if (!ruledOut.containsKey(p) || ruledOut.get(p) <= i) {
+                    break; // not HTTP
+                }
             }
         }
         if (undecided) {
-            return Health.builder(Status.DOWN).message("looking for the application's health endpoint: no answer within "
-                    + timeoutMillis + " ms on a port of " + app).build();
+            return looking(app);
         }
         if (options.readiness.kind == AgentOptions.Readiness.Kind.PATH) {
             return Health.builder(Status.DOWN).message("no port of " + app + " serves " + options.readiness.path).build();
         }
-        if (http.isEmpty()) {
-            // Only non-HTTP ports so far (an embedded database, say): the application is not up yet.
-            searched = List.copyOf(app);
-            detected = true;
-            return Health.builder(Status.DOWN).message("waiting for the application's HTTP port (ports " + app
-                    + " do not speak HTTP)").build();
-        }
         detected = true; // nothing found: follow the listener (until the ports change)
         searched = List.copyOf(app);
+        if (!candidates.isEmpty() || framework.grpc) {
+            LOG.log(System.Logger.Level.INFO, "no health endpoint for " + framework + " on ports " + app
+                    + "; readiness follows the listener");
+        }
         return null;
     }
 
-    /** Whether the port answers a path no framework serves within a quarter of the timeout. */
-    private boolean answersFast(int p) {
-        long wait = Math.max(50, timeoutMillis / 4);
-        try (LoopbackGet g = LoopbackGet.start(p, HTTP_TEST_PATH, wait)) {
-            LoopbackGet.Answer a = g.await(wait);
-            return a != null && a.http();
+    private Health looking(List<Integer> app) {
+        return Health.builder(Status.DOWN).message("looking for the application's health endpoint ("
+                + framework + ": " + Frameworks.describe(framework) + ") on ports " + app).build();
+    }
+
+    /**
+     * The answer to candidate {@code i} on port {@code p}: taken when it answers other than
+     * 404/405/401/403; a port that does not answer HTTP is left out.
+     *
+     * @return a Health to report, or null to go on
+     */
+    private Health onCandidate(int p, int i, LoopbackGet.Answer a, LoopbackGet g) {
+        if (a.refused) {
+            return Health.builder(Status.DOWN).message("port " + p + " refused a connection").build();
+        }
+        if (!a.http()) {
+            protocol.put(p, "other");
+            return null;
+        }
+        protocol.put(p, "http");
+        if (!started() && !hasStartedEndpoint()) {
+            markStarted("port " + p + " answers HTTP");
+        }
+        if (a.status == 404 || a.status == 405 || a.status == 401 || a.status == 403) {
+            ruledOut.put(p, i + 1);
+            return null;
+        }
+        List<String> candidates = options.readiness.kind == AgentOptions.Readiness.Kind.PATH
+                ? List.of(options.readiness.path) : framework.readiness;
+        port = p;
+        path = candidates.get(i);
+        detected = true;
+        LOG.log(System.Logger.Level.INFO, "readiness from " + AppPorts.origin(p) + path + " (" + framework + ")");
+        return answer(a);
+    }
+
+    private boolean hasStartedEndpoint() {
+        return framework != null && framework.started != null && startedByEndpoint
+                && options.readiness.kind == AgentOptions.Readiness.Kind.AUTO;
+    }
+
+    /** Start-up: the started endpoint, else the protocol answer, else the listener. Null to go on. */
+    private Health startedStep(List<Integer> app, long end) {
+        if (hasStartedEndpoint()) {
+            if (path != null && port > 0) {
+                // The started endpoint lives beside the readiness one found (same port, same connection).
+                Health h = httpCall(Purpose.STARTED, port, framework.started, 0, Math.max(1, left(end)));
+                return pendingPurpose == Purpose.STARTED ? h : null;
+            }
+            if (!detected) {
+                return null; // no port answered yet
+            }
+            startedByEndpoint = false; // the framework's endpoints are not served: the listener decides
+        }
+        if (grpcHealth || (path == null && !app.isEmpty())) {
+            // gRPC answered frames during detection; no endpoint: a connect is all there is to ask.
+            int p = port > 0 ? port : httpOr(app).get(0);
+            if (grpcHealth || connects(p)) {
+                markStarted(grpcHealth ? "port " + p + " answers gRPC" : "port " + p + " accepts connections");
+            }
+        }
+        return null;
+    }
+
+    private void onStarted(LoopbackGet.Answer a, LoopbackGet g) {
+        if (a.http() && a.status >= 200 && a.status < 300) {
+            markStarted(g.path + " answered " + a.status);
+        } else if (a.http() && (a.status == 404 || a.status == 405)) {
+            startedByEndpoint = false; // no such endpoint (Spring Boot without the probes group): the port answers HTTP
+            markStarted("port " + g.port + " answers HTTP (" + g.path + " answered " + a.status + ")");
         }
     }
 
+    /**
+     * One GET on the kept connection. DETECT answers go through {@link #onCandidate}, STARTED
+     * through {@link #onStarted}; READY answers are the check's result.
+     *
+     * @return the Health to report for READY, a timeout, or null
+     */
+    private Health httpCall(Purpose purpose, int p, String pth, int index, long waitMillis) {
+        last = last == null ? LoopbackGet.start(p, pth, waitMillis) : last.next(p, pth, waitMillis);
+        LoopbackGet.Answer a = last.await(Math.max(1, waitMillis));
+        if (a == null) {
+            pendingPurpose = purpose;
+            pendingIndex = index;
+            if (purpose == Purpose.DETECT && framework.known) {
+                // The framework's own candidate hangs (a hung check): that is the endpoint.
+                port = p;
+                path = pth;
+                detected = true;
+                pendingPurpose = Purpose.READY;
+            }
+            return timedOut(last, false);
+        }
+        switch (purpose) {
+            case DETECT:
+                return onCandidate(p, index, a, last);
+            case STARTED:
+                onStarted(a, last);
+                return null;
+            default:
+                if (a.http() && !started() && !hasStartedEndpoint()) {
+                    markStarted("port " + p + " answers HTTP");
+                }
+                return answer(a);
+        }
+    }
+
+    private Health grpcCall(long waitMillis) {
+        if (grpc == null || !grpc.open()) {
+            if (grpc != null) {
+                grpc.close();
+            }
+            grpc = GrpcHealthCall.connect(port, waitMillis);
+        }
+        grpc.call();
+        GrpcHealthCall.Answer a = grpc.await(Math.max(1, waitMillis));
+        if (a == null) {
+            pendingPurpose = Purpose.READY;
+            return timedOutGrpc(false);
+        }
+        return grpcAnswer(a);
+    }
+
+    private Health grpcAnswer(GrpcHealthCall.Answer a) {
+        String endpoint = "grpc://" + AppPorts.origin(port).substring("http://".length()) + GrpcHealthCall.PATH;
+        if (a.serving == 1) {
+            return Health.builder(Status.UP).detail("endpoint", endpoint).detail("grpcStatus", a.statusName()).build();
+        }
+        Health.Builder b = Health.builder(Status.DOWN).detail("endpoint", endpoint);
+        if (a.serving >= 0) {
+            return b.message("answered " + a.statusName()).detail("grpcStatus", a.statusName()).build();
+        }
+        if (a.noHealthService) {
+            return b.message("the health service no longer answers (gRPC error)").build();
+        }
+        return b.message(a.refused ? "not listening (connection refused)" : a.failure).build();
+    }
+
+    private Health timedOutGrpc(boolean earlier) {
+        long age = grpc.ageMillis();
+        if (age >= timeoutMillis * ABANDON_AFTER_TIMEOUTS) {
+            grpc.close();
+            grpc = null;
+            pendingPurpose = null;
+        }
+        return Health.builder(Status.DOWN)
+                .message("timed out after " + timeoutMillis + " ms: " + GrpcHealthCall.PATH + " on port " + port
+                        + (earlier ? " unanswered for " + age + " ms (one call in flight: no new call until it answers)" : ""))
+                .build();
+    }
+
+    /** Readiness from the listener: a TCP connect, closed at once, no byte sent (nothing in access logs). */
     private Health listenerOnly(List<Integer> app, String note) {
-        LoopbackGet g = LoopbackGet.start(app.get(0), "/", timeoutMillis);
-        LoopbackGet.Answer a = g.await(1);
-        g.close();
-        if (a != null && a.refused) {
-            return Health.builder(Status.DOWN).message("port " + app.get(0) + " refused a connection").build();
+        int p = app.get(0);
+        if (!connects(p)) {
+            return Health.builder(Status.DOWN).message("port " + p + " refused a connection").build();
         }
         return Health.builder(Status.UP).message(note).build();
     }
 
-    private Health call(int p, String pth) {
-        pending = LoopbackGet.start(p, pth, timeoutMillis);
-        return awaitPending(false);
-    }
-
-    private Health awaitPending(boolean earlier) {
-        LoopbackGet g = pending;
-        LoopbackGet.Answer a = g.await(timeoutMillis);
-        if (a == null) {
-            return timedOut(g, earlier);
+    private boolean connects(int p) {
+        try (Socket s = new Socket()) {
+            s.connect(new InetSocketAddress(AppPorts.address(p), p), (int) Math.max(1, Math.min(Integer.MAX_VALUE, timeoutMillis)));
+            return true;
+        } catch (IOException e) {
+            return false;
         }
-        pending = null;
-        return answer(a);
     }
 
     private Health timedOut(LoopbackGet g, boolean earlier) {
         long age = g.ageMillis();
         if (age >= timeoutMillis * ABANDON_AFTER_TIMEOUTS) {
             g.close();
-            pending = null;
+            pendingPurpose = null;
         }
+        String what = pendingPurpose == Purpose.STARTED ? "start-up: " : pendingPurpose == Purpose.DETECT ? "looking for the health endpoint: " : "";
         return Health.builder(Status.DOWN)
-                .message("timed out after " + timeoutMillis + " ms: GET " + g.path + " on port " + g.port
+                .message(what + "timed out after " + timeoutMillis + " ms: GET " + g.path + " on port " + g.port
                         + (earlier ? " unanswered for " + age + " ms (one call in flight: no new call until it answers)" : ""))
                 .detail("endpoint", AppPorts.origin(g.port) + g.path)
                 .build();

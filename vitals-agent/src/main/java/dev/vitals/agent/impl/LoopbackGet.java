@@ -8,21 +8,26 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
+import java.util.Locale;
 
 /**
- * One HTTP/1.1 {@code GET} to the application on loopback: a fresh connection with
- * {@code Connection: close}, and only the status line read (at most 8 KiB, then the connection
- * is closed). A plain socket rather than {@code HttpURLConnection} or {@code HttpClient}: no
- * keep-alive cache, no extra thread, nothing shared with the application.
+ * One HTTP/1.1 {@code GET} to the application on loopback, on a kept-alive connection: the
+ * response is read whole (status line, headers, a body by {@code Content-Length}, chunks or until
+ * close; at most {@link #MAX_READ} bytes), and the next call ({@link #next}) reuses the socket
+ * unless the application closed it or asked to ({@code Connection: close}). One connection for
+ * every poll, so the application's server grows no pool for the agent (a fresh connection per
+ * poll made Jetty and Netty start threads for it: issue 24). A plain socket rather than
+ * {@code HttpURLConnection} or {@code HttpClient}: no shared cache, no extra thread.
  *
- * <p>An exchange outlives a wait that ran out: {@link #await} returns {@code null} while no
- * status line has arrived, and the caller may wait again later on the same connection. This is
+ * <p>An exchange outlives a wait that ran out: {@link #await} returns {@code null} while the
+ * response has not arrived, and the caller may wait again later on the same connection. This is
  * what lets a hung framework check cost one connection (and one of the application's threads)
  * rather than one per poll. Not thread-safe: one caller at a time (the readiness check runs
  * single flight).
  */
 final class LoopbackGet implements AutoCloseable {
-    private static final int MAX_READ = 8192;
+    /** The most bytes one response may have; a longer one is answered from its status and the connection closed. */
+    static final int MAX_READ = 64 * 1024;
 
     /** The outcome of one call: an HTTP status, or none and a reason. */
     static final class Answer {
@@ -41,14 +46,23 @@ final class LoopbackGet implements AutoCloseable {
         }
     }
 
+    private enum Part { STATUS, HEADERS, BODY, CHUNK_SIZE, CHUNK_DATA, CHUNK_END, TRAILERS, UNTIL_CLOSE, DONE }
+
     final int port;
     final String path;
     final long startedNanos = System.nanoTime();
     private final Socket socket;
     private final StringBuilder line = new StringBuilder();
-    private final byte[] buf = new byte[512];
+    private final byte[] buf = new byte[1024];
+    private Part part = Part.STATUS;
+    private int status = -1;
+    private long remaining;
+    private boolean close;
+    private boolean chunked;
+    private boolean lengthKnown;
     private int total;
     private Answer immediate;
+    private boolean reusable;
 
     private LoopbackGet(int port, String path, Socket socket) {
         this.port = port;
@@ -70,21 +84,52 @@ final class LoopbackGet implements AutoCloseable {
         LoopbackGet g = new LoopbackGet(port, path, s);
         try {
             s.setTcpNoDelay(true);
+            s.setKeepAlive(true);
             InetAddress to = AppPorts.address(port); // loopback unless the port listens on one other address only
             s.connect(new InetSocketAddress(to, port), (int) Math.max(1, Math.min(Integer.MAX_VALUE, connectMillis)));
-            String host = to instanceof java.net.Inet6Address ? "[" + to.getHostAddress() + "]" : to.getHostAddress();
-            OutputStream out = s.getOutputStream();
-            out.write(("GET " + path + " HTTP/1.1\r\nHost: " + host + ":" + port
-                    + "\r\nUser-Agent: vitals-agent\r\nAccept: */*\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
-            out.flush();
+            g.send();
         } catch (java.net.ConnectException e) {
-            g.finish(new Answer(-1, "connection refused", true));
+            g.finish(new Answer(-1, "connection refused", true), false);
         } catch (SocketTimeoutException e) {
-            g.finish(new Answer(-1, "connect timed out after " + connectMillis + " ms", false));
+            g.finish(new Answer(-1, "connect timed out after " + connectMillis + " ms", false), false);
         } catch (IOException e) {
-            g.finish(new Answer(-1, e.getClass().getSimpleName(), false));
+            g.finish(new Answer(-1, e.getClass().getSimpleName(), false), false);
         }
         return g;
+    }
+
+    /**
+     * The next call: on this exchange's connection when it is answered and kept alive, else on a
+     * new one ({@link #start}).
+     *
+     * @param nextPort the port to call
+     * @param nextPath the path to call
+     * @param connectMillis connect bound for a new connection
+     * @return the new exchange
+     */
+    LoopbackGet next(int nextPort, String nextPath, long connectMillis) {
+        if (reusable && nextPort == port && !socket.isClosed()) {
+            reusable = false;
+            LoopbackGet g = new LoopbackGet(nextPort, nextPath, socket);
+            try {
+                g.send();
+                return g;
+            } catch (IOException e) {
+                close(); // closed by the application meanwhile: a new connection
+            }
+        } else {
+            close();
+        }
+        return start(nextPort, nextPath, connectMillis);
+    }
+
+    private void send() throws IOException {
+        InetAddress to = socket.getInetAddress();
+        String host = to instanceof java.net.Inet6Address ? "[" + to.getHostAddress() + "]" : to.getHostAddress();
+        OutputStream out = socket.getOutputStream();
+        out.write(("GET " + path + " HTTP/1.1\r\nHost: " + host + ":" + port
+                + "\r\nUser-Agent: vitals-agent\r\nAccept: */*\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+        out.flush();
     }
 
     /** @return milliseconds since the request was sent */
@@ -92,11 +137,16 @@ final class LoopbackGet implements AutoCloseable {
         return (System.nanoTime() - startedNanos) / 1_000_000L;
     }
 
+    /** @return whether the connection stays open for {@link #next} */
+    boolean reusable() {
+        return reusable;
+    }
+
     /**
-     * Waits up to {@code waitMillis} for the status line.
+     * Waits up to {@code waitMillis} for the whole response.
      *
      * @param waitMillis at least 1
-     * @return the answer (the connection is then closed), or {@code null} if none has come yet
+     * @return the answer, or {@code null} if it has not come yet
      */
     Answer await(long waitMillis) {
         if (immediate != null) {
@@ -118,33 +168,154 @@ final class LoopbackGet implements AutoCloseable {
                     return null;
                 }
                 if (n < 0) {
-                    return finish(new Answer(-1, "connection closed before a status line", false));
+                    if (status > 0 && (part == Part.UNTIL_CLOSE || part == Part.DONE)) {
+                        return finish(new Answer(status, null, false), false);
+                    }
+                    return finish(status > 0 ? new Answer(status, null, false)
+                            : new Answer(-1, "connection closed before a status line", false), false);
                 }
                 total += n;
-                for (int i = 0; i < n; i++) {
-                    char c = (char) (buf[i] & 0xff);
-                    if (c == '\n') {
-                        return finish(parse(line.toString().trim()));
-                    }
-                    line.append(c);
+                Answer a = consume(n);
+                if (a != null) {
+                    return a;
                 }
                 if (total > MAX_READ) {
-                    return finish(new Answer(-1, "status line longer than " + MAX_READ + " bytes", false));
+                    return finish(status > 0 ? new Answer(status, null, false)
+                            : new Answer(-1, "no status line in " + MAX_READ + " bytes", false), false);
                 }
             }
         } catch (IOException e) {
-            return finish(new Answer(-1, e.getClass().getSimpleName(), false));
+            return finish(new Answer(-1, e.getClass().getSimpleName(), false), false);
         }
     }
 
-    private Answer finish(Answer a) {
+    /** Feeds {@code n} bytes of {@link #buf} to the parser; the answer once the response is complete. */
+    private Answer consume(int n) {
+        int i = 0;
+        while (i < n) {
+            switch (part) {
+                case BODY:
+                case CHUNK_DATA: {
+                    int take = (int) Math.min(remaining, n - i);
+                    remaining -= take;
+                    i += take;
+                    if (remaining == 0) {
+                        if (part == Part.BODY) {
+                            return complete();
+                        }
+                        part = Part.CHUNK_END;
+                    }
+                    break;
+                }
+                case UNTIL_CLOSE:
+                    return null; // read to the end of the stream
+                case DONE:
+                    return complete();
+                default: {
+                    char c = (char) (buf[i++] & 0xff);
+                    if (c != '\n') {
+                        line.append(c);
+                        if (line.length() > 8192) {
+                            return finish(status > 0 ? new Answer(status, null, false)
+                                    : new Answer(-1, "not an HTTP answer", false), false);
+                        }
+                        break;
+                    }
+                    String l = line.toString().trim();
+                    line.setLength(0);
+                    Answer a = onLine(l);
+                    if (a != null) {
+                        return a;
+                    }
+                }
+            }
+        }
+        return part == Part.DONE ? complete() : null;
+    }
+
+    private Answer onLine(String l) {
+        switch (part) {
+            case STATUS: {
+                status = parseStatus(l);
+                if (status < 0) {
+                    return finish(new Answer(-1, "not an HTTP answer", false), false);
+                }
+                part = Part.HEADERS;
+                return null;
+            }
+            case HEADERS: {
+                if (!l.isEmpty()) {
+                    int colon = l.indexOf(':');
+                    if (colon > 0) {
+                        String name = l.substring(0, colon).trim().toLowerCase(Locale.ROOT);
+                        String value = l.substring(colon + 1).trim().toLowerCase(Locale.ROOT);
+                        if (name.equals("content-length")) {
+                            try {
+                                remaining = Long.parseLong(value);
+                                lengthKnown = remaining >= 0;
+                            } catch (NumberFormatException e) {
+                                remaining = -1;
+                            }
+                        } else if (name.equals("transfer-encoding") && value.contains("chunked")) {
+                            chunked = true;
+                        } else if (name.equals("connection") && value.contains("close")) {
+                            close = true;
+                        }
+                    }
+                    return null;
+                }
+                if (status == 204 || status == 304 || (status >= 100 && status < 200)) {
+                    return complete();
+                }
+                if (chunked) {
+                    part = Part.CHUNK_SIZE;
+                } else if (remaining > 0) {
+                    part = Part.BODY;
+                } else if (lengthKnown && remaining == 0) {
+                    return complete(); // Content-Length: 0
+                } else {
+                    close = true;
+                    part = Part.UNTIL_CLOSE;
+                }
+                return null;
+            }
+            case CHUNK_SIZE: {
+                int semi = l.indexOf(';');
+                try {
+                    remaining = Long.parseLong(semi >= 0 ? l.substring(0, semi).trim() : l, 16);
+                } catch (NumberFormatException e) {
+                    return finish(new Answer(status, null, false), false);
+                }
+                part = remaining == 0 ? Part.TRAILERS : Part.CHUNK_DATA;
+                return null;
+            }
+            case CHUNK_END:
+                part = Part.CHUNK_SIZE;
+                return null;
+            case TRAILERS:
+                return l.isEmpty() ? complete() : null;
+            default:
+                return null;
+        }
+    }
+
+    private Answer complete() {
+        part = Part.DONE;
+        return finish(new Answer(status, null, false), !close);
+    }
+
+    private Answer finish(Answer a, boolean keep) {
         immediate = a;
-        close();
+        reusable = keep;
+        if (!keep) {
+            close();
+        }
         return a;
     }
 
     @Override
     public void close() {
+        reusable = false;
         try {
             socket.close();
         } catch (IOException e) {
@@ -152,19 +323,19 @@ final class LoopbackGet implements AutoCloseable {
         }
     }
 
-    private static Answer parse(String statusLine) {
+    private static int parseStatus(String statusLine) {
         // HTTP/1.1 200 OK
         String[] parts = statusLine.split(" ", 3);
         if (parts.length >= 2 && parts[0].startsWith("HTTP/")) {
             try {
                 int code = Integer.parseInt(parts[1]);
                 if (code >= 100 && code <= 599) {
-                    return new Answer(code, null, false);
+                    return code;
                 }
             } catch (NumberFormatException e) {
                 // below
             }
         }
-        return new Answer(-1, "not an HTTP answer", false);
+        return -1;
     }
 }

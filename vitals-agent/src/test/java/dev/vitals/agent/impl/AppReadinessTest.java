@@ -6,57 +6,232 @@ import com.sun.net.httpserver.HttpServer;
 import dev.vitals.Health;
 import dev.vitals.HealthRegistry;
 import dev.vitals.Status;
+import io.grpc.Server;
+import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.protobuf.services.HealthStatusManager;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
+/**
+ * The readiness check and start-up gate against real servers on loopback: detection from the
+ * loaded framework (the markers given as the loaded classes), one request per candidate on one
+ * kept-alive connection, start-up from the framework's started endpoint or its port, never from
+ * readiness, and gRPC health over h2c.
+ */
 class AppReadinessTest {
+    /** A real HTTP/1.1 server (JDK's, keep-alive) answering a status per path, 404 otherwise, recording each request. */
+    static final class App implements AutoCloseable {
+        final HttpServer server;
+        final Map<String, Integer> status = new ConcurrentHashMap<>();
+        final List<String> asked = Collections.synchronizedList(new ArrayList<>());
+        final Set<Integer> connections = ConcurrentHashMap.newKeySet();
+        volatile long delayMillis;
+        private final ExecutorService pool = Executors.newFixedThreadPool(4);
+
+        App() throws Exception {
+            server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 50);
+            server.createContext("/", ex -> {
+                asked.add(ex.getRequestURI().getPath());
+                connections.add(ex.getRemoteAddress().getPort());
+                try {
+                    Thread.sleep(delayMillis);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                byte[] body = "{\"status\":\"x\"}".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                ex.sendResponseHeaders(status.getOrDefault(ex.getRequestURI().getPath(), 404), body.length);
+                ex.getResponseBody().write(body);
+                ex.close();
+            });
+            server.setExecutor(pool);
+            server.start();
+        }
+
+        int port() {
+            return server.getAddress().getPort();
+        }
+
+        @Override
+        public void close() {
+            server.stop(0);
+            pool.shutdownNow();
+        }
+    }
+
+    /** Startup completed by the check alone, as in the agent. */
+    private static HealthRegistry registry() {
+        return HealthRegistry.builder().startupCompletion(dev.vitals.StartupCompletion.MANUAL).build();
+    }
+
+    private static AppReadiness readiness(HealthRegistry r, int port, String options, Set<String> loaded) {
+        AgentOptions o = AgentOptions.resolve((options.contains("readiness-timeout") ? "" : "readiness-timeout=1s,") + "app-port=" + port
+                + (options.isEmpty() ? "" : "," + options),
+                new Properties(), Map.of());
+        return new AppReadiness(o, () -> List.of(port), r::availability, ports -> { },
+                () -> Frameworks.detect(loaded, new Properties()));
+    }
+
+    private static Health runUntil(AppReadiness readiness, Status want, int runs) {
+        Health h = readiness.check();
+        for (int i = 1; i < runs && h.status() != want; i++) {
+            h = readiness.check();
+        }
+        return h;
+    }
+
     /**
-     * An application that answers every request after 250 ms (a busy machine): one run's
-     * readiness-timeout (1 s) reaches 2 or 3 candidates, and its endpoint {@code /healthz} is the
-     * 8th. Each run goes on from the candidates ruled out before; starting over each run, as the
-     * agent did, never got there (the naive demo under load was never started: row
-     * incident-agent, one run in three).
+     * An unknown framework answering each request after 600 ms (a busy machine): the generic
+     * candidates are each asked once, even when one run's timeout (1 s) does not reach them all,
+     * and no path outside them is ever asked (no "is this HTTP" request a 404 in access logs).
      */
     @Test
-    void aSlowApplicationsEndpointIsFoundOverSeveralRuns() throws Exception {
-        HttpServer app = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 50);
-        List<String> asked = java.util.Collections.synchronizedList(new ArrayList<>());
-        app.createContext("/", ex -> {
-            asked.add(ex.getRequestURI().getPath());
-            try {
-                Thread.sleep(250);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            int status = ex.getRequestURI().getPath().equals("/healthz") ? 200 : 404;
-            ex.sendResponseHeaders(status, -1);
-            ex.close();
-        });
-        app.setExecutor(Executors.newFixedThreadPool(4));
-        app.start();
-        try (HealthRegistry r = HealthRegistry.builder().build()) {
-            int port = app.getAddress().getPort();
-            AgentOptions o = AgentOptions.resolve("readiness-timeout=1s,app-port=" + port, new Properties(), Map.of());
-            AppReadiness readiness = new AppReadiness(o, () -> List.of(port), r::availability, ports -> { });
-            Health first = readiness.check();
-            assertThat(first.status()).as(first.toString()).isEqualTo(Status.DOWN);
-            Health h = first;
-            for (int run = 2; run <= 12 && h.status() != Status.UP; run++) {
+    void aSlowUnknownApplicationsEndpointIsFoundAskingEachCandidateOnce() throws Exception {
+        try (App app = new App(); HealthRegistry r = registry()) {
+            app.delayMillis = 600;
+            app.status.put("/health", 200);
+            AppReadiness readiness = readiness(r, app.port(), "", Set.of());
+            Health h = runUntil(readiness, Status.UP, 12);
+            assertThat(h.status()).as(h + " after asking " + app.asked).isEqualTo(Status.UP);
+            assertThat(h.details()).containsEntry("endpoint", "http://127.0.0.1:" + app.port() + "/health");
+            assertThat(app.asked).as("each candidate once, nothing else").containsExactly("/readyz", "/healthz", "/health");
+            assertThat(app.connections).as("one kept-alive connection").hasSize(1);
+            assertThat(r.availability().isStartupComplete()).isTrue();
+        }
+    }
+
+    /**
+     * Quarkus with SmallRye Health and its database down at boot: readiness DOWN ("answered
+     * 503"), start-up complete from {@code /q/health/started}; only those two paths asked, on
+     * one connection, however many runs.
+     */
+    @Test
+    void quarkusStartedWhileItsDependencyIsDown() throws Exception {
+        try (App app = new App(); HealthRegistry r = registry()) {
+            app.status.put("/q/health/ready", 503);
+            app.status.put("/q/health/started", 200);
+            AppReadiness readiness = readiness(r, app.port(), "", Set.of(Frameworks.QUARKUS, Frameworks.QUARKUS_HEALTH));
+            Health h = null;
+            for (int i = 0; i < 5; i++) {
                 h = readiness.check();
             }
-            assertThat(h.status()).as(h + " after asking " + asked).isEqualTo(Status.UP);
-            assertThat(h.details()).containsEntry("endpoint", "http://127.0.0.1:" + port + "/healthz");
-            assertThat(asked.stream().filter(p -> p.equals("/actuator/health/readiness")).count())
-                    .as("each candidate asked once: " + asked).isEqualTo(1);
+            assertThat(h.status()).isEqualTo(Status.DOWN);
+            assertThat(h.message()).get().asString().contains("answered 503");
+            assertThat(r.availability().isStartupComplete()).as("startup means started").isTrue();
+            assertThat(Set.copyOf(app.asked)).containsExactlyInAnyOrder("/q/health/ready", "/q/health/started");
+            assertThat(app.asked.stream().filter("/q/health/started"::equals).count()).as("started asked until it passed").isEqualTo(1);
+            assertThat(app.connections).as("one kept-alive connection for " + app.asked.size() + " calls").hasSize(1);
+
+            app.status.put("/q/health/ready", 200);
+            assertThat(readiness.check().status()).isEqualTo(Status.UP);
+        }
+    }
+
+    /** Started endpoint DOWN: startup waits even though readiness would answer. */
+    @Test
+    void startupWaitsForTheStartedEndpoint() throws Exception {
+        try (App app = new App(); HealthRegistry r = registry()) {
+            app.status.put("/health/readiness", 200);
+            app.status.put("/health/liveness", 503);
+            AppReadiness readiness = readiness(r, app.port(), "", Set.of(Frameworks.MICRONAUT, Frameworks.MICRONAUT_HEALTH));
+            for (int i = 0; i < 4; i++) {
+                readiness.check();
+            }
+            assertThat(r.availability().isStartupComplete()).isFalse();
+            app.status.put("/health/liveness", 200);
+            readiness.check();
+            assertThat(r.availability().isStartupComplete()).isTrue();
+        }
+    }
+
+    /** Quarkus without a health extension: no request at all; readiness and startup from the listener. */
+    @Test
+    void aFrameworkWithoutHealthEndpointsGetsNoRequest() throws Exception {
+        try (App app = new App(); HealthRegistry r = registry()) {
+            AppReadiness readiness = readiness(r, app.port(), "", Set.of(Frameworks.QUARKUS));
+            Health h = readiness.check();
+            h = readiness.check();
+            assertThat(h.status()).as(h.toString()).isEqualTo(Status.UP);
+            assertThat(h.message()).get().asString().contains("readiness follows the listener");
+            assertThat(r.availability().isStartupComplete()).isTrue();
+            assertThat(app.asked).as("no request sent").isEmpty();
+        }
+    }
+
+    /** Dropwizard: no started endpoint; its port answering (here its health check failing: 500) is started. */
+    @Test
+    void dropwizardStartsWhenItsPortAnswersEvenWithAFailingCheck() throws Exception {
+        try (App app = new App(); HealthRegistry r = registry()) {
+            app.status.put("/healthcheck", 500);
+            AppReadiness readiness = readiness(r, app.port(), "", Set.of(Frameworks.DROPWIZARD));
+            Health h = readiness.check();
+            h = readiness.check();
+            assertThat(h.status()).isEqualTo(Status.DOWN);
+            assertThat(h.message()).get().asString().contains("answered 500");
+            assertThat(r.availability().isStartupComplete()).isTrue();
+            assertThat(app.asked).containsOnly("/healthcheck");
+        }
+    }
+
+    /** A candidate that hangs on a known framework is its endpoint: one call in flight, never asked again. */
+    @Test
+    void aHungCandidateIsWaitedForNotAskedAgain() throws Exception {
+        try (App app = new App(); HealthRegistry r = registry()) {
+            app.delayMillis = 5_000;
+            app.status.put("/observe/health/ready", 200);
+            AppReadiness readiness = readiness(r, app.port(), "readiness-timeout=200ms", Set.of(Frameworks.HELIDON, Frameworks.HELIDON_HEALTH));
+            Health h = readiness.check();
+            assertThat(h.status()).isEqualTo(Status.DOWN);
+            h = readiness.check();
+            assertThat(h.message()).get().asString().contains("one call in flight");
+            assertThat(app.asked).containsExactly("/observe/health/ready");
+        }
+    }
+
+    /** grpc-java with the health service: readiness from Check over h2c, SERVING UP, NOT_SERVING DOWN. */
+    @Test
+    void grpcReadinessFromTheHealthService() throws Exception {
+        HealthStatusManager health = new HealthStatusManager();
+        Server s = NettyServerBuilder.forAddress(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0))
+                .addService(health.getHealthService()).build().start();
+        try (HealthRegistry r = registry()) {
+            AppReadiness readiness = readiness(r, s.getPort(), "", Set.of(Frameworks.GRPC));
+            Health h = runUntil(readiness, Status.UP, 3);
+            assertThat(h.status()).as(h.toString()).isEqualTo(Status.UP);
+            assertThat(h.details()).containsEntry("grpcStatus", "SERVING");
+            assertThat(r.availability().isStartupComplete()).isTrue();
+            health.setStatus("", ServingStatus.NOT_SERVING);
+            h = readiness.check();
+            assertThat(h.status()).isEqualTo(Status.DOWN);
+            assertThat(h.message()).get().asString().contains("NOT_SERVING");
         } finally {
-            app.stop(0);
-            ((java.util.concurrent.ExecutorService) app.getExecutor()).shutdownNow();
+            s.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
+        }
+    }
+
+    /** grpc-java without a health service: readiness and startup follow the listener. */
+    @Test
+    void grpcWithoutHealthFollowsTheListener() throws Exception {
+        Server s = NettyServerBuilder.forAddress(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)).build().start();
+        try (HealthRegistry r = registry()) {
+            AppReadiness readiness = readiness(r, s.getPort(), "", Set.of(Frameworks.GRPC));
+            Health h = runUntil(readiness, Status.UP, 3);
+            assertThat(h.status()).as(h.toString()).isEqualTo(Status.UP);
+            assertThat(h.message()).get().asString().contains("readiness follows the listener");
+            assertThat(r.availability().isStartupComplete()).isTrue();
+        } finally {
+            s.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
         }
     }
 }
