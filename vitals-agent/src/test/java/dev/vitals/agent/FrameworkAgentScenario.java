@@ -23,6 +23,12 @@ import org.junit.jupiter.api.Test;
  * blocks forever on a worker), {@code GET /test/work?ms=N} (the request holds a worker N ms) and
  * {@code GET /test/hello}: the fault logic of {@code examples/agent-faults}.
  *
+ * <p>And the four faults of issue 24: idle (UP), saturated with completing work (UP, in the
+ * scenario above), every worker wedged on a blackholed dependency (liveness DOWN, a restart
+ * cures it), the dependency down at boot (startup passes, readiness DOWN); each example's
+ * readiness check also connects to {@code faults.dependency}, and {@code GET /test/dependency}
+ * calls it with no read timeout.
+ *
  * <p>A subclass names the example and says how to give it its ports.
  */
 public abstract class FrameworkAgentScenario {
@@ -82,17 +88,9 @@ public abstract class FrameworkAgentScenario {
             assertThat(get(probes, "/startupz").status).isEqualTo(200);
             assertThat(get(probes, "/livez").status).isEqualTo(200);
             assertThat(get(app, "/test/hello").status).isEqualTo(200);
-
-            // A slow framework check: the agent's call times out, /readyz answers from memory.
-            assertThat(get(app, "/test/readiness/slow").status).isEqualTo(200);
-            await().atMost(Duration.ofSeconds(60)).until(() -> get(probes, "/readyz?verbose").body.contains("timed out"));
-            assertAnsweredFromMemory(probes);
-
-            // A hung framework check: the same, and one connection in flight.
-            assertThat(get(app, "/test/readiness/hang").status).isEqualTo(200);
-            await().atMost(Duration.ofSeconds(60)).until(() -> get(probes, "/readyz?verbose").body.contains("one call in flight"));
-            assertAnsweredFromMemory(probes);
-            assertThat(get(probes, "/livez").status).as("liveness never follows readiness").isEqualTo(200);
+            if (hasHealthCheck()) {
+                slowAndHungChecks(app, probes);
+            }
 
             // Saturated but completing: twice as many clients as the pool has threads, for more
             // than twice stall-after; liveness stays UP throughout.
@@ -117,6 +115,159 @@ public abstract class FrameworkAgentScenario {
                 String liveness = get(probes, "/health/liveness").body;
                 assertThat(liveness).as("stalled pool's figures from its MBean").contains("source=threads+jmx", poolMBean());
                 System.out.println("liveness when stalled (" + name + "): " + liveness);
+            }
+        }
+    }
+
+    private static void slowAndHungChecks(int app, int probes) {
+        // A slow framework check: the agent's call times out, /readyz answers from memory.
+        assertThat(get(app, "/test/readiness/slow").status).isEqualTo(200);
+        await().atMost(Duration.ofSeconds(60)).until(() -> get(probes, "/readyz?verbose").body.contains("timed out"));
+        assertAnsweredFromMemory(probes);
+
+        // A hung framework check: the same, and one connection in flight.
+        assertThat(get(app, "/test/readiness/hang").status).isEqualTo(200);
+        await().atMost(Duration.ofSeconds(60)).until(() -> get(probes, "/readyz?verbose").body.contains("one call in flight"));
+        assertAnsweredFromMemory(probes);
+        assertThat(get(probes, "/livez").status).as("liveness never follows readiness").isEqualTo(200);
+    }
+
+    /** stall-after for the fault tests: short, so "idle for several times stall-after" is seconds, not 10 minutes. */
+    static final Duration STALL_AFTER = Duration.ofSeconds(3);
+
+    /**
+     * Whether the example has a readiness check of its own (with the gate and the dependency);
+     * without one (Quarkus without a health extension) readiness follows the listener.
+     *
+     * @return true unless overridden
+     */
+    protected boolean hasHealthCheck() {
+        return true;
+    }
+
+    private AgentProcess startWithDependency(String label, int[] ports, int dependencyPort) throws IOException {
+        List<String> jvm = new ArrayList<>(jvmArgs(ports[0], ports[1]));
+        jvm.add("-Dfaults.dependency=127.0.0.1:" + dependencyPort);
+        return AgentProcess.start(name + "-" + label,
+                "port=0,details=always,readiness-timeout=1s,readiness-interval=1s,stall-after=" + STALL_AFTER.toSeconds()
+                        + "s,deadlock-interval=1s,drain-delay=1s",
+                jvm, jar(), appArgs(ports[0], ports[1]).toArray(new String[0]));
+    }
+
+    /**
+     * Faults 1 and 3 of issue 24 in one process. Idle: no request for five times
+     * {@code stall-after} (the agent's own readiness polls only): every {@code /livez} sampled is
+     * 200. Wedged: every worker stuck on a blackholed dependency (a real socket that accepts and
+     * never answers): {@code /livez} turns 503 "stalled" (the time it took is printed, against
+     * {@code stall-after}). A restart (a fresh process, the dependency still blackholed) is live
+     * and ready again.
+     */
+    @Test
+    void idleStaysUpAndAWedgedServiceFailsLivenessUntilRestarted() throws Exception {
+        try (Blackhole dependency = new Blackhole()) {
+            int[] ports = freePorts(2);
+            int app = ports[0];
+            try (AgentProcess p = startWithDependency("wedged", ports, dependency.port())) {
+                int probes = p.probePort();
+                await("ready").atMost(BOOT).pollInterval(Duration.ofMillis(250)).until(() -> get(probes, "/readyz").status == 200);
+                assertThat(get(probes, "/startupz").status).isEqualTo(200);
+
+                // Idle for 5 x stall-after.
+                List<String> notUp = new ArrayList<>();
+                long idleUntil = System.nanoTime() + STALL_AFTER.multipliedBy(5).toNanos();
+                int samples = 0;
+                while (System.nanoTime() < idleUntil) {
+                    AgentProcess.Answer a = get(probes, "/livez?verbose");
+                    samples++;
+                    if (a.status != 200) {
+                        notUp.add(a.toString());
+                    }
+                    Thread.sleep(250);
+                }
+                assertThat(notUp).as("/livez while idle for " + STALL_AFTER.multipliedBy(5) + " (" + samples + " samples)").isEmpty();
+
+                // Wedge every worker on the blackholed dependency.
+                long t0 = System.nanoTime();
+                for (int i = 0; i < blockingRequests(); i++) {
+                    AgentProcess.fireAndForget(app, "GET", "/test/dependency");
+                }
+                await("liveness DOWN when wedged").atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(250))
+                        .until(() -> get(probes, "/livez").status == 503);
+                long tookMs = (System.nanoTime() - t0) / 1_000_000;
+                String why = get(probes, "/livez?verbose").body;
+                System.out.println("wedged (" + name + "): /livez 503 after " + tookMs + " ms (stall-after "
+                        + STALL_AFTER.toMillis() + " ms): " + why);
+                assertThat(why).contains("stalled");
+            }
+            // Restart: a fresh process, the dependency still blackholed, no traffic: live and ready.
+            try (AgentProcess p = startWithDependency("restarted", freePorts(2), dependency.port())) {
+                int probes = p.probePort();
+                await("ready after restart").atMost(BOOT).pollInterval(Duration.ofMillis(250)).until(() -> get(probes, "/readyz").status == 200);
+                assertThat(get(probes, "/livez").status).isEqualTo(200);
+            }
+        }
+    }
+
+    /**
+     * Fault 4 of issue 24: the dependency refuses connections from boot on. Startup passes (the
+     * application started), readiness stays DOWN, liveness UP.
+     */
+    @Test
+    void dependencyDownAtBootPassesStartupNotReadiness() throws Exception {
+        int down;
+        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            down = s.getLocalPort(); // closed: refuses
+        }
+        try (AgentProcess p = startWithDependency("dependency-down", freePorts(2), down)) {
+            int probes = p.probePort();
+            await("startup passes with the dependency down").atMost(BOOT).pollInterval(Duration.ofMillis(250))
+                    .until(() -> get(probes, "/startupz").status == 200);
+            // Several readiness periods: readiness stays DOWN from the application's own check
+            // (without one, the application has nothing to tell: readiness follows the listener).
+            int want = hasHealthCheck() ? 503 : 200;
+            for (int i = 0; i < 8; i++) {
+                AgentProcess.Answer r = get(probes, "/readyz?verbose");
+                assertThat(r.status).as(r.toString()).isEqualTo(want);
+                Thread.sleep(500);
+            }
+            if (hasHealthCheck()) {
+                assertThat(get(probes, "/readyz?verbose").body).contains("[-]app failed");
+            }
+            assertThat(get(probes, "/livez").status).isEqualTo(200);
+            assertThat(get(probes, "/startupz").status).isEqualTo(200);
+        }
+    }
+
+    /** A dependency that accepts connections and never answers (nor reads). At most 512 held. */
+    static final class Blackhole implements AutoCloseable {
+        private final ServerSocket server;
+        private final List<java.net.Socket> held = new java.util.concurrent.CopyOnWriteArrayList<>();
+        private final Thread acceptor;
+
+        Blackhole() throws IOException {
+            server = new ServerSocket(0, 512, java.net.InetAddress.getLoopbackAddress());
+            acceptor = new Thread(() -> {
+                while (!server.isClosed() && held.size() < 512) {
+                    try {
+                        held.add(server.accept());
+                    } catch (IOException e) {
+                        return;
+                    }
+                }
+            }, "blackhole-accept");
+            acceptor.setDaemon(true);
+            acceptor.start();
+        }
+
+        int port() {
+            return server.getLocalPort();
+        }
+
+        @Override
+        public void close() throws IOException {
+            server.close();
+            for (java.net.Socket s : held) {
+                s.close();
             }
         }
     }

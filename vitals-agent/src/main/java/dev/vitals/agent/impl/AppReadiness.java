@@ -68,9 +68,12 @@ final class AppReadiness implements HealthCheck {
     private int port = -1;      // the readiness endpoint's port
     private String path;        // HTTP endpoint path; null with grpcHealth false: follow the listener
     private boolean grpcHealth; // readiness from grpc.health.v1 on 'port'
+    private boolean tentative;  // 'path' was taken while its answer was still pending (a hung check, or only slow)
     private boolean detected;
     private boolean startedByEndpoint = true; // false once the started endpoint answered 404
     private List<Integer> searched = List.of();
+    /** Port → the h2c health call asking it, while unanswered. */
+    private final Map<Integer, GrpcHealthCall> grpcProbes = new HashMap<>();
     /** Port → what it speaks, once known. */
     private final Map<Integer, String> protocol = new HashMap<>();
     /** Port → how many candidates, in order, it answered 404/405/401/403 to: a later run goes on from there. */
@@ -168,6 +171,12 @@ final class AppReadiness implements HealthCheck {
                 }
             }
         }
+        if (path == null && !grpcHealth && kind != AgentOptions.Readiness.Kind.URL && !framework.readiness.isEmpty()
+                && !protocol.containsValue("http") && !protocol.containsValue("grpc")) {
+            // Only ports that do not speak HTTP so far (an embedded database, say): not up yet.
+            return Health.builder(Status.DOWN).message("waiting for the application's HTTP port (ports " + app
+                    + " do not speak HTTP)").build();
+        }
         if (!started()) {
             Health h = startedStep(app, end);
             if (h != null) {
@@ -214,6 +223,17 @@ final class AppReadiness implements HealthCheck {
         pendingPurpose = null;
         switch (purpose) {
             case READY:
+                if (tentative) {
+                    tentative = false;
+                    if (a.http() && ruledOutStatus(a.status)) {
+                        protocol.put(g.port, "http");
+                        ruledOut.put(g.port, pendingIndex + 1); // slow, not hung: not the endpoint after all
+                        port = -1;
+                        path = null;
+                        detected = false;
+                        return null;
+                    }
+                }
                 if (a.http() && !started() && !hasStartedEndpoint()) {
                     markStarted("port " + g.port + " answers HTTP");
                 }
@@ -249,14 +269,18 @@ final class AppReadiness implements HealthCheck {
                 if (left <= 0) {
                     return looking(app);
                 }
-                GrpcHealthCall c = GrpcHealthCall.connect(p, left);
-                c.call();
+                GrpcHealthCall c = grpcProbes.get(p);
+                if (c == null) {
+                    c = GrpcHealthCall.connect(p, left);
+                    c.call();
+                    grpcProbes.put(p, c);
+                }
                 GrpcHealthCall.Answer a = c.await(Math.max(1, left(end)));
                 if (a == null) {
-                    c.close(); // no answer in time: not decided, asked again next run
-                    undecided = true;
+                    undecided = true; // no answer in time: the same call is waited for next run
                     continue;
                 }
+                grpcProbes.remove(p);
                 if (a.refused) {
                     return Health.builder(Status.DOWN).message("port " + p + " refused a connection").build();
                 }
@@ -312,7 +336,7 @@ final class AppReadiness implements HealthCheck {
         }
         detected = true; // nothing found: follow the listener (until the ports change)
         searched = List.copyOf(app);
-        if (!candidates.isEmpty() || framework.grpc) {
+        if ((!candidates.isEmpty() || framework.grpc) && (protocol.containsValue("http") || protocol.containsValue("grpc"))) {
             LOG.log(System.Logger.Level.INFO, "no health endpoint for " + framework + " on ports " + app
                     + "; readiness follows the listener");
         }
@@ -342,7 +366,7 @@ final class AppReadiness implements HealthCheck {
         if (!started() && !hasStartedEndpoint()) {
             markStarted("port " + p + " answers HTTP");
         }
-        if (a.status == 404 || a.status == 405 || a.status == 401 || a.status == 403) {
+        if (ruledOutStatus(a.status)) {
             ruledOut.put(p, i + 1);
             return null;
         }
@@ -353,6 +377,11 @@ final class AppReadiness implements HealthCheck {
         detected = true;
         LOG.log(System.Logger.Level.INFO, "readiness from " + AppPorts.origin(p) + path + " (" + framework + ")");
         return answer(a);
+    }
+
+    /** 404/405/401/403: not this candidate. */
+    private static boolean ruledOutStatus(int status) {
+        return status == 404 || status == 405 || status == 401 || status == 403;
     }
 
     private boolean hasStartedEndpoint() {
@@ -404,11 +433,14 @@ final class AppReadiness implements HealthCheck {
         if (a == null) {
             pendingPurpose = purpose;
             pendingIndex = index;
-            if (purpose == Purpose.DETECT && framework.known) {
-                // The framework's own candidate hangs (a hung check): that is the endpoint.
+            if (purpose == Purpose.DETECT && (framework.known || "http".equals(protocol.get(p)))) {
+                // The framework's own candidate, or a path on a port that answered HTTP before,
+                // hangs (a hung check): that is the endpoint.
+                // Taken tentatively: if it answers 404 after all (only slow), detection goes on.
                 port = p;
                 path = pth;
                 detected = true;
+                tentative = true;
                 pendingPurpose = Purpose.READY;
             }
             return timedOut(last, false);

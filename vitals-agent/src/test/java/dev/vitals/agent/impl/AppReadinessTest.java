@@ -112,6 +112,45 @@ class AppReadinessTest {
     }
 
     /**
+     * The naive demo's shape: an embedded database port (not HTTP) listens first. Not started,
+     * readiness DOWN "waiting for the application's HTTP port"; once the HTTP port listens too,
+     * its endpoint is found and startup completes.
+     */
+    @Test
+    void aPortThatDoesNotSpeakHttpIsNotTheApplicationStarting() throws Exception {
+        try (java.net.ServerSocket db = new java.net.ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+             App app = new App(); HealthRegistry r = registry()) {
+            Thread t = new Thread(() -> {
+                while (!db.isClosed()) {
+                    try (java.net.Socket c = db.accept()) {
+                        c.getOutputStream().write("DB 1.0 ready\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                    } catch (java.io.IOException e) {
+                        return;
+                    }
+                }
+            }, "fake-db");
+            t.setDaemon(true);
+            t.start();
+            app.status.put("/healthz", 200);
+            List<Integer> ports = new java.util.concurrent.CopyOnWriteArrayList<>(List.of(db.getLocalPort()));
+            AgentOptions o = AgentOptions.resolve("readiness-timeout=1s", new Properties(), Map.of());
+            AppReadiness readiness = new AppReadiness(o, () -> List.copyOf(ports), r::availability, p -> { },
+                    () -> Frameworks.detect(Set.of(), new Properties()));
+            Health h = readiness.check();
+            h = readiness.check();
+            assertThat(h.status()).isEqualTo(Status.DOWN);
+            assertThat(h.message()).get().asString().contains("do not speak HTTP");
+            assertThat(r.availability().isStartupComplete()).isFalse();
+
+            ports.add(app.port());
+            h = runUntil(readiness, Status.UP, 4);
+            assertThat(h.status()).as(h.toString()).isEqualTo(Status.UP);
+            assertThat(h.details()).containsEntry("endpoint", "http://127.0.0.1:" + app.port() + "/healthz");
+            assertThat(r.availability().isStartupComplete()).isTrue();
+        }
+    }
+
+    /**
      * Quarkus with SmallRye Health and its database down at boot: readiness DOWN ("answered
      * 503"), start-up complete from {@code /q/health/started}; only those two paths asked, on
      * one connection, however many runs.
@@ -207,7 +246,7 @@ class AppReadinessTest {
                 .addService(health.getHealthService()).build().start();
         try (HealthRegistry r = registry()) {
             AppReadiness readiness = readiness(r, s.getPort(), "", Set.of(Frameworks.GRPC));
-            Health h = runUntil(readiness, Status.UP, 3);
+            Health h = runUntil(readiness, Status.UP, 10); // a cold grpc-java server's first answer can take seconds here
             assertThat(h.status()).as(h.toString()).isEqualTo(Status.UP);
             assertThat(h.details()).containsEntry("grpcStatus", "SERVING");
             assertThat(r.availability().isStartupComplete()).isTrue();
@@ -226,7 +265,8 @@ class AppReadinessTest {
         Server s = NettyServerBuilder.forAddress(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0)).build().start();
         try (HealthRegistry r = registry()) {
             AppReadiness readiness = readiness(r, s.getPort(), "", Set.of(Frameworks.GRPC));
-            Health h = runUntil(readiness, Status.UP, 3);
+            Health h = runUntil(readiness, Status.UP, 10); // a cold grpc-java server's first answer can take seconds here
+
             assertThat(h.status()).as(h.toString()).isEqualTo(Status.UP);
             assertThat(h.message()).get().asString().contains("readiness follows the listener");
             assertThat(r.availability().isStartupComplete()).isTrue();

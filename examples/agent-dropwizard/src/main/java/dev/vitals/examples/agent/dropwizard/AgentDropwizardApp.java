@@ -23,6 +23,7 @@ public class AgentDropwizardApp extends Application<Configuration> {
             @Override
             protected Result check() throws Exception {
                 Faults.gate();
+                Faults.checkDependency();
                 return Result.healthy();
             }
         });

@@ -14,6 +14,12 @@ import java.util.concurrent.locks.ReentrantLock;
  *   <li>{@code GET /test/work?ms=N} → {@link #work(long)}: the request holds its worker N ms,
  *       then completes;</li>
  *   <li>{@code GET /test/deadlock} → {@link #deadlock()}: two application threads deadlock;</li>
+ *   <li>{@code GET /test/dependency} → {@link #dependency()}: the request calls the dependency
+ *       (system property {@code faults.dependency}, {@code host:port}) and waits for its answer
+ *       with no timeout, as a database driver with no socket timeout does: a blackholed dependency
+ *       (accepts, never answers) wedges the worker;</li>
+ *   <li>the framework's readiness check also calls {@link #checkDependency()}: DOWN while the
+ *       dependency refuses connections (a dependency down at boot);</li>
  *   <li>{@code GET /test/hello} → {@link #hello()}.</li>
  * </ul>
  * Thread-safe: the mode is a volatile field, shared by the whole JVM (one application per JVM).
@@ -62,6 +68,55 @@ public final class Faults {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /** @return the dependency's address from {@code faults.dependency}, or null when none is configured */
+    private static java.net.InetSocketAddress dependencyAddress() {
+        String d = System.getProperty("faults.dependency");
+        if (d == null || d.isBlank()) {
+            return null;
+        }
+        int colon = d.lastIndexOf(':');
+        if (colon <= 0) {
+            throw new IllegalArgumentException("faults.dependency must be host:port, was " + d);
+        }
+        return new java.net.InetSocketAddress(d.substring(0, colon), Integer.parseInt(d.substring(colon + 1)));
+    }
+
+    /**
+     * The readiness part for the dependency: connects (500 ms bound) and closes.
+     *
+     * @throws java.io.IOException when the dependency refuses or does not accept in time
+     */
+    public static void checkDependency() throws java.io.IOException {
+        java.net.InetSocketAddress a = dependencyAddress();
+        if (a == null) {
+            return;
+        }
+        try (java.net.Socket s = new java.net.Socket()) {
+            s.connect(a, 500);
+        }
+    }
+
+    /**
+     * Calls the dependency: connects, sends one line and waits for one byte back with no read
+     * timeout.
+     *
+     * @return {@code "dependency answered\n"}
+     * @throws java.io.IOException when the dependency is down or none is configured
+     */
+    public static String dependency() throws java.io.IOException {
+        java.net.InetSocketAddress a = dependencyAddress();
+        if (a == null) {
+            throw new java.io.IOException("no faults.dependency configured");
+        }
+        try (java.net.Socket s = new java.net.Socket()) {
+            s.connect(a, 2000);
+            s.getOutputStream().write("ping\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            s.getOutputStream().flush();
+            s.getInputStream().read(); // no timeout: wedged while the dependency never answers
+        }
+        return "dependency answered\n";
     }
 
     /**

@@ -40,6 +40,12 @@ public class JaxRsTestRoutes {
     }
 
     @GET
+    @Path("/dependency")
+    public String dependency() throws java.io.IOException {
+        return Faults.dependency();
+    }
+
+    @GET
     @Path("/deadlock")
     public String deadlock() {
         return Faults.deadlock();

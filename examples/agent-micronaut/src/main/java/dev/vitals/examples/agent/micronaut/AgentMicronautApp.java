@@ -37,6 +37,11 @@ public class AgentMicronautApp {
         public Publisher<HealthResult> getResult() {
             return Publishers.fromCompletableFuture(() -> CompletableFuture.supplyAsync(() -> {
                 Faults.gateUninterruptibly();
+                try {
+                    Faults.checkDependency();
+                } catch (java.io.IOException e) {
+                    return HealthResult.builder("gate", HealthStatus.DOWN).build();
+                }
                 return HealthResult.builder("gate", HealthStatus.UP).build();
             }));
         }
@@ -66,6 +71,12 @@ public class AgentMicronautApp {
         @ExecuteOn(TaskExecutors.BLOCKING)
         public String work(@QueryValue long ms) throws InterruptedException {
             return Faults.work(ms);
+        }
+
+        @Get("/dependency")
+        @ExecuteOn(TaskExecutors.BLOCKING)
+        public String dependency() throws java.io.IOException {
+            return Faults.dependency();
         }
 
         @Get("/deadlock")

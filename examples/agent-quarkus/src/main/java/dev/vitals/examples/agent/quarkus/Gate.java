@@ -13,6 +13,11 @@ public class Gate implements HealthCheck {
     @Override
     public HealthCheckResponse call() {
         Faults.gateUninterruptibly();
+        try {
+            Faults.checkDependency();
+        } catch (java.io.IOException e) {
+            return HealthCheckResponse.down("gate");
+        }
         return HealthCheckResponse.up("gate");
     }
 }

@@ -28,6 +28,11 @@ public class AgentSpringBootApp {
         @Override
         public Health health() {
             Faults.gateUninterruptibly();
+            try {
+                Faults.checkDependency();
+            } catch (java.io.IOException e) {
+                return Health.down(e).build();
+            }
             return Health.up().build();
         }
     }
@@ -52,6 +57,11 @@ public class AgentSpringBootApp {
         @GetMapping("/test/work")
         String work(@RequestParam("ms") long ms) throws InterruptedException {
             return Faults.work(ms);
+        }
+
+        @GetMapping("/test/dependency")
+        String dependency() throws java.io.IOException {
+            return Faults.dependency();
         }
 
         @GetMapping("/test/deadlock")
