@@ -173,4 +173,22 @@ class ResourceLimitsC23Test {
         assertThat(json.path("resources").path("memoryLimitBytes").asLong()).isEqualTo(128L << 20);
         System.out.println("C23 oom: " + r.limits().get().instances().get(0).usage().describe() + "; restarts " + r.restarts());
     }
+
+    @Test
+    void whereNoCgroupCanBeMadeTheRunGoesOnAndTheReportSaysLimitsNotApplied() throws Exception {
+        Resources res = new Resources(OptionalLong.of(500), OptionalLong.empty(), OptionalLong.of(512L << 20));
+        ResourceLimits none = ResourceLimits.of(res, new Cgroup.Availability(Optional.empty(), "no cgroup v1 cpu and memory"
+                + " hierarchies; cgroup v2 /sys/fs/cgroup has no cpu and memory controllers"));
+        PodSpec pod = noProbes();
+        SimulationResult r = Simulation.builder(pod).limits(none).command(List.of("sleep", "30"))
+                .duration(Duration.ofSeconds(1)).build().run();
+        ResourceLimits.Report l = r.limits().orElseThrow();
+        assertThat(l.applied()).isFalse();
+        assertThat(l.instances()).isEmpty();
+        assertThat(Reports.summary(r, pod)).contains("resources         cpu limit 500m, memory limit 512Mi: limits not applied:"
+                + " no cgroup v1 cpu and memory hierarchies");
+        JsonNode json = new ObjectMapper().readTree(Reports.json(r, pod)).path("resources");
+        assertThat(json.path("applied").asBoolean(true)).isFalse();
+        assertThat(json.path("status").asText()).startsWith("limits not applied: ");
+    }
 }
