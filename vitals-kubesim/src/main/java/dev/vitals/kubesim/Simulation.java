@@ -61,6 +61,7 @@ public final class Simulation {
     private final ContainerRuntime runtime;
     private final ProbeExecutor executor;
     private final String target;
+    private final Optional<dev.vitals.kubesim.runtime.ResourceLimits> limits;
     private boolean ran;
 
     private Simulation(Builder b) {
@@ -80,9 +81,13 @@ public final class Simulation {
             // the container's static env (PodSpec.env), then what the caller resolved beyond it (fieldRefs)
             Map<String, String> env = new java.util.LinkedHashMap<>(pod.env());
             env.putAll(b.environment);
-            this.runtime = new ProcessRuntime(b.command, b.output, env, null);
+            ProcessRuntime pr = new ProcessRuntime(b.command, b.output, env, null,
+                    b.limits != null ? b.limits : dev.vitals.kubesim.runtime.ResourceLimits.of(b.resources));
+            this.runtime = pr;
             this.target = String.join(" ", b.command);
         }
+        this.limits = runtime instanceof ProcessRuntime pr && !pr.limits().resources().isEmpty()
+                ? Optional.of(pr.limits()) : Optional.empty();
         this.executor = b.executor != null ? b.executor
                 : new RealProbeExecutor(new Prober(options.podIp(), pod.ports(), options.kubeletVersion(), pod.env()));
     }
@@ -93,6 +98,11 @@ public final class Simulation {
      */
     public static Builder builder(PodSpec pod) {
         return new Builder(pod);
+    }
+
+    /** @return the container's resources and how they are applied, when the run has resources */
+    public Optional<dev.vitals.kubesim.runtime.ResourceLimits> limits() {
+        return limits;
     }
 
     /** @return the simulated duration */
@@ -173,7 +183,8 @@ public final class Simulation {
                         Optional.empty(), Optional.empty(), text));
             }
         }
-        return new SimulationResult(events, Durations.seconds(duration), restarts[0], scenario.expectations(), target);
+        return new SimulationResult(events, Durations.seconds(duration), restarts[0], scenario.expectations(), target,
+                limits.map(dev.vitals.kubesim.runtime.ResourceLimits::report));
     }
 
     private static void safely(Runnable r) {
@@ -278,6 +289,8 @@ public final class Simulation {
         private SimTime time;
         private ContainerRuntime runtime;
         private ProbeExecutor executor;
+        private dev.vitals.kubesim.model.Resources resources = dev.vitals.kubesim.model.Resources.NONE;
+        private dev.vitals.kubesim.runtime.ResourceLimits limits;
 
         private Builder(PodSpec pod) {
             this.pod = Objects.requireNonNull(pod, "pod");
@@ -328,6 +341,21 @@ public final class Simulation {
          */
         public Builder environment(Map<String, String> env) {
             this.environment = Map.copyOf(env);
+            return this;
+        }
+
+        /**
+         * @param r the container's resources: each instance of the command runs in its own cgroup
+         *        with them (see {@link dev.vitals.kubesim.runtime.ResourceLimits}); default none
+         */
+        public Builder resources(dev.vitals.kubesim.model.Resources r) {
+            this.resources = Objects.requireNonNull(r, "resources");
+            return this;
+        }
+
+        /** @param l the resources with the way they are applied already decided (the CLI, which prints it first) */
+        public Builder limits(dev.vitals.kubesim.runtime.ResourceLimits l) {
+            this.limits = Objects.requireNonNull(l, "limits");
             return this;
         }
 

@@ -26,9 +26,16 @@ public final class SimulationResult {
     private final ProbeStats all;
     private final List<Expectation.Check> checks;
     private final String target;
+    private final java.util.Optional<dev.vitals.kubesim.runtime.ResourceLimits.Report> limits;
 
     SimulationResult(List<SimEvent> events, double durationSeconds, int restarts, List<Expectation> expectations,
             String target) {
+        this(events, durationSeconds, restarts, expectations, target, java.util.Optional.empty());
+    }
+
+    SimulationResult(List<SimEvent> events, double durationSeconds, int restarts, List<Expectation> expectations,
+            String target, java.util.Optional<dev.vitals.kubesim.runtime.ResourceLimits.Report> limits) {
+        this.limits = limits;
         this.events = List.copyOf(events);
         this.durationSeconds = durationSeconds;
         this.restarts = restarts;
@@ -61,6 +68,14 @@ public final class SimulationResult {
             out.add(new double[] {since, Math.max(since, end)});
         }
         return out;
+    }
+
+    /**
+     * @return the container's resources, whether the run applied them, and each instance's CPU,
+     *         throttling and memory use; empty when the run had no resources
+     */
+    public java.util.Optional<dev.vitals.kubesim.runtime.ResourceLimits.Report> limits() {
+        return limits;
     }
 
     /** @return every event in time order */

@@ -162,6 +162,13 @@ final class SimulateChecks {
             ArrayNode w = o.putArray("warnings");
             p.warnings().forEach(w::add);
         }
+        h.boot().ifPresent(b -> {
+            ObjectNode o = root.putObject("boot");
+            o.put("seconds", Math.round(b.seconds() * 1000) / 1000.0).put("budgetSeconds", b.budgetSeconds())
+                    .put("budgetProbe", b.budgetProbe().label()).put("headroom", Math.round(b.headroom() * 100) / 100.0)
+                    .put("text", b.text());
+            b.cpuLimit().ifPresent(c -> o.put("cpuLimit", c));
+        });
         ArrayNode idle = root.putArray("headroomNotRun");
         h.notRun().forEach(line -> idle.add(line.strip()));
         root.put("passed", passed);

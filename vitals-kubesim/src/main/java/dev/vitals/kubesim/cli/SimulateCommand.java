@@ -101,6 +101,18 @@ final class SimulateCommand implements Callable<Integer> {
     @Option(names = "--pod-ip", paramLabel = "ADDR", defaultValue = "127.0.0.1", description = "address standing in for the pod IP (default ${DEFAULT-VALUE})")
     String podIp;
 
+    @Option(names = "--cpu-limit", paramLabel = "QUANTITY",
+            description = "CPU limit (e.g. 500m, 1): a CFS quota on the container's cgroup (overrides the manifest's limits.cpu)")
+    String cpuLimit;
+
+    @Option(names = "--cpu-request", paramLabel = "QUANTITY",
+            description = "CPU request (e.g. 250m): the cgroup's cpu.shares / cpu.weight (default: the limit)")
+    String cpuRequest;
+
+    @Option(names = "--memory-limit", paramLabel = "QUANTITY",
+            description = "memory limit (e.g. 512Mi): the cgroup's memory limit; going past it is an OOMKill (exit 137)")
+    String memoryLimit;
+
     @Option(names = "--kubelet-version", paramLabel = "X.Y", defaultValue = "1.36", description = "version in User-Agent kube-probe/X.Y (default ${DEFAULT-VALUE})")
     String kubeletVersion;
 
@@ -243,8 +255,11 @@ final class SimulateCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new InvalidInputException(e.getMessage());
         }
+        dev.vitals.kubesim.model.Resources resources = (entry == null ? dev.vitals.kubesim.model.Resources.NONE
+                : entry.resources()).override(cpuLimit, cpuRequest, memoryLimit);
+        dev.vitals.kubesim.runtime.ResourceLimits limits = dev.vitals.kubesim.runtime.ResourceLimits.of(resources);
         Simulation.Builder b = Simulation.builder(pod).command(effective).scenario(scenario).options(opts)
-                .output(redirect).environment(process.env());
+                .output(redirect).environment(process.env()).limits(limits);
         b.duration(runFor);
         for (String p : proxies) {
             b.proxy(FaultProxy.Spec.parse(p));
@@ -289,6 +304,13 @@ final class SimulateCommand implements Callable<Integer> {
         }
         out.println(String.format(Locale.ROOT, "  restartPolicy %s, terminationGracePeriodSeconds %d",
                 pod.restartPolicy(), pod.terminationGracePeriodSeconds()));
+        if (!resources.isEmpty()) {
+            out.println("  resources: " + resources.describe() + ": " + limits.status());
+            if (!limits.applied()) {
+                err.println("vitals simulate: " + limits.status() + " (the run goes on without them)");
+                err.flush();
+            }
+        }
         out.flush();
         ScheduledExecutorService progress = null;
         if (tty) {

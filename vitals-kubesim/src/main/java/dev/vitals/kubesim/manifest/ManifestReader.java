@@ -294,9 +294,33 @@ public final class ManifestReader {
             Map<ProbeType, ProbeSpec.Builder> b = probeBuilders();
             RestartPolicy rp = RestartPolicy.parse(podSpec.path("restartPolicy").asText("Always"));
             long grace = podSpec.path("terminationGracePeriodSeconds").asLong(30);
+            // with the container's literal env, which exec probes expand $(VAR) from (R68), as simulate has it
             return new PodSpec(name, ports(), Optional.ofNullable(b.get(ProbeType.STARTUP)).map(ProbeSpec.Builder::build),
                     Optional.ofNullable(b.get(ProbeType.LIVENESS)).map(ProbeSpec.Builder::build),
-                    Optional.ofNullable(b.get(ProbeType.READINESS)).map(ProbeSpec.Builder::build), rp, grace);
+                    Optional.ofNullable(b.get(ProbeType.READINESS)).map(ProbeSpec.Builder::build), rp, grace,
+                    ContainerProcess.staticEnv(node));
+        }
+
+        /**
+         * @return the container's {@code resources} (limits.cpu, requests.cpu, limits.memory)
+         * @throws InvalidInputException when a value is not a Kubernetes quantity
+         */
+        public dev.vitals.kubesim.model.Resources resources() {
+            JsonNode r = node.path("resources");
+            String at = prefix() + ".resources.";
+            return new dev.vitals.kubesim.model.Resources(cpu(r.path("limits").path("cpu"), at + "limits.cpu"),
+                    cpu(r.path("requests").path("cpu"), at + "requests.cpu"), memory(r.path("limits").path("memory"),
+                    at + "limits.memory"));
+        }
+
+        private static java.util.OptionalLong cpu(JsonNode n, String at) {
+            return n.isMissingNode() || n.isNull() ? java.util.OptionalLong.empty()
+                    : java.util.OptionalLong.of(dev.vitals.kubesim.model.Resources.cpuMillis(at, n.asText()));
+        }
+
+        private static java.util.OptionalLong memory(JsonNode n, String at) {
+            return n.isMissingNode() || n.isNull() ? java.util.OptionalLong.empty()
+                    : java.util.OptionalLong.of(dev.vitals.kubesim.model.Resources.bytes(at, n.asText()));
         }
     }
 

@@ -421,8 +421,11 @@ public final class Kubelet {
         lastExitCode = code;
         cancel(sigkillTimer);
         sigkillTimer = null;
+        // the runtime's reason beyond the code: OOMKilled when the cgroup's memory limit killed it
+        Optional<String> reason = current == null ? Optional.empty() : current.exitReason().filter(r -> r.equals("OOMKilled"));
         emit(SimEvent.Type.EXIT, Optional.empty(), Optional.empty(), Optional.empty(),
-                (killed ? "killed by kubelet" : "exited by itself") + ", exit code " + code + signalName(code));
+                (killed ? "killed by kubelet" : "exited by itself") + ", exit code " + code
+                        + reason.map(r -> " (" + r + ": the memory limit's OOM kill)").orElse(signalName(code)));
         boolean restart;
         if (deleting) {
             restart = false; // R53

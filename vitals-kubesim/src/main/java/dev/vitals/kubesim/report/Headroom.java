@@ -25,10 +25,68 @@ import java.util.Optional;
  * @param notRun one line per configured probe that never ran in the run, saying why (its
  *        initialDelaySeconds, or the container never started)
  */
-public record Headroom(List<Probe> probes, List<String> notRun) {
+public record Headroom(List<Probe> probes, List<String> notRun, Optional<Boot> boot) {
     public Headroom {
         probes = List.copyOf(probes);
         notRun = List.copyOf(notRun);
+        java.util.Objects.requireNonNull(boot, "boot");
+    }
+
+    /** A headroom without a boot line. */
+    public Headroom(List<Probe> probes, List<String> notRun) {
+        this(probes, notRun, Optional.empty());
+    }
+
+    /**
+     * How long the first instance took to start against the budget the kubelet gives it: the
+     * startup probe's {@code initialDelaySeconds + failureThreshold × periodSeconds} (else the
+     * liveness probe's), the time before a probe kills a container that is still booting.
+     *
+     * @param seconds from the first start to "started" (startup success), else to the first Ready
+     * @param budgetSeconds the budget
+     * @param budgetProbe the probe that sets it
+     * @param cpuLimit the CPU limit it booted under, e.g. {@code 500m}, when applied
+     */
+    public record Boot(double seconds, double budgetSeconds, ProbeType budgetProbe, Optional<String> cpuLimit) {
+        /** @return budget ÷ boot */
+        public double headroom() {
+            return seconds <= 0 ? Double.POSITIVE_INFINITY : budgetSeconds / seconds;
+        }
+
+        /** @return e.g. {@code boot took 21.4 s under 500m; startup budget 30 s: 1.4× headroom} */
+        public String text() {
+            return String.format(Locale.ROOT, "boot took %.1f s%s; %s budget %s s: %.1f× headroom", seconds,
+                    cpuLimit.map(c -> " under " + c).orElse(""), budgetProbe.label(),
+                    dev.vitals.kubesim.scenario.Expectation.fmt(budgetSeconds), headroom());
+        }
+    }
+
+    static Optional<Boot> boot(SimulationResult r, PodSpec pod) {
+        Optional<ProbeSpec> budget = pod.startup().or(pod::liveness);
+        if (budget.isEmpty()) {
+            return Optional.empty();
+        }
+        ProbeSpec p = budget.get();
+        double b = p.initialDelaySeconds() + (double) p.failureThreshold() * p.periodSeconds();
+        double start = -1;
+        for (SimEvent e : r.events()) {
+            if (e.instance() != 1) {
+                continue;
+            }
+            if (e.type() == SimEvent.Type.START && start < 0) {
+                start = e.t();
+            }
+            boolean up = pod.startup().isPresent() ? e.type() == SimEvent.Type.STARTED && !e.detail().startsWith("container started (no")
+                    : e.type() == SimEvent.Type.READY;
+            if (start >= 0 && up) {
+                Optional<String> cpu = r.limits().filter(l -> l.applied()).flatMap(l -> {
+                    java.util.OptionalLong m = l.resources().cpuLimitMillis();
+                    return m.isPresent() ? Optional.of(dev.vitals.kubesim.model.Resources.cpu(m.getAsLong())) : Optional.empty();
+                });
+                return Optional.of(new Boot(e.t() - start, b, p.type(), cpu));
+            }
+        }
+        return Optional.empty();
     }
 
     /**
@@ -132,7 +190,7 @@ public record Headroom(List<Probe> probes, List<String> notRun) {
             out.add(new Probe(t, st.count(), st.p50Ms(), st.p99Ms(), st.maxMs(), p.timeoutSeconds(),
                     st.successes() + st.warnings(), st.failures(), longest, p.failureThreshold(), warn));
         }
-        return new Headroom(out, notRun);
+        return new Headroom(out, notRun, boot(r, pod));
     }
 
     /** @return true when any probe's headroom is thin */
@@ -151,6 +209,7 @@ public record Headroom(List<Probe> probes, List<String> notRun) {
             }
         }
         notRun.forEach(b::append);
+        boot.ifPresent(x -> b.append("  ").append(x.text()).append('\n'));
         if (probes.isEmpty() && notRun.isEmpty()) {
             b.append("  no probe configured\n");
         }

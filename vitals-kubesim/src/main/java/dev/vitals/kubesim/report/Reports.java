@@ -14,6 +14,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import dev.vitals.kubesim.model.Resources;
+import dev.vitals.kubesim.runtime.ResourceLimits;
+import dev.vitals.kubesim.runtime.ResourceUsage;
 
 /**
  * Renders a {@link SimulationResult}: a terminal timeline line per event, a summary, JSON and a
@@ -64,6 +67,7 @@ public final class Reports {
                 r.killTimes().isEmpty() ? "" : " at " + times(r.killTimes())));
         sb.append(String.format(Locale.ROOT, "  not ready         %.1fs of %.0fs%s%n", r.notReadySeconds(), r.durationSeconds(),
                 r.readyIntervalsText()));
+        sb.append(resources(r));
         for (ProbeType t : ProbeType.values()) {
             if (pod.probe(t).isPresent()) {
                 SimulationResult.ProbeStats s = r.stats(t);
@@ -81,6 +85,59 @@ public final class Reports {
             }
         }
         return sb.toString();
+    }
+
+    /**
+     * @return the resources lines of the summary: the limits and how they were applied (or
+     *         "limits not applied" and why), then each instance's CPU used, periods and time
+     *         throttled, memory peak against the limit and exit reason; empty without resources
+     */
+    public static String resources(SimulationResult r) {
+        if (r.limits().isEmpty()) {
+            return "";
+        }
+        ResourceLimits.Report l = r.limits().get();
+        StringBuilder sb = new StringBuilder();
+        sb.append(String.format(Locale.ROOT, "  resources         %s: %s%n", l.resources().describe(), l.status()));
+        for (ResourceLimits.InstanceUsage u : l.instances()) {
+            ResourceUsage x = u.usage();
+            String mem = x.memoryPeakBytes().isPresent() ? String.format(Locale.ROOT, ", memory peak %.1fMi%s",
+                    x.memoryPeakBytes().getAsLong() / 1048576.0, l.resources().memoryLimitBytes().isPresent()
+                            ? " of " + Resources.memory(l.resources().memoryLimitBytes().getAsLong()) : "") : "";
+            sb.append(String.format(Locale.ROOT, "  instance #%-7d cpu %s, throttled %d of %d periods (%.2fs)%s; exit %d %s%n",
+                    u.instance(), x.cpuSeconds() < 0 ? "n/a" : String.format(Locale.ROOT, "%.2fs", x.cpuSeconds()),
+                    x.throttledPeriods(), x.periods(), x.throttledSeconds(), mem, u.exitCode(), u.reason()));
+        }
+        return sb.toString();
+    }
+
+    private static void resourcesJson(SimulationResult r, ObjectNode root) {
+        if (r.limits().isEmpty()) {
+            return;
+        }
+        ResourceLimits.Report l = r.limits().get();
+        ObjectNode n = root.putObject("resources");
+        l.resources().cpuLimitMillis().ifPresent(v -> n.put("cpuLimitMillis", v));
+        l.resources().cpuRequestMillis().ifPresent(v -> n.put("cpuRequestMillis", v));
+        l.resources().memoryLimitBytes().ifPresent(v -> n.put("memoryLimitBytes", v));
+        n.put("applied", l.applied());
+        n.put("status", l.status());
+        ArrayNode inst = n.putArray("instances");
+        for (ResourceLimits.InstanceUsage u : l.instances()) {
+            ResourceUsage x = u.usage();
+            ObjectNode i = inst.addObject();
+            i.put("instance", u.instance());
+            i.put("exitCode", u.exitCode());
+            i.put("reason", u.reason());
+            if (x.cpuSeconds() >= 0) {
+                i.put("cpuSeconds", round(x.cpuSeconds(), 3));
+            }
+            i.put("periods", x.periods());
+            i.put("throttledPeriods", x.throttledPeriods());
+            i.put("throttledSeconds", round(x.throttledSeconds(), 3));
+            x.memoryPeakBytes().ifPresent(v -> i.put("memoryPeakBytes", v));
+            i.put("oomKills", x.oomKills());
+        }
     }
 
     private static String times(List<Double> ts) {
@@ -133,6 +190,7 @@ public final class Reports {
                 p.put("maxMs", round(s.maxMs(), 3));
             });
         }
+        resourcesJson(r, root);
         ArrayNode events = root.putArray("events");
         ArrayNode notes = root.putArray("notes");
         for (SimEvent e : r.events()) {
@@ -150,6 +208,10 @@ public final class Reports {
             } else {
                 e.result().ifPresent(x -> n.put("result", x.label()));
                 n.put("detail", e.detail());
+                if (e.type() == SimEvent.Type.EXIT) {
+                    // the container status reason the runtime gives (OOMKilled, Error, Completed)
+                    r.limits().flatMap(l -> l.instance(e.instance())).ifPresent(u -> n.put("reason", u.reason()));
+                }
             }
         }
         ArrayNode ex = root.putArray("expectations");

@@ -45,6 +45,14 @@ public interface ContainerRuntime {
         void signal(String name);
 
         /**
+         * @return the container status reason of an exited instance when the runtime knows one
+         *         beyond its exit code, e.g. {@code OOMKilled}; empty while it runs
+         */
+        default java.util.Optional<String> exitReason() {
+            return java.util.Optional.empty();
+        }
+
+        /**
          * Ends the instance at the end of a simulation: SIGTERM, then SIGKILL when it has not
          * exited within {@code grace}. Blocks at most about {@code grace}.
          *

@@ -7,13 +7,16 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntConsumer;
 import java.util.regex.Pattern;
 
 /**
- * Runs the target command as "the container": each instance is a fresh child process.
- * SIGTERM is {@link Process#destroy()}, SIGKILL is {@link Process#destroyForcibly()} (also for
+ * Runs the target command as "the container": each instance is a fresh child process, in a
+ * fresh cgroup with the container's limits when {@link ResourceLimits} apply them (the child
+ * joins it before it execs the command, through {@code sh}; the cgroup's counters are read
+ * when it exits, then the cgroup is removed). SIGTERM is {@link Process#destroy()}, SIGKILL is {@link Process#destroyForcibly()} (also for
  * every descendant, like a container teardown); other signals go through {@code kill(1)}.
  * Thread-safe.
  */
@@ -23,6 +26,7 @@ public final class ProcessRuntime implements ContainerRuntime {
     private final ProcessBuilder.Redirect output;
     private final Map<String, String> env;
     private final File workDir;
+    private final ResourceLimits limits;
 
     /**
      * @param command the command and its arguments (non-empty)
@@ -32,6 +36,20 @@ public final class ProcessRuntime implements ContainerRuntime {
      * @throws IllegalArgumentException when the command is empty
      */
     public ProcessRuntime(List<String> command, ProcessBuilder.Redirect output, Map<String, String> env, File workDir) {
+        this(command, output, env, workDir, ResourceLimits.of(dev.vitals.kubesim.model.Resources.NONE));
+    }
+
+    /**
+     * @param command the command and its arguments (non-empty)
+     * @param output where the child's stdout and stderr go
+     * @param env extra environment variables
+     * @param workDir working directory, or null for the current one
+     * @param limits the container's resources and how they are applied
+     * @throws IllegalArgumentException when the command is empty
+     */
+    public ProcessRuntime(List<String> command, ProcessBuilder.Redirect output, Map<String, String> env, File workDir,
+            ResourceLimits limits) {
+        this.limits = Objects.requireNonNull(limits, "limits");
         if (command.isEmpty()) {
             throw new IllegalArgumentException("command must not be empty");
         }
@@ -41,9 +59,30 @@ public final class ProcessRuntime implements ContainerRuntime {
         this.workDir = workDir;
     }
 
+    /**
+     * The wrapper that moves itself into the cgroup, then execs the command: the command's
+     * first instruction already runs under the limits (a JVM sizes its heap and thread pools
+     * from them at startup). Exit code 125 when joining fails.
+     */
+    private static final String JOIN = "for f do case $f in --) break;; esac; echo $$ > \"$f\" || exit 125; shift; done;"
+            + " shift; exec \"$@\"";
+
     @Override
     public Instance start(int instance, IntConsumer onExit) {
-        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output)
+        Optional<Cgroup> cgroup;
+        try {
+            cgroup = limits.create(instance);
+        } catch (IOException e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        }
+        List<String> argv = new ArrayList<>();
+        if (cgroup.isPresent()) {
+            argv.addAll(List.of("sh", "-c", JOIN, "vitals-cgroup"));
+            cgroup.get().procsFiles().forEach(f -> argv.add(f.toString()));
+            argv.add("--");
+        }
+        argv.addAll(command);
+        ProcessBuilder pb = new ProcessBuilder(argv).redirectErrorStream(true).redirectOutput(output)
                 .redirectInput(ProcessBuilder.Redirect.PIPE);
         pb.environment().putAll(env);
         pb.environment().put("VITALS_KUBESIM_INSTANCE", Integer.toString(instance));
@@ -54,10 +93,26 @@ public final class ProcessRuntime implements ContainerRuntime {
         try {
             p = pb.start();
         } catch (IOException e) {
+            cgroup.ifPresent(Cgroup::destroy);
             throw new IllegalStateException("cannot start " + command.get(0) + ": " + e.getMessage(), e);
         }
-        p.onExit().thenAccept(done -> onExit.accept(done.exitValue()));
-        return new ProcessInstance(p);
+        ProcessInstance handle = new ProcessInstance(p, cgroup);
+        handle.ended = p.onExit().thenApply(done -> {
+            int code = done.exitValue();
+            if (cgroup.isPresent()) {
+                try {
+                    ResourceUsage u = cgroup.get().usage();
+                    String reason = ResourceLimits.reason(code, u);
+                    handle.reason = reason;
+                    limits.record(new ResourceLimits.InstanceUsage(instance, code, reason, u));
+                } finally {
+                    cgroup.get().destroy();
+                }
+            }
+            return code;
+        });
+        handle.ended.thenAccept(onExit::accept);
+        return handle;
     }
 
     /** @return the command */
@@ -65,11 +120,25 @@ public final class ProcessRuntime implements ContainerRuntime {
         return command;
     }
 
+    /** @return the container's resources and how this runtime applies them */
+    public ResourceLimits limits() {
+        return limits;
+    }
+
     private static final class ProcessInstance implements Instance {
         private final Process process;
+        private final Optional<Cgroup> cgroup;
+        private volatile java.util.concurrent.CompletableFuture<Integer> ended;
+        private volatile String reason;
 
-        ProcessInstance(Process process) {
+        ProcessInstance(Process process, Optional<Cgroup> cgroup) {
             this.process = process;
+            this.cgroup = cgroup;
+        }
+
+        @Override
+        public Optional<String> exitReason() {
+            return Optional.ofNullable(reason);
         }
 
         @Override
@@ -90,6 +159,8 @@ public final class ProcessRuntime implements ContainerRuntime {
             for (ProcessHandle h : all) {
                 h.destroyForcibly();
             }
+            // everything in the container's cgroup, as a container teardown does
+            cgroup.ifPresent(g -> g.pids().forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly)));
         }
 
         @Override
@@ -100,6 +171,10 @@ public final class ProcessRuntime implements ContainerRuntime {
                     kill();
                     process.waitFor(5, TimeUnit.SECONDS);
                 }
+                // the exit's cgroup counters are read and the cgroup removed before this returns
+                ended.get(5, TimeUnit.SECONDS);
+            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                // the instance's usage is left out of the report
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 kill();

@@ -168,4 +168,20 @@ class CliTest {
         assertThat(run(args2.toArray(new String[0]))).isEqualTo(1);
         assertThat(out.toString()).contains("FAIL  ready at 1s");
     }
+
+    @Test
+    void badResourceFlagsExitTwoWithOneLine() {
+        String[][] cases = {
+            {"--cpu-limit", "500 m", "--cpu-limit: '500 m' is not a Kubernetes quantity"},
+            {"--cpu-request", "-1", "--cpu-request: '-1' is not a Kubernetes quantity"},
+            {"--memory-limit", "0", "--memory-limit must be more than 0, was '0'"},
+        };
+        for (String[] c : cases) {
+            out.getBuffer().setLength(0);
+            err.getBuffer().setLength(0);
+            assertThat(run("simulate", "--liveness", "tcp://:8080", c[0], c[1], "--", "true")).as(c[0]).isEqualTo(2);
+            assertThat(err.toString()).as(c[0]).startsWith("error: ").contains(c[2]);
+            assertThat(err.toString().strip().lines().count()).as(err.toString()).isEqualTo(1);
+        }
+    }
 }

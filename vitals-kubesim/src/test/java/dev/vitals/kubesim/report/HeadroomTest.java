@@ -103,4 +103,20 @@ class HeadroomTest {
         // a scenario action before the change explains it
         assertThat(Verdict.defaults(f, 25)).extracting(Expectation.Check::passed).containsExactly(true, true, true);
     }
+
+    @Test
+    void theBootIsSetAgainstTheStartupBudget() {
+        // C23's shape: startup period 10 s, threshold 3 → a 30 s budget; the app answers from 15 s
+        PodSpec pod = Rig.pod(Rig.probe(ProbeType.STARTUP, 0, 10, 1, 1, 3), Rig.probe(ProbeType.LIVENESS, 0, 10, 1, 1, 3));
+        SimulationResult r = new Rig().run(pod, 60, (p, i, since, t) -> ProbeOutcome.of(
+                t < 15 ? ProbeResult.FAILURE : ProbeResult.SUCCESS, "scripted", Duration.ofMillis(5)));
+        Headroom.Boot boot = Headroom.of(r, pod).boot().orElseThrow();
+        assertThat(boot.budgetSeconds()).isEqualTo(30.0);
+        assertThat(boot.budgetProbe()).isEqualTo(ProbeType.STARTUP);
+        assertThat(boot.seconds()).isBetween(19.9, 20.1); // the startup probe at 20 s is the first to see it up
+        assertThat(boot.cpuLimit()).isEmpty(); // no limits in this run
+        assertThat(Headroom.of(r, pod).text()).contains("  boot took 20.0 s; startup budget 30 s: 1.5× headroom\n");
+        assertThat(new Headroom.Boot(21.4, 30, ProbeType.STARTUP, java.util.Optional.of("500m")).text())
+                .isEqualTo("boot took 21.4 s under 500m; startup budget 30 s: 1.4× headroom");
+    }
 }
