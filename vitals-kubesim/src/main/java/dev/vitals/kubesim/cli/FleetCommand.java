@@ -1,6 +1,7 @@
 package dev.vitals.kubesim.cli;
 
 import dev.vitals.kubesim.InvalidInputException;
+import dev.vitals.kubesim.fleet.FleetEnsemble;
 import dev.vitals.kubesim.fleet.FleetExpectation;
 import dev.vitals.kubesim.fleet.FleetReport;
 import dev.vitals.kubesim.fleet.FleetResult;
@@ -60,6 +61,10 @@ final class FleetCommand implements Callable<Integer> {
     @Option(names = "--seed", paramLabel = "N", description = "override the model's random seed")
     Long seed;
 
+    @Option(names = "--runs", paramLabel = "N",
+            description = "model engine: run N seeds (the seed, seed+1, …) and report the median and range; an expectation holds when it holds in every run unless it says 'in P% of runs' (1-1000, default 1)")
+    Integer runs;
+
     @Option(names = "--service-port", paramLabel = "PORT", description = "live engine: the Service's port (default: a free port)")
     int servicePort;
 
@@ -107,6 +112,17 @@ final class FleetCommand implements Callable<Integer> {
                     + "or --manifest FILE -- CMD for a live run");
         }
         s = override(s);
+        if (runs != null) {
+            if (runs < 1 || runs > 1000) {
+                throw new InvalidInputException("--runs must be 1-1000, was " + runs);
+            }
+            if (!command.isEmpty() && runs > 1) {
+                throw new InvalidInputException("--runs is for the model engine; the live engine runs once");
+            }
+        }
+        if (command.isEmpty() && runs != null && runs > 1) {
+            return ensemble(s, name, out);
+        }
         FleetResult r;
         if (command.isEmpty()) {
             r = new ModelFleet(s, name).run();
@@ -147,6 +163,26 @@ final class FleetCommand implements Callable<Integer> {
         }
         out.flush();
         return r.passed() ? VitalsCommand.OK : VitalsCommand.FAILED;
+    }
+
+    private int ensemble(FleetSpec s, String name, PrintWriter out) throws java.io.IOException {
+        int threads = Math.max(1, Math.min(2, Runtime.getRuntime().availableProcessors()));
+        FleetEnsemble e = FleetEnsemble.run(s, name, runs, threads);
+        out.printf(java.util.Locale.ROOT, "%s (model engine): %d replicas, %d runs (seeds %d-%d)%n", name, s.replicas(), runs, s.seed(),
+                s.seed() + runs - 1);
+        out.print(FleetReport.ensembleTable(List.of(e)));
+        out.print(FleetReport.verdicts(e));
+        out.flush();
+        if (json != null) {
+            write(json, FleetReport.ensembleJson(List.of(e), List.of(name), List.of("-")));
+            out.println("wrote " + json);
+        }
+        if (html != null) {
+            write(html, FleetReport.ensembleHtml("vitals fleet: " + name + ", " + runs + " runs", List.of(e)));
+            out.println("wrote " + html);
+        }
+        out.flush();
+        return e.passed() ? VitalsCommand.OK : VitalsCommand.FAILED;
     }
 
     /**

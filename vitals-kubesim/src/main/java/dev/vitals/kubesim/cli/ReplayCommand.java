@@ -72,8 +72,12 @@ final class ReplayCommand implements Callable<Integer> {
     boolean quiet;
 
     @Option(names = "--replicas", paramLabel = "N",
-            description = "replay across a fleet of N replicas on the fleet model: incident, shared-dependency (C21), rebalance (C22); docs/fleet.md")
+            description = "replay across a fleet of N replicas on the fleet model: incident, incident-stress, shared-dependency (C21), rebalance (C22); docs/fleet.md")
     Integer replicas;
+
+    @Option(names = "--runs", paramLabel = "N",
+            description = "fleet replays: runs per scenario and wiring, seeds 1..N; median and range reported (1-1000, default 5)")
+    Integer runs;
 
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
@@ -84,7 +88,10 @@ final class ReplayCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         SimulateChecks.checkWritable("--json", json); // before any run: the report must not be lost at the end
         if (replicas != null || FleetReplayCommand.fleetOnly(scenarios)) {
-            return FleetReplayCommand.run(scenarios, replicas, json, html, out);
+            return FleetReplayCommand.run(scenarios, replicas, runs, json, html, out);
+        }
+        if (runs != null) {
+            throw new InvalidInputException("--runs is for the fleet replays (with --replicas, or incident-stress, shared-dependency, rebalance)");
         }
         try {
             ReplayCatalog.select(scenarios); // names first: a typo costs no boot

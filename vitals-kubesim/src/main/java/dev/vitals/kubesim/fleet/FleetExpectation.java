@@ -15,20 +15,32 @@ import java.util.regex.Pattern;
  * kills <= 3                   liveness/startup kills summed over the fleet
  * client errors < 1%           requests that failed after all retries, percent of requests
  * zero-endpoint seconds < 5    seconds the Service had no Ready endpoint
+ * crashloop seconds < 60       replica-seconds waiting in CrashLoopBackOff, summed over the fleet
+ * not-ready seconds < 120      replica-seconds with Ready false, summed over the fleet
+ * no-endpoint requests == 0    attempts refused because the Service had no Ready endpoint
+ * max down <= 1                the most replicas not Ready at the same moment
+ * restarts == 0 in 80% of runs an ensemble: holds when it holds in at least that share of the runs
  * }</pre>
  *
- * Operators: {@code == != < <= > >=}. Immutable.
+ * Operators: {@code == != < <= > >=}. Over an ensemble ({@code --runs N}) an expectation holds
+ * when it holds in every run unless it states a share ({@code in P% of runs}). Immutable.
  *
  * @param text the expectation as written
  * @param metric what is compared
  * @param op the operator
  * @param value the bound
+ * @param sharePercent the share of an ensemble's runs in which it must hold, 1–100 (100 unless stated)
  */
-public record FleetExpectation(String text, Metric metric, String op, double value) {
+public record FleetExpectation(String text, Metric metric, String op, double value, int sharePercent) {
     private static final Pattern P = Pattern.compile(
-            "\\s*(endpoints|restarts|kills|client errors|zero-endpoint seconds)\\s*(==|!=|<=|>=|<|>)\\s*(\\d+(?:\\.\\d+)?)\\s*(%?)\\s*(always)?\\s*");
+            "\\s*(endpoints|restarts|kills|client errors|zero-endpoint seconds|crashloop seconds|not-ready seconds"
+                    + "|no-endpoint requests|max down)\\s*(==|!=|<=|>=|<|>)\\s*(\\d+(?:\\.\\d+)?)\\s*(%?)\\s*(always)?"
+                    + "\\s*(?:in\\s+(\\d{1,3})\\s*%\\s+of\\s+runs)?\\s*");
 
     public FleetExpectation {
+        if (sharePercent < 1 || sharePercent > 100) {
+            throw new IllegalArgumentException("sharePercent must be 1-100, was " + sharePercent);
+        }
         Objects.requireNonNull(text, "text");
         Objects.requireNonNull(metric, "metric");
         Objects.requireNonNull(op, "op");
@@ -45,7 +57,15 @@ public record FleetExpectation(String text, Metric metric, String op, double val
         /** Percent of client requests failed after all retries. */
         CLIENT_ERRORS,
         /** Seconds with zero Ready endpoints. */
-        ZERO_ENDPOINT_SECONDS
+        ZERO_ENDPOINT_SECONDS,
+        /** Replica-seconds in CrashLoopBackOff. */
+        CRASHLOOP_SECONDS,
+        /** Replica-seconds not Ready. */
+        NOT_READY_SECONDS,
+        /** Attempts that found no endpoint. */
+        NO_ENDPOINT_REQUESTS,
+        /** The most replicas not Ready at once. */
+        MAX_DOWN
     }
 
     /**
@@ -57,7 +77,8 @@ public record FleetExpectation(String text, Metric metric, String op, double val
         Matcher m = P.matcher(text.toLowerCase(Locale.ROOT));
         if (!m.matches()) {
             throw new IllegalArgumentException("expectation '" + text + "' not understood: use e.g. 'endpoints > 0 always', "
-                    + "'restarts == 0', 'kills <= 3', 'client errors < 1%', 'zero-endpoint seconds < 5'");
+                    + "'restarts == 0', 'kills <= 3', 'client errors < 1%', 'zero-endpoint seconds < 5', 'crashloop seconds < 60', "
+                    + "'not-ready seconds < 120', 'no-endpoint requests == 0', 'max down <= 1', optionally followed by 'in 80% of runs'");
         }
         Metric metric;
         switch (m.group(1)) {
@@ -73,8 +94,24 @@ public record FleetExpectation(String text, Metric metric, String op, double val
             case "client errors":
                 metric = Metric.CLIENT_ERRORS;
                 break;
+            case "crashloop seconds":
+                metric = Metric.CRASHLOOP_SECONDS;
+                break;
+            case "not-ready seconds":
+                metric = Metric.NOT_READY_SECONDS;
+                break;
+            case "no-endpoint requests":
+                metric = Metric.NO_ENDPOINT_REQUESTS;
+                break;
+            case "max down":
+                metric = Metric.MAX_DOWN;
+                break;
             default:
                 metric = Metric.ZERO_ENDPOINT_SECONDS;
+        }
+        int share = m.group(6) == null ? 100 : Integer.parseInt(m.group(6));
+        if (share < 1 || share > 100) {
+            throw new IllegalArgumentException("expectation '" + text + "': the share of runs must be 1-100%, was " + share + "%");
         }
         if (metric == Metric.CLIENT_ERRORS && m.group(4).isEmpty()) {
             throw new IllegalArgumentException("expectation '" + text + "': client errors are a percentage, e.g. 'client errors < 1%'");
@@ -82,7 +119,7 @@ public record FleetExpectation(String text, Metric metric, String op, double val
         if (metric != Metric.CLIENT_ERRORS && !m.group(4).isEmpty()) {
             throw new IllegalArgumentException("expectation '" + text + "': only client errors take a %");
         }
-        return new FleetExpectation(text.strip(), metric, m.group(2), Double.parseDouble(m.group(3)));
+        return new FleetExpectation(text.strip(), metric, m.group(2), Double.parseDouble(m.group(3)), share);
     }
 
     /**
@@ -120,6 +157,14 @@ public record FleetExpectation(String text, Metric metric, String op, double val
                 return totals.kills();
             case CLIENT_ERRORS:
                 return totals.clientErrorPercent();
+            case CRASHLOOP_SECONDS:
+                return totals.crashLoopSeconds();
+            case NOT_READY_SECONDS:
+                return totals.notReadySeconds();
+            case NO_ENDPOINT_REQUESTS:
+                return totals.noEndpointRequests();
+            case MAX_DOWN:
+                return totals.maxDown();
             default:
                 return totals.zeroEndpointSeconds();
         }

@@ -8,24 +8,28 @@ import java.util.OptionalInt;
 /**
  * The fleet replays on the model engine: each scenario of {@link FleetScenarios} run for both
  * wirings, naive and Vitals, on the same seed. The library entry point of
- * {@code vitals replay incident --replicas 12}. Thread-safe (stateless).
+ * {@code vitals replay incident --replicas 12}. Each scenario and wiring runs as an ensemble of
+ * seeds ({@link FleetEnsemble}). Thread-safe (stateless).
  */
 public final class FleetReplay {
     private FleetReplay() {
     }
 
+    /** Runs per ensemble unless {@code --runs} says otherwise. */
+    public static final int DEFAULT_RUNS = 5;
+
     /**
-     * One run of a replay.
+     * One scenario and wiring of a replay, run as an ensemble of seeds.
      *
      * @param scenario the scenario name
      * @param wiring the wiring
-     * @param result what the model engine saw
+     * @param ensemble what the model engine saw, run by run
      */
-    public record Run(String scenario, FleetScenarios.Wiring wiring, FleetResult result) {
+    public record Run(String scenario, FleetScenarios.Wiring wiring, FleetEnsemble ensemble) {
         public Run {
             Objects.requireNonNull(scenario, "scenario");
             Objects.requireNonNull(wiring, "wiring");
-            Objects.requireNonNull(result, "result");
+            Objects.requireNonNull(ensemble, "ensemble");
         }
     }
 
@@ -54,33 +58,46 @@ public final class FleetReplay {
     }
 
     /**
-     * Runs each scenario naive then Vitals.
+     * Runs each scenario naive and Vitals, each as an ensemble of {@code runs} seeds (1, 2, …),
+     * all on one pool of {@code threads} threads.
      *
      * @param names scenario names (see {@link #select(List)})
-     * @param replicas the fleet size, or empty for each scenario's default (12, 6, 6)
-     * @return the runs, two per scenario
-     * @throws IllegalArgumentException for an unknown scenario or a size outside 1–5,000
+     * @param replicas the fleet size, or empty for each scenario's default
+     * @param runs runs per ensemble, 1–1,000
+     * @param threads threads to run them on, ≥ 1
+     * @return the ensembles, naive then Vitals per scenario
+     * @throws IllegalArgumentException for an unknown scenario, a size outside 1–5,000 or a bad count
      */
-    public static List<Run> run(List<String> names, OptionalInt replicas) {
-        List<Run> out = new ArrayList<>();
+    public static List<Run> run(List<String> names, OptionalInt replicas, int runs, int threads) {
+        List<FleetSpec> specs = new ArrayList<>();
+        List<String> labels = new ArrayList<>();
+        List<String> scenario = new ArrayList<>();
+        List<FleetScenarios.Wiring> wirings = new ArrayList<>();
         for (String name : select(names)) {
             int n = replicas.orElse(FleetScenarios.defaultReplicas(name));
             for (FleetScenarios.Wiring w : FleetScenarios.Wiring.values()) {
-                FleetSpec spec = FleetScenarios.spec(name, n, w);
-                out.add(new Run(name, w, new ModelFleet(spec, name + " " + w.flag()).run()));
+                specs.add(FleetScenarios.spec(name, n, w));
+                labels.add(name + " " + w.flag());
+                scenario.add(name);
+                wirings.add(w);
             }
+        }
+        List<FleetEnsemble> ens = FleetEnsemble.runAll(specs, labels, runs, threads);
+        List<Run> out = new ArrayList<>();
+        for (int i = 0; i < ens.size(); i++) {
+            out.add(new Run(scenario.get(i), wirings.get(i), ens.get(i)));
         }
         return out;
     }
 
-    /** @return the results of the runs, in order */
-    public static List<FleetResult> results(List<Run> runs) {
-        List<FleetResult> r = new ArrayList<>();
-        runs.forEach(x -> r.add(x.result()));
+    /** @return the ensembles of the runs, in order */
+    public static List<FleetEnsemble> ensembles(List<Run> runs) {
+        List<FleetEnsemble> r = new ArrayList<>();
+        runs.forEach(x -> r.add(x.ensemble()));
         return r;
     }
 
-    /** @return the JSON report of the runs ({@code runs[]} with {@code scenario}, {@code wiring}, {@code restarts}, …) */
+    /** @return the JSON report ({@link FleetReport#ensembleJson}) */
     public static String json(List<Run> runs) {
         List<String> scenarios = new ArrayList<>();
         List<String> wirings = new ArrayList<>();
@@ -88,18 +105,14 @@ public final class FleetReplay {
             scenarios.add(r.scenario());
             wirings.add(r.wiring().flag());
         }
-        return FleetReport.json(results(runs), scenarios, wirings);
+        return FleetReport.ensembleJson(ensembles(runs), scenarios, wirings);
     }
 
-    /** @return one line per run: the verdict of each expectation */
+    /** @return one line per expectation and ensemble: the verdict over the runs */
     public static String verdicts(List<Run> runs) {
         StringBuilder sb = new StringBuilder();
         for (Run r : runs) {
-            for (FleetResult.Check c : r.result().checks()) {
-                sb.append(c.passed() ? "[PASS] " : "[FAIL] ").append(r.result().label()).append(": ").append(c.expectation())
-                        .append(" (actual ").append(c.actual() == Math.rint(c.actual()) ? Long.toString((long) c.actual())
-                                : String.format(java.util.Locale.ROOT, "%.2f", c.actual())).append(")\n");
-            }
+            sb.append(FleetReport.verdicts(r.ensemble()));
         }
         return sb.toString();
     }

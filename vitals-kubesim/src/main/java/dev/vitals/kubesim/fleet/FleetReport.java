@@ -34,6 +34,8 @@ public final class FleetReport {
         sb.append(String.format(Locale.ROOT, "  requests %d, failed %d (%.2f %%), attempts per request %.2f, latency mean %.0f ms, p99 %.0f ms%n",
                 t.requests(), t.failed(), t.clientErrorPercent(), t.requests() == 0 ? 0 : (double) t.attempts() / t.requests(),
                 t.meanLatencyMs(), t.p99LatencyMs()));
+        sb.append(String.format(Locale.ROOT, "  severity: CrashLoopBackOff %.1f replica-s, not Ready %.1f replica-s, requests that found no endpoint %d, "
+                + "most replicas down at once %d%n", t.crashLoopSeconds(), t.notReadySeconds(), t.noEndpointRequests(), t.maxDown()));
         for (FleetResult.Check c : r.checks()) {
             sb.append(String.format(Locale.ROOT, "  %s %s (actual %s)%n", c.passed() ? "[PASS]" : "[FAIL]", c.expectation(),
                     num(c.actual())));
@@ -73,11 +75,24 @@ public final class FleetReport {
         root.put("passed", runs.stream().allMatch(FleetResult::passed));
         ArrayNode arr = root.putArray("runs");
         for (int i = 0; i < runs.size(); i++) {
-            FleetResult r = runs.get(i);
-            FleetResult.Totals t = r.totals();
             ObjectNode n = arr.addObject();
             n.put("scenario", scenarios.get(i));
             n.put("wiring", wirings.get(i));
+            runNode(n, runs.get(i));
+        }
+        return write(root);
+    }
+
+    private static String write(ObjectNode root) {
+        try {
+            return JSON.writeValueAsString(root) + "\n";
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void runNode(ObjectNode n, FleetResult r) {
+            FleetResult.Totals t = r.totals();
             n.put("engine", r.engine());
             n.put("label", r.label());
             n.put("replicas", r.replicas());
@@ -92,6 +107,10 @@ public final class FleetReport {
             n.put("attempts", t.attempts());
             n.put("meanLatencyMs", t.meanLatencyMs());
             n.put("p99LatencyMs", t.p99LatencyMs());
+            n.put("crashLoopSeconds", t.crashLoopSeconds());
+            n.put("notReadySeconds", t.notReadySeconds());
+            n.put("noEndpointRequests", t.noEndpointRequests());
+            n.put("maxDown", t.maxDown());
             n.put("durationSeconds", r.durationSeconds());
             n.put("warmupSeconds", r.warmupSeconds());
             n.put("passed", r.passed());
@@ -107,7 +126,8 @@ public final class FleetReport {
             }
             ArrayNode lanes = n.putArray("lanes");
             for (FleetResult.Lane l : r.lanes()) {
-                ObjectNode ln = lanes.addObject().put("replica", l.replica()).put("restarts", l.restarts()).put("kills", l.kills());
+                ObjectNode ln = lanes.addObject().put("replica", l.replica()).put("restarts", l.restarts()).put("kills", l.kills())
+                        .put("crashLoopSeconds", l.crashLoopSeconds()).put("notReadySeconds", l.notReadySeconds());
                 ArrayNode ready = ln.putArray("ready");
                 for (double[] iv : l.ready()) {
                     ready.addArray().add(iv[0]).add(iv[1]);
@@ -117,12 +137,206 @@ public final class FleetReport {
                 ArrayNode st = ln.putArray("startTimes");
                 l.startTimes().forEach(st::add);
             }
+    }
+
+    /**
+     * A table of ensembles: per row the median of each figure and, where the runs differ, its
+     * range in brackets.
+     *
+     * @param ensembles e.g. naive and vitals of one scenario
+     * @return the table
+     */
+    public static String ensembleTable(List<FleetEnsemble> ensembles) {
+        int labelW = 22;
+        for (FleetEnsemble e : ensembles) {
+            labelW = Math.max(labelW, e.label().length());
         }
-        try {
-            return JSON.writeValueAsString(root) + "\n";
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
+        StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%-" + labelW + "s %4s", "run", "runs"));
+        int[] widths = new int[FleetEnsemble.FIGURES.size()];
+        for (int i = 0; i < widths.length; i++) {
+            widths[i] = FleetEnsemble.FIGURES.get(i).column().length();
+            for (FleetEnsemble e : ensembles) {
+                widths[i] = Math.max(widths[i], spread(e.spread(FleetEnsemble.FIGURES.get(i))).length());
+            }
+            sb.append(String.format(Locale.ROOT, " %" + widths[i] + "s", FleetEnsemble.FIGURES.get(i).column()));
         }
+        sb.append('\n');
+        for (FleetEnsemble e : ensembles) {
+            sb.append(String.format(Locale.ROOT, "%-" + labelW + "s %4d", e.label(), e.runs().size()));
+            for (int i = 0; i < widths.length; i++) {
+                sb.append(String.format(Locale.ROOT, " %" + widths[i] + "s", spread(e.spread(FleetEnsemble.FIGURES.get(i)))));
+            }
+            sb.append('\n');
+        }
+        return sb.toString();
+    }
+
+    /** @return {@code 84} when every run agreed, else {@code 84 [80-88]} (median [min-max]) */
+    static String spread(FleetEnsemble.Spread s) {
+        return s.fixed() ? num1(s.median()) : num1(s.median()) + " [" + num1(s.min()) + "-" + num1(s.max()) + "]";
+    }
+
+    private static String num1(double v) {
+        return v == Math.rint(v) ? Long.toString((long) v) : String.format(Locale.ROOT, "%.1f", v);
+    }
+
+    /**
+     * @param e an ensemble
+     * @return one line per expectation: {@code [PASS] incident vitals: restarts == 0 (5 of 5 runs; actual 0)};
+     *         an expectation that held in some runs only adds {@code unstable: 1 of 5 runs fails (seed 3)}
+     */
+    public static String verdicts(FleetEnsemble e) {
+        StringBuilder sb = new StringBuilder();
+        for (FleetEnsemble.Verdict v : e.verdicts()) {
+            sb.append('[').append(v.word()).append("] ").append(e.label()).append(": ").append(v.expectation()).append(" (");
+            if (v.unstable()) {
+                int failed = v.runs() - v.held();
+                sb.append("unstable: ").append(failed).append(" of ").append(v.runs()).append(failed == 1 ? " run fails" : " runs fail")
+                        .append(" (seed").append(v.failedSeeds().size() == 1 ? " " : "s ");
+                for (int i = 0; i < v.failedSeeds().size(); i++) {
+                    sb.append(i == 0 ? "" : ", ").append(v.failedSeeds().get(i));
+                }
+                sb.append(')');
+            } else {
+                sb.append(v.held()).append(" of ").append(v.runs()).append(v.runs() == 1 ? " run" : " runs");
+            }
+            if (v.sharePercent() < 100) {
+                sb.append(", needs ").append(v.sharePercent()).append('%');
+            }
+            sb.append("; actual ").append(spread(v.actual())).append(")\n");
+        }
+        return sb.toString();
+    }
+
+    /**
+     * The JSON report of ensembles: {@code {"passed", "ensembles":[{"scenario","wiring","label","runs","seeds",
+     * "passed","figures":{"restarts":{"median","min","max"},…},"checks":[{"expect","held","runs","sharePercent",
+     * "passed","unstable","actual":{…},"failedSeeds"}]}], "runs":[{…one per run, as {@link #json}, plus "seed"}]}}.
+     *
+     * @param ensembles the ensembles
+     * @param scenarios per ensemble: the scenario name
+     * @param wirings per ensemble: the wiring or {@code -}
+     * @return the JSON text
+     */
+    public static String ensembleJson(List<FleetEnsemble> ensembles, List<String> scenarios, List<String> wirings) {
+        ObjectNode root = JSON.createObjectNode();
+        root.put("passed", ensembles.stream().allMatch(FleetEnsemble::passed));
+        ArrayNode ens = root.putArray("ensembles");
+        ArrayNode arr = root.putArray("runs");
+        for (int i = 0; i < ensembles.size(); i++) {
+            FleetEnsemble e = ensembles.get(i);
+            ObjectNode n = ens.addObject();
+            n.put("scenario", scenarios.get(i)).put("wiring", wirings.get(i)).put("label", e.label()).put("runs", e.runs().size());
+            ArrayNode seeds = n.putArray("seeds");
+            e.seeds().forEach(seeds::add);
+            n.put("passed", e.passed());
+            ObjectNode figs = n.putObject("figures");
+            for (FleetEnsemble.Figure f : FleetEnsemble.FIGURES) {
+                FleetEnsemble.Spread s = e.spread(f);
+                figs.putObject(f.key()).put("median", s.median()).put("min", s.min()).put("max", s.max());
+            }
+            ArrayNode checks = n.putArray("checks");
+            for (FleetEnsemble.Verdict v : e.verdicts()) {
+                ObjectNode c = checks.addObject().put("expect", v.expectation()).put("held", v.held()).put("runs", v.runs())
+                        .put("sharePercent", v.sharePercent()).put("passed", v.passed()).put("unstable", v.unstable());
+                c.putObject("actual").put("median", v.actual().median()).put("min", v.actual().min()).put("max", v.actual().max());
+                ArrayNode fs = c.putArray("failedSeeds");
+                v.failedSeeds().forEach(fs::add);
+            }
+            for (int k = 0; k < e.runs().size(); k++) {
+                ObjectNode r = arr.addObject();
+                r.put("scenario", scenarios.get(i)).put("wiring", wirings.get(i)).put("seed", e.seeds().get(k));
+                runNode(r, e.runs().get(k));
+            }
+        }
+        return write(root);
+    }
+
+    /**
+     * One self-contained page for ensembles: the table of medians and ranges, the verdicts, per
+     * ensemble the Ready endpoints of every run as a band (min to max over the runs, per second)
+     * around the median, a table of each run's figures, then the run with the median restarts in
+     * detail ({@link #html}'s charts).
+     *
+     * @param title the page title
+     * @param ensembles the ensembles
+     * @return the HTML text
+     */
+    public static String ensembleHtml(String title, List<FleetEnsemble> ensembles) {
+        StringBuilder sb = new StringBuilder();
+        head(sb, title);
+        sb.append("<h1>").append(esc(title)).append("</h1>\n<pre>").append(esc(ensembleTable(ensembles))).append("\n");
+        for (FleetEnsemble e : ensembles) {
+            sb.append(esc(verdicts(e)));
+        }
+        sb.append("</pre>\n<p class='cap'>Each figure is the median over the runs, with [min-max] where the runs differ. ")
+                .append("Runs differ only in their seed (arrivals, routing, start times).</p>\n");
+        for (FleetEnsemble e : ensembles) {
+            spreadChart(sb, e);
+            runTable(sb, e);
+        }
+        for (FleetEnsemble e : ensembles) {
+            FleetResult m = e.medianRun();
+            sb.append("<h2>").append(esc(e.label())).append(": the median run (seed ").append(e.seeds().get(e.runs().indexOf(m)))
+                    .append(") in detail</h2>\n");
+            run(sb, m);
+        }
+        sb.append("</body></html>\n");
+        return sb.toString();
+    }
+
+    private static void spreadChart(StringBuilder sb, FleetEnsemble e) {
+        int w = 960;
+        int left = 50;
+        int h = 120;
+        FleetResult first = e.runs().get(0);
+        double d = Math.max(1, first.durationSeconds());
+        int n = Math.max(1, first.replicas());
+        int secs = first.series().size();
+        sb.append("<h2>").append(esc(e.label())).append(": ").append(e.runs().size()).append(" runs</h2>\n");
+        sb.append("<div class='cap'>Ready endpoints in the Service (of ").append(n)
+                .append("): shaded from the fewest to the most over the runs, each second; line: the median</div>\n");
+        sb.append(svgOpen(w, h + 20));
+        axis(sb, left, w, h, 0, d);
+        StringBuilder upper = new StringBuilder();
+        StringBuilder lower = new StringBuilder();
+        StringBuilder mid = new StringBuilder();
+        double[] v = new double[e.runs().size()];
+        for (int s = 0; s < secs; s++) {
+            for (int k = 0; k < v.length; k++) {
+                List<FleetResult.Second> ser = e.runs().get(k).series();
+                v[k] = s < ser.size() ? ser.get(s).endpoints() : 0;
+            }
+            java.util.Arrays.sort(v);
+            double x = left + s / d * (w - left);
+            double med = v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+            upper.append(upper.length() == 0 ? "M" : "L").append(f(x)).append(',').append(f(h - v[v.length - 1] / n * (h - 10)));
+            lower.insert(0, "L" + f(x) + "," + f(h - v[0] / n * (h - 10)));
+            mid.append(mid.length() == 0 ? "M" : "L").append(f(x)).append(',').append(f(h - med / n * (h - 10)));
+        }
+        if (upper.length() > 0) {
+            sb.append("<path d='").append(upper).append(lower).append("Z' fill='#aecbfa' stroke='none'/>");
+            sb.append("<path d='").append(mid).append("' fill='none' stroke='#1a73e8' stroke-width='1.5'/>");
+        }
+        sb.append("<text x='4' y='14' font-size='11'>").append(n).append("</text><text x='4' y='").append(h)
+                .append("' font-size='11'>0</text></svg>\n");
+    }
+
+    private static void runTable(StringBuilder sb, FleetEnsemble e) {
+        sb.append("<table><tr><th>seed</th>");
+        for (FleetEnsemble.Figure f : FleetEnsemble.FIGURES) {
+            sb.append("<th>").append(esc(f.column())).append("</th>");
+        }
+        sb.append("<th>verdict</th></tr>\n");
+        for (int k = 0; k < e.runs().size(); k++) {
+            FleetResult r = e.runs().get(k);
+            sb.append("<tr><td>").append(e.seeds().get(k)).append("</td>");
+            for (FleetEnsemble.Figure f : FleetEnsemble.FIGURES) {
+                sb.append("<td>").append(num1(f.of().applyAsDouble(r.totals()))).append("</td>");
+            }
+            sb.append(r.passed() ? "<td class='pass'>PASS" : "<td class='fail'>FAIL").append("</td></tr>\n");
+        }
+        sb.append("</table>\n");
     }
 
     /**
@@ -136,17 +350,21 @@ public final class FleetReport {
      */
     public static String html(String title, List<FleetResult> runs) {
         StringBuilder sb = new StringBuilder();
-        sb.append("<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'><title>").append(esc(title))
-                .append("</title>\n<style>body{font-family:system-ui,sans-serif;margin:24px;color:#222}"
-                        + "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}"
-                        + "th:first-child,td:first-child{text-align:left}.pass{color:#176f2c}.fail{color:#b00020;font-weight:bold}"
-                        + "svg{display:block;margin:6px 0 18px 0}.cap{font-size:13px;color:#555}</style></head><body>\n");
+        head(sb, title);
         sb.append("<h1>").append(esc(title)).append("</h1>\n<pre>").append(esc(table(runs))).append("</pre>\n");
         for (FleetResult r : runs) {
             run(sb, r);
         }
         sb.append("</body></html>\n");
         return sb.toString();
+    }
+
+    private static void head(StringBuilder sb, String title) {
+        sb.append("<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'><title>").append(esc(title))
+                .append("</title>\n<style>body{font-family:system-ui,sans-serif;margin:24px;color:#222}"
+                        + "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}"
+                        + "th:first-child,td:first-child{text-align:left}.pass{color:#176f2c}.fail{color:#b00020;font-weight:bold}"
+                        + "svg{display:block;margin:6px 0 18px 0}.cap{font-size:13px;color:#555}</style></head><body>\n");
     }
 
     private static void run(StringBuilder sb, FleetResult r) {

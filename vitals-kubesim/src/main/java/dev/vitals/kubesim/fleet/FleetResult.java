@@ -48,9 +48,14 @@ public record FleetResult(String engine, String label, int replicas, double dura
      * @param attempts attempts sent (retries amplify load: attempts / requests)
      * @param meanLatencyMs mean latency of successful requests (last attempt), ms
      * @param p99LatencyMs their 99th percentile, ms (log-binned, ±10 %)
+     * @param crashLoopSeconds replica-seconds spent waiting in CrashLoopBackOff after warm-up, summed over the fleet
+     * @param notReadySeconds replica-seconds with the Ready condition false after warm-up, summed over the fleet
+     * @param noEndpointRequests attempts refused because the Service had no Ready endpoint
+     * @param maxDown the largest number of replicas not Ready at the same moment after warm-up
      */
     public record Totals(int restarts, int kills, int replicasRestarted, double zeroEndpointSeconds, int minEndpoints,
-            long requests, long failed, long attempts, double meanLatencyMs, double p99LatencyMs) {
+            long requests, long failed, long attempts, double meanLatencyMs, double p99LatencyMs, double crashLoopSeconds,
+            double notReadySeconds, long noEndpointRequests, int maxDown) {
 
         /** @return failed requests as a percentage of requests, 0 when there were none */
         public double clientErrorPercent() {
@@ -84,9 +89,11 @@ public record FleetResult(String engine, String label, int replicas, double dura
      * @param ready intervals [from, to) when its Ready condition was true
      * @param killTimes when the kubelet killed it
      * @param startTimes when a container instance started (the first included)
+     * @param crashLoopSeconds seconds after warm-up its restart waited in CrashLoopBackOff
+     * @param notReadySeconds seconds after warm-up its Ready condition was false
      */
     public record Lane(int replica, int restarts, int kills, List<double[]> ready, List<Double> killTimes,
-            List<Double> startTimes) {
+            List<Double> startTimes, double crashLoopSeconds, double notReadySeconds) {
         public Lane {
             ready = List.copyOf(ready);
             killTimes = List.copyOf(killTimes);

@@ -14,7 +14,10 @@ import java.util.Optional;
  */
 public final class FleetScenarios {
     /** Scenario names, in the order {@code all} runs them. */
-    public static final List<String> NAMES = List.of("incident", "shared-dependency", "rebalance");
+    public static final List<String> NAMES = List.of("incident", "incident-stress", "shared-dependency", "rebalance");
+
+    /** What the incident's write-up reports: pods killed and restarts within six minutes. */
+    public static final String INCIDENT_FIGURES = "11 pods killed, 31 restarts in six minutes";
 
     private FleetScenarios() {
     }
@@ -40,6 +43,7 @@ public final class FleetScenarios {
     public static int defaultReplicas(String name) {
         switch (name) {
             case "incident":
+            case "incident-stress":
                 return 12;
             case "shared-dependency":
                 return 6;
@@ -61,6 +65,8 @@ public final class FleetScenarios {
         switch (name) {
             case "incident":
                 return incident(replicas, wiring);
+            case "incident-stress":
+                return incidentStress(replicas, wiring);
             case "shared-dependency":
                 return sharedDependency(replicas, wiring);
             case "rebalance":
@@ -77,7 +83,11 @@ public final class FleetScenarios {
     public static String title(String name) {
         switch (name) {
             case "incident":
-                return "the seed incident across the fleet: 100 export clients per replica for 6 minutes through the Service "
+                return "the seed incident as written: one script, 53 exports over 50 kept connections through the Service "
+                        + "(each holds one of 40 workers 4-12 s; a failed export is re-sent once); liveness period 2 s, timeout 3 s, "
+                        + "failureThreshold 3; six minutes";
+            case "incident-stress":
+                return "stress: 100 export clients per replica for 6 minutes through the Service "
                         + "(exports hold one of 40 workers 4-12 s); liveness period 2 s, timeout 3 s, failureThreshold 3";
             case "shared-dependency":
                 return "C21: a shared cache down for 60 s; readiness checks it (period 10 s, failureThreshold 3): critical "
@@ -112,18 +122,44 @@ public final class FleetScenarios {
                 1.5, Duration.ofSeconds(10));
     }
 
-    private static FleetSpec incident(int replicas, Wiring w) {
-        boolean naive = w == Wiring.NAIVE;
-        FleetSpec.Probes probes = new FleetSpec.Probes(Optional.of(probe(ProbeType.STARTUP, 1, 1, 60)),
+    private static FleetSpec.Probes incidentProbes(Wiring w) {
+        return new FleetSpec.Probes(Optional.of(probe(ProbeType.STARTUP, 1, 1, 60)),
                 Optional.of(probe(ProbeType.LIVENESS, 2, 3, 3)), Optional.of(probe(ProbeType.READINESS, 2, 3, 3)),
-                naive ? FleetSpec.ProbeServer.APP_POOL : FleetSpec.ProbeServer.ISOLATED,
+                w == Wiring.NAIVE ? FleetSpec.ProbeServer.APP_POOL : FleetSpec.ProbeServer.ISOLATED,
                 FleetSpec.DependencyRole.NONE, FleetSpec.DependencyRole.NONE);
+    }
+
+    private static List<FleetExpectation> vitalsMustHold() {
+        return List.of(FleetExpectation.parse("restarts == 0"), FleetExpectation.parse("endpoints > 0 always"),
+                FleetExpectation.parse("client errors < 1%"), FleetExpectation.parse("no-endpoint requests == 0"));
+    }
+
+    /**
+     * The seed incident as written: one finance script with 50 kept connections (its HTTP
+     * client's pool) sends 53 exports, 50 at once, then one more each time an export returns,
+     * through the Service, which balances connections, not requests (kube-proxy picks an endpoint
+     * per connection). A failed export (timeout, reset by a kill, refused) is re-sent once, on a
+     * new connection, after 1 s; the script's timeout is 60 s (the write-up does not give it).
+     * The naive wiring has no expectation: what it does at a given size is the model's answer,
+     * reported next to the write-up's figures ({@link #INCIDENT_FIGURES}), not a target.
+     */
+    private static FleetSpec incident(int replicas, Wiring w) {
+        FleetSpec.Clients script = new FleetSpec.Clients("finance script (53 exports, 50 connections)", 0, 50, Duration.ZERO,
+                Duration.ofSeconds(2), Duration.ofMinutes(6), Duration.ofSeconds(4), Duration.ofSeconds(12), Duration.ofSeconds(60), 1,
+                Duration.ofSeconds(1), true, 0, false, 53);
+        List<FleetExpectation> expect = w == Wiring.NAIVE ? List.of() : vitalsMustHold();
+        return new FleetSpec(replicas, Duration.ofMinutes(6), Duration.ofMillis(100), 1, demoReplica(), incidentProbes(w),
+                Optional.empty(), new FleetSpec.Service(Duration.ofSeconds(1)), List.of(script), List.of(), expect);
+    }
+
+    private static FleetSpec incidentStress(int replicas, Wiring w) {
+        boolean naive = w == Wiring.NAIVE;
+        FleetSpec.Probes probes = incidentProbes(w);
         FleetSpec.Clients exports = new FleetSpec.Clients("exports", 0, 100 * replicas, Duration.ZERO, Duration.ofSeconds(2),
                 Duration.ofMinutes(6), Duration.ofSeconds(4), Duration.ofSeconds(12), Duration.ofSeconds(60), 1,
-                Duration.ofSeconds(1), true, 0, false);
+                Duration.ofSeconds(1), true, 0, false, 0);
         List<FleetExpectation> expect = naive ? List.of(FleetExpectation.parse("restarts >= " + Math.max(1, replicas / 2)))
-                : List.of(FleetExpectation.parse("restarts == 0"), FleetExpectation.parse("endpoints > 0 always"),
-                        FleetExpectation.parse("client errors < 1%"));
+                : vitalsMustHold();
         // exports only, as in the incident and the anchor ("every export completed in every run"):
         // each restart kills exports in flight, which their clients send again
         return new FleetSpec(replicas, Duration.ofMinutes(8), Duration.ofMillis(100), 1, demoReplica(), probes, Optional.empty(),
@@ -141,10 +177,10 @@ public final class FleetScenarios {
                 List.of(new FleetSpec.Window(Duration.ofSeconds(30), Duration.ofSeconds(60))), Optional.empty());
         FleetSpec.Clients catalog = new FleetSpec.Clients("catalog (no cache)", 50.0 * replicas, 0, Duration.ZERO, Duration.ZERO,
                 Duration.ofMinutes(3), Duration.ofMillis(20), Duration.ofMillis(60), Duration.ofSeconds(5), 1, Duration.ofMillis(200),
-                false, 0, false);
+                false, 0, false, 0);
         FleetSpec.Clients sessions = new FleetSpec.Clients("sessions (cache)", 50.0 * replicas, 0, Duration.ZERO, Duration.ZERO,
                 Duration.ofMinutes(3), Duration.ofMillis(10), Duration.ofMillis(30), Duration.ofSeconds(5), 1, Duration.ofMillis(200),
-                false, 0, true);
+                false, 0, true, 0);
         List<FleetExpectation> expect = naive ? List.of(FleetExpectation.parse("zero-endpoint seconds >= 20"))
                 : List.of(FleetExpectation.parse("endpoints > 0 always"), FleetExpectation.parse("restarts == 0"));
         return new FleetSpec(replicas, Duration.ofMinutes(3), Duration.ofMillis(100), 1, demoReplica(), probes, Optional.of(cache),
@@ -164,8 +200,11 @@ public final class FleetScenarios {
         // so some of them go past 100 %.
         FleetSpec.Clients app = new FleetSpec.Clients("app (kept connections)", 150.0 * replicas, 0, Duration.ZERO,
                 Duration.ofSeconds(10), Duration.ofMinutes(5), Duration.ofMillis(150), Duration.ofMillis(250), Duration.ofSeconds(10), 1,
-                Duration.ofMillis(100), false, 30 * replicas, false);
-        List<FleetExpectation> expect = naive ? List.of(FleetExpectation.parse("restarts >= 2"))
+                Duration.ofMillis(100), false, 30 * replicas, false, 0);
+        // near capacity the cascade is a matter of where the killed replica's connections land: in
+        // ten seeds at 6 replicas six cascaded (29-31 restarts) and four stopped at the one kill, so
+        // the claim is stated for half the runs, and the report says "unstable" whenever seeds differ
+        List<FleetExpectation> expect = naive ? List.of(FleetExpectation.parse("restarts >= 2 in 50% of runs"))
                 : List.of(FleetExpectation.parse("restarts == 1"), FleetExpectation.parse("endpoints > 0 always"));
         // a bounded queue (400 waiting requests, 2 s of work): overload beyond it is refused at once, and the
         // client's retry (a new connection) lands on another replica

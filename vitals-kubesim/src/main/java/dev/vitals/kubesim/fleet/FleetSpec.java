@@ -69,6 +69,11 @@ public record FleetSpec(int replicas, Duration duration, Duration step, long see
         return new FleetSpec(replicas, d, step, seed, replica, probes, dependency, service, clients, actions, expectations);
     }
 
+    /** @return a copy with another seed */
+    public FleetSpec withSeed(long s) {
+        return new FleetSpec(replicas, duration, step, s, replica, probes, dependency, service, clients, actions, expectations);
+    }
+
     /** @return a copy with other expectations */
     public FleetSpec withExpectations(List<FleetExpectation> e) {
         return new FleetSpec(replicas, duration, step, seed, replica, probes, dependency, service, clients, actions, e);
@@ -260,10 +265,13 @@ public record FleetSpec(int replicas, Duration duration, Duration step, long see
      *        carried by K kept connections, each staying on its replica until that process ends
      *        (then it reconnects through the Service: C22)
      * @param usesDependency its requests need the shared dependency and fail while it is down
+     * @param total closed loop: requests in all (a batch job such as the incident's 53 exports): once
+     *        {@code total} first attempts are sent the clients send nothing new, retries excepted;
+     *        0 = no limit
      */
     public record Clients(String name, double rate, int concurrency, Duration thinkTime, Duration from, Duration until,
             Duration serviceMin, Duration serviceMax, Duration timeout, int retries, Duration retryDelay,
-            boolean persistent, int connections, boolean usesDependency) {
+            boolean persistent, int connections, boolean usesDependency, int total) {
         public Clients {
             Objects.requireNonNull(name, "name");
             String where = "clients '" + name + "'";
@@ -281,6 +289,12 @@ public record FleetSpec(int replicas, Duration duration, Duration step, long see
             }
             if (connections > 0 && concurrency > 0) {
                 throw new IllegalArgumentException(where + ": connections is for open loop (rate); closed loop uses persistent");
+            }
+            if (total < 0 || total > 1_000_000_000) {
+                throw new IllegalArgumentException(where + ": total must be 0-1000000000, was " + total);
+            }
+            if (total > 0 && concurrency == 0) {
+                throw new IllegalArgumentException(where + ": total is for closed loop (concurrency)");
             }
             if (retries < 0 || retries > 100) {
                 throw new IllegalArgumentException(where + ": retries must be 0-100, was " + retries);

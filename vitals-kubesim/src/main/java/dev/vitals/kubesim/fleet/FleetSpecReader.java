@@ -178,7 +178,7 @@ public final class FleetSpecReader {
         int n = 0;
         for (Node c : cl) {
             c.known("name", "rate", "concurrency", "thinkTime", "from", "until", "serviceTime", "timeout", "retries",
-                    "retryDelay", "persistent", "connections", "usesDependency");
+                    "retryDelay", "persistent", "connections", "usesDependency", "total");
             String name = c.has("name") ? c.text("name") : "clients-" + n;
             n++;
             if (c.has("rate") == c.has("concurrency")) {
@@ -204,7 +204,8 @@ public final class FleetSpecReader {
                     c.optDuration("from").orElse(Duration.ZERO), c.optDuration("until").orElse(duration), min, max,
                     c.duration("timeout"), c.has("retries") ? c.integer("retries", 0, 100) : 0,
                     c.optDuration("retryDelay").orElse(Duration.ofMillis(100)), c.has("persistent") && c.bool("persistent"),
-                    c.has("connections") ? c.integer("connections", 0, 10_000_000) : 0, c.has("usesDependency") && c.bool("usesDependency")));
+                    c.has("connections") ? c.integer("connections", 0, 10_000_000) : 0, c.has("usesDependency") && c.bool("usesDependency"),
+                    c.has("total") ? c.integer("total", 1, 1_000_000_000) : 0));
         }
         List<FleetSpec.Action> actions = new ArrayList<>();
         if (r.has("actions")) {

@@ -8,6 +8,7 @@ import dev.vitals.kubesim.model.ProbeHandler;
 import dev.vitals.kubesim.model.ProbeSpec;
 import dev.vitals.kubesim.model.SimEvent;
 import dev.vitals.kubesim.model.SimTime;
+import dev.vitals.kubesim.probe.ProbeOutcome;
 import dev.vitals.kubesim.probe.ProbeResult;
 import dev.vitals.kubesim.probe.Prober;
 import dev.vitals.kubesim.probe.RealProbeExecutor;
@@ -181,6 +182,11 @@ public final class LiveFleet {
                         case KILL:
                             synchronized (lock) {
                                 rec.kill(idx, now);
+                            }
+                            break;
+                        case BACKOFF:
+                            synchronized (lock) {
+                                rec.backOff(idx, now);
                             }
                             break;
                         case START:
@@ -409,12 +415,18 @@ public final class LiveFleet {
                         rec.attempts(now(), 1);
                     }
                     long t = System.nanoTime();
-                    if (attempt(t)) {
+                    ProbeOutcome o = attempt(t);
+                    if (o != null && o.result().counted() == ProbeResult.SUCCESS) {
                         double latency = (System.nanoTime() - t) / 1e9;
                         synchronized (lock) {
                             rec.ok(now(), 1, latency);
                         }
                         return;
+                    }
+                    if (o != null && o.message().endsWith("connection refused")) {
+                        synchronized (lock) { // the Service closes its listener while it has no endpoint
+                            rec.noEndpoint(now(), 1);
+                        }
                     }
                     if (attempt <= c.retries()) {
                         Thread.sleep(c.retryDelay().toMillis());
@@ -428,10 +440,13 @@ public final class LiveFleet {
             }
         }
 
-        /** @return true for a 2xx/3xx answer within the timeout (the simulator's one GET: {@link Prober#get}) */
-        private boolean attempt(long startNanos) {
+        /**
+         * @return the answer (a 2xx/3xx within the timeout counts as SUCCESS; the simulator's one GET:
+         *         {@link Prober#get}), or null when no time was left
+         */
+        private ProbeOutcome attempt(long startNanos) {
             long left = c.timeout().toNanos() - (System.nanoTime() - startNanos);
-            return left > 0 && CLIENT.get(port, path, Duration.ofNanos(left)).result().counted() == ProbeResult.SUCCESS;
+            return left > 0 ? CLIENT.get(port, path, Duration.ofNanos(left)) : null;
         }
     }
 }

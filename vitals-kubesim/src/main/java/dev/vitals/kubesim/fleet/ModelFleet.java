@@ -63,6 +63,7 @@ public final class ModelFleet {
     private final int[] split;
     private final int[] touched;
     private boolean ran;
+    private long timerEvents;
 
     /**
      * @param spec the fleet
@@ -143,8 +144,14 @@ public final class ModelFleet {
             r.kubelet.stop();
         }
         FleetResult result = rec.result("model", label, endNs / 1e9, spec.expectations());
+        timerEvents = time.scheduled();
         time.close();
         return result;
+    }
+
+    /** @return the timer events the run scheduled on its virtual clock (0 before {@link #run()}) */
+    public long timerEvents() {
+        return timerEvents;
     }
 
     private double now() {
@@ -235,6 +242,9 @@ public final class ModelFleet {
                     int a = poisson(perConn * p.unpinned);
                     if (a > 0) {
                         rec.attempts(now, a);
+                        if (endpointCount == 0) {
+                            rec.noEndpoint(now, a);
+                        }
                         attemptFailed(p, a, 1);
                     }
                 }
@@ -260,6 +270,7 @@ public final class ModelFleet {
             int a = poisson(p.c.rate() * dt);
             if (a > 0) {
                 rec.attempts(now, a);
+                rec.noEndpoint(now, a);
                 attemptFailed(p, a, 1); // refused: no endpoint
             }
             return;
@@ -295,6 +306,14 @@ public final class ModelFleet {
         if (attempt == 1 && p.c.concurrency() > 0 && scenarioTime() >= p.until) {
             return; // closed-loop clients stop sending at 'until'
         }
+        if (attempt == 1 && p.c.total() > 0) {
+            // a batch job: it sends 'total' requests in all, then nothing new (retries still go)
+            count = (int) Math.min(count, p.c.total() - p.sent);
+            if (count <= 0) {
+                return;
+            }
+            p.sent += count;
+        }
         rec.attempts(now(), count);
         if (pin >= 0) {
             Rep r = reps[pin];
@@ -305,6 +324,7 @@ public final class ModelFleet {
             // the kept connection is gone: reconnect through the Service (no attempt lost)
         }
         if (endpointCount == 0) {
+            rec.noEndpoint(now(), count);
             attemptFailed(p, count, attempt); // refused: no endpoint
             return;
         }
@@ -466,6 +486,7 @@ public final class ModelFleet {
         final double until;
         final int[] conn; // open loop with kept connections: connections per replica
         int unpinned;
+        long sent; // closed loop with a total: first attempts sent so far
         private double cdfLambda = -1;
         private double[] cdfTable;
 
@@ -631,6 +652,9 @@ public final class ModelFleet {
                 }
                 case KILL:
                     rec.kill(index, now);
+                    break;
+                case BACKOFF:
+                    rec.backOff(index, now);
                     break;
                 case START:
                     rec.start(index, now, e.instance() > 1);

@@ -32,12 +32,16 @@ final class Recorder {
     private long attemptsTotal;
     private double zeroEndpointSeconds;
     private int minEndpointsTotal = Integer.MAX_VALUE;
+    private int minReadyTotal = Integer.MAX_VALUE;
+    private long noEndpointTotal;
     // lanes
     private final List<List<double[]>> ready;
     private final double[] readySince;
     private final List<List<Double>> kills;
     private final List<List<Double>> starts;
     private final int[] restarts;
+    private final double[] backOffSince;
+    private final double[] backOffSeconds;
 
     Recorder(int replicas, double durationSeconds) {
         this.replicas = replicas;
@@ -57,6 +61,9 @@ final class Recorder {
         starts = new ArrayList<>(replicas);
         readySince = new double[replicas];
         restarts = new int[replicas];
+        backOffSince = new double[replicas];
+        backOffSeconds = new double[replicas];
+        java.util.Arrays.fill(backOffSince, Double.NaN);
         for (int i = 0; i < replicas; i++) {
             ready.add(new ArrayList<>(4));
             kills.add(new ArrayList<>(2));
@@ -100,6 +107,7 @@ final class Recorder {
         sampled[s] += dt;
         minEndpoints[s] = Math.min(minEndpoints[s], endpoints);
         minEndpointsTotal = Math.min(minEndpointsTotal, endpoints);
+        minReadyTotal = Math.min(minReadyTotal, readyCount);
         if (endpoints == 0) {
             zeroEndpointSeconds += dt;
         }
@@ -110,6 +118,13 @@ final class Recorder {
         if (s >= 0) {
             attempts[s] += n;
             attemptsTotal += n;
+        }
+    }
+
+    /** {@code n} attempts found no endpoint in the Service (refused). */
+    void noEndpoint(double now, long n) {
+        if (second(now) >= 0) {
+            noEndpointTotal += n;
         }
     }
 
@@ -150,7 +165,30 @@ final class Recorder {
         kills.get(replica).add(now);
     }
 
+    /** The replica's restart waits in CrashLoopBackOff from {@code now} until its next {@link #start}. */
+    void backOff(int replica, double now) {
+        if (Double.isNaN(backOffSince[replica])) {
+            backOffSince[replica] = now;
+        }
+    }
+
+    /** Adds the part of [from, to) inside the scenario to the replica's back-off time. */
+    private void addBackOff(int replica, double from, double to) {
+        if (Double.isNaN(t0)) {
+            return;
+        }
+        double a = Math.max(from, t0);
+        double b = Math.min(to, t0 + duration);
+        if (b > a) {
+            backOffSeconds[replica] += b - a;
+        }
+    }
+
     void start(int replica, double now, boolean restart) {
+        if (!Double.isNaN(backOffSince[replica])) {
+            addBackOff(replica, backOffSince[replica], now);
+            backOffSince[replica] = Double.NaN;
+        }
         starts.get(replica).add(now);
         if (restart) {
             restarts[replica]++;
@@ -221,7 +259,13 @@ final class Recorder {
         int restartsTotal = 0;
         int killsTotal = 0;
         int restarted = 0;
+        double backOffTotal = 0;
+        double notReadyTotal = 0;
         for (int i = 0; i < replicas; i++) {
+            if (!Double.isNaN(backOffSince[i])) {
+                addBackOff(i, backOffSince[i], now);
+                backOffSince[i] = Double.NaN;
+            }
             List<double[]> iv = new ArrayList<>();
             for (double[] r : ready.get(i)) {
                 iv.add(new double[] {round(r[0] - base), round(r[1] - base)});
@@ -237,7 +281,14 @@ final class Recorder {
             for (double x : starts.get(i)) {
                 st.add(round(x - base));
             }
-            lanes.add(new FleetResult.Lane(i, restarts[i], k.size(), iv, k, st));
+            double readyIn = 0;
+            for (double[] r : iv) {
+                readyIn += Math.max(0, Math.min(r[1], duration) - Math.max(r[0], 0));
+            }
+            double notReady = Math.max(0, Math.min(duration, now - base) - readyIn);
+            backOffTotal += backOffSeconds[i];
+            notReadyTotal += notReady;
+            lanes.add(new FleetResult.Lane(i, restarts[i], k.size(), iv, k, st, round(backOffSeconds[i]), round(notReady)));
             restartsTotal += restarts[i];
             killsTotal += k.size();
             if (restarts[i] > 0) {
@@ -247,7 +298,8 @@ final class Recorder {
         long requests = okTotal + failedTotal;
         FleetResult.Totals totals = new FleetResult.Totals(restartsTotal, killsTotal, restarted, round(zeroEndpointSeconds),
                 minEndpointsTotal == Integer.MAX_VALUE ? 0 : minEndpointsTotal, requests, failedTotal, attemptsTotal,
-                round(okTotal == 0 ? 0 : 1000 * latencySum / okTotal), round(quantile(totalHist, okTotal, 0.99)));
+                round(okTotal == 0 ? 0 : 1000 * latencySum / okTotal), round(quantile(totalHist, okTotal, 0.99)), round(backOffTotal),
+                round(notReadyTotal), noEndpointTotal, minReadyTotal == Integer.MAX_VALUE ? 0 : replicas - minReadyTotal);
         List<FleetResult.Check> checks = new ArrayList<>();
         for (FleetExpectation e : expectations) {
             double actual = e.actual(totals);

@@ -15,6 +15,7 @@ import java.time.Duration;
 public final class VirtualTime implements SimTime {
     private final ManualScheduler scheduler = new ManualScheduler();
     private boolean closed;
+    private long scheduled;
 
     @Override
     public long wallTime() {
@@ -31,6 +32,7 @@ public final class VirtualTime implements SimTime {
         if (closed) {
             return () -> { };
         }
+        scheduled++;
         return scheduler.schedule(delayNanos, task);
     }
 
@@ -59,6 +61,11 @@ public final class VirtualTime implements SimTime {
     @Override
     public void runAndWait(Runnable task) {
         task.run();
+    }
+
+    /** @return how many tasks were scheduled so far (the benchmarks' count of timer events) */
+    public long scheduled() {
+        return scheduled;
     }
 
     /** Later schedules are dropped; tasks still queued never run. */

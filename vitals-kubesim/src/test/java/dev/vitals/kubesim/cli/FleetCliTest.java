@@ -173,17 +173,51 @@ class FleetCliTest {
         Path json = dir.resolve("r.json");
         int code = run("replay", "rebalance", "shared-dependency", "--json", json.toString(), "--html", dir.toString());
         assertThat(code).as(out + "\n" + err).isZero();
-        assertThat(out.toString()).contains("rebalance naive").contains("rebalance vitals").contains("shared-dependency vitals");
-        JsonNode runs = new ObjectMapper().readTree(json.toFile()).get("runs");
-        assertThat(runs).hasSize(4);
+        assertThat(out.toString()).contains("rebalance naive").contains("rebalance vitals").contains("shared-dependency vitals")
+                .contains("run 5 time(s) with seeds 1-5");
+        JsonNode root = new ObjectMapper().readTree(json.toFile());
+        assertThat(root.get("passed").asBoolean()).isTrue();
+        JsonNode ensembles = root.get("ensembles");
+        assertThat(ensembles).hasSize(4);
+        for (JsonNode e : ensembles) {
+            assertThat(e.has("scenario")).isTrue();
+            assertThat(e.get("wiring").asText()).isIn("naive", "vitals");
+            assertThat(e.get("figures").has("crashLoopSeconds")).isTrue();
+            assertThat(e.get("passed").asBoolean()).isTrue();
+        }
+        JsonNode runs = root.get("runs");
+        assertThat(runs).hasSize(20);
         for (JsonNode r : runs) {
-            assertThat(r.has("scenario")).isTrue();
-            assertThat(r.get("wiring").asText()).isIn("naive", "vitals");
+            assertThat(r.has("seed")).isTrue();
             assertThat(r.has("restarts")).isTrue();
-            assertThat(r.get("passed").asBoolean()).isTrue();
+            assertThat(r.has("maxDown")).isTrue();
         }
         assertThat(dir.resolve("fleet-rebalance.html")).exists();
         assertThat(dir.resolve("fleet-shared-dependency.html")).exists();
+    }
+
+    @Test
+    void theMainJobRunsTheSeedLoadAndPrintsTheWriteUpBesideTheModel() {
+        int code = run("replay", "incident", "--replicas", "12", "--runs", "2");
+        assertThat(code).as(out + "\n" + err).isZero();
+        assertThat(out.toString()).contains("53 exports over 50 kept connections")
+                .contains("incident write-up: 11 pods killed, 31 restarts in six minutes; the model (naive, 12 replicas): 0 kills, 0 restarts")
+                .contains("[PASS] incident vitals: restarts == 0 (2 of 2 runs; actual 0)");
+    }
+
+    @Test
+    void runsAreCheckedAndOnlyForFleetReplays() throws Exception {
+        assertThat(run("replay", "incident", "--replicas", "3", "--runs", "0")).isEqualTo(2);
+        assertThat(err.toString().strip()).isEqualTo("error: --runs must be 1-1000, was 0");
+        err.getBuffer().setLength(0);
+        assertThat(run("replay", "stall", "--runs", "3")).isEqualTo(2);
+        assertThat(err.toString().strip()).startsWith("error: --runs is for the fleet replays");
+        err.getBuffer().setLength(0);
+        assertThat(run("fleet", model("'restarts == 0'").toString(), "--runs", "1001")).isEqualTo(2);
+        assertThat(err.toString().strip()).isEqualTo("error: --runs must be 1-1000, was 1001");
+        err.getBuffer().setLength(0);
+        assertThat(run("fleet", model("'restarts == 0'").toString(), "--runs", "3")).isZero();
+        assertThat(out.toString()).contains("6 replicas, 3 runs (seeds 1-3)").contains("[PASS] fleet.yaml: restarts == 0 (3 of 3 runs; actual 0)");
     }
 
     @Test

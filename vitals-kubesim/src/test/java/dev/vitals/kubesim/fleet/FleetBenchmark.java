@@ -48,9 +48,16 @@ public final class FleetBenchmark {
         java.lang.management.ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         long cpu0 = threads.getCurrentThreadCpuTime();
         long t0 = System.nanoTime();
-        FleetResult r = new ModelFleet(spec, "benchmark " + replicas + " x " + seconds + " s").run();
+        ModelFleet fleet = new ModelFleet(spec, "benchmark " + replicas + " x " + seconds + " s");
+        FleetResult r = fleet.run();
         double wall = (System.nanoTime() - t0) / 1e9;
         double cpu = (threads.getCurrentThreadCpuTime() - cpu0) / 1e9;
+        long events = fleet.timerEvents();
+        long b0 = threads.getCurrentThreadCpuTime();
+        long bw0 = System.nanoTime();
+        long bareEvents = bareClock(replicas, seconds, events);
+        double bareWall = (System.nanoTime() - bw0) / 1e9;
+        double bareCpu = (threads.getCurrentThreadCpuTime() - b0) / 1e9;
         long peak = 0;
         for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) {
             if (p.getType() == MemoryType.HEAP && p.getCollectionUsage() != null) {
@@ -60,5 +67,38 @@ public final class FleetBenchmark {
         System.out.print(FleetReport.text(r));
         System.out.printf(Locale.ROOT, "wall %.2f s, run thread CPU %.2f s, heap peak %.0f MiB (max %d MiB), %d replicas x %d s virtual%n",
                 wall, cpu, peak / 1048576.0, Runtime.getRuntime().maxMemory() / 1048576, replicas, seconds);
+        double replicaHours = replicas * (seconds + r.warmupSeconds()) / 3600.0;
+        System.out.printf(Locale.ROOT, "timer events %d; bare virtual clock, same events (%d): wall %.2f s, CPU %.2f s; "
+                + "model CPU per replica-hour %.2f ms, bare %.2f ms; ratio model/bare %.1f (CPU), %.1f (wall); load average %.2f%n",
+                events, bareEvents, bareWall, bareCpu, 1000 * cpu / replicaHours, 1000 * bareCpu / replicaHours,
+                cpu / Math.max(1e-9, bareCpu), wall / Math.max(1e-9, bareWall),
+                ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+    }
+
+    /**
+     * The reference: the bare virtual clock running {@code events} no-op timer events over the
+     * same virtual span, one self-rescheduling timer per replica (so the queue holds as many
+     * timers as the model's kubelets keep), each at the period that makes the total come out.
+     *
+     * @return the events run
+     */
+    static long bareClock(int replicas, int seconds, long events) {
+        dev.vitals.kubesim.model.VirtualTime time = new dev.vitals.kubesim.model.VirtualTime();
+        long spanNs = seconds * 1_000_000_000L;
+        long period = Math.max(1, spanNs * replicas / Math.max(1, events));
+        long[] count = new long[1];
+        for (int i = 0; i < replicas; i++) {
+            long offset = period * i / replicas;
+            Runnable[] tick = new Runnable[1];
+            tick[0] = () -> {
+                if (++count[0] < events) {
+                    time.schedule(period, tick[0]);
+                }
+            };
+            time.schedule(offset, tick[0]);
+        }
+        time.awaitUntil(spanNs + period);
+        time.close();
+        return time.scheduled();
     }
 }

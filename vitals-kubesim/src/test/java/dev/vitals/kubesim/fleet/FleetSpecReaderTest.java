@@ -38,6 +38,7 @@ class FleetSpecReaderTest {
         assertThat(s.replicas()).isEqualTo(12);
         assertThat(s.duration()).isEqualTo(Duration.ofMinutes(10));
         assertThat(s.seed()).isEqualTo(7);
+        assertThat(s.clients().get(0).total()).isZero();
         assertThat(s.replica().workers()).isEqualTo(40);
         assertThat(s.replica().queueLimit()).isEqualTo(400);
         assertThat(s.probes().server()).isEqualTo(FleetSpec.ProbeServer.APP_POOL);
@@ -67,8 +68,11 @@ class FleetSpecReaderTest {
             Arguments.of("concurrency: 100,", "concurrency: 100, rate: 5,", "f.yaml: clients[0]: give exactly one of rate (open loop, per second) or concurrency (closed loop)"),
             Arguments.of("timeout: 60s,", "retries: 1,", "f.yaml: clients[0].timeout: missing"),
             Arguments.of("kill: 3", "kill: 12", "f.yaml: actions[0].kill: must be 0-11, was 12"),
-            Arguments.of("'restarts == 0'", "'restarts maybe'", "f.yaml: expect: expectation 'restarts maybe' not understood: use e.g. 'endpoints > 0 always', 'restarts == 0', 'kills <= 3', 'client errors < 1%', 'zero-endpoint seconds < 5'"),
-            Arguments.of("max: 12s", "max: 1s", "f.yaml: clients 'exports': serviceTime max must be at least min, was PT1S < PT4S"));
+            Arguments.of("'restarts == 0'", "'restarts maybe'", "f.yaml: expect: expectation 'restarts maybe' not understood: use e.g. 'endpoints > 0 always', 'restarts == 0', 'kills <= 3', 'client errors < 1%', 'zero-endpoint seconds < 5', "
+                    + "'crashloop seconds < 60', 'not-ready seconds < 120', 'no-endpoint requests == 0', 'max down <= 1', optionally followed by 'in 80% of runs'"),
+            Arguments.of("max: 12s", "max: 1s", "f.yaml: clients 'exports': serviceTime max must be at least min, was PT1S < PT4S"),
+            Arguments.of("retries: 2,", "retries: 2, total: 5,", "f.yaml: clients 'users': total is for closed loop (concurrency)"),
+            Arguments.of("persistent: true}", "persistent: true, total: 0}", "f.yaml: clients[0].total: must be 1-1000000000, was 0"));
     }
 
     @ParameterizedTest

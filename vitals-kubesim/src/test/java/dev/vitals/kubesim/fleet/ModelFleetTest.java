@@ -86,14 +86,66 @@ class ModelFleetTest {
     }
 
     @Test
-    void theIncidentRestartsTheNaiveFleetAndNotVitals() {
-        FleetResult naive = new ModelFleet(FleetScenarios.spec("incident", 12, FleetScenarios.Wiring.NAIVE), "naive").run();
-        FleetResult vitals = new ModelFleet(FleetScenarios.spec("incident", 12, FleetScenarios.Wiring.VITALS), "vitals").run();
+    void theIncidentStressRestartsTheNaiveFleetAndNotVitals() {
+        FleetResult naive = new ModelFleet(FleetScenarios.spec("incident-stress", 12, FleetScenarios.Wiring.NAIVE), "naive").run();
+        FleetResult vitals = new ModelFleet(FleetScenarios.spec("incident-stress", 12, FleetScenarios.Wiring.VITALS), "vitals").run();
         assertThat(naive.totals().replicasRestarted()).isGreaterThanOrEqualTo(9);
         assertThat(naive.passed()).isTrue();
+        // severity beyond the saturated restart count
+        assertThat(naive.totals().crashLoopSeconds()).isGreaterThan(60);
+        assertThat(naive.totals().maxDown()).isEqualTo(12);
+        assertThat(naive.totals().noEndpointRequests()).isPositive();
+        assertThat(naive.totals().notReadySeconds())
+                .isCloseTo(naive.lanes().stream().mapToDouble(FleetResult.Lane::notReadySeconds).sum(), org.assertj.core.data.Offset.offset(0.1));
+        assertThat(naive.totals().crashLoopSeconds())
+                .isCloseTo(naive.lanes().stream().mapToDouble(FleetResult.Lane::crashLoopSeconds).sum(), org.assertj.core.data.Offset.offset(0.1));
+        // a replica is never in back-off longer than it is not Ready
+        assertThat(naive.lanes()).allSatisfy(l -> assertThat(l.crashLoopSeconds()).isLessThanOrEqualTo(l.notReadySeconds() + 1e-6));
         assertThat(vitals.totals().restarts()).isZero();
         assertThat(vitals.totals().minEndpoints()).isEqualTo(12);
+        assertThat(vitals.totals().crashLoopSeconds()).isZero();
+        assertThat(vitals.totals().maxDown()).isZero();
         assertThat(vitals.passed()).isTrue();
+    }
+
+    @Test
+    void theSeedLoadIsOneScriptOf53ExportsOverKeptConnections() {
+        // the incident as written: 53 exports at concurrency 50, one retry; spread over 12 replicas by
+        // connection, no replica gets near its 40 workers, so no probe waits
+        for (FleetScenarios.Wiring w : FleetScenarios.Wiring.values()) {
+            FleetResult r = new ModelFleet(FleetScenarios.spec("incident", 12, w), w.flag()).run();
+            assertThat(r.totals().requests()).as(w.flag()).isEqualTo(53);
+            assertThat(r.totals().attempts()).as(w.flag()).isEqualTo(53);
+            assertThat(r.totals().failed()).as(w.flag()).isZero();
+            assertThat(r.totals().kills()).as(w.flag()).isZero();
+            // 4-12 s of work plus the cold JIT's factor; nothing queues at 12 replicas
+            assertThat(r.totals().p99LatencyMs()).as(w.flag()).isBetween(12_000.0, 18_000.0);
+        }
+    }
+
+    @Test
+    void theSeedBurstOnOneReplicaAgreesWithTheAnchor() {
+        // anchor: burst 53 @ 50 on one pod of 40 workers: timeout 3 s gave 1 timeout and 0 restarts,
+        // kubelet's default 1 s gave 1 restart
+        String yaml = String.join("\n",
+                "replicas: 1",
+                "duration: 90s",
+                "replica: {workers: 40, startTime: 4500ms, warmupFactor: 1.5, warmupTime: 10s}",
+                "probes:",
+                "  server: app-pool",
+                "  startup: {periodSeconds: 1, failureThreshold: 60}",
+                "  liveness: {periodSeconds: 2, timeoutSeconds: %d, failureThreshold: 3}",
+                "clients:",
+                "  - {name: script, concurrency: 50, total: 53, persistent: true, from: 2s, serviceTime: {min: 4s, max: 12s},"
+                        + " timeout: 60s, retries: 1, retryDelay: 1s}",
+                "");
+        FleetResult three = new ModelFleet(spec(String.format(yaml, 3)), "t3").run();
+        FleetResult one = new ModelFleet(spec(String.format(yaml, 1)), "t1").run();
+        assertThat(three.totals().kills()).isZero();
+        assertThat(three.totals().requests()).isEqualTo(53);
+        assertThat(one.totals().kills()).isEqualTo(1);
+        // the kill reset every export in flight; each was re-sent once, into a Service with no endpoint
+        assertThat(one.totals().noEndpointRequests()).isPositive();
     }
 
     @Test
