@@ -17,13 +17,17 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * QA: the gRPC port had no connection cap; 5,000 idle HTTP/2 connections used every file
  * descriptor and the process's HTTP probes failed. Raw connections that send the preface and an
- * empty SETTINGS, then idle, against a small limit; loopback, bounded in count.
+ * empty SETTINGS, then idle, against a small limit; loopback, bounded in count. Tag
+ * {@code flood}: a connection flood with a kubelet deadline, run by .ci/run's end-to-end leg one
+ * class at a time, not by the default {@code mvn verify}.
  */
+@Tag("flood")
 class ConnectionCapTest {
     private static final int LIMIT = 64;
     private static final int EXTRA = 300;

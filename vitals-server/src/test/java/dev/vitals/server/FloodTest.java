@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -21,8 +22,10 @@ import org.junit.jupiter.params.provider.EnumSource;
  * kubelet's 1 s timeout, and the server (a child JVM, so its own descriptors and memory are
  * counted) must stay within its connection limit. Latency figures belong to the benchmark
  * ({@code FloodBenchmark}); here only the kubelet's own deadline is asserted. Each shape runs on
- * both transports, each in its own child JVM.
+ * both transports, each in its own child JVM. Tag {@code flood}: left out of the default
+ * {@code mvn verify} (it takes minutes), run by its own .ci/run leg.
  */
+@Tag("flood")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class FloodTest {
     static final int HOSTILE = 10_000;

@@ -34,6 +34,9 @@ public final class BenchSuite implements Callable<Integer> {
     @Option(names = "--quick", description = "Shorter runs (about 5 minutes instead of 15): saturation only at concurrency 100 for 20 s, fewer samples.")
     boolean quick;
 
+    @Option(names = "--smoke", description = "Every scenario once with the smallest load (seconds each, about 2 minutes with the targets' start-ups): checks only that each scenario runs; its figures mean nothing. CI runs it (.ci/run).")
+    boolean smoke;
+
     @Option(names = "--only", split = ",", paramLabel = "SCENARIO",
             description = "Run only these scenarios (comma-separated): saturation, slow-checks, hung-check, throughput, footprint.")
     List<String> only = new ArrayList<>();
@@ -66,6 +69,9 @@ public final class BenchSuite implements Callable<Integer> {
         if (!List.of("auto", "wrk", "java", "both").contains(load)) {
             throw new CommandLine.ParameterException(new CommandLine(this), "--load must be auto, wrk, java or both, was '" + load + "'");
         }
+        if (quick && smoke) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--quick and --smoke exclude each other");
+        }
         boolean wrk = Wrk.installed();
         String tools = load;
         if (load.equals("auto")) {
@@ -81,7 +87,7 @@ public final class BenchSuite implements Callable<Integer> {
         Files.createDirectories(logs);
         Map<String, Object> meta = new LinkedHashMap<>();
         meta.put("date", LocalDateTime.now(ZoneOffset.UTC).withNano(0) + "Z");
-        meta.put("mode", quick ? "quick" : "full");
+        meta.put("mode", smoke ? "smoke" : quick ? "quick" : "full");
         meta.put("scenarios", scenarios);
         meta.put("jdk", System.getProperty("java.version"));
         meta.put("cores", Runtime.getRuntime().availableProcessors());
@@ -90,7 +96,8 @@ public final class BenchSuite implements Callable<Integer> {
         meta.put("loadAverageStart", loadAverage());
         System.out.printf(Locale.ROOT, "Vitals benchmark suite (%s): %s; JDK %s, %d cores, load average %s; logs in %s%n",
                 meta.get("mode"), String.join(", ", scenarios), meta.get("jdk"), meta.get("cores"), meta.get("loadAverageStart"), logs);
-        Scenarios runner = new Scenarios(new Target.Paths(root, logs), quick, tools, System.out);
+        Scenarios runner = new Scenarios(new Target.Paths(root, logs),
+                smoke ? Scenarios.Scale.SMOKE : quick ? Scenarios.Scale.QUICK : Scenarios.Scale.FULL, tools, System.out);
         List<Row> rows = new ArrayList<>();
         Map<String, Object> seconds = new LinkedHashMap<>();
         Map<String, Object> loadAverages = new LinkedHashMap<>();
@@ -101,9 +108,14 @@ public final class BenchSuite implements Callable<Integer> {
             try {
                 rows.addAll(runner.run(s));
             } catch (Exception e) {
+                // One line on the terminal; the stack trace goes to the run's log directory.
                 failed = true;
-                System.out.println("scenario " + s + " failed: " + e);
-                e.printStackTrace(System.out);
+                Path trace = logs.resolve(s + "-failure.txt");
+                try (java.io.PrintWriter w = new java.io.PrintWriter(Files.newBufferedWriter(trace))) {
+                    e.printStackTrace(w);
+                }
+                System.out.println("scenario " + s + " failed: " + String.valueOf(e.getMessage()).lines().findFirst().orElse(e.toString())
+                        + " (stack trace in " + trace + ")");
                 rows.add(new Row(s, "(scenario failed)", "", OptionalDouble.empty(), "-", OptionalDouble.empty(), "",
                         Optional.empty(), String.valueOf(e.getMessage()).lines().findFirst().orElse(e.toString())));
             }
@@ -124,6 +136,9 @@ public final class BenchSuite implements Callable<Integer> {
         Files.writeString(out.resolve("latest.txt"), header + table);
         Files.writeString(out.resolve("latest.md"), header + "\n" + ResultTable.markdown(rows));
         System.out.println("written: " + json + " (and latest.json, latest.txt, latest.md)");
+        if (smoke) {
+            System.out.println(failed ? "smoke: a scenario failed (see above)" : "smoke: every scenario ran (" + String.join(", ", scenarios) + ")");
+        }
         return failed ? 1 : 0;
     }
 

@@ -110,6 +110,26 @@ final class ChildJvm implements AutoCloseable {
         return (int) procStatus("Threads:");
     }
 
+    /**
+     * @return the names of the JVM's threads now ({@code /proc/<pid>/task/<tid>/comm}: the OS
+     *     names, cut to 15 characters), a multiset as a sorted list
+     */
+    List<String> threadNames() throws IOException {
+        requireAlive();
+        List<String> names = new ArrayList<>();
+        try (java.util.stream.Stream<Path> tasks = Files.list(Path.of("/proc", Long.toString(pid()), "task"))) {
+            for (Path task : (Iterable<Path>) tasks::iterator) {
+                try {
+                    names.add(Files.readString(task.resolve("comm")).trim());
+                } catch (IOException e) {
+                    // the thread ended between the listing and the read
+                }
+            }
+        }
+        java.util.Collections.sort(names);
+        return names;
+    }
+
     /** @return the resident set size now, KiB ({@code VmRSS:} in /proc) */
     long rssKiB() throws IOException {
         return procStatus("VmRSS:");

@@ -29,22 +29,38 @@ final class Scenarios {
     static final List<String> NAMES = List.of("saturation", "slow-checks", "hung-check", "throughput", "footprint");
 
     static final Duration PROBE_TIMEOUT = Duration.ofSeconds(3);
-    /** Probes sent to each probe path before the application load starts (not counted). */
-    static final int WARM_PROBES = 50;
-    static final Duration HUNG_CLIENT_TIMEOUT = Duration.ofSeconds(5);
+    /** The kubelet's default {@code timeoutSeconds: 1} (kubelet: pkg/apis/core/v1/defaults.go). */
+    static final Duration KUBELET_TIMEOUT = Duration.ofSeconds(1);
     static final int THROUGHPUT_CONNECTIONS = 16;
 
+    /**
+     * How long each scenario runs: {@code FULL} (about 15 minutes), {@code QUICK} (about 5),
+     * {@code SMOKE} (every scenario once with the least load, seconds each plus the targets'
+     * start-ups: proves that each runs, its figures mean nothing).
+     */
+    enum Scale {
+        FULL, QUICK, SMOKE
+    }
+
     private final Target.Paths paths;
+    /** Shorter than full: quick or smoke. */
     private final boolean quick;
+    private final boolean smoke;
+    /** Probes sent to each probe path before the application load starts (not counted). */
+    private final int warmProbes;
+    private final Duration hungClientTimeout;
     private final String load;
     private final PrintStream log;
 
     /**
      * @param load {@code wrk}, {@code java} or {@code both}: the tool(s) of the throughput scenario
      */
-    Scenarios(Target.Paths paths, boolean quick, String load, PrintStream log) {
+    Scenarios(Target.Paths paths, Scale scale, String load, PrintStream log) {
         this.paths = paths;
-        this.quick = quick;
+        this.quick = scale != Scale.FULL;
+        this.smoke = scale == Scale.SMOKE;
+        this.warmProbes = smoke ? 5 : 50;
+        this.hungClientTimeout = Duration.ofSeconds(smoke ? 3 : 5);
         this.load = load;
         this.log = log;
     }
@@ -78,9 +94,9 @@ final class Scenarios {
     }
 
     private List<Row> saturation() throws Exception {
-        Duration duration = quick ? Duration.ofSeconds(20) : Duration.ofSeconds(40);
-        int probes = quick ? 15 : 30;
-        int[] levels = quick ? new int[] {100} : new int[] {50, 100};
+        Duration duration = Duration.ofSeconds(smoke ? 6 : quick ? 20 : 40);
+        int probes = smoke ? 2 : quick ? 15 : 30;
+        int[] levels = smoke ? new int[] {10} : quick ? new int[] {100} : new int[] {50, 100};
         List<Row> rows = new ArrayList<>();
         for (int c : levels) {
             String scenario = "saturation c=" + c;
@@ -164,7 +180,7 @@ final class Scenarios {
     /**
      * Holds {@code concurrency} slow application requests in flight for {@code duration}; from
      * 3 s in, probes {@code path} once a second ({@code probes} times, fresh connection, 3 s
-     * timeout, at most 6 at once), after {@link #WARM_PROBES} uncounted ones before the load. A
+     * timeout, at most 6 at once), after {@link #warmProbes} uncounted ones before the load. A
      * failed probe counts with its elapsed time in the percentiles.
      */
     ProbeRun probeUnderLoad(Target t, int port, String path, Supplier<URI> app, int concurrency, Duration duration,
@@ -181,7 +197,7 @@ final class Scenarios {
     ProbeRun[] probeUnderLoad(Target t, int port, String path, Supplier<URI> app, int concurrency, Duration duration,
             int probes, int calibrationPort) throws Exception {
         // Warm both probe paths first (class loading, JIT), so that no figure is a cold start's.
-        for (int i = 0; i < WARM_PROBES; i++) {
+        for (int i = 0; i < warmProbes; i++) {
             HttpProbe.get(port, path, PROBE_TIMEOUT);
             if (calibrationPort > 0) {
                 HttpProbe.get(calibrationPort, "/", PROBE_TIMEOUT);
@@ -230,32 +246,52 @@ final class Scenarios {
 
     // ------------------------------------------------------------------ 2. slow checks
 
+    /**
+     * Ten indicators of 1 s each. On demand, two questions: what a kubelet sees (a probe with
+     * its default 1 s timeout waits at most the probe budget, 800 ms, while the evaluation runs:
+     * the first probe of the service finds no result yet and reads 503 UNKNOWN "still running, no
+     * result yet", every later one reads the last result, younger than its maxAge, 200; the
+     * answer is one evaluation behind), and what the evaluation costs (the JSON report
+     * {@code /health/readiness} waits for the checks: the slowest one, as they run concurrently).
+     * Then scheduled reads, and Actuator, which runs the indicators one after another.
+     */
     private List<Row> slowChecks() throws Exception {
         Map<String, String> tenSlow = Map.of("example.indicators.count", "10", "example.indicators.latency", "1s",
                 "vitals.defaults.timeout", "2s");
-        int onDemandSamples = quick ? 3 : 5;
-        double[] onDemand;
+        int onDemandSamples = smoke ? 1 : quick ? 3 : 5;
+        HttpProbe.Result first;
+        HttpProbe.Result[] probes = new HttpProbe.Result[onDemandSamples];
+        double[] evaluation = new double[onDemandSamples];
         Map<String, String> od = new LinkedHashMap<>(tenSlow);
         od.put("vitals.defaults.mode", "on-demand");
         try (Target t = Target.spring(paths, "slow-vitals-on-demand", true, false, od)) {
-            expectOk(t, t.probePort(), "/readyz", Duration.ofSeconds(30)); // warm-up, not counted
-            onDemand = new double[onDemandSamples];
+            // The service's first probe: nothing evaluated yet (start-up probed /livez only).
+            first = HttpProbe.get(t.probePort(), "/readyz", KUBELET_TIMEOUT);
             for (int i = 0; i < onDemandSamples; i++) {
-                Thread.sleep(1500); // past the 1 s ttl: every request evaluates all 10 checks afresh
-                onDemand[i] = expectOk(t, t.probePort(), "/readyz", Duration.ofSeconds(30));
+                Thread.sleep(1500); // past the 1 s ttl: the probe starts a fresh evaluation of all 10 checks
+                probes[i] = HttpProbe.get(t.probePort(), "/readyz", KUBELET_TIMEOUT);
+            }
+            for (int i = 0; i < onDemandSamples; i++) {
+                Thread.sleep(1500); // past the ttl again: the report waits for a whole evaluation
+                evaluation[i] = expectOk(t, t.probePort(), "/health/readiness", Duration.ofSeconds(30));
             }
         }
-        say("slow checks, vitals on-demand /readyz ms: %s", Arrays.toString(onDemand));
+        double[] probeMs = Arrays.stream(probes).mapToDouble(HttpProbe.Result::latencyMs).toArray();
+        String statuses = Arrays.stream(probes).map(r -> r.status() > 0 ? Integer.toString(r.status()) : r.error())
+                .collect(java.util.stream.Collectors.joining(", "));
+        boolean allOk = Arrays.stream(probes).allMatch(HttpProbe.Result::ok);
+        say("slow checks, vitals on-demand: first /readyz %s; then /readyz %s; /health/readiness ms %s",
+                first, Arrays.toString(probes), Arrays.toString(evaluation));
         double[] scheduled;
         Map<String, String> sc = new LinkedHashMap<>(tenSlow);
         sc.put("vitals.defaults.mode", "scheduled");
         sc.put("vitals.defaults.interval", "10s");
         try (Target t = Target.spring(paths, "slow-vitals-scheduled", true, false, sc)) {
             HttpProbe.awaitOk(t.child(), t.probePort(), "/readyz", Duration.ofSeconds(30)); // first results in
-            for (int i = 0; i < 20; i++) {
+            for (int i = 0; i < (smoke ? 2 : 20); i++) {
                 expectOk(t, t.probePort(), "/readyz", Duration.ofSeconds(5)); // warm-up
             }
-            scheduled = new double[30];
+            scheduled = new double[smoke ? 3 : 30];
             for (int i = 0; i < scheduled.length; i++) {
                 scheduled[i] = expectOk(t, t.probePort(), "/readyz", Duration.ofSeconds(5));
             }
@@ -272,11 +308,19 @@ final class Scenarios {
         String s = "slow checks 10 x 1 s";
         String ref = "actuator /actuator/health";
         double a50 = Stats.percentile(actuator, 50);
+        double budget = 800; // ProbeServer.Builder.DEFAULT_PROBE_BUDGET, what vitals-spring-boot uses unless told
         return List.of(
-                Row.of(s, "vitals on-demand p50", "ms", Stats.percentile(onDemand, 50), ref, a50)
-                        .withGoal("<= 1200 ms (1.2 x slowest)", Stats.percentile(onDemand, 50) <= 1200),
-                Row.of(s, "vitals on-demand max", "ms", Stats.max(onDemand), ref, Stats.max(actuator))
-                        .withNote(onDemandSamples + " requests, 1.5 s apart"),
+                new Row(s, "on-demand first /readyz (no result yet)", "ms", OptionalDouble.of(first.latencyMs()), "-",
+                        OptionalDouble.empty(), "", Optional.empty(),
+                        (first.status() > 0 ? "status " + first.status() : first.error())
+                                + " (503 expected: UNKNOWN, still running, no result yet; answered at the 800 ms budget)"),
+                Row.of(s, "on-demand /readyz (kubelet, 1 s timeout) max", "ms", Stats.max(probeMs), ref, Stats.max(actuator))
+                        .withGoal("answered < 1 s, 200 (last result)", allOk && Stats.max(probeMs) < KUBELET_TIMEOUT.toMillis())
+                        .withNote(onDemandSamples + " probes 1.5 s apart, each waits the " + (int) budget
+                                + " ms budget for a running evaluation: statuses " + statuses),
+                Row.of(s, "on-demand evaluation (/health/readiness) p50", "ms", Stats.percentile(evaluation, 50), ref, a50)
+                        .withGoal("<= 1200 ms (1.2 x slowest)", Stats.percentile(evaluation, 50) <= 1200)
+                        .withNote("max " + ResultTable.format(Stats.max(evaluation)) + " ms; the JSON report waits for the checks"),
                 Row.of(s, "vitals scheduled p50", "ms", Stats.percentile(scheduled, 50), ref, a50)
                         .withGoal("< 5 ms", Stats.percentile(scheduled, 50) < 5),
                 Row.of(s, "vitals scheduled max", "ms", Stats.max(scheduled), ref, Stats.max(actuator))
@@ -297,23 +341,33 @@ final class Scenarios {
     // ------------------------------------------------------------------ 3. hung check
 
     /** Figures of 200 requests against an endpoint whose check never returns. */
-    record HungRun(double p50, double max, int answered, int timedOut, int threadsBefore, int threadsAfter) {
+    record HungRun(double p50, double max, int answered, int timedOut, int threadsBefore, int threadsAfter, List<String> added) {
+    }
+
+    /** @return the names in {@code after} that {@code before} does not account for (multiset difference) */
+    static List<String> added(List<String> before, List<String> after) {
+        List<String> left = new ArrayList<>(after);
+        for (String name : before) {
+            left.remove(name);
+        }
+        return left;
     }
 
     private List<Row> hungCheck() throws Exception {
+        int total = smoke ? 20 : 200;
         Map<String, String> hung = Map.of("example.indicators.count", "0", "example.indicators.hung", "true",
                 "vitals.defaults.mode", "on-demand", "vitals.defaults.timeout", "2s");
         HungRun vitals;
         try (Target t = Target.spring(paths, "hung-vitals", true, false, hung)) {
-            vitals = hammer(t, t.probePort(), "/readyz");
+            vitals = hammer(t, t.probePort(), "/readyz", total);
         }
         say("hung check, vitals /readyz: %s", vitals);
         HungRun actuator;
         try (Target t = Target.spring(paths, "hung-actuator", false, false, hung)) {
-            actuator = hammer(t, t.appPort(), "/actuator/health/readiness");
+            actuator = hammer(t, t.appPort(), "/actuator/health/readiness", total);
         }
         say("hung check, actuator /actuator/health/readiness: %s", actuator);
-        String s = "hung check (200 req, 5 s)";
+        String s = "hung check (" + total + " req, " + hungClientTimeout.toSeconds() + " s)";
         String ref = "actuator readiness";
         int vAdded = vitals.threadsAfter() - vitals.threadsBefore();
         int aAdded = actuator.threadsAfter() - actuator.threadsBefore();
@@ -326,19 +380,19 @@ final class Scenarios {
                 Row.of(s, "JVM threads added", "", vAdded, ref, aAdded)
                         .withGoal("vitals <= 1", vAdded <= 1)
                         .withNote("threads " + vitals.threadsBefore() + "->" + vitals.threadsAfter() + " / "
-                                + actuator.threadsBefore() + "->" + actuator.threadsAfter()));
+                                + actuator.threadsBefore() + "->" + actuator.threadsAfter() + "; vitals added " + vitals.added()));
     }
 
-    /** 200 kubelet-like requests, 40 at a time, client timeout 5 s; threads counted before and 1 s after. */
-    private HungRun hammer(Target t, int port, String path) throws Exception {
+    /** {@code total} kubelet-like requests, 40 at a time, client timeout 5 s (smoke: 3 s); threads counted before and 1 s after. */
+    private HungRun hammer(Target t, int port, String path, int total) throws Exception {
         Thread.sleep(2000); // let start-up threads settle
         int before = t.child().threads();
-        int total = 200;
+        List<String> namesBefore = t.child().threadNames();
         ExecutorService pool = Executors.newFixedThreadPool(40, daemon("vitals-bench-hung"));
         try {
             List<Future<HttpProbe.Result>> futures = new ArrayList<>();
             for (int i = 0; i < total; i++) {
-                futures.add(pool.submit(() -> HttpProbe.get(port, path, HUNG_CLIENT_TIMEOUT)));
+                futures.add(pool.submit(() -> HttpProbe.get(port, path, hungClientTimeout)));
             }
             double[] ms = new double[total];
             int answered = 0;
@@ -353,7 +407,8 @@ final class Scenarios {
                 }
             }
             Thread.sleep(1000);
-            return new HungRun(Stats.percentile(ms, 50), Stats.max(ms), answered, timedOut, before, t.child().threads());
+            return new HungRun(Stats.percentile(ms, 50), Stats.max(ms), answered, timedOut, before, t.child().threads(),
+                    added(namesBefore, t.child().threadNames()));
         } finally {
             pool.shutdownNow();
         }
@@ -362,8 +417,8 @@ final class Scenarios {
     // ------------------------------------------------------------------ 4. probe throughput
 
     private List<Row> throughput() throws Exception {
-        int seconds = quick ? 5 : 10;
-        int warmup = quick ? 2 : 3;
+        int seconds = smoke ? 1 : quick ? 5 : 10;
+        int warmup = smoke ? 1 : quick ? 2 : 3;
         int rounds = quick ? 1 : 2;
         List<String> tools = new ArrayList<>();
         if (!load.equals("java")) {
@@ -381,7 +436,7 @@ final class Scenarios {
             int[] ports = {vitals.probePort(), actuator.appPort(), netty.appPort()};
             String[] pathsOf = {"/livez", "/actuator/health/liveness", "/"};
             for (int i = 0; i < 3; i++) {
-                KeepAliveLoad.run(ports[i], pathsOf[i], THROUGHPUT_CONNECTIONS, quick ? 5 : 10); // JIT warm-up of each
+                KeepAliveLoad.run(ports[i], pathsOf[i], THROUGHPUT_CONNECTIONS, smoke ? 1 : quick ? 5 : 10); // JIT warm-up of each
             }
             List<Row> rows = new ArrayList<>();
             for (String tool : tools) {
