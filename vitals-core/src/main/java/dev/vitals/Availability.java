@@ -17,7 +17,9 @@ import java.util.function.Consumer;
  * </ul>
  *
  * <p>Obtain it from {@link HealthRegistry#availability()}. Thread-safe; every change is visible
- * to the next probe read. A change is logged (level INFO once the registry has started) by the
+ * to the next probe read. Its lock is private: code that synchronises on this object (a check
+ * that holds {@code synchronized (availability)}) delays no startup completion, drain or
+ * change. A change is logged (level INFO once the registry has started) by the
  * thread that makes it; reading the state never changes or logs anything.
  */
 public final class Availability {
@@ -26,6 +28,8 @@ public final class Availability {
 
     private static final Health STARTING = Health.down("starting");
 
+    /** Private: user code holding this object's monitor must not stop the engine (issue 30). */
+    private final Object lock = new Object();
     private final Consumer<String> onChange;
     private final Scheduler scheduler;
     private volatile boolean startupComplete;
@@ -51,7 +55,7 @@ public final class Availability {
      * held DOWN by startup. Idempotent.
      */
     public void markStartupComplete() {
-        synchronized (this) {
+        synchronized (lock) {
             if (startupComplete) {
                 return;
             }
@@ -122,7 +126,7 @@ public final class Availability {
             throw new IllegalArgumentException("drain delay must not be negative, was " + delay);
         }
         CompletableFuture<Void> f;
-        synchronized (this) {
+        synchronized (lock) {
             if (drain != null) {
                 return drain;
             }

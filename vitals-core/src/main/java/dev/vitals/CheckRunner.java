@@ -3,7 +3,6 @@ package dev.vitals;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayDeque;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -16,11 +15,11 @@ import java.util.function.Consumer;
 /**
  * Runs one check: single flight, timeout, failure isolation and thresholds (DESIGN.md section 5).
  * Thread-safe: state transitions are guarded by {@code this}; the latest sample is volatile so
- * reads never lock. Nothing outside Vitals runs under the lock: once a result is recorded and
- * the lock released, the recording thread calls {@code onChange}, delivers the transition log
- * line and the listeners' calls in recording order (one thread delivers at a time; a thread that
- * finds delivery in progress leaves its notice queued and returns, so a slow listener holds up
- * only the thread that is delivering), then completes the execution's future.
+ * reads never lock. Nothing outside Vitals runs under the lock, nor on this runner's threads:
+ * recording queues the transition log line and the listeners' calls on their
+ * {@link Notifications} lanes (in recording order, without waiting); once the lock is released
+ * the recording thread calls {@code onChange} (Vitals' own, cheap) and completes the execution's
+ * future.
  */
 final class CheckRunner {
     private static final System.Logger LOG = System.getLogger("dev.vitals");
@@ -40,7 +39,8 @@ final class CheckRunner {
     private final Clock clock;
     private final Scheduler scheduler;
     private final Executor executor;
-    private final List<HealthListener> listeners;
+    private final List<Notifications.Lane> lanes;
+    private final boolean hasListeners;
     private final Consumer<CheckRunner> onChange;
     private final long timeoutNanos;
     private final long maxAgeNanos;
@@ -49,8 +49,6 @@ final class CheckRunner {
     private volatile Sample latest;
 
     // Guarded by this.
-    private final ArrayDeque<Notice> notices = new ArrayDeque<>();
-    private boolean delivering;
     private InFlight inFlight;
     private boolean closed;
     private boolean effectivePass;
@@ -59,12 +57,13 @@ final class CheckRunner {
     private Scheduler.Cancellable nextTick;
 
     CheckRunner(Check check, Clock clock, Scheduler scheduler, Executor executor,
-                List<HealthListener> listeners, Consumer<CheckRunner> onChange) {
+                Notifications notifications, Consumer<CheckRunner> onChange) {
         this.check = check;
         this.clock = clock;
         this.scheduler = scheduler;
         this.executor = executor;
-        this.listeners = listeners;
+        this.lanes = notifications.lanesFor(check);
+        this.hasListeners = notifications.hasListeners();
         this.onChange = onChange;
         this.timeoutNanos = check.timeout().toNanos();
         this.maxAgeNanos = check.maxAge().toNanos();
@@ -336,7 +335,7 @@ final class CheckRunner {
     }
 
     /**
-     * Applies thresholds, stores the sample and queues its notice; the caller holds the lock and
+     * Applies thresholds, stores the sample and queues its notices; the caller holds the lock and
      * calls {@link #afterRecord} once it has released it.
      */
     private Health recordLocked(Health raw, boolean timedOut) {
@@ -378,85 +377,24 @@ final class CheckRunner {
         latest = new Sample(reported, clock.monotonicTime());
         boolean transition = previous == null ? reported.status() != Status.UP
                 : previous.health.status() != reported.status();
-        if (transition || !listeners.isEmpty()) {
-            notices.add(new Notice(raw, reported, timedOut, transition));
+        if (transition || hasListeners) {
+            Notifications.Notice n = new Notifications.Notice(raw, reported, timedOut, transition);
+            for (Notifications.Lane lane : lanes) {
+                lane.submit(n); // queues only; under the lock so that notices keep recording order
+            }
         }
         return reported;
     }
 
     /**
      * Runs after a result was recorded and the lock released, on the recording thread: the
-     * registry's change callback (cheap, Vitals' own), pending notices in recording order, then
-     * the execution's future (so that whoever waits for a result finds it already counted by the
-     * listeners, as before; a notice queued behind another thread's delivery is the exception).
+     * registry's change callback (cheap, Vitals' own), then the execution's future. Listeners are
+     * told on their own threads ({@link Notifications}), possibly after the future completes.
      */
     private void afterRecord(InFlight f, Health reported) {
         onChange.accept(this);
-        deliver();
         if (f != null) {
             f.visible.complete(reported);
-        }
-    }
-
-    /** Delivers queued notices unless another thread is delivering; never holds the lock while calling out. */
-    private void deliver() {
-        synchronized (this) {
-            if (delivering) {
-                return;
-            }
-            delivering = true;
-        }
-        boolean done = false;
-        try {
-            while (true) {
-                Notice n;
-                synchronized (this) {
-                    n = notices.poll();
-                    if (n == null) {
-                        delivering = false;
-                        done = true;
-                        return;
-                    }
-                }
-                n.deliver();
-            }
-        } finally {
-            if (!done) { // an Error escaped a listener or the logger: let the next recording deliver
-                synchronized (this) {
-                    delivering = false;
-                }
-            }
-        }
-    }
-
-    /** One recorded result, to be logged (transitions only) and told to the listeners. */
-    private final class Notice {
-        final Health raw;
-        final Health reported;
-        final boolean timedOut;
-        final boolean transition;
-
-        Notice(Health raw, Health reported, boolean timedOut, boolean transition) {
-            this.raw = raw;
-            this.reported = reported;
-            this.timedOut = timedOut;
-            this.transition = transition;
-        }
-
-        void deliver() {
-            if (transition) {
-                // Transitions only; the reason goes to the log, never to a probe body (DESIGN.md P9).
-                Level level = reported.status().isHealthy() ? Level.INFO : Level.WARNING;
-                LOG.log(level, "check ''{0}'' is {1}{2}", check.name(), reported.status(),
-                        reported.message().map(m -> ": " + m).orElse(""));
-            }
-            for (HealthListener l : listeners) {
-                try {
-                    l.onExecution(check, raw, timedOut);
-                } catch (RuntimeException e) {
-                    LOG.log(Level.WARNING, "health listener failed for check ''" + check.name() + "''", e);
-                }
-            }
         }
     }
 

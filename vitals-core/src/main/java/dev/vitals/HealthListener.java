@@ -2,13 +2,20 @@ package dev.vitals;
 
 /**
  * Receives every finished execution of every check, for metrics (see {@code vitals-micrometer})
- * or logs. Called once the execution's result is recorded and the check's lock released, on the
- * thread that recorded it (a check thread; the scheduler thread for a timeout; the caller of an
- * evaluation that finds a hung execution), before whoever waits for that result is told. Calls
- * for one check come in recording order, one at a time; calls for different checks may run
- * concurrently. A slow listener holds up only the thread delivering to it, never the recording
- * of results or probe reads; it must still be quick, thread-safe, and must not throw (exceptions
- * are logged and ignored).
+ * or logs.
+ *
+ * <p>Threads: called on a {@code vitals-listener-N} daemon thread, never on the scheduler thread
+ * or a check thread, so a listener can delay neither scheduled checks nor probe reads (issue 30).
+ * The call comes after the result is recorded, usually within a millisecond, possibly after
+ * whoever waited for that result (an evaluation) has been told. Calls for one check come in
+ * recording order, one at a time; calls for different checks may run concurrently.
+ *
+ * <p>Bounded, never waited on: while one call for a check has run for over 1 s, later
+ * executions of that check are <em>skipped</em> for this listener (not queued), counted in
+ * {@link HealthRegistry#skippedNotifications()} and reported once per episode at WARNING on
+ * {@code dev.vitals}; delivery resumes with the next execution after the call returns. At most
+ * 1,000 calls wait per check and listener. A listener must be thread-safe and should not throw
+ * (exceptions are logged and ignored).
  */
 @FunctionalInterface
 public interface HealthListener {

@@ -60,6 +60,7 @@ public final class HealthRegistry implements AutoCloseable {
     private final Map<String, GroupState> groups;
     private final Availability availability;
     private final Changes changes;
+    private final Notifications notifications;
     private final Duration drainOnShutdown;
     private final Object lifecycle = new Object();
     private Thread shutdownHook; // guarded by lifecycle
@@ -93,10 +94,10 @@ public final class HealthRegistry implements AutoCloseable {
         changes.availability = availability;
 
         List<CheckRunner> rs = new ArrayList<>();
-        List<HealthListener> listeners = List.copyOf(b.listeners);
+        this.notifications = new Notifications(clock, b.listeners);
         for (Check c : checks) {
             // Vitals' own snapshot-reading checks run inline: they never wait for a check thread.
-            CheckRunner r = new CheckRunner(c, clock, scheduler, c.inline() ? Runnable::run : executor, listeners,
+            CheckRunner r = new CheckRunner(c, clock, scheduler, c.inline() ? Runnable::run : executor, notifications,
                     changes::resultChanged);
             rs.add(r);
             for (String g : c.groups()) {
@@ -333,6 +334,17 @@ public final class HealthRegistry implements AutoCloseable {
         return scheduler;
     }
 
+    /**
+     * Listener calls skipped so far (issue 30): notices that arrived while a listener had been in
+     * one call for over 1 s, or while 1,000 notices already waited for it. Each stuck episode is
+     * also logged once at WARNING on {@code dev.vitals}. Never decreases.
+     *
+     * @return skipped listener calls (and transition log lines), all checks
+     */
+    public long skippedNotifications() {
+        return notifications.skipped();
+    }
+
     /** @return whether checks run on virtual threads */
     public boolean usesVirtualThreads() {
         return virtualThreads;
@@ -358,6 +370,7 @@ public final class HealthRegistry implements AutoCloseable {
             r.close();
         }
         executor.shutdownNow();
+        notifications.close();
         if (ownedScheduler != null) {
             ownedScheduler.shutdown();
         }
@@ -609,7 +622,9 @@ public final class HealthRegistry implements AutoCloseable {
         }
 
         /**
-         * @param listener told of every execution of every check (metrics)
+         * @param listener told of every execution of every check (metrics), on a
+         *     {@code vitals-listener-N} thread, never on the scheduler or a check thread; see
+         *     {@link HealthListener} for ordering and what happens to a slow listener
          * @return this builder
          */
         public Builder listener(HealthListener listener) {

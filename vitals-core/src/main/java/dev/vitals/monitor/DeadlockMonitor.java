@@ -10,6 +10,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Detects deadlocks among the JVM's threads, both on object monitors ({@code synchronized}) and
@@ -28,6 +30,15 @@ import java.util.List;
  * body shows only when the details policy allows; else {@link Status#UP}. {@link #check()}
  * registers in {@code liveness}: a restart is the only cure.
  *
+ * <p>Unknown is not healthy, and not a reason to restart either (issue 30): when the JVM refuses
+ * the scan (restricted management access: a {@link SecurityException} or
+ * {@link UnsupportedOperationException}, or any other exception from the MXBean), the check is
+ * {@link Status#DEGRADED} "deadlock detection unavailable: &lt;reason&gt;" with the detail
+ * {@code deadlocks=unknown} — liveness still passes (DESIGN.md P2), the degradation is visible in
+ * every detailed report — and {@link #unavailableScans()} counts the refused scans (Micrometer:
+ * {@code vitals.deadlock.unavailable}). The refusal is logged once at WARNING, without a stack
+ * trace; a later successful scan is logged once at INFO.
+ *
  * <p>Thread-safe. Default interval 10 s.
  */
 public final class DeadlockMonitor extends AbstractMonitor<DeadlockSnapshot> {
@@ -35,10 +46,17 @@ public final class DeadlockMonitor extends AbstractMonitor<DeadlockSnapshot> {
     public static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(10);
 
     private final ThreadMXBean threads;
+    private final AtomicLong unavailableScans = new AtomicLong();
+    private volatile boolean refused; // written by sample() only
 
     private DeadlockMonitor(Builder b) {
         super(b);
-        this.threads = ManagementFactory.getThreadMXBean();
+        this.threads = b.threads != null ? b.threads : ManagementFactory.getThreadMXBean();
+    }
+
+    /** @return scans the JVM refused so far (restricted management access); never decreases */
+    public long unavailableScans() {
+        return unavailableScans.get();
     }
 
     /** @return a builder named {@code deadlock} with the defaults */
@@ -63,7 +81,25 @@ public final class DeadlockMonitor extends AbstractMonitor<DeadlockSnapshot> {
 
     @Override
     void sample(long now) {
-        publish(scan(now));
+        DeadlockSnapshot s;
+        try {
+            s = scan(now);
+        } catch (RuntimeException e) { // SecurityException, UnsupportedOperationException, ...
+            unavailableScans.incrementAndGet();
+            s = DeadlockSnapshot.unavailable(e.toString(), Duration.ofNanos(Math.max(0, clock().monotonicTime() - now)));
+            if (!refused) {
+                refused = true;
+                LOG.log(System.Logger.Level.WARNING, "monitor " + name() + ": deadlock detection unavailable, the check"
+                        + " reads DEGRADED until a scan succeeds (logged once): " + e);
+            }
+            publish(s);
+            return;
+        }
+        if (refused) {
+            refused = false;
+            LOG.log(System.Logger.Level.INFO, "monitor " + name() + ": deadlock detection available again");
+        }
+        publish(s);
     }
 
     private DeadlockSnapshot scan(long t0) {
@@ -87,6 +123,12 @@ public final class DeadlockMonitor extends AbstractMonitor<DeadlockSnapshot> {
 
     @Override
     Health assess(DeadlockSnapshot s) {
+        if (s.unavailable().isPresent()) {
+            return Health.builder(Status.DEGRADED)
+                    .message("deadlock detection unavailable: " + s.unavailable().get())
+                    .detail("deadlocks", "unknown")
+                    .build();
+        }
         if (!s.deadlocked()) {
             return Health.up();
         }
@@ -103,8 +145,16 @@ public final class DeadlockMonitor extends AbstractMonitor<DeadlockSnapshot> {
 
     /** Builds a {@link DeadlockMonitor}. Not thread-safe. */
     public static final class Builder extends AbstractMonitor.Builder<Builder> {
+        private ThreadMXBean threads;
+
         private Builder(String name) {
             super(name, DEFAULT_INTERVAL, Duration.ofMillis(100));
+        }
+
+        /** The MXBean to scan; default the platform's. For tests that restrict management access. */
+        Builder threads(ThreadMXBean threads) {
+            this.threads = Objects.requireNonNull(threads, "threads");
+            return this;
         }
 
         /** @return the monitor, not started */

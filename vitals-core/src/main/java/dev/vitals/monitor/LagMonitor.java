@@ -44,6 +44,8 @@ import java.util.function.Function;
  * <p>Thread-safe. Defaults: interval 1 s, stallAfter 60 s, window 60 s.
  */
 public final class LagMonitor extends AbstractMonitor<LagSnapshot> {
+    /** Private: a check that synchronises on this monitor cannot stop its sampling (issue 30). */
+    private final Object lock = new Object();
     /** Default interval between heartbeats: 1 s. */
     public static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(1);
     /** Default time a heartbeat may be pending before liveness fails: 60 s. */
@@ -138,27 +140,29 @@ public final class LagMonitor extends AbstractMonitor<LagSnapshot> {
     }
 
     @Override
-    synchronized void sample(long now) {
-        long ran = ranSeq;
-        if (ran == postSeq) {
-            if (ran > recordedSeq) {
-                long at = ranAt;
-                lastLag = Math.max(0, at - dueAt);
-                histogram.record(at, lastLag);
-                recordedSeq = ran;
+    void sample(long now) {
+        synchronized (lock) {
+            long ran = ranSeq;
+            if (ran == postSeq) {
+                if (ran > recordedSeq) {
+                    long at = ranAt;
+                    lastLag = Math.max(0, at - dueAt);
+                    histogram.record(at, lastLag);
+                    recordedSeq = ran;
+                }
+                dueAt = now;
+                postSeq = ran + 1;
+                post();
+            } else if (rejected) {
+                post();
             }
-            dueAt = now;
-            postSeq = ran + 1;
-            post();
-        } else if (rejected) {
-            post();
+            long pendingFor = ranSeq != postSeq ? Math.max(0, now - dueAt) : 0;
+            long[] q = histogram.quantiles(now, 0.5, 0.9, 0.99);
+            long max = Math.max(histogram.max(now), pendingFor);
+            publish(new LagSnapshot(Duration.ofNanos(Math.max(lastLag, pendingFor)), Duration.ofNanos(max),
+                    Duration.ofNanos(q[0]), Duration.ofNanos(q[1]), Duration.ofNanos(q[2]), histogram.count(now),
+                    Duration.ofNanos(pendingFor), window));
         }
-        long pendingFor = ranSeq != postSeq ? Math.max(0, now - dueAt) : 0;
-        long[] q = histogram.quantiles(now, 0.5, 0.9, 0.99);
-        long max = Math.max(histogram.max(now), pendingFor);
-        publish(new LagSnapshot(Duration.ofNanos(Math.max(lastLag, pendingFor)), Duration.ofNanos(max),
-                Duration.ofNanos(q[0]), Duration.ofNanos(q[1]), Duration.ofNanos(q[2]), histogram.count(now),
-                Duration.ofNanos(pendingFor), window));
     }
 
     private void post() {

@@ -48,6 +48,8 @@ import java.util.Objects;
  * <p>Thread-safe. Defaults: interval 5 s, connectTimeout 2 s, grace 10 s, no timeoutDownAfter.
  */
 public final class ListenerMonitor extends AbstractMonitor<ListenerSnapshot> {
+    /** Private: a check that synchronises on this monitor cannot stop its sampling (issue 30). */
+    private final Object lock = new Object();
     /** Default time between connect attempts: 5 s. */
     public static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(5);
     /** Default connect timeout: 2 s. */
@@ -129,57 +131,61 @@ public final class ListenerMonitor extends AbstractMonitor<ListenerSnapshot> {
     }
 
     @Override
-    synchronized void sample(long now) {
-        if (inFlight != null) {
-            return; // the previous attempt is still connecting; its timeout bounds it
-        }
-        attemptStart = now;
-        SocketChannel ch = null;
-        try {
-            ch = SocketChannel.open();
-            ch.configureBlocking(false);
-            if (ch.connect(address)) {
-                finish(ch, ListenerSnapshot.Result.ACCEPTED, now);
-                return;
+    void sample(long now) {
+        synchronized (lock) {
+            if (inFlight != null) {
+                return; // the previous attempt is still connecting; its timeout bounds it
             }
-            inFlight = ch;
-            pollNanos = FIRST_POLL_NANOS;
-            if (!scheduleOnce(pollNanos, this::poll)) {
-                closeQuietly(ch);
-                inFlight = null;
+            attemptStart = now;
+            SocketChannel ch = null;
+            try {
+                ch = SocketChannel.open();
+                ch.configureBlocking(false);
+                if (ch.connect(address)) {
+                    finish(ch, ListenerSnapshot.Result.ACCEPTED, now);
+                    return;
+                }
+                inFlight = ch;
+                pollNanos = FIRST_POLL_NANOS;
+                if (!scheduleOnce(pollNanos, this::poll)) {
+                    closeQuietly(ch);
+                    inFlight = null;
+                }
+            } catch (ConnectException e) {
+                finish(ch, ListenerSnapshot.Result.REFUSED, now);
+            } catch (IOException | RuntimeException e) {
+                finish(ch, ListenerSnapshot.Result.ERROR, now);
             }
-        } catch (ConnectException e) {
-            finish(ch, ListenerSnapshot.Result.REFUSED, now);
-        } catch (IOException | RuntimeException e) {
-            finish(ch, ListenerSnapshot.Result.ERROR, now);
         }
     }
 
-    private synchronized void poll() {
-        SocketChannel ch = inFlight;
-        if (ch == null) {
-            return;
-        }
-        long now = clock().monotonicTime();
-        try {
-            if (ch.finishConnect()) {
-                finish(ch, ListenerSnapshot.Result.ACCEPTED, now);
+    private void poll() {
+        synchronized (lock) {
+            SocketChannel ch = inFlight;
+            if (ch == null) {
                 return;
             }
-            long left = connectTimeoutNanos - (now - attemptStart);
-            if (left <= 0) {
-                finish(ch, ListenerSnapshot.Result.TIMED_OUT, now);
-                return;
+            long now = clock().monotonicTime();
+            try {
+                if (ch.finishConnect()) {
+                    finish(ch, ListenerSnapshot.Result.ACCEPTED, now);
+                    return;
+                }
+                long left = connectTimeoutNanos - (now - attemptStart);
+                if (left <= 0) {
+                    finish(ch, ListenerSnapshot.Result.TIMED_OUT, now);
+                    return;
+                }
+                pollNanos = Math.min(pollNanos * 2, MAX_POLL_NANOS);
+                if (!scheduleOnce(Math.min(pollNanos, left), this::poll)) {
+                    closeQuietly(ch);
+                    inFlight = null;
+                }
+            } catch (ConnectException e) {
+                finish(ch, ListenerSnapshot.Result.REFUSED, now);
+            } catch (IOException | RuntimeException e) {
+                finish(ch, ListenerSnapshot.Result.ERROR, now);
             }
-            pollNanos = Math.min(pollNanos * 2, MAX_POLL_NANOS);
-            if (!scheduleOnce(Math.min(pollNanos, left), this::poll)) {
-                closeQuietly(ch);
-                inFlight = null;
-            }
-        } catch (ConnectException e) {
-            finish(ch, ListenerSnapshot.Result.REFUSED, now);
-        } catch (IOException | RuntimeException e) {
-            finish(ch, ListenerSnapshot.Result.ERROR, now);
         }
     }
 
@@ -224,7 +230,7 @@ public final class ListenerMonitor extends AbstractMonitor<ListenerSnapshot> {
 
     @Override
     void onClose() {
-        synchronized (this) {
+        synchronized (lock) {
             closeQuietly(inFlight);
             inFlight = null;
         }

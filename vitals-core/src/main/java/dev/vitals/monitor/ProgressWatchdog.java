@@ -27,6 +27,8 @@ import java.util.Objects;
  * Thread-safe. Defaults: interval 1 s, stallAfter 60 s.
  */
 public final class ProgressWatchdog extends AbstractMonitor<WatchdogSnapshot> {
+    /** Private: a check that synchronises on this monitor cannot stop its sampling (issue 30). */
+    private final Object lock = new Object();
     /** Default interval between samples: 1 s. */
     public static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(1);
     /** Default time with work and without progress after which an executor is stalled: 60 s. */
@@ -69,14 +71,16 @@ public final class ProgressWatchdog extends AbstractMonitor<WatchdogSnapshot> {
     }
 
     @Override
-    synchronized void sample(long now) {
-        ProgressSnapshot p = Objects.requireNonNull(source.sample(), "progress source returned null");
-        if (lastCompleted < 0 || p.completed() != lastCompleted || !p.hasWork()) {
-            progressAt = now;
+    void sample(long now) {
+        synchronized (lock) {
+            ProgressSnapshot p = Objects.requireNonNull(source.sample(), "progress source returned null");
+            if (lastCompleted < 0 || p.completed() != lastCompleted || !p.hasWork()) {
+                progressAt = now;
+            }
+            lastCompleted = p.completed();
+            long without = Math.max(0, now - progressAt);
+            publish(new WatchdogSnapshot(p, Duration.ofNanos(without), p.hasWork() && without >= stallAfterNanos));
         }
-        lastCompleted = p.completed();
-        long without = Math.max(0, now - progressAt);
-        publish(new WatchdogSnapshot(p, Duration.ofNanos(without), p.hasWork() && without >= stallAfterNanos));
     }
 
     @Override

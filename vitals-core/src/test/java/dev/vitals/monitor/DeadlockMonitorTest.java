@@ -75,4 +75,69 @@ class DeadlockMonitorTest {
             // the test breaks the deadlock this way
         }
     }
+
+    @Test
+    void aScanTheJvmRefusesIsDegradedWithAReasonCountedAndLoggedOnce() throws Exception {
+        java.util.concurrent.atomic.AtomicBoolean restricted = new java.util.concurrent.atomic.AtomicBoolean(true);
+        java.lang.management.ThreadMXBean real = java.lang.management.ManagementFactory.getThreadMXBean();
+        // Restricted management access, as a security manager or a locked-down platform gives it.
+        java.lang.management.ThreadMXBean refusing = (java.lang.management.ThreadMXBean) java.lang.reflect.Proxy.newProxyInstance(
+                getClass().getClassLoader(), new Class<?>[] {java.lang.management.ThreadMXBean.class}, (proxy, m, args) -> {
+                    if (restricted.get() && m.getName().startsWith("find")) {
+                        throw new SecurityException("access denied (\"java.lang.management.ManagementPermission\" \"monitor\")");
+                    }
+                    try {
+                        return m.invoke(real, args);
+                    } catch (java.lang.reflect.InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+        java.util.List<java.util.logging.LogRecord> logged = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.logging.Logger log = java.util.logging.Logger.getLogger("dev.vitals.monitor");
+        java.util.logging.Handler capture = new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord r) {
+                logged.add(r);
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        log.addHandler(capture);
+        java.util.logging.Level oldLevel = log.getLevel();
+        log.setLevel(java.util.logging.Level.INFO);
+        DeadlockMonitor monitor = DeadlockMonitor.builder().threads(refusing).interval(Duration.ofSeconds(10)).build();
+        try {
+            monitor.start(scheduler.clock(), scheduler);
+            for (int i = 0; i < 5; i++) {
+                scheduler.advance(Duration.ofSeconds(10));
+            }
+            Health h = monitor.healthCheck().check();
+            assertThat(h.status()).as("unknown is neither UP nor a reason to restart").isEqualTo(Status.DEGRADED);
+            assertThat(h.status().isHealthy()).isTrue();
+            assertThat(h.message()).hasValueSatisfying(m -> assertThat(m)
+                    .startsWith("deadlock detection unavailable: java.lang.SecurityException: access denied"));
+            assertThat(h.details()).containsEntry("deadlocks", "unknown");
+            assertThat(monitor.unavailableScans()).isEqualTo(6);
+            assertThat(monitor.snapshot().orElseThrow().unavailable()).isPresent();
+            assertThat(logged).as("logged once, no stack trace").hasSize(1);
+            assertThat(logged.get(0).getThrown()).isNull();
+            assertThat(logged.get(0).getLevel()).isEqualTo(java.util.logging.Level.WARNING);
+
+            restricted.set(false);
+            scheduler.advance(Duration.ofSeconds(10));
+            assertThat(monitor.healthCheck().check()).isEqualTo(Health.up());
+            assertThat(logged).hasSize(2);
+            assertThat(logged.get(1).getLevel()).isEqualTo(java.util.logging.Level.INFO);
+        } finally {
+            monitor.close();
+            log.removeHandler(capture);
+            log.setLevel(oldLevel);
+        }
+    }
 }

@@ -219,6 +219,17 @@ public final class GrpcHealthServer implements AutoCloseable {
         return c == null ? 0 : c.evicted();
     }
 
+    /**
+     * Client-caused transport failures (an HTTP/1.x request, a TLS ClientHello or random bytes on
+     * the gRPC port, a stream error) counted instead of logged (issue 30; see docs/grpc.md,
+     * "Logging"): at most one INFO summary a minute is written on {@code dev.vitals.grpc}.
+     *
+     * @return failures counted so far by every Vitals gRPC health server in this JVM; never decreases
+     */
+    public long clientFailures() {
+        return TransportLogs.quieted();
+    }
+
     /** The listening channel, for tests; null before {@link #start()}. */
     CappedServerChannel listeningChannel() {
         return listening;

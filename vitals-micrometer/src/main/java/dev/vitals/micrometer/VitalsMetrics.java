@@ -136,6 +136,8 @@ public final class VitalsMetrics implements MeterBinder, HealthListener {
     public static final String MEMORY_RATIO = "vitals.memory.ratio";
     /** Gauge: threads found deadlocked by the latest scan (deadlock monitors; tag {@code monitor}). */
     public static final String DEADLOCKED_THREADS = "vitals.deadlock.threads";
+    /** Counter: deadlock scans the JVM refused (restricted management access; tag {@code monitor}). */
+    public static final String DEADLOCK_UNAVAILABLE = "vitals.deadlock.unavailable";
     /** Gauge: 1 when the latest connect to the listener was accepted, else 0 (listener monitors). */
     public static final String LISTENER_ACCEPTED = "vitals.listener.accepted";
     /** Gauge: duration of the latest connect attempt, seconds (listener monitors). */
@@ -281,8 +283,13 @@ public final class VitalsMetrics implements MeterBinder, HealthListener {
         } else if (monitor instanceof DeadlockMonitor) {
             DeadlockMonitor dm = (DeadlockMonitor) monitor;
             Tags t = tags.and(TAG_MONITOR, dm.name());
-            addMonitor(m -> snapshotGauge(m, DEADLOCKED_THREADS, t, dm, x -> x.snapshot().map(s -> (double) s.threadNames().size()),
-                    "Threads found deadlocked by the latest scan", "threads"));
+            addMonitor(m -> {
+                snapshotGauge(m, DEADLOCKED_THREADS, t, dm, x -> x.snapshot().map(s -> (double) s.threadNames().size()),
+                        "Threads found deadlocked by the latest scan", "threads");
+                FunctionCounter.builder(DEADLOCK_UNAVAILABLE, dm, DeadlockMonitor::unavailableScans).tags(t)
+                        .description("Deadlock scans the JVM refused (restricted management access)").baseUnit("scans")
+                        .register(m);
+            });
         } else if (monitor instanceof ListenerMonitor) {
             ListenerMonitor lm = (ListenerMonitor) monitor;
             Tags t = tags.and(TAG_MONITOR, lm.name());
