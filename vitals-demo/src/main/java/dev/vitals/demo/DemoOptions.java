@@ -25,7 +25,7 @@ import picocli.CommandLine.ParameterException;
             "  POST /chaos/deadlock-workers, POST /chaos/close-listener  (only with --chaos)",
             "naive:  GET /healthz on the application port and worker pool (pings the database).",
             "vitals: /livez, /readyz, /startupz, /health[/<group>] on --probe-port;",
-            "        grpc.health.v1.Health (Check, Watch) on --grpc-port when given.",
+            "        grpc.health.v1.Health (Check, List, Watch) on --grpc-port when given.",
             ""})
 public final class DemoOptions {
     static final int MAX_PORT = 65_535;
