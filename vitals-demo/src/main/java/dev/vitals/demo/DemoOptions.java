@@ -48,6 +48,11 @@ public final class DemoOptions {
                     + "readiness, startup; \"\" = readiness); 0 picks a free one (default: none).")
     Integer grpcPort;
 
+    @Option(names = "--metrics-port", paramLabel = "PORT",
+            description = "Also serve Vitals' meters (vitals_*) in Prometheus' text format at GET /metrics on this port "
+                    + "(vitals wiring only; its own thread); 0 picks a free one (default: none).")
+    Integer metricsPort;
+
     @Option(names = "--host", paramLabel = "ADDRESS",
             description = "Address the application and probe listeners bind to (default: ${DEFAULT-VALUE}).")
     String host = "127.0.0.1";
@@ -191,6 +196,17 @@ public final class DemoOptions {
                 throw new ParameterException(cl, "--grpc-port must differ from --port and --probe-port (" + grpcPort + ")");
             }
         }
+        if (metricsPort != null) {
+            port(cl, "--metrics-port", metricsPort);
+            if (wiring != Wiring.VITALS) {
+                throw new ParameterException(cl, "--metrics-port needs --wiring vitals (the naive wiring has no Vitals meters)");
+            }
+            if (metricsPort != 0 && (metricsPort == port || metricsPort == probePort
+                    || (grpcPort != null && metricsPort.intValue() == grpcPort))) {
+                throw new ParameterException(cl, "--metrics-port must differ from --port, --probe-port and --grpc-port ("
+                        + metricsPort + ")");
+            }
+        }
         port(cl, "--db-port", dbPort);
         range(cl, "--workers", workers, 1, 2_000);
         range(cl, "--export-min-ms", exportMinMs, 0, 3_600_000);
@@ -251,6 +267,11 @@ public final class DemoOptions {
     /** @return probe port (vitals wiring); 0 means any free port */
     public int probePort() {
         return probePort;
+    }
+
+    /** @return the Prometheus metrics port (vitals wiring), if {@code --metrics-port} was given; 0 means any free port */
+    public java.util.OptionalInt metricsPort() {
+        return metricsPort == null ? java.util.OptionalInt.empty() : java.util.OptionalInt.of(metricsPort);
     }
 
     /** @return the gRPC health port (vitals wiring), if {@code --grpc-port} was given; 0 means any free port */
