@@ -141,7 +141,7 @@ public final class DemoApp implements AutoCloseable {
      * The line printed once the service is ready, e.g.
      * {@code vitals-demo ready: wiring=vitals port=8080 probe-port=8081 db-port=9092 workers=40 startup-ms=212}
      * ({@code probe-port=none} in the naive wiring), followed by {@code grpc-port=N} when
-     * {@code --grpc-port} was given.
+     * {@code --grpc-port} was given and {@code metrics-port=N} when {@code --metrics-port} was.
      *
      * @return the ready line
      */
@@ -150,7 +150,8 @@ public final class DemoApp implements AutoCloseable {
         return "vitals-demo ready: wiring=" + options.wiring().flag() + " port=" + port + " probe-port="
                 + (pp.isPresent() ? Integer.toString(pp.getAsInt()) : "none") + " db-port=" + db.serverPort()
                 + " workers=" + options.workers() + " startup-ms=" + startupMs
-                + (wiring.grpcPort().isPresent() ? " grpc-port=" + wiring.grpcPort().getAsInt() : "");
+                + (wiring.grpcPort().isPresent() ? " grpc-port=" + wiring.grpcPort().getAsInt() : "")
+                + (wiring.metricsPort().isPresent() ? " metrics-port=" + wiring.metricsPort().getAsInt() : "");
     }
 
     /** @return the bound application port */

@@ -25,7 +25,7 @@ import picocli.CommandLine.ParameterException;
             "  POST /chaos/deadlock-workers, POST /chaos/close-listener  (only with --chaos)",
             "naive:  GET /healthz on the application port and worker pool (pings the database).",
             "vitals: /livez, /readyz, /startupz, /health[/<group>] on --probe-port;",
-            "        grpc.health.v1.Health (Check, Watch) on --grpc-port when given.",
+            "        grpc.health.v1.Health (Check, List, Watch) on --grpc-port when given.",
             ""})
 public final class DemoOptions {
     static final int MAX_PORT = 65_535;
@@ -47,6 +47,11 @@ public final class DemoOptions {
             description = "Also serve grpc.health.v1.Health on this port (vitals wiring only; services liveness, "
                     + "readiness, startup; \"\" = readiness); 0 picks a free one (default: none).")
     Integer grpcPort;
+
+    @Option(names = "--metrics-port", paramLabel = "PORT",
+            description = "Also serve Vitals' meters (vitals_*) in Prometheus' text format at GET /metrics on this port "
+                    + "(vitals wiring only; its own thread); 0 picks a free one (default: none).")
+    Integer metricsPort;
 
     @Option(names = "--host", paramLabel = "ADDRESS",
             description = "Address the application and probe listeners bind to (default: ${DEFAULT-VALUE}).")
@@ -191,6 +196,17 @@ public final class DemoOptions {
                 throw new ParameterException(cl, "--grpc-port must differ from --port and --probe-port (" + grpcPort + ")");
             }
         }
+        if (metricsPort != null) {
+            port(cl, "--metrics-port", metricsPort);
+            if (wiring != Wiring.VITALS) {
+                throw new ParameterException(cl, "--metrics-port needs --wiring vitals (the naive wiring has no Vitals meters)");
+            }
+            if (metricsPort != 0 && (metricsPort == port || metricsPort == probePort
+                    || (grpcPort != null && metricsPort.intValue() == grpcPort))) {
+                throw new ParameterException(cl, "--metrics-port must differ from --port, --probe-port and --grpc-port ("
+                        + metricsPort + ")");
+            }
+        }
         port(cl, "--db-port", dbPort);
         range(cl, "--workers", workers, 1, 2_000);
         range(cl, "--export-min-ms", exportMinMs, 0, 3_600_000);
@@ -251,6 +267,11 @@ public final class DemoOptions {
     /** @return probe port (vitals wiring); 0 means any free port */
     public int probePort() {
         return probePort;
+    }
+
+    /** @return the Prometheus metrics port (vitals wiring), if {@code --metrics-port} was given; 0 means any free port */
+    public java.util.OptionalInt metricsPort() {
+        return metricsPort == null ? java.util.OptionalInt.empty() : java.util.OptionalInt.of(metricsPort);
     }
 
     /** @return the gRPC health port (vitals wiring), if {@code --grpc-port} was given; 0 means any free port */

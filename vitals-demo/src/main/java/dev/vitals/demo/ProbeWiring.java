@@ -19,6 +19,11 @@ interface ProbeWiring extends AutoCloseable {
         return OptionalInt.empty();
     }
 
+    /** @return the bound Prometheus metrics port, if this wiring serves metrics ({@code --metrics-port}) */
+    default OptionalInt metricsPort() {
+        return OptionalInt.empty();
+    }
+
     /**
      * SIGTERM: fail readiness and keep serving for {@code delay}; returns when the delay has
      * passed (at once for a wiring that does not drain).

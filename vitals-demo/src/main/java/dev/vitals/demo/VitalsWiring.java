@@ -14,6 +14,7 @@ import dev.vitals.monitor.ProgressWatchdog;
 import dev.vitals.monitor.SaturationMonitor;
 import dev.vitals.monitor.SaturationSource;
 import dev.vitals.grpc.GrpcHealthServer;
+import dev.vitals.micrometer.VitalsMetrics;
 import dev.vitals.server.DetailsPolicy;
 import dev.vitals.server.ProbeServer;
 import java.net.InetAddress;
@@ -56,6 +57,7 @@ final class VitalsWiring implements ProbeWiring {
     private final SaturationMonitor saturation;
     private final ProbeServer probes;
     private final GrpcHealthServer grpc;
+    private final MetricsEndpoint metrics;
     private volatile ListenerMonitor listener;
     private volatile boolean draining;
 
@@ -70,7 +72,11 @@ final class VitalsWiring implements ProbeWiring {
         this.liveness = LivenessSet.builder().deadlockInterval(every).watchdog(progress).lag(lag).build();
         this.saturation = SaturationMonitor.builder("workers", SaturationSource.of(workers)).interval(every).warnAt(0.9).build();
 
+        VitalsMetrics meters = o.metricsPort().isPresent() ? VitalsMetrics.create() : null;
         HealthRegistry.Builder b = HealthRegistry.builder().startupCompletion(StartupCompletion.MANUAL);
+        if (meters != null) {
+            b.listener(meters);
+        }
         liveness.registerAll(b);
         b.register(Check.builder(LISTENER, this::listenerHealth).groups(Groups.LIVENESS)
                 .interval(max(every, Duration.ofSeconds(1))).timeout(Duration.ofSeconds(1))
@@ -85,6 +91,12 @@ final class VitalsWiring implements ProbeWiring {
                     .maxAge(max(o.checkInterval().multipliedBy(3), o.checkTimeout().multipliedBy(2))).build());
         }
         this.registry = b.build();
+        if (meters != null) {
+            this.metrics = new MetricsEndpoint(new InetSocketAddress(InetAddress.getByName(o.host()), o.metricsPort().getAsInt()));
+            meters.monitor(registry).saturation(saturation).progress(progress).lag(lag).bindTo(metrics.registry());
+        } else {
+            this.metrics = null;
+        }
         this.probes = ProbeServer.builder(registry).port(o.probePort()).bindAddress(InetAddress.getByName(o.host()))
                 .detailsPolicy(o.probeDetails() ? DetailsPolicy.always() : DetailsPolicy.never()).build();
         this.grpc = o.grpcPort().isPresent()
@@ -122,6 +134,9 @@ final class VitalsWiring implements ProbeWiring {
         if (grpc != null) {
             grpc.start();
         }
+        if (metrics != null) {
+            metrics.start();
+        }
     }
 
     @Override
@@ -148,6 +163,11 @@ final class VitalsWiring implements ProbeWiring {
     }
 
     @Override
+    public OptionalInt metricsPort() {
+        return metrics == null ? OptionalInt.empty() : OptionalInt.of(metrics.port());
+    }
+
+    @Override
     public void drain(Duration delay) throws InterruptedException {
         draining = true;
         try {
@@ -162,6 +182,9 @@ final class VitalsWiring implements ProbeWiring {
         probes.stop(Duration.ZERO);
         if (grpc != null) {
             grpc.stop(Duration.ZERO);
+        }
+        if (metrics != null) {
+            metrics.close();
         }
         ListenerMonitor m = listener;
         if (m != null) {

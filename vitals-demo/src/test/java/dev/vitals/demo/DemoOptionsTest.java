@@ -70,6 +70,10 @@ class DemoOptionsTest {
         assertBad("grpc port", "--grpc-port must be between 0 and 65535, was -1", "--grpc-port", "-1");
         assertBad("grpc naive", "--grpc-port needs --wiring vitals", "--wiring", "naive", "--grpc-port", "9090");
         assertBad("grpc same port", "--grpc-port must differ from --port and --probe-port (8081)", "--grpc-port", "8081");
+        assertBad("metrics port", "--metrics-port must be between 0 and 65535, was 65536", "--metrics-port", "65536");
+        assertBad("metrics naive", "--metrics-port needs --wiring vitals", "--wiring", "naive", "--metrics-port", "9100");
+        assertBad("metrics same port", "--metrics-port must differ from --port, --probe-port and --grpc-port (9090)",
+                "--grpc-port", "9090", "--metrics-port", "9090");
     }
 
     private static void assertBad(String why, String message, String... args) {

@@ -192,6 +192,26 @@ class DemoProcessTest {
         }
     }
 
+    // gRFC A90: one List call returns every service the demo serves, as a grpc-java client with the updated proto sees it
+    @Test
+    void grpcListReturnsEveryServicesStatus() throws Exception {
+        try (DemoProcess demo = start("--grpc-port", "0", "--hung-check", "--check-timeout-ms", "300")) {
+            int grpc = DemoProcess.intField(demo.awaitLine("vitals-demo ready:", START), "grpc-port");
+            io.grpc.ManagedChannel ch = io.grpc.Grpc.newChannelBuilderForAddress("127.0.0.1", grpc,
+                    io.grpc.InsecureChannelCredentials.create()).build();
+            try {
+                await().atMost(Duration.ofSeconds(20)).ignoreExceptions()
+                        .until(() -> "SERVING".equals(dev.vitals.grpc.ListClient.list(ch).get("liveness")));
+                java.util.Map<String, String> listed = dev.vitals.grpc.ListClient.list(ch);
+                assertThat(listed).as("\"\" and every group").containsOnlyKeys("", "liveness", "readiness", "startup")
+                        .containsEntry("liveness", "SERVING").containsEntry("startup", "SERVING")
+                        .containsEntry("readiness", "NOT_SERVING").containsEntry("", "NOT_SERVING"); // the hung check
+            } finally {
+                ch.shutdownNow();
+            }
+        }
+    }
+
     // DESIGN.md P10 / case C14 over gRPC: SIGTERM turns "" and readiness NOT_SERVING first, Watch sees it
     // (short exports: on SIGTERM the demo's JDK HttpServer.stop waits up to the longest export)
     @Test

@@ -26,7 +26,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * {@code grpc.health.v1.Health} ({@code Check} and {@code Watch}) answered from a
+ * {@code grpc.health.v1.Health} ({@code Check}, {@code List} and {@code Watch}) answered from a
  * {@link HealthRegistry}, as a {@link BindableService}.
  *
  * <p><b>Not isolated.</b> Added to the application's own gRPC server, its calls wait behind that
@@ -57,6 +57,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * checks run on Vitals' check executor (never on a gRPC thread) and which completes within the
  * group's longest check timeout; the answer is sent from the thread that completes it.
  *
+ * <p>{@code List} (gRFC A90) answers every service name above — {@code ""}, each group, each
+ * added name — with the status {@code Check} would give it, in one response. More than
+ * {@value #LIST_LIMIT} names is {@code RESOURCE_EXHAUSTED} (the gRFC's cap), never a partial list.
+ * grpc-java's own {@code HealthStatusManager} has no {@code List} ({@code UNIMPLEMENTED}).
+ *
  * <p>{@code Watch} sends the current status at once, then each change. Changes are found by
  * reading the in-memory reports every {@link Builder#watchInterval(Duration)} (100 ms by default)
  * on the registry's scheduler while at least one stream is open, so a drain or a stale check
@@ -68,6 +73,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class GrpcHealthService implements BindableService {
     private static final System.Logger LOG = System.getLogger("dev.vitals.grpc");
+
+    /** The most service names {@code List} answers (gRFC A90); beyond it, {@code RESOURCE_EXHAUSTED}. */
+    public static final int LIST_LIMIT = 100;
 
     private final HealthRegistry registry;
     private final String serverGroup;
@@ -102,6 +110,7 @@ public final class GrpcHealthService implements BindableService {
     public ServerServiceDefinition bindService() {
         return ServerServiceDefinition.builder(HealthProtocol.SERVICE_NAME)
                 .addMethod(HealthProtocol.CHECK, new CheckHandler())
+                .addMethod(HealthProtocol.LIST, new ListHandler())
                 .addMethod(HealthProtocol.WATCH, new WatchHandler())
                 .build();
     }
@@ -118,6 +127,21 @@ public final class GrpcHealthService implements BindableService {
     public Map<String, String> services() {
         Map<String, String> m = new LinkedHashMap<>();
         m.put("", serverGroup);
+        m.putAll(aliases);
+        return Collections.unmodifiableMap(m);
+    }
+
+    /**
+     * @return every service name {@code List} reports and the group that answers it: {@code ""},
+     *     each group of the registry by its name, then the added names; at most
+     *     {@value #LIST_LIMIT} are served
+     */
+    public Map<String, String> listedServices() {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put("", serverGroup);
+        for (String g : registry.groups()) {
+            m.put(g, g);
+        }
         m.putAll(aliases);
         return Collections.unmodifiableMap(m);
     }
@@ -201,30 +225,32 @@ public final class GrpcHealthService implements BindableService {
         }
     }
 
-    private static void answer(ServerCall<String, ServingStatus> call, ServingStatus s) {
+    private static <R> void answer(ServerCall<String, R> call, R message) {
         try {
             call.sendHeaders(new Metadata());
-            call.sendMessage(s);
+            call.sendMessage(message);
             call.close(Status.OK, new Metadata());
         } catch (IllegalStateException e) {
             // the call was cancelled or closed meanwhile: nothing to answer
         }
     }
 
-    private static <T> ServerCall.Listener<T> closeAtOnce(ServerCall<String, ServingStatus> call, Status status) {
+    private static <T, R> ServerCall.Listener<T> closeAtOnce(ServerCall<String, R> call, Status status) {
         call.close(status, new Metadata());
         return new ServerCall.Listener<T>() {
         };
     }
 
     /** One request message, then half-close; anything else is INVALID_ARGUMENT (as grpc-stub). */
-    private abstract static class OneRequest extends ServerCall.Listener<String> {
-        final ServerCall<String, ServingStatus> call;
+    private abstract static class OneRequest<R> extends ServerCall.Listener<String> {
+        final ServerCall<String, R> call;
+        private final String requestType;
         String request;
         boolean failed;
 
-        OneRequest(ServerCall<String, ServingStatus> call) {
+        OneRequest(ServerCall<String, R> call, String requestType) {
             this.call = call;
+            this.requestType = requestType;
         }
 
         @Override
@@ -235,13 +261,13 @@ public final class GrpcHealthService implements BindableService {
             if (message == HealthProtocol.MALFORMED) {
                 failed = true;
                 rejected();
-                call.close(Status.INVALID_ARGUMENT.withDescription(HealthProtocol.MALFORMED), new Metadata());
+                call.close(Status.INVALID_ARGUMENT.withDescription("malformed grpc.health.v1." + requestType), new Metadata());
                 return;
             }
             if (request != null) {
                 failed = true;
                 rejected();
-                call.close(Status.INVALID_ARGUMENT.withDescription("too many requests: one HealthCheckRequest per call"),
+                call.close(Status.INVALID_ARGUMENT.withDescription("too many requests: one " + requestType + " per call"),
                         new Metadata());
                 return;
             }
@@ -256,7 +282,7 @@ public final class GrpcHealthService implements BindableService {
             if (request == null) {
                 failed = true;
                 rejected();
-                call.close(Status.INVALID_ARGUMENT.withDescription("half-closed without a HealthCheckRequest"), new Metadata());
+                call.close(Status.INVALID_ARGUMENT.withDescription("half-closed without a " + requestType), new Metadata());
                 return;
             }
             received(request);
@@ -272,13 +298,50 @@ public final class GrpcHealthService implements BindableService {
         @Override
         public ServerCall.Listener<String> startCall(ServerCall<String, ServingStatus> call, Metadata headers) {
             call.request(2);
-            return new OneRequest(call) {
+            return new OneRequest<>(call, "HealthCheckRequest") {
                 @Override
                 void received(String service) {
                     check(call, service);
                 }
             };
         }
+    }
+
+    private final class ListHandler implements ServerCallHandler<String, Map<String, ServingStatus>> {
+        @Override
+        public ServerCall.Listener<String> startCall(ServerCall<String, Map<String, ServingStatus>> call, Metadata headers) {
+            call.request(2);
+            return new OneRequest<>(call, "HealthListRequest") {
+                @Override
+                void received(String ignored) {
+                    list(call);
+                }
+            };
+        }
+    }
+
+    /**
+     * Answers every listed service at once: each group is read (or, on demand, evaluated) once,
+     * however many names map to it; the answer goes out when the slowest evaluation completes.
+     */
+    private void list(ServerCall<String, Map<String, ServingStatus>> call) {
+        Map<String, String> services = listedServices();
+        if (services.size() > LIST_LIMIT) {
+            call.close(Status.RESOURCE_EXHAUSTED.withDescription("server health list exceeds maximum capacity: "
+                    + LIST_LIMIT + " (" + services.size() + " services)"), new Metadata());
+            return;
+        }
+        Map<String, CompletableFuture<ServingStatus>> byGroup = new LinkedHashMap<>();
+        for (String group : services.values()) {
+            byGroup.computeIfAbsent(group, g -> terminal || !onDemand(g)
+                    ? CompletableFuture.completedFuture(current(g))
+                    : evaluate(g).handle((r, e) -> r == null ? ServingStatus.NOT_SERVING : toServing(r)));
+        }
+        CompletableFuture.allOf(byGroup.values().toArray(new CompletableFuture<?>[0])).whenComplete((v, e) -> {
+            Map<String, ServingStatus> statuses = new LinkedHashMap<>();
+            services.forEach((service, group) -> statuses.put(service, byGroup.get(group).join()));
+            answer(call, statuses);
+        });
     }
 
     private void check(ServerCall<String, ServingStatus> call, String service) {
@@ -308,7 +371,7 @@ public final class GrpcHealthService implements BindableService {
         }
     }
 
-    private final class Watch extends OneRequest {
+    private final class Watch extends OneRequest<ServingStatus> {
         private final AtomicBoolean released = new AtomicBoolean();
         volatile String group;
         private ServingStatus sent;
@@ -316,7 +379,7 @@ public final class GrpcHealthService implements BindableService {
         private boolean closed;
 
         Watch(ServerCall<String, ServingStatus> call) {
-            super(call);
+            super(call, "HealthCheckRequest");
         }
 
         @Override

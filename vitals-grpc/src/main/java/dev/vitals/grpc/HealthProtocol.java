@@ -6,6 +6,7 @@ import io.grpc.MethodDescriptor;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -13,19 +14,28 @@ import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
- * The wire side of {@code grpc.health.v1.Health} (grpc/health/v1/health.proto): the two method
- * descriptors and a hand-written protobuf codec for its two one-field messages.
+ * The wire side of {@code grpc.health.v1.Health} (grpc/health/v1/health.proto, with {@code List}
+ * of gRFC A90): the three method descriptors and a hand-written protobuf codec for its messages.
  *
  * <pre>
  * message HealthCheckRequest  { string service = 1; }
  * message HealthCheckResponse { ServingStatus status = 1; }   // UNKNOWN 0, SERVING 1, NOT_SERVING 2, SERVICE_UNKNOWN 3
+ * message HealthListRequest   { }
+ * message HealthListResponse  { map&lt;string, HealthCheckResponse&gt; statuses = 1; }
  * service Health {
  *   rpc Check(HealthCheckRequest) returns (HealthCheckResponse);
+ *   rpc List(HealthListRequest) returns (HealthListResponse);
  *   rpc Watch(HealthCheckRequest) returns (stream HealthCheckResponse);
  * }
  * </pre>
+ *
+ * <p>A map entry is encoded as protobuf does it: field 1 holds a message {@code {string key = 1;
+ * HealthCheckResponse value = 2;}}.
  *
  * <p>Decoding follows proto3: fields other than {@code service} are skipped by wire type, a
  * repeated {@code service} keeps the last value, the string must be valid UTF-8, and anything
@@ -60,6 +70,20 @@ final class HealthProtocol {
             .build();
 
     /**
+     * {@code List} (gRFC A90). The request marshaller hands over {@code ""} for a well-formed
+     * HealthListRequest (it has no fields; unknown ones are skipped) and {@link #MALFORMED} otherwise.
+     */
+    static final MethodDescriptor<String, Map<String, ServingStatus>> LIST =
+            MethodDescriptor.<String, Map<String, ServingStatus>>newBuilder()
+                    .setType(MethodDescriptor.MethodType.UNARY)
+                    .setFullMethodName(MethodDescriptor.generateFullMethodName(SERVICE_NAME, "List"))
+                    .setRequestMarshaller(ListRequestMarshaller.INSTANCE)
+                    .setResponseMarshaller(ListResponseMarshaller.INSTANCE)
+                    .setIdempotent(true)
+                    .setSafe(true)
+                    .build();
+
+    /**
      * What the request marshaller hands over for a message that is not a HealthCheckRequest;
      * compared by identity (a client cannot send this instance).
      */
@@ -88,6 +112,18 @@ final class HealthProtocol {
      * @throws io.grpc.StatusRuntimeException INVALID_ARGUMENT when malformed
      */
     static String decodeRequest(byte[] b) {
+        return decodeFields(b, true);
+    }
+
+    /**
+     * @param b an encoded HealthListRequest (no fields)
+     * @throws io.grpc.StatusRuntimeException INVALID_ARGUMENT when malformed
+     */
+    static void decodeListRequest(byte[] b) {
+        decodeFields(b, false);
+    }
+
+    private static String decodeFields(byte[] b, boolean hasService) {
         String service = "";
         int[] pos = {0};
         while (pos[0] < b.length) {
@@ -109,7 +145,7 @@ final class HealthProtocol {
                     if (len < 0 || len > b.length - pos[0]) {
                         throw malformed("truncated field " + field);
                     }
-                    if (field == 1) {
+                    if (hasService && field == 1) {
                         service = utf8(b, pos[0], (int) len);
                     }
                     pos[0] += (int) len;
@@ -156,6 +192,101 @@ final class HealthProtocol {
 
     static byte[] encodeResponse(ServingStatus s) {
         return s.encoded.clone();
+    }
+
+    /**
+     * @param statuses service name to status, in the order to write (any order is valid)
+     * @return an encoded HealthListResponse
+     */
+    static byte[] encodeListResponse(Map<String, ServingStatus> statuses) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(16 * statuses.size() + 8);
+        for (Map.Entry<String, ServingStatus> e : statuses.entrySet()) {
+            byte[] key = e.getKey().getBytes(StandardCharsets.UTF_8);
+            byte[] value = e.getValue().encoded;
+            // entry = key (1, string) + value (2, HealthCheckResponse); protobuf-java writes both always
+            int entryLen = 1 + varintSize(key.length) + key.length + 1 + varintSize(value.length) + value.length;
+            out.write(0x0A);
+            writeVarint(out, entryLen);
+            out.write(0x0A);
+            writeVarint(out, key.length);
+            out.writeBytes(key);
+            out.write(0x12);
+            writeVarint(out, value.length);
+            out.writeBytes(value);
+        }
+        return out.toByteArray();
+    }
+
+    /**
+     * @param b an encoded HealthListResponse
+     * @return its statuses in wire order (a repeated key keeps the last value, as protobuf's maps)
+     * @throws io.grpc.StatusRuntimeException INVALID_ARGUMENT when malformed
+     */
+    static Map<String, ServingStatus> decodeListResponse(byte[] b) {
+        Map<String, ServingStatus> statuses = new LinkedHashMap<>();
+        int[] pos = {0};
+        while (pos[0] < b.length) {
+            long tag = readVarint(b, pos);
+            int wireType = (int) (tag & 7);
+            if (wireType != 2) {
+                skipField(b, pos, wireType);
+                continue;
+            }
+            int len = length(b, pos);
+            if (tag >>> 3 != 1) {
+                pos[0] += len;
+                continue;
+            }
+            int end = pos[0] + len;
+            String key = "";
+            ServingStatus value = ServingStatus.UNKNOWN;
+            while (pos[0] < end) {
+                long t = readVarint(b, pos);
+                int wt = (int) (t & 7);
+                if (wt != 2) {
+                    skipField(b, pos, wt);
+                    continue;
+                }
+                int n = length(b, pos);
+                if (t >>> 3 == 1) {
+                    key = utf8(b, pos[0], n);
+                } else if (t >>> 3 == 2) {
+                    value = decodeResponse(Arrays.copyOfRange(b, pos[0], pos[0] + n));
+                }
+                pos[0] += n;
+            }
+            if (pos[0] != end) {
+                throw malformed("map entry overruns its length");
+            }
+            statuses.put(key, value);
+        }
+        return statuses;
+    }
+
+    private static int length(byte[] b, int[] pos) {
+        long len = readVarint(b, pos);
+        if (len < 0 || len > b.length - pos[0]) {
+            throw malformed("truncated field");
+        }
+        return (int) len;
+    }
+
+    private static void skipField(byte[] b, int[] pos, int wireType) {
+        switch (wireType) {
+            case 0 -> readVarint(b, pos);
+            case 1 -> skip(b, pos, 8);
+            case 2 -> pos[0] += length(b, pos);
+            case 5 -> skip(b, pos, 4);
+            default -> throw malformed("wire type " + wireType);
+        }
+    }
+
+    private static void writeVarint(ByteArrayOutputStream out, int v) {
+        while ((v & ~0x7F) != 0) {
+            out.write((v & 0x7F) | 0x80);
+            v >>>= 7;
+        }
+        out.write(v);
     }
 
     private static String utf8(byte[] b, int off, int len) {
@@ -261,6 +392,41 @@ final class HealthProtocol {
             } catch (StatusRuntimeException e) {
                 return MALFORMED;
             }
+        }
+    }
+
+    private enum ListRequestMarshaller implements MethodDescriptor.Marshaller<String> {
+        INSTANCE;
+
+        @Override
+        public InputStream stream(String ignored) {
+            return new Encoded(EMPTY);
+        }
+
+        /** Never throws, as {@link RequestMarshaller#parse}. */
+        @Override
+        public String parse(InputStream in) {
+            byte[] b = readAll(in);
+            try {
+                decodeListRequest(b);
+                return "";
+            } catch (StatusRuntimeException e) {
+                return MALFORMED;
+            }
+        }
+    }
+
+    private enum ListResponseMarshaller implements MethodDescriptor.Marshaller<Map<String, ServingStatus>> {
+        INSTANCE;
+
+        @Override
+        public InputStream stream(Map<String, ServingStatus> statuses) {
+            return new Encoded(encodeListResponse(statuses));
+        }
+
+        @Override
+        public Map<String, ServingStatus> parse(InputStream in) {
+            return decodeListResponse(readAll(in));
         }
     }
 

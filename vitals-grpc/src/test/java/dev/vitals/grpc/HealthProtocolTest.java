@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.UnknownFieldSet;
 import dev.vitals.grpc.HealthProtocol.ServingStatus;
+import dev.vitals.grpc.proto.health.v1.HealthListRequest;
+import dev.vitals.grpc.proto.health.v1.HealthListResponse;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.health.v1.HealthCheckRequest;
@@ -13,6 +15,8 @@ import io.grpc.health.v1.HealthCheckResponse;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The hand-written codec against protoc's generated classes (grpc-services), byte for byte. */
@@ -42,6 +46,42 @@ class HealthProtocolTest {
             assertThat(drained.toByteArray()).isEqualTo(generated);
             assertThat(HealthProtocol.CHECK.parseResponse(new ByteArrayInputStream(generated))).isEqualTo(s);
         }
+    }
+
+    @Test
+    void listResponsesRoundTripWithTheUpdatedProtosClasses() throws Exception {
+        Map<String, ServingStatus> statuses = new LinkedHashMap<>();
+        statuses.put("", ServingStatus.SERVING);
+        statuses.put("readiness", ServingStatus.NOT_SERVING);
+        statuses.put("ü-ß-€-😀", ServingStatus.SERVING);
+        statuses.put("x".repeat(300), ServingStatus.NOT_SERVING);
+        statuses.put("unknown", ServingStatus.UNKNOWN);
+        byte[] ours = HealthProtocol.encodeListResponse(statuses);
+        HealthListResponse parsed = HealthListResponse.parseFrom(ours);
+        assertThat(parsed.getStatusesMap()).hasSize(statuses.size());
+        statuses.forEach((k, v) -> assertThat(parsed.getStatusesMap().get(k).getStatusValue()).as(k).isEqualTo(v.ordinal()));
+
+        HealthListResponse.Builder generated = HealthListResponse.newBuilder();
+        statuses.forEach((k, v) -> generated.putStatuses(k, dev.vitals.grpc.proto.health.v1.HealthCheckResponse.newBuilder()
+                .setStatusValue(v.ordinal()).build()));
+        assertThat(HealthProtocol.decodeListResponse(generated.build().toByteArray())).isEqualTo(statuses);
+        assertThat(HealthProtocol.LIST.parseResponse(HealthProtocol.LIST.streamResponse(statuses))).isEqualTo(statuses);
+        assertThat(HealthProtocol.encodeListResponse(Map.of())).isEmpty();
+    }
+
+    @Test
+    void listRequestsSkipUnknownFieldsAndRefuseMalformedOnes() {
+        assertThat(HealthProtocol.LIST.parseRequest(new ByteArrayInputStream(HealthListRequest.getDefaultInstance().toByteArray())))
+                .isEmpty();
+        byte[] withService = HealthProtocol.encodeRequest("readiness"); // field 1 is unknown to HealthListRequest
+        assertThat(HealthProtocol.LIST.parseRequest(new ByteArrayInputStream(withService))).isEmpty();
+        byte[] notUtf8 = {0x0A, 0x01, (byte) 0xFF};
+        assertThat(HealthProtocol.LIST.parseRequest(new ByteArrayInputStream(notUtf8))).as("an unknown field is not decoded").isEmpty();
+        for (byte[] bad : new byte[][] {{0x0A, 0x05, 'a'}, {0x08}, {0x07}, {0x00, 0x00}}) {
+            assertThat(HealthProtocol.LIST.parseRequest(new ByteArrayInputStream(bad))).isSameAs(HealthProtocol.MALFORMED);
+        }
+        assertThatThrownBy(() -> HealthProtocol.decodeListResponse(new byte[] {0x0A, 0x03, 0x12, 0x05, 0x08}))
+                .isInstanceOf(StatusRuntimeException.class);
     }
 
     @Test

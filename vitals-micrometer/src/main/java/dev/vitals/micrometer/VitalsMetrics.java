@@ -75,6 +75,8 @@ import java.util.function.ToDoubleFunction;
  *     0 UP, 1 DEGRADED, 2 DOWN, 3 UNKNOWN (higher is worse)</td></tr>
  * <tr><td>{@value #GROUP_STATUS}</td><td>gauge</td><td>group</td><td>status</td>
  *     <td>the group's aggregated status, same encoding, availability state included</td></tr>
+ * <tr><td>{@value #AVAILABILITY_DRAINING}</td><td>gauge</td><td>(none)</td><td>registries</td>
+ *     <td>1 while the registry drains for shutdown, else 0</td></tr>
  * <tr><td>{@value #POOL_SATURATION}; {@value #POOL_BUSY}, {@value #POOL_CAPACITY}; {@value #POOL_QUEUED}</td>
  *     <td>gauges</td><td>pool</td><td>ratio; units (threads, permits); tasks</td>
  *     <td>a {@link SaturationMonitor}'s latest sample</td></tr>
@@ -105,6 +107,13 @@ public final class VitalsMetrics implements MeterBinder, HealthListener {
     public static final String CHECK_STATUS = "vitals.check.status";
     /** Gauge: a group's current status, 0 UP, 1 DEGRADED, 2 DOWN, 3 UNKNOWN. */
     public static final String GROUP_STATUS = "vitals.group.status";
+
+    /**
+     * Gauge: 1 while the registry drains for shutdown ({@link dev.vitals.Availability#isDraining()}),
+     * else 0; summed, the number of draining registries. Prometheus:
+     * {@code vitals_availability_draining_registries}.
+     */
+    public static final String AVAILABILITY_DRAINING = "vitals.availability.draining";
 
     /** Gauge: busy ÷ capacity of a monitored pool, 0.0–1.0. */
     public static final String POOL_SATURATION = "vitals.pool.saturation";
@@ -158,6 +167,7 @@ public final class VitalsMetrics implements MeterBinder, HealthListener {
     static final String UNIT_FAILURES = "failures";
     static final String UNIT_TIMEOUTS = "timeouts";
     static final String UNIT_STATUS = "status";
+    static final String UNIT_REGISTRIES = "registries";
 
     static final String TAG_CHECK = "check";
     static final String TAG_POOL = "pool";
@@ -471,6 +481,14 @@ public final class VitalsMetrics implements MeterBinder, HealthListener {
         }
     }
 
+    private static double draining(HealthRegistry r) {
+        try {
+            return r.availability().isDraining() ? 1.0 : 0.0;
+        } catch (IllegalStateException e) {
+            return Double.NaN; // closed
+        }
+    }
+
     private static final class CheckMeters {
         final Timer duration;
         final Counter failures;
@@ -511,6 +529,9 @@ public final class VitalsMetrics implements MeterBinder, HealthListener {
                 gauge(CHECK_STATUS, tags.and(TAG_CHECK, c.name()), r, reg -> checkStatus(reg, group, c.name()),
                         "Current status of the check: 0 UP, 1 DEGRADED, 2 DOWN, 3 UNKNOWN");
             }
+            Gauge.builder(AVAILABILITY_DRAINING, r, VitalsMetrics::draining).tags(tags)
+                    .description("1 while the registry drains for shutdown (readiness refused, liveness kept), else 0")
+                    .baseUnit(UNIT_REGISTRIES).register(meters);
             List<String> groups = new ArrayList<>(r.groups());
             for (String g : groups) {
                 gauge(GROUP_STATUS, tags.and(TAG_GROUP, g), r, reg -> groupStatus(reg, g),

@@ -123,6 +123,7 @@ class MonitorMetricsTest {
                 Map.entry(VitalsMetrics.CHECK_TIMEOUTS, "timeouts"),
                 Map.entry(VitalsMetrics.CHECK_STATUS, "status"),
                 Map.entry(VitalsMetrics.GROUP_STATUS, "status"),
+                Map.entry(VitalsMetrics.AVAILABILITY_DRAINING, "registries"),
                 Map.entry(VitalsMetrics.POOL_SATURATION, "ratio"),
                 Map.entry(VitalsMetrics.POOL_BUSY, "units"),
                 Map.entry(VitalsMetrics.POOL_CAPACITY, "units"),

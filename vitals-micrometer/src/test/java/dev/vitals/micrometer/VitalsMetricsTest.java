@@ -177,6 +177,9 @@ class VitalsMetricsTest {
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
                 assertThat(meters.get(VitalsMetrics.CHECK_DURATION).tags("check", "ping").timer().count()).isGreaterThanOrEqualTo(3));
         assertThat(meters.get(VitalsMetrics.GROUP_STATUS).tags("group", "liveness").gauge().value()).isEqualTo(0.0);
+        assertThat(meters.get(VitalsMetrics.AVAILABILITY_DRAINING).gauge().value()).isEqualTo(0.0);
+        health.availability().drain(Duration.ofMinutes(1));
+        assertThat(meters.get(VitalsMetrics.AVAILABILITY_DRAINING).gauge().value()).as("draining").isEqualTo(1.0);
     }
 
     @Test

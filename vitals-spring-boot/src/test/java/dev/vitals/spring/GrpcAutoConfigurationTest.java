@@ -42,6 +42,9 @@ class GrpcAutoConfigurationTest {
             assertThat(check(ch, "liveness")).isEqualTo("SERVING");
             assertThat(check(ch, "shop.Orders")).isEqualTo("SERVING");
             assertThat(check(ch, "no.such.Service")).isEqualTo("NOT_FOUND");
+            assertThat(dev.vitals.grpc.ListClient.list(ch)).as("List (gRFC A90): every service at once")
+                    .containsKeys("", "liveness", "readiness", "startup", "shop.Orders")
+                    .containsEntry("", "SERVING").containsEntry("shop.Orders", "SERVING");
 
             List<String> watched = new CopyOnWriteArrayList<>();
             CompletableFuture<String> end = new CompletableFuture<>();
