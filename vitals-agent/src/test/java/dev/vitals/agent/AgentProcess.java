@@ -35,7 +35,7 @@ public final class AgentProcess implements AutoCloseable {
         this.log = log;
     }
 
-    /** Starts {@code java [jvmArgs] -javaagent:vitals-agent.jar=agentArgs -jar jar appArgs}. */
+    /** Starts {@code java [jvmArgs] -javaagent:vitals-agent.jar=agentArgs -jar jar appArgs}; no agent when {@code agentArgs} is null. */
     public static AgentProcess start(String name, String agentArgs, List<String> jvmArgs, Path jar, String... appArgs) throws IOException {
         Path dir = Paths.get("target", "agent-it");
         Files.createDirectories(dir);
@@ -46,7 +46,9 @@ public final class AgentProcess implements AutoCloseable {
         cmd.add("-XX:CICompilerCount=1");
         cmd.add("-Xshare:auto");
         cmd.addAll(jvmArgs);
-        cmd.add("-javaagent:" + AGENT + (agentArgs.isEmpty() ? "" : "=" + agentArgs));
+        if (agentArgs != null) {
+            cmd.add("-javaagent:" + AGENT + (agentArgs.isEmpty() ? "" : "=" + agentArgs));
+        }
         cmd.add("-jar");
         cmd.add(jar.toString());
         cmd.addAll(List.of(appArgs));
@@ -83,6 +85,16 @@ public final class AgentProcess implements AutoCloseable {
             return false;
         });
         return port[0];
+    }
+
+    /** @return the value of a {@code /proc/<pid>/status} line ({@code VmRSS:} in KiB, {@code Threads:}), -1 if absent */
+    public long status(String key) throws IOException {
+        for (String line : Files.readAllLines(Paths.get("/proc", Long.toString(process.pid()), "status"))) {
+            if (line.startsWith(key)) {
+                return Long.parseLong(line.substring(key.length()).trim().split("\\s+")[0]);
+            }
+        }
+        return -1;
     }
 
     public int probePort() {

@@ -238,6 +238,73 @@ public abstract class FrameworkAgentScenario {
         }
     }
 
+    /**
+     * Issue 24's figures: the example with and without the agent, alternating pairs
+     * ({@code -Dvitals.agent.bench.pairs=N}, default 3): start-up (launch until {@code /test/hello}
+     * answers), then 10 s later (the agent's readiness and start-up polls running, every 1 s)
+     * threads and RSS from {@code /proc/<pid>/status}; medians and the median of the pairwise
+     * differences to standard output and {@code target/agent-cost-NAME.txt}. Not a bound: the
+     * thread delta is what the application pays, the agent's four threads included.
+     */
+    @Test
+    @org.junit.jupiter.api.Tag("benchmark")
+    void costWithAndWithoutTheAgent() throws Exception {
+        int pairs = Integer.getInteger("vitals.agent.bench.pairs", 3);
+        List<double[]> without = new ArrayList<>();
+        List<double[]> with = new ArrayList<>();
+        for (int i = 0; i < pairs; i++) {
+            without.add(measure(false, i));
+            with.add(measure(true, i));
+        }
+        String[] names = {"start-up to first answer (ms)", "RSS (MiB)", "threads"};
+        StringBuilder sb = new StringBuilder("vitals-agent cost on " + name + " (" + pairs + " alternating pairs, medians; java "
+                + System.getProperty("java.version") + ")\n");
+        sb.append(String.format(java.util.Locale.ROOT, "%-32s %10s %10s %10s%n", "", "without", "with", "delta"));
+        for (int k = 0; k < names.length; k++) {
+            List<Double> a = new ArrayList<>();
+            List<Double> b = new ArrayList<>();
+            List<Double> d = new ArrayList<>();
+            for (int i = 0; i < pairs; i++) {
+                a.add(without.get(i)[k]);
+                b.add(with.get(i)[k]);
+                d.add(with.get(i)[k] - without.get(i)[k]);
+            }
+            sb.append(String.format(java.util.Locale.ROOT, "%-32s %10.1f %10.1f %+10.1f%n", names[k], median(a), median(b), median(d)));
+        }
+        for (int i = 0; i < pairs; i++) {
+            sb.append("pair ").append(i).append(": without ").append(java.util.Arrays.toString(without.get(i)))
+                    .append(" with ").append(java.util.Arrays.toString(with.get(i))).append('\n');
+        }
+        System.out.println(sb);
+        java.nio.file.Files.writeString(Path.of("target", "agent-cost-" + name + ".txt"), sb.toString());
+        assertThat(with).hasSize(pairs);
+    }
+
+    private double[] measure(boolean agent, int i) throws Exception {
+        int[] ports = freePorts(2);
+        long t0 = System.nanoTime();
+        try (AgentProcess p = AgentProcess.start(name + "-cost-" + (agent ? "with" : "without") + "-" + i,
+                agent ? "port=0,readiness-interval=1s" : null, jvmArgs(ports[0], ports[1]), jar(),
+                appArgs(ports[0], ports[1]).toArray(new String[0]))) {
+            await("first answer").atMost(BOOT).pollInterval(Duration.ofMillis(20)).until(() -> {
+                if (!p.process.isAlive()) {
+                    throw new AssertionError("exited: " + p.output());
+                }
+                return get(ports[0], "/test/hello").status == 200;
+            });
+            double startMs = (System.nanoTime() - t0) / 1e6;
+            Thread.sleep(10_000);
+            return new double[] {startMs, p.status("VmRSS:") / 1024.0, p.status("Threads:")};
+        }
+    }
+
+    private static double median(List<Double> v) {
+        List<Double> s = new ArrayList<>(v);
+        Collections.sort(s);
+        int n = s.size();
+        return n % 2 == 1 ? s.get(n / 2) : (s.get(n / 2 - 1) + s.get(n / 2)) / 2;
+    }
+
     /** A dependency that accepts connections and never answers (nor reads). At most 512 held. */
     static final class Blackhole implements AutoCloseable {
         private final ServerSocket server;
