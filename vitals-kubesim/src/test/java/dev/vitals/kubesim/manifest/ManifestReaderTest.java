@@ -237,4 +237,23 @@ class ManifestReaderTest {
         // and the resources the simulation applies
         assertThat(entry.resources().describe()).isEqualTo("cpu limit 500m (request 250m), memory limit 512Mi");
     }
+
+    @Test
+    void aRegularContainersRestartPolicyAndRulesAreReadAndBadOnesRefused(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        java.nio.file.Path m = dir.resolve("pod.yaml");
+        String pod = "kind: Pod\nmetadata: {name: p}\nspec:\n  restartPolicy: Always\n  containers:\n  - name: app\n"
+                + "    restartPolicy: %s\n    restartPolicyRules:\n    - action: Restart\n      exitCodes: {operator: %s, values: [42]}\n";
+        java.nio.file.Files.writeString(m, String.format(pod, "Never", "In"));
+        PodSpec spec = ManifestReader.read(m).select(Optional.empty()).toPodSpec();
+        assertThat(spec.containerRestart().describe()).isEqualTo("container restartPolicy Never, Restart on exit codes In [42]");
+        assertThat(spec.containerRestart().restartsAfterExit(spec.restartPolicy(), 42)).isTrue();
+        assertThat(spec.containerRestart().restartsAfterExit(spec.restartPolicy(), 1)).isFalse();
+        java.nio.file.Files.writeString(m, String.format(pod, "Never", "Between"));
+        assertThatThrownBy(() -> ManifestReader.read(m).select(Optional.empty()).toPodSpec())
+                .isInstanceOf(InvalidInputException.class).hasMessageContaining("exitCodes.operator must be In or NotIn");
+        java.nio.file.Files.writeString(m, String.format(pod, "Sometimes", "In"));
+        assertThatThrownBy(() -> ManifestReader.read(m).select(Optional.empty()).toPodSpec())
+                .isInstanceOf(InvalidInputException.class).hasMessageContaining("unsupported value \"Sometimes\"");
+    }
 }
