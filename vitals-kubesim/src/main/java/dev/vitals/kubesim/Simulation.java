@@ -78,9 +78,9 @@ public final class Simulation {
             this.runtime = b.runtime;
             this.target = "(injected runtime)";
         } else {
-            // the container's static env (PodSpec.env), then what the caller resolved beyond it (fieldRefs)
-            Map<String, String> env = new java.util.LinkedHashMap<>(pod.env());
-            env.putAll(b.environment);
+            // the environment the caller resolved (simulate: literal values and fieldRefs), else the pod's
+            // static env (PodSpec.env, where a valueFrom variable is empty, as exec probes see it)
+            Map<String, String> env = b.environment == null ? pod.env() : b.environment;
             ProcessRuntime pr = new ProcessRuntime(b.command, b.output, env, null,
                     b.limits != null ? b.limits : dev.vitals.kubesim.runtime.ResourceLimits.of(b.resources));
             this.runtime = pr;
@@ -285,7 +285,7 @@ public final class Simulation {
         private Consumer<SimEvent> listener = e -> { };
         private List<String> command = List.of();
         private ProcessBuilder.Redirect output = ProcessBuilder.Redirect.DISCARD;
-        private Map<String, String> environment = Map.of();
+        private Map<String, String> environment;
         private SimTime time;
         private ContainerRuntime runtime;
         private ProbeExecutor executor;
@@ -336,8 +336,10 @@ public final class Simulation {
         }
 
         /**
-         * @param env the container's environment, added to this process's own (as the image's
-         *        environment is under the container's {@code env}); default none
+         * @param env the container's environment as the caller resolved it (e.g. {@code ContainerProcess.env()}:
+         *        literal values and {@code fieldRef}s), added to this process's own (as the image's environment
+         *        is under the container's {@code env}); it replaces {@link PodSpec#env()} for the process (not for
+         *        exec probes). Default: {@link PodSpec#env()}
          */
         public Builder environment(Map<String, String> env) {
             this.environment = Map.copyOf(env);

@@ -71,8 +71,9 @@ final class LintCommand implements Callable<Integer> {
     @Option(names = "--container", paramLabel = "NAME", description = "only containers of this name (or KIND/NAME:CONTAINER)")
     String container;
 
-    @Option(names = "--startup-seconds", paramLabel = "TIME",
-            description = "how long the application needs to start (e.g. 300 or 5m): rule L2 predicts the kill time")
+    @Option(names = {"--startup-seconds", "--boot-time"}, paramLabel = "TIME",
+            description = "how long the application needs to start (e.g. 300 or 5m; default: the boot of a --from-run"
+                    + " report, measured under its CPU limit): rule L2 predicts the kill time")
     String startupSeconds;
 
     @Option(names = "--app-config", paramLabel = "FILE",
@@ -87,7 +88,8 @@ final class LintCommand implements Callable<Integer> {
             description = "measured probe latency, e.g. liveness=1.2s or readiness=80ms/1.4s/300ms (repeatable): rule L15")
     List<String> probeLatency = new ArrayList<>();
 
-    @Option(names = "--from-run", paramLabel = "FILE", description = "probe latencies from a vitals simulate --json report: rule L15")
+    @Option(names = "--from-run", paramLabel = "FILE", description = "probe latencies (rule L15) and the boot time (rule L2)"
+            + " from a vitals simulate --json report")
     Path fromRun;
 
     @Option(names = "--list-rules", description = "list the rules and exit")
@@ -124,6 +126,13 @@ final class LintCommand implements Callable<Integer> {
         Optional<AppConfig> app = appConfig.isEmpty() ? Optional.empty()
                 : Optional.of(AppConfig.load(appConfig, new LinkedHashSet<>(profiles)));
         Map<ProbeType, List<Duration>> latencies = latencies();
+        if (startup.isEmpty() && fromRun != null) {
+            // the boot that run measured (under the pod's CPU limit when it applied one): rule L2
+            JsonNode boot = new ObjectMapper().readTree(fromRun.toFile()).path("boot").path("seconds");
+            if (boot.isNumber() && boot.asDouble() > 0) {
+                startup = Optional.of(Duration.ofMillis(Math.round(boot.asDouble() * 1000)));
+            }
+        }
         List<LintInput> inputs = LintInput.collect(paths, stdin);
         Writer target = openOutput();
         LintReport report = new Linter(rules, new LintContext(startup, app, latencies), Optional.ofNullable(container))

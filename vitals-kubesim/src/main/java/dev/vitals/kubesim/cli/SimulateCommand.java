@@ -187,7 +187,7 @@ final class SimulateCommand implements Callable<Integer> {
             throw new InvalidInputException("--termination-grace-period must be 0-" + MAX_DURATION.toSeconds()
                     + " seconds (at most " + MAX_DURATION.toHours() + "h, the longest run), was " + grace);
         }
-        return new PodSpec(base.containerName(), ports, s, l, r, rp, g);
+        return new PodSpec(base.containerName(), ports, s, l, r, rp, g, base.env(), base.containerRestart());
     }
 
     private static void checkNamedPort(ProbeSpec p, Map<String, Integer> ports) {
@@ -302,8 +302,9 @@ final class SimulateCommand implements Callable<Integer> {
         for (ProbeType t : ProbeType.values()) {
             pod.probe(t).ifPresent(p -> out.println("  " + t.label() + ": " + SimulateChecks.describe(p, pod.ports())));
         }
-        out.println(String.format(Locale.ROOT, "  restartPolicy %s, terminationGracePeriodSeconds %d",
-                pod.restartPolicy(), pod.terminationGracePeriodSeconds()));
+        out.println(String.format(Locale.ROOT, "  restartPolicy %s, terminationGracePeriodSeconds %d%s",
+                pod.restartPolicy(), pod.terminationGracePeriodSeconds(), pod.containerRestart().policy().isEmpty() ? ""
+                        : "; " + pod.containerRestart().describe() + " (overrides the pod's, KEP-5307)"));
         if (!resources.isEmpty()) {
             out.println("  resources: " + resources.describe() + ": " + limits.status());
             if (!limits.applied()) {

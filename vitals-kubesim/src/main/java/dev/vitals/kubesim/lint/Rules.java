@@ -27,7 +27,7 @@ public final class Rules {
             new StartupBudgetRule(), new LivenessTimeoutRule(), new RestartBeforeShedRule(), new MissingStartupRule(),
             new ExecShellRule(), new UndeclaredPortRule(), new NoReadinessRule(), new SharedDependencyRule(),
             new LivenessDependencyRule(), new WidenedGroupRule(), new LivenessReadinessGroupRule(), new AppPortRule(),
-            new MissingGroupRule(), new ProbeLatencyRule());
+            new MissingGroupRule(), new ProbeLatencyRule(), new CpuStarvedLivenessRule(), new ProbeHostRule());
 
     private Rules() {
     }

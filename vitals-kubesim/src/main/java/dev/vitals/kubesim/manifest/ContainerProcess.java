@@ -85,14 +85,16 @@ public record ContainerProcess(Map<String, String> env, List<String> unavailable
 
     /**
      * @param container the container's YAML
-     * @return its literal {@code env[].value} entries as written, the map the kubelet expands exec
-     *         probe commands with (kubecontainer.ExpandContainerCommandOnlyStatic, R68)
+     * @return the map the kubelet expands exec probe commands with (kubecontainer.ExpandContainerCommandOnlyStatic
+     *         over EnvVarsToMap, R68): each {@code env[]} name with its {@code value} as written, and a
+     *         {@code valueFrom} variable with an empty string (its {@code value} is empty), so {@code $(POD_NAME)}
+     *         in an exec probe expands to "" while an undeclared {@code $(NAME)} stays as written
      */
     public static Map<String, String> staticEnv(JsonNode container) {
         Map<String, String> out = new LinkedHashMap<>();
         for (JsonNode e : container.path("env")) {
-            if (!e.path("name").asText("").isEmpty() && !e.has("valueFrom")) {
-                out.put(e.path("name").asText(), e.path("value").asText(""));
+            if (!e.path("name").asText("").isEmpty()) {
+                out.put(e.path("name").asText(), e.has("valueFrom") ? "" : e.path("value").asText(""));
             }
         }
         return out;

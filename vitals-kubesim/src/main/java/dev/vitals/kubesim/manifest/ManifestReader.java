@@ -265,6 +265,13 @@ public final class ManifestReader {
                                         + "); kubelet would error on every tick and discard it, so this probe never acts (G4)",
                                 "add the port to ports[] with that name, or use the port number")));
             }
+            try {
+                containerRestart();
+            } catch (InvalidInputException e) {
+                out.add(new Violation("R6", prefix() + ".restartPolicy", e.getMessage(),
+                        "restartPolicy Always, OnFailure or Never; restartPolicyRules [{action: Restart, exitCodes:"
+                                + " {operator: In|NotIn, values: [...]}}] need restartPolicy"));
+            }
             String rp = podSpec.path("restartPolicy").asText("Always");
             if (!Set.of("Always", "OnFailure", "Never").contains(rp)) {
                 out.add(new Violation("R6", workload + " spec.restartPolicy", "unsupported value \"" + rp + "\"",
@@ -298,7 +305,45 @@ public final class ManifestReader {
             return new PodSpec(name, ports(), Optional.ofNullable(b.get(ProbeType.STARTUP)).map(ProbeSpec.Builder::build),
                     Optional.ofNullable(b.get(ProbeType.LIVENESS)).map(ProbeSpec.Builder::build),
                     Optional.ofNullable(b.get(ProbeType.READINESS)).map(ProbeSpec.Builder::build), rp, grace,
-                    ContainerProcess.staticEnv(node));
+                    ContainerProcess.staticEnv(node), containerRestart());
+        }
+
+        /**
+         * @return a regular container's own {@code restartPolicy} and {@code restartPolicyRules}
+         *         (KEP-5307); {@link dev.vitals.kubesim.model.ContainerRestart#NONE} for other roles (an init
+         *         container's {@code restartPolicy: Always} makes it a sidecar) or when not written
+         * @throws InvalidInputException on a value the API server rejects
+         */
+        public dev.vitals.kubesim.model.ContainerRestart containerRestart() {
+            JsonNode p = node.path("restartPolicy");
+            JsonNode rules = node.path("restartPolicyRules");
+            if (role != Role.CONTAINER || (p.isMissingNode() && rules.isMissingNode())) {
+                return dev.vitals.kubesim.model.ContainerRestart.NONE;
+            }
+            if (p.isMissingNode() || p.isNull()) {
+                throw new InvalidInputException("restartPolicyRules need the container's restartPolicy");
+            }
+            RestartPolicy policy = RestartPolicy.parse(p.asText());
+            List<dev.vitals.kubesim.model.ContainerRestart.Rule> out = new ArrayList<>();
+            for (JsonNode r : rules) {
+                String action = r.path("action").asText("");
+                if (!action.equals("Restart")) {
+                    throw new InvalidInputException("restartPolicyRules: unsupported action \"" + action + "\": supported: \"Restart\"");
+                }
+                String op = r.path("exitCodes").path("operator").asText("");
+                if (!op.equals("In") && !op.equals("NotIn")) {
+                    throw new InvalidInputException("restartPolicyRules: exitCodes.operator must be In or NotIn, was \"" + op + "\"");
+                }
+                Set<Integer> values = new java.util.LinkedHashSet<>();
+                for (JsonNode v : r.path("exitCodes").path("values")) {
+                    if (!v.canConvertToInt()) {
+                        throw new InvalidInputException("restartPolicyRules: exit code " + v + " is not a number");
+                    }
+                    values.add(v.asInt());
+                }
+                out.add(new dev.vitals.kubesim.model.ContainerRestart.Rule(action, op.equals("In"), values));
+            }
+            return new dev.vitals.kubesim.model.ContainerRestart(Optional.of(policy), out);
         }
 
         /**

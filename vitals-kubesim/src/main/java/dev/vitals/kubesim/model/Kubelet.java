@@ -361,7 +361,7 @@ public final class Kubelet {
             emit(SimEvent.Type.KILL, Optional.empty(), Optional.empty(), Optional.empty(),
                     "Stopping container " + pod.containerName() + ": pod deleted (SIGTERM, SIGKILL after " + effective + "s)");
         } else {
-            boolean restart = pod.restartPolicy() != RestartPolicy.NEVER;
+            boolean restart = pod.containerRestart().restartsAfterProbeKill(pod.restartPolicy()); // KEP-5307
             emit(SimEvent.Type.KILL, Optional.of(probe), Optional.empty(), Optional.empty(),
                     "Container " + pod.containerName() + " failed " + probe.label() + " probe"
                             + (restart ? ", will be restarted" : "") + " (SIGTERM, SIGKILL after " + effective + "s)");
@@ -430,9 +430,10 @@ public final class Kubelet {
         if (deleting) {
             restart = false; // R53
         } else if (killed) {
-            restart = pod.restartPolicy() != RestartPolicy.NEVER; // R42: whatever the exit code
+            // R42: whatever the exit code; a container's own policy overrides the pod's, its rules are not read
+            restart = pod.containerRestart().restartsAfterProbeKill(pod.restartPolicy());
         } else {
-            restart = pod.restartPolicy().restartsAfterExit(code); // R20, R42
+            restart = pod.containerRestart().restartsAfterExit(pod.restartPolicy(), code); // R20, R42, KEP-5307
         }
         state = restart ? ContainerState.BACK_OFF : ContainerState.EXITED;
         updatePodStatus(); // R29, R39: not running → not ready

@@ -17,10 +17,12 @@ import java.util.Optional;
  * @param terminationGracePeriodSeconds the pod's grace period (default 30)
  * @param env the container's static environment ({@code env[].value}), for {@code $(VAR)}
  *        expansion of exec probe commands (R68, {@link EnvExpansion})
+ * @param containerRestart the container's own restartPolicy and restartPolicyRules (KEP-5307), overriding
+ *        {@code restartPolicy}; {@link ContainerRestart#NONE} when not written
  */
 public record PodSpec(String containerName, Map<String, Integer> ports, Optional<ProbeSpec> startup,
         Optional<ProbeSpec> liveness, Optional<ProbeSpec> readiness, RestartPolicy restartPolicy,
-        long terminationGracePeriodSeconds, Map<String, String> env) {
+        long terminationGracePeriodSeconds, Map<String, String> env, ContainerRestart containerRestart) {
 
     public PodSpec {
         Objects.requireNonNull(containerName, "containerName");
@@ -30,6 +32,15 @@ public record PodSpec(String containerName, Map<String, Integer> ports, Optional
         Objects.requireNonNull(liveness, "liveness");
         Objects.requireNonNull(readiness, "readiness");
         Objects.requireNonNull(restartPolicy, "restartPolicy");
+        Objects.requireNonNull(containerRestart, "containerRestart");
+    }
+
+    /** A pod whose container has no restart policy of its own. */
+    public PodSpec(String containerName, Map<String, Integer> ports, Optional<ProbeSpec> startup,
+            Optional<ProbeSpec> liveness, Optional<ProbeSpec> readiness, RestartPolicy restartPolicy,
+            long terminationGracePeriodSeconds, Map<String, String> env) {
+        this(containerName, ports, startup, liveness, readiness, restartPolicy, terminationGracePeriodSeconds, env,
+                ContainerRestart.NONE);
     }
 
     /** A pod whose container has no environment. */
@@ -53,13 +64,19 @@ public record PodSpec(String containerName, Map<String, Integer> ports, Optional
 
     /** @return a pod with the same probes and another restart policy / grace */
     public PodSpec with(RestartPolicy policy, long graceSeconds) {
-        return new PodSpec(containerName, ports, startup, liveness, readiness, policy, graceSeconds, env);
+        return new PodSpec(containerName, ports, startup, liveness, readiness, policy, graceSeconds, env, containerRestart);
     }
 
     /** @return a pod with the same probes and this container environment */
     public PodSpec withEnv(Map<String, String> environment) {
         return new PodSpec(containerName, ports, startup, liveness, readiness, restartPolicy,
-                terminationGracePeriodSeconds, environment);
+                terminationGracePeriodSeconds, environment, containerRestart);
+    }
+
+    /** @return a pod with the same probes and this container-level restart policy and rules */
+    public PodSpec withContainerRestart(ContainerRestart restart) {
+        return new PodSpec(containerName, ports, startup, liveness, readiness, restartPolicy,
+                terminationGracePeriodSeconds, env, restart);
     }
 
     /**

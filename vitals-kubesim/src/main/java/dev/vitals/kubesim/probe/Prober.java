@@ -39,7 +39,8 @@ import javax.net.ssl.X509TrustManager;
  *   <li>HTTP (kubelet: pkg/probe/http/http.go, request.go): a fresh connection per attempt
  *       with {@code Connection: close}; one deadline {@code T} over connect, TLS, redirects,
  *       headers and body (R59); 200–299 Success, 300–399 Warning, else Failure (R61);
- *       same-hostname redirects only, at most 10 requests (R62); body capped at 10 KiB (R60);
+ *       same-hostname redirects only (301, 302, 303, 307, 308: a 300 or 304 is not followed, as Go's
+ *       client does not), at most 10 requests (R62); body capped at 10 KiB (R60);
  *       User-Agent {@code kube-probe/<major>.<minor>} and Accept {@code *}{@code /*} (R57);
  *       HTTPS without certificate checks (R58).</li>
  *   <li>TCP (pkg/probe/tcp/tcp.go): connect within {@code T}, close at once (R63).</li>
@@ -240,7 +241,9 @@ public final class Prober {
                 return ProbeOutcome.of(ProbeResult.SUCCESS, r.body, Duration.ZERO); // http.go: the output is the body
             }
             if (r.status >= 300 && r.status < 400) {
-                String location = r.header("Location");
+                // Go's client follows only 301, 302, 303, 307 and 308 (net/http client.go redirectBehavior):
+                // a 300 or 304 comes back as it is, Location or not, and the kubelet reads it as a Warning
+                String location = FOLLOWED.contains(r.status) ? r.header("Location") : null;
                 if (location != null) {
                     URI next;
                     try {
@@ -268,6 +271,9 @@ public final class Prober {
             return ProbeOutcome.of(ProbeResult.FAILURE, "HTTP probe failed with statuscode: " + r.status, Duration.ZERO);
         }
     }
+
+    /** Redirect statuses Go's HTTP client follows (net/http client.go redirectBehavior). */
+    private static final java.util.Set<Integer> FOLLOWED = java.util.Set.of(301, 302, 303, 307, 308);
 
     /**
      * The request headers as the kubelet builds them ({@code request.go} newProbeRequest and

@@ -150,7 +150,7 @@ class LintCliTest {
         assertThat(root.path("version").asText()).isEqualTo("2.1.0");
         JsonNode run = root.path("runs").get(0);
         assertThat(run.path("tool").path("driver").path("name").asText()).isEqualTo("vitals-lint");
-        assertThat(run.path("tool").path("driver").path("rules").size()).isEqualTo(18);
+        assertThat(run.path("tool").path("driver").path("rules").size()).isEqualTo(20); // 17 L rules + api, R22, Y1
         JsonNode first = null;
         for (JsonNode res : run.path("results")) {
             if (res.path("ruleId").asText().equals("L1")) {
@@ -222,6 +222,24 @@ class LintCliTest {
         out.getBuffer().setLength(0);
         assertThat(run("lint", "--from-run", runJson.toString(), m.toString())).isZero();
         assertThat(out.toString()).contains("warning L15 probe-latency").contains("readiness latency (2 samples");
+    }
+
+    @Test
+    void theBootOfASimulateRunUnderItsCpuLimitFeedsTheStartupBudgetRule(@TempDir Path dir) throws Exception {
+        // C23: startup 10 s × 3 = 30 s of budget; the boot measured under 500m was 34.2 s
+        Path m = write(dir, "deploy.yaml", "kind: Deployment\nmetadata: {name: web}\nspec:\n  template:\n    spec:\n"
+                + "      containers:\n      - name: app\n        resources:\n          limits: {cpu: 500m}\n"
+                + "        startupProbe:\n          httpGet: {path: /startupz, port: 8081}\n          periodSeconds: 10\n"
+                + "        livenessProbe:\n          httpGet: {path: /livez, port: 8081}\n"
+                + "        readinessProbe:\n          httpGet: {path: /readyz, port: 8081}\n");
+        Path runJson = write(dir, "run.json", "{\"boot\": {\"seconds\": 34.2, \"cpuLimit\": \"500m\"}, \"events\": [{\"t\": 1.0,"
+                + " \"type\": \"probe\", \"probe\": \"startup\", \"result\": \"failure\", \"latencyMs\": 3.0}]}");
+        assertThat(run("lint", "--from-run", runJson.toString(), m.toString())).isEqualTo(1);
+        assertThat(out.toString()).contains("error L2 startup-budget").contains("needs 34.2s to start");
+        out.getBuffer().setLength(0);
+        // an explicit --boot-time wins over the run's
+        assertThat(run("lint", "--boot-time", "20", "--from-run", runJson.toString(), m.toString())).isZero();
+        assertThat(out.toString()).doesNotContain("L2 startup-budget");
     }
 
     @Test

@@ -267,4 +267,35 @@ class LintRulesTest {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> Rules.select(List.of(), List.of("L99")))
                 .isInstanceOf(LintInputException.class).hasMessageContaining("unknown rule 'L99'").hasMessageContaining("L15");
     }
+
+    @Test
+    void l16CpuStarvedLivenessFiresForC25sShapeOnly() {
+        // C25: liveness 3 × 5 s, readiness 6 × 10 s, limits.cpu 250m, separate endpoints
+        String c25 = "        resources:\n          limits: {cpu: 250m, memory: 512Mi}\n"
+                + "        livenessProbe:\n          httpGet: {path: /livez, port: 8081}\n          periodSeconds: 5\n"
+                + "        readinessProbe:\n          httpGet: {path: /readyz, port: 8081}\n          periodSeconds: 10\n"
+                + "          failureThreshold: 6\n";
+        Finding f = only(lint(deployment(c25)), "L16");
+        assertThat(f.message()).contains("limits.cpu 250m").contains("after about 15s").contains("needs 60s");
+        assertThat(f.fix()).contains("lower readinessProbe.failureThreshold to 1").contains("raise livenessProbe.failureThreshold to 13");
+        // no CPU limit: not fired (L4 does not either: separate endpoints)
+        assertThat(rules(lint(deployment(c25.replace("cpu: 250m, ", ""))))).doesNotContain("L16", "L4");
+        // liveness gives up later than readiness sheds: not fired
+        assertThat(rules(lint(deployment(c25.replace("failureThreshold: 6", "failureThreshold: 1"))))).doesNotContain("L16");
+        // one endpoint for both: L4's case, not repeated as L16
+        assertThat(rules(lint(deployment(c25.replace("/readyz", "/livez"))))).contains("L4").doesNotContain("L16");
+    }
+
+    @Test
+    void l17ProbeHostFiresForAHostOnHttpOrTcp() {
+        String host = "        livenessProbe:\n          httpGet: {host: 10.0.0.1, path: /livez, port: 8081}\n"
+                + "        readinessProbe:\n          tcpSocket: {host: db.internal, port: 5432}\n";
+        List<Finding> fs = lint(deployment(host)).findings().stream().filter(x -> x.rule().equals("L17")).toList();
+        assertThat(fs).hasSize(2);
+        assertThat(fs.get(0).field()).endsWith("livenessProbe.httpGet.host");
+        assertThat(fs.get(0).message()).contains("host 10.0.0.1").contains("1.34");
+        assertThat(fs.get(1).field()).endsWith("readinessProbe.tcpSocket.host");
+        String none = "        livenessProbe:\n          httpGet: {path: /livez, port: 8081, httpHeaders: [{name: Host, value: a.b}]}\n";
+        assertThat(rules(lint(deployment(none)))).doesNotContain("L17");
+    }
 }

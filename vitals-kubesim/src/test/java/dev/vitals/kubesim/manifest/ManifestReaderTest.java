@@ -215,4 +215,45 @@ class ManifestReaderTest {
         assertThat(m.select(Optional.of("side")).validate()).isEmpty();
         assertThat(m.select(Optional.empty()).name()).isEqualTo("app");
     }
+
+    @Test
+    void expandContainerCommandOnlyStatic_aValueFromVariableIsEmptyInExecProbesAndToPodSpecKeepsTheEnv(
+            @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        // kubelet: kubecontainer.ExpandContainerCommandOnlyStatic(command, container.Env) maps every env name to its
+        // Value (EnvVarsToMap); a valueFrom variable's Value is "", so $(POD_NAME) expands to "" in an exec probe,
+        // while a name the container does not declare stays as written
+        java.nio.file.Path m = dir.resolve("pod.yaml");
+        java.nio.file.Files.writeString(m, "kind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: app\n"
+                + "    env:\n    - {name: PORT, value: '8080'}\n"
+                + "    - name: POD_NAME\n      valueFrom: {fieldRef: {fieldPath: metadata.name}}\n"
+                + "    resources:\n      limits: {cpu: 500m, memory: 512Mi}\n      requests: {cpu: 250m}\n"
+                + "    livenessProbe:\n      exec: {command: [check, '$(PORT)', '$(POD_NAME)', '$(UNDECLARED)']}\n");
+        ManifestReader.ContainerEntry entry = ManifestReader.read(m).select(Optional.empty());
+        PodSpec pod = entry.toPodSpec();
+        // the library path keeps the env (it dropped it: library users got no $(VAR) expansion)
+        assertThat(pod.env()).containsOnly(java.util.Map.entry("PORT", "8080"), java.util.Map.entry("POD_NAME", ""));
+        assertThat(dev.vitals.kubesim.model.EnvExpansion.expand(java.util.List.of("check", "$(PORT)", "$(POD_NAME)",
+                "$(UNDECLARED)"), pod.env())).containsExactly("check", "8080", "", "$(UNDECLARED)");
+        // and the resources the simulation applies
+        assertThat(entry.resources().describe()).isEqualTo("cpu limit 500m (request 250m), memory limit 512Mi");
+    }
+
+    @Test
+    void aRegularContainersRestartPolicyAndRulesAreReadAndBadOnesRefused(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        java.nio.file.Path m = dir.resolve("pod.yaml");
+        String pod = "kind: Pod\nmetadata: {name: p}\nspec:\n  restartPolicy: Always\n  containers:\n  - name: app\n"
+                + "    restartPolicy: %s\n    restartPolicyRules:\n    - action: Restart\n      exitCodes: {operator: %s, values: [42]}\n";
+        java.nio.file.Files.writeString(m, String.format(pod, "Never", "In"));
+        PodSpec spec = ManifestReader.read(m).select(Optional.empty()).toPodSpec();
+        assertThat(spec.containerRestart().describe()).isEqualTo("container restartPolicy Never, Restart on exit codes In [42]");
+        assertThat(spec.containerRestart().restartsAfterExit(spec.restartPolicy(), 42)).isTrue();
+        assertThat(spec.containerRestart().restartsAfterExit(spec.restartPolicy(), 1)).isFalse();
+        java.nio.file.Files.writeString(m, String.format(pod, "Never", "Between"));
+        assertThatThrownBy(() -> ManifestReader.read(m).select(Optional.empty()).toPodSpec())
+                .isInstanceOf(InvalidInputException.class).hasMessageContaining("exitCodes.operator must be In or NotIn");
+        java.nio.file.Files.writeString(m, String.format(pod, "Sometimes", "In"));
+        assertThatThrownBy(() -> ManifestReader.read(m).select(Optional.empty()).toPodSpec())
+                .isInstanceOf(InvalidInputException.class).hasMessageContaining("unsupported value \"Sometimes\"");
+    }
 }

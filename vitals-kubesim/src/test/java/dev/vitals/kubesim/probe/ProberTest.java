@@ -159,6 +159,36 @@ class ProberTest {
     }
 
     @Test
+    void goRedirectBehavior_300And304WithALocationAreNotFollowed() throws Exception {
+        // net/http client.go redirectBehavior: only 301, 302, 303, 307, 308 are followed; the kubelet's
+        // http.go then reads any 3xx it is handed as a Warning ("Probe terminated redirects")
+        try (TestHttpServer s = new TestHttpServer(null)) {
+            s.responder((head, out, sock) -> {
+                String path = head.split(" ")[1];
+                if (path.equals("/choices")) {
+                    TestHttpServer.answer(out, 300, "Location: /broken\r\n", "pick one");
+                } else if (path.equals("/cached")) {
+                    TestHttpServer.answer(out, 304, "Location: /broken\r\n", "");
+                } else if (path.equals("/temporary")) {
+                    TestHttpServer.answer(out, 307, "Location: /broken\r\n", "");
+                } else {
+                    TestHttpServer.answer(out, 500, "", "broken");
+                }
+            });
+            for (String path : new String[] {"/choices", "/cached"}) {
+                s.requests.clear();
+                ProbeOutcome o = prober.probe(http(s.port(), path, 2));
+                assertThat(o.result()).as(path).isEqualTo(ProbeResult.WARNING);
+                assertThat(o.message()).as(path).startsWith("Probe terminated redirects");
+                assertThat(s.requests).as(path).hasSize(1);
+            }
+            ProbeOutcome followed = prober.probe(http(s.port(), "/temporary", 2));
+            assertThat(followed.result()).isEqualTo(ProbeResult.FAILURE);
+            assertThat(followed.message()).contains("statuscode: 500");
+        }
+    }
+
+    @Test
     void r60_bodyIsCutAt10KiBSilently() throws Exception {
         String big = "x".repeat(1_000_000);
         try (TestHttpServer s = new TestHttpServer((head, out, sock) -> TestHttpServer.answer(out,

@@ -1,0 +1,75 @@
+package dev.vitals.kubesim.lint;
+
+import dev.vitals.kubesim.InvalidInputException;
+import dev.vitals.kubesim.model.ProbeSpec;
+import dev.vitals.kubesim.model.ProbeType;
+import dev.vitals.kubesim.model.Resources;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * L16: under a CPU limit, liveness gives up before readiness (case C25). A throttled JVM is
+ * slow on every endpoint at once, so separate endpoints do not keep the two probes apart:
+ * when liveness' failureThreshold × periodSeconds is at most readiness', a CPU-starved pod is
+ * restarted before it is taken out of its Service. Fires only where L4 does not (separate
+ * endpoints, no dependency in liveness) and the container sets {@code resources.limits.cpu}.
+ * Same fix arithmetic as L4.
+ */
+final class CpuStarvedLivenessRule implements Rule {
+    @Override
+    public String id() {
+        return "L16";
+    }
+
+    @Override
+    public String name() {
+        return "cpu-starved-liveness";
+    }
+
+    @Override
+    public Severity severity() {
+        return Severity.WARNING;
+    }
+
+    @Override
+    public String summary() {
+        return "under a CPU limit, liveness gives up no later than readiness: a throttled pod is restarted before it is shed";
+    }
+
+    @Override
+    public void check(Target t, LintContext ctx, Consumer<Finding> out) {
+        Optional<ProbeSpec> live = t.probe(ProbeType.LIVENESS);
+        Optional<ProbeSpec> ready = t.probe(ProbeType.READINESS);
+        String cpu = t.container().path("resources").path("limits").path("cpu").asText("");
+        if (live.isEmpty() || ready.isEmpty() || cpu.isEmpty()) {
+            return;
+        }
+        try {
+            Resources.cpuMillis("limits.cpu", cpu);
+        } catch (InvalidInputException e) {
+            return; // not a quantity: the API server's business, not this rule's
+        }
+        ProbeSpec l = live.get();
+        ProbeSpec r = ready.get();
+        if (Probes.sameEndpoint(t, l.handler(), r.handler()) || !LivenessDependencyRule.dependencies(t, ctx).isEmpty()) {
+            return; // L4's case
+        }
+        int killAfter = l.failureThreshold() * l.periodSeconds();
+        int shedAfter = r.failureThreshold() * r.periodSeconds();
+        if (killAfter > shedAfter) {
+            return;
+        }
+        int readyFt = (killAfter - 1) / r.periodSeconds();
+        int liveFt = shedAfter / l.periodSeconds() + 1;
+        String fix = (readyFt >= 1 ? "lower readinessProbe.failureThreshold to " + readyFt + " (" + readyFt + " × "
+                + r.periodSeconds() + "s = " + readyFt * r.periodSeconds() + "s < " + killAfter + "s), or " : "")
+                + "raise livenessProbe.failureThreshold to " + liveFt + " (" + liveFt + " × " + l.periodSeconds() + "s = "
+                + liveFt * l.periodSeconds() + "s > " + shedAfter + "s); then check the boot and probe latency under the"
+                + " limit with vitals simulate (it applies limits.cpu)";
+        out.accept(t.finding(this, "livenessProbe.failureThreshold", "under limits.cpu " + cpu + " a CPU-starved JVM is slow on"
+                + " every endpoint at once: liveness gives up after about " + killAfter + "s (failureThreshold " + Probes.budget(l)
+                + ") while readiness needs " + shedAfter + "s (failureThreshold " + Probes.budget(r)
+                + ") to take the pod out of service, so throttling restarts the pod before it sheds its traffic",
+                "C25, R25, R26, R38", fix));
+    }
+}

@@ -1,0 +1,53 @@
+package dev.vitals.kubesim.lint;
+
+import dev.vitals.kubesim.model.ProbeSpec;
+import dev.vitals.kubesim.model.ProbeType;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * L17: a probe sets {@code host}. The kubelet then connects to that address instead of the
+ * pod IP, from the node: the probe tests something other than the container, and the
+ * baseline Pod Security level refuses the field in probes and lifecycle hooks from
+ * Kubernetes 1.34 (KEP-4940), so a namespace enforcing it rejects the pod.
+ */
+final class ProbeHostRule implements Rule {
+    @Override
+    public String id() {
+        return "L17";
+    }
+
+    @Override
+    public String name() {
+        return "probe-host";
+    }
+
+    @Override
+    public Severity severity() {
+        return Severity.WARNING;
+    }
+
+    @Override
+    public String summary() {
+        return "a probe sets host: it tests another address than the pod's, and baseline Pod Security refuses it (1.34+)";
+    }
+
+    @Override
+    public void check(Target t, LintContext ctx, Consumer<Finding> out) {
+        for (ProbeType type : ProbeType.values()) {
+            Optional<ProbeSpec> p = t.probe(type);
+            if (p.isEmpty()) {
+                continue;
+            }
+            Optional<String> host = Probes.host(p.get().handler());
+            if (host.isEmpty() || host.get().isEmpty()) {
+                continue;
+            }
+            String kind = p.get().handler() instanceof dev.vitals.kubesim.model.ProbeHandler.HttpGet ? "httpGet" : "tcpSocket";
+            out.accept(t.finding(this, type.fieldName() + "." + kind + ".host", type.label() + " probe connects to host "
+                    + host.get() + " instead of the pod IP: it does not test this container, and a namespace enforcing the"
+                    + " baseline Pod Security level refuses the pod from Kubernetes 1.34 (KEP-4940)", "KEP-4940",
+                    "remove host (the kubelet probes the pod IP); for a virtual host, set an httpHeaders Host header instead"));
+        }
+    }
+}
