@@ -72,6 +72,9 @@ public class VitalsProperties {
     /** Spring Boot Actuator's own health endpoint. */
     private final Actuator actuator = new Actuator();
 
+    /** Warm-up readiness ({@code vitals.warmup.*}): readiness DOWN until the application has warmed. */
+    private final Warmup warmup = new Warmup();
+
     public boolean isEnabled() {
         return enabled;
     }
@@ -153,6 +156,10 @@ public class VitalsProperties {
         return pauseDetector;
     }
 
+    public Warmup getWarmup() {
+        return warmup;
+    }
+
     public Actuator getActuator() {
         return actuator;
     }
@@ -203,6 +210,55 @@ public class VitalsProperties {
 
         public void setStallAfter(Duration stallAfter) {
             this.stallAfter = stallAfter;
+        }
+    }
+
+    /**
+     * Warm-up readiness ({@link dev.vitals.Warmup}): a readiness check {@code warmup} that stays DOWN
+     * from start until a {@link VitalsWarmupRoutine} bean has run (started when the application is
+     * ready) and/or {@code requests} requests reported to the {@code Warmup} bean completed within
+     * {@code normal-latency}; after {@code max-wait} it reads DEGRADED (ready) whatever is missing.
+     */
+    public static class Warmup {
+        /** Whether the warm-up check is registered (off by default). */
+        private boolean enabled = false;
+        /** Requests that must complete within normal-latency (0: not a condition). */
+        private int requests = 0;
+        /** The normal latency of those requests. */
+        private Duration normalLatency = Duration.ofMillis(100);
+        /** Readiness waits for warm-up at most this long from the application's start. */
+        private Duration maxWait = Duration.ofSeconds(60);
+
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        public int getRequests() {
+            return requests;
+        }
+
+        public void setRequests(int requests) {
+            this.requests = requests;
+        }
+
+        public Duration getNormalLatency() {
+            return normalLatency;
+        }
+
+        public void setNormalLatency(Duration normalLatency) {
+            this.normalLatency = normalLatency;
+        }
+
+        public Duration getMaxWait() {
+            return maxWait;
+        }
+
+        public void setMaxWait(Duration maxWait) {
+            this.maxWait = maxWait;
         }
     }
 

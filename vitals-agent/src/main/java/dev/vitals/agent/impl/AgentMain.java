@@ -7,6 +7,7 @@ import dev.vitals.HealthCheck;
 import dev.vitals.HealthRegistry;
 import dev.vitals.StartupCompletion;
 import dev.vitals.Status;
+import dev.vitals.Warmup;
 import dev.vitals.monitor.DeadlockMonitor;
 import dev.vitals.monitor.ListenerMonitor;
 import dev.vitals.monitor.Monitor;
@@ -55,6 +56,8 @@ public final class AgentMain {
     private volatile ProbeServer server;
     private volatile int probePort;
     private volatile List<Integer> lastPorts = List.of();
+    private volatile Warmup warmup;
+    private volatile int warmupPort = -1;
     private long lastScanNanos;
 
     private final java.lang.instrument.Instrumentation inst;
@@ -132,6 +135,11 @@ public final class AgentMain {
                 .timeout(readiness.engineTimeout())
                 .maxAge(options.readinessMaxAge)
                 .build());
+        if (options.warmupPath != null) {
+            warmup = Warmup.builder().requests(options.warmupRequests, options.warmupLatency).maxWait(options.warmupMaxWait)
+                    .routine(this::warmUp).build();
+            b.register(warmup.check());
+        }
         HealthRegistry r = b.build();
         holder[0] = r;
         registry = r;
@@ -212,11 +220,44 @@ public final class AgentMain {
         return lastPorts;
     }
 
+    /**
+     * The warm-up routine (option {@code warmup-path}): GETs of the path on the application's first
+     * port, one at a time, each reported to the warm-up with its latency, until enough answered
+     * within {@code warmup-latency}, the maximum wait passed, or 20 × {@code warmup-requests} calls
+     * were made. Runs on the warm-up's own thread, started once the application listens.
+     */
+    private void warmUp() {
+        int port = warmupPort;
+        if (port < 0) {
+            return;
+        }
+        long deadline = System.nanoTime() + options.warmupMaxWait.toNanos();
+        long timeoutMillis = Math.max(1, options.warmupMaxWait.toMillis());
+        for (long i = 0; i < 20L * options.warmupRequests && !warmup.warm() && System.nanoTime() < deadline; i++) {
+            long t0 = System.nanoTime();
+            try (LoopbackGet g = LoopbackGet.start(port, options.warmupPath, Math.min(timeoutMillis, 2000))) {
+                LoopbackGet.Answer a = g.await(Math.min(timeoutMillis, Math.max(1, (deadline - t0) / 1_000_000)));
+                if (a != null && a.http() && a.status < 400) {
+                    warmup.recordRequestNanos(System.nanoTime() - t0);
+                } else if (a != null && a.refused) {
+                    return; // the application stopped listening: readiness says so on its own
+                }
+            }
+        }
+    }
+
     /** Starts a listener monitor for each port not watched yet (DESIGN.md 5a, case C06). */
     private void onPorts(List<Integer> ports) {
         HealthRegistry r = registry;
         if (r == null) {
             return;
+        }
+        Warmup w = warmup;
+        if (w != null && !ports.isEmpty()) {
+            if (warmupPort < 0) {
+                warmupPort = ports.get(0);
+            }
+            w.start(); // once: the maximum wait counts from the first port that listens
         }
         for (int p : ports) {
             listeners.computeIfAbsent(p, port -> {

@@ -42,6 +42,10 @@ final class AgentOptions {
         known("pause", "true", "JVM pauses: lag of a heartbeat on the agent's scheduler (no thread of its own)");
         known("listener-grace", "10s", "an application port refusing connections this long fails liveness");
         known("details", "never", "never or always: reasons in probe bodies");
+        known("warmup-path", "none", "a path on the app port the agent requests to warm the application; readiness waits for it");
+        known("warmup-requests", "100", "warm once this many warm-up requests answered within warmup-latency");
+        known("warmup-latency", "100ms", "the application's normal latency for the warm-up path");
+        known("warmup-max-wait", "60s", "readiness waits for warm-up at most this long (then DEGRADED, ready)");
     }
 
     private static void known(String key, String defaultValue, String meaning) {
@@ -64,6 +68,10 @@ final class AgentOptions {
     final boolean pause;
     final Duration listenerGrace;
     final boolean detailsAlways;
+    final String warmupPath; // null: no warm-up
+    final int warmupRequests;
+    final Duration warmupLatency;
+    final Duration warmupMaxWait;
 
     /** Where readiness comes from. */
     static final class Readiness {
@@ -104,6 +112,17 @@ final class AgentOptions {
             throw bad(v.get("details"), "expected never or always");
         }
         detailsAlways = details.equals("always");
+        String wp = v.get("warmup-path").value.trim();
+        if (!wp.equals("none") && !wp.startsWith("/")) {
+            throw bad(v.get("warmup-path"), "expected none or a path starting with /");
+        }
+        warmupPath = wp.equals("none") ? null : wp;
+        warmupRequests = intIn(v, "warmup-requests", 1, 1_000_000);
+        warmupLatency = duration(v, "warmup-latency", Duration.ofMillis(1));
+        warmupMaxWait = duration(v, "warmup-max-wait", Duration.ofMillis(1));
+        if (warmupMaxWait.compareTo(Duration.ofHours(1)) > 0) {
+            throw bad(v.get("warmup-max-wait"), "must be at most 60m");
+        }
     }
 
     /** A value and where it came from, for the error line. */

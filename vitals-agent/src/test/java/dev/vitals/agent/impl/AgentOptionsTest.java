@@ -32,6 +32,25 @@ class AgentOptionsTest {
     }
 
     @Test
+    void warmUpIsOffUnlessAPathIsGivenAndItsBoundsAreChecked() {
+        AgentOptions off = AgentOptions.resolve("", new Properties(), Map.of());
+        assertThat(off.warmupPath).isNull();
+        AgentOptions on = AgentOptions.resolve("warmup-path=/api/hot?n=1,warmup-requests=50,warmup-latency=20ms,warmup-max-wait=90s",
+                new Properties(), Map.of());
+        assertThat(on.warmupPath).isEqualTo("/api/hot?n=1");
+        assertThat(on.warmupRequests).isEqualTo(50);
+        assertThat(on.warmupLatency).isEqualTo(Duration.ofMillis(20));
+        assertThat(on.warmupMaxWait).isEqualTo(Duration.ofSeconds(90));
+        assertThat(AgentOptions.resolve("", new Properties(), Map.of("VITALS_AGENT_WARMUP_PATH", "/warm")).warmupPath).isEqualTo("/warm");
+        assertThatThrownBy(() -> AgentOptions.resolve("warmup-path=api", new Properties(), Map.of()))
+                .hasMessage("option 'warmup-path' (agent arguments): expected none or a path starting with /, was 'api'");
+        assertThatThrownBy(() -> AgentOptions.resolve("warmup-requests=0", new Properties(), Map.of()))
+                .hasMessage("option 'warmup-requests' (agent arguments): expected a whole number from 1 to 1000000, was '0'");
+        assertThatThrownBy(() -> AgentOptions.resolve("warmup-max-wait=90m", new Properties(), Map.of()))
+                .hasMessage("option 'warmup-max-wait' (agent arguments): must be at most 60m, was '90m'");
+    }
+
+    @Test
     void argumentsWinOverSystemPropertiesWhichWinOverEnvironment() {
         AgentOptions o = AgentOptions.resolve("port=7000",
                 props("vitals.agent.port", "7001", "vitals.agent.drain-delay", "1s"),

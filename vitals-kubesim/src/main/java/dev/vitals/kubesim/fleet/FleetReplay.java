@@ -7,7 +7,7 @@ import java.util.OptionalInt;
 
 /**
  * The fleet replays on the model engine: each scenario of {@link FleetScenarios} run for both
- * wirings, naive and Vitals, on the same seed. The library entry point of
+ * wirings, naive and Vitals, on the same seeds. The library entry point of
  * {@code vitals replay incident --replicas 12}. Each scenario and wiring runs as an ensemble of
  * seeds ({@link FleetEnsemble}). Thread-safe (stateless).
  */

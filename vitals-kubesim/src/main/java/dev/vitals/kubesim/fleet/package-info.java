@@ -13,6 +13,8 @@
  *       measures one live replica for the model.</li>
  *   <li>Report it: {@link dev.vitals.kubesim.fleet.FleetReport} (text, JSON, one HTML page);
  *       {@link dev.vitals.kubesim.fleet.FleetReplay} runs the fleet replays naive and Vitals.</li>
+ *   <li>Run it with several seeds: {@link dev.vitals.kubesim.fleet.FleetEnsemble} (median and range
+ *       of every figure, expectations judged over the runs, "unstable" when seeds disagree).</li>
  * </ul>
  *
  * <p>No method accepts or returns null. Bad input raises
