@@ -26,9 +26,14 @@ final class ChildJvm implements AutoCloseable {
     static final List<String> JVM_OPTIONS = List.of("-Xmx256m", "-XX:+UseG1GC", "-Djava.net.preferIPv4Stack=true");
 
     private static final Set<ChildJvm> LIVE = ConcurrentHashMap.newKeySet();
+    /** Set by the shutdown hook: from then on no child starts (the suite's thread may still be running). */
+    private static volatile boolean shuttingDown;
 
     static {
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            synchronized (LIVE) {
+                shuttingDown = true;
+            }
             for (ChildJvm c : LIVE) {
                 c.kill();
             }
@@ -60,12 +65,17 @@ final class ChildJvm implements AutoCloseable {
         cmd.addAll(JVM_OPTIONS);
         cmd.addAll(command);
         Files.writeString(log, String.join(" ", cmd) + "\n", StandardCharsets.UTF_8);
-        long t0 = System.nanoTime();
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
-        ChildJvm c = new ChildJvm(name, p, log, t0);
-        LIVE.add(c);
-        return c;
+        synchronized (LIVE) { // against the shutdown hook: a child is either refused or killed by it
+            if (shuttingDown) {
+                throw new IllegalStateException("shutting down: " + name + " not started");
+            }
+            long t0 = System.nanoTime();
+            Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+            ChildJvm c = new ChildJvm(name, p, log, t0);
+            LIVE.add(c);
+            return c;
+        }
     }
 
     /** @return time since the process was started, ms */
