@@ -23,8 +23,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The isolated gRPC health server (DESIGN.md P1, section 6b): {@code grpc.health.v1.Health}
- * ({@code Check}, {@code Watch}) on its own port and its own Netty event loop, which Vitals creates
- * and never shares with the application, with no interceptor but its own (the connection cap's).
+ * ({@code Check}, {@code List}, {@code Watch}) on its own port and its own Netty event loop,
+ * which Vitals creates and never shares with the application, with no interceptor but its own
+ * (the connection cap's).
  *
  * <pre>{@code
  * GrpcHealthServer grpc = GrpcHealthServer.builder(registry)
