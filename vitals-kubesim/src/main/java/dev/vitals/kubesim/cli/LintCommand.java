@@ -88,6 +88,11 @@ final class LintCommand implements Callable<Integer> {
             description = "measured probe latency, e.g. liveness=1.2s or readiness=80ms/1.4s/300ms (repeatable): rule L15")
     List<String> probeLatency = new ArrayList<>();
 
+    @Option(names = "--kubernetes-version", paramLabel = "1.N",
+            description = "the Kubernetes release the manifests are for (default: the newest the spec covers, 1.36):"
+                    + " fields it drops are reported (rule L18)")
+    String kubernetesVersion;
+
     @Option(names = "--from-run", paramLabel = "FILE", description = "probe latencies (rule L15) and the boot time (rule L2)"
             + " from a vitals simulate --json report")
     Path fromRun;
@@ -135,7 +140,9 @@ final class LintCommand implements Callable<Integer> {
         }
         List<LintInput> inputs = LintInput.collect(paths, stdin);
         Writer target = openOutput();
-        LintReport report = new Linter(rules, new LintContext(startup, app, latencies), Optional.ofNullable(container))
+        dev.vitals.kubesim.model.KubernetesVersion version = kubernetesVersion == null
+                ? dev.vitals.kubesim.model.KubernetesVersion.NEWEST : dev.vitals.kubesim.model.KubernetesVersion.parse(kubernetesVersion);
+        LintReport report = new Linter(rules, new LintContext(startup, app, latencies, version), Optional.ofNullable(container))
                 .lint(inputs);
         if (container != null && report.workloads() > 0 && report.containers() == 0) {
             // a typo must not lint nothing and pass

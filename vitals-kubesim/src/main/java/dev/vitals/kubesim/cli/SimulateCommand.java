@@ -113,6 +113,11 @@ final class SimulateCommand implements Callable<Integer> {
             description = "memory limit (e.g. 512Mi): the cgroup's memory limit; going past it is an OOMKill (exit 137)")
     String memoryLimit;
 
+    @Option(names = "--kubernetes-version", paramLabel = "1.N",
+            description = "the Kubernetes release to model (default: the newest the spec covers, 1.36): before 1.35 a"
+                    + " container's restartPolicy/restartPolicyRules are dropped and a kubelet restart resets Started/Ready")
+    String kubernetesVersion;
+
     @Option(names = "--kubelet-version", paramLabel = "X.Y", defaultValue = "1.36", description = "version in User-Agent kube-probe/X.Y (default ${DEFAULT-VALUE})")
     String kubeletVersion;
 
@@ -230,8 +235,13 @@ final class SimulateCommand implements Callable<Integer> {
                 ? new dev.vitals.kubesim.manifest.ContainerProcess(Map.of(), List.of(), Optional.empty(), Optional.empty())
                 : dev.vitals.kubesim.manifest.ContainerProcess.of(entry.node(), identity());
         // exec probes expand $(VAR) from the container's literal env, as the kubelet does (R68)
-        PodSpec pod = entry != null && base.env().isEmpty()
+        dev.vitals.kubesim.model.KubernetesVersion version = kubernetesVersion == null
+                ? dev.vitals.kubesim.model.KubernetesVersion.NEWEST : dev.vitals.kubesim.model.KubernetesVersion.parse(kubernetesVersion);
+        boolean droppedRestart = !version.containerRestartRules() && base.containerRestart().policy().isPresent();
+        PodSpec withEnv = entry != null && base.env().isEmpty()
                 ? base.withEnv(dev.vitals.kubesim.manifest.ContainerProcess.staticEnv(entry.node())) : base;
+        // before 1.35 the API server drops a container's restartPolicy/restartPolicyRules (gate off)
+        PodSpec pod = droppedRestart ? withEnv.withContainerRestart(dev.vitals.kubesim.model.ContainerRestart.NONE) : withEnv;
         List<String> effective = noManifestCommand ? command : process.effectiveCommand(command);
         if (effective.isEmpty()) {
             throw new InvalidInputException("no target command: put it after '--', e.g. vitals simulate ... -- java -jar app.jar");
@@ -251,6 +261,7 @@ final class SimulateCommand implements Callable<Integer> {
         KubeletOptions opts;
         try {
             opts = KubeletOptions.builder().podIp(podIp).kubeletVersion(kubeletVersion)
+                    .keepStatusOnKubeletRestart(version.keepsStatusOnKubeletRestart())
                     .initialBackoff(initial).maxBackoff(max).resetCountersPerInstance(resetCounters).build();
         } catch (IllegalArgumentException e) {
             throw new InvalidInputException(e.getMessage());
@@ -305,6 +316,10 @@ final class SimulateCommand implements Callable<Integer> {
         out.println(String.format(Locale.ROOT, "  restartPolicy %s, terminationGracePeriodSeconds %d%s",
                 pod.restartPolicy(), pod.terminationGracePeriodSeconds(), pod.containerRestart().policy().isEmpty() ? ""
                         : "; " + pod.containerRestart().describe() + " (overrides the pod's, KEP-5307)"));
+        if (droppedRestart) {
+            out.println("  the container's restartPolicy/restartPolicyRules: dropped in Kubernetes " + version
+                    + " (gate ContainerRestartRules off before 1.35); the pod's restartPolicy decides");
+        }
         if (!resources.isEmpty()) {
             out.println("  resources: " + resources.describe() + ": " + limits.status());
             if (!limits.applied()) {

@@ -18,6 +18,7 @@ public final class LintContext {
     private final Optional<Duration> startupTime;
     private final Optional<AppConfig> appConfig;
     private final Map<ProbeType, List<Duration>> latencies;
+    private final dev.vitals.kubesim.model.KubernetesVersion version;
 
     /**
      * @param startupTime how long the application needs to start, if known
@@ -26,6 +27,18 @@ public final class LintContext {
      */
     public LintContext(Optional<Duration> startupTime, Optional<AppConfig> appConfig,
             Map<ProbeType, List<Duration>> latencies) {
+        this(startupTime, appConfig, latencies, dev.vitals.kubesim.model.KubernetesVersion.NEWEST);
+    }
+
+    /**
+     * @param startupTime how long the application needs to start, if known
+     * @param appConfig the application's configuration, if given
+     * @param latencies measured latencies per probe type (one value or a sample), possibly empty
+     * @param version the Kubernetes release the manifests are for ({@code --kubernetes-version})
+     */
+    public LintContext(Optional<Duration> startupTime, Optional<AppConfig> appConfig,
+            Map<ProbeType, List<Duration>> latencies, dev.vitals.kubesim.model.KubernetesVersion version) {
+        this.version = Objects.requireNonNull(version, "version");
         this.startupTime = Objects.requireNonNull(startupTime, "startupTime");
         this.appConfig = Objects.requireNonNull(appConfig, "appConfig");
         Map<ProbeType, List<Duration>> copy = new EnumMap<>(ProbeType.class);
@@ -36,6 +49,11 @@ public final class LintContext {
     /** @return a context with nothing known */
     public static LintContext empty() {
         return new LintContext(Optional.empty(), Optional.empty(), Map.of());
+    }
+
+    /** @return the Kubernetes release the manifests are for */
+    public dev.vitals.kubesim.model.KubernetesVersion version() {
+        return version;
     }
 
     /** @return the start-up time given with {@code --startup-seconds} */

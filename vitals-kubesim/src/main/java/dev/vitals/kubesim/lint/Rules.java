@@ -27,7 +27,8 @@ public final class Rules {
             new StartupBudgetRule(), new LivenessTimeoutRule(), new RestartBeforeShedRule(), new MissingStartupRule(),
             new ExecShellRule(), new UndeclaredPortRule(), new NoReadinessRule(), new SharedDependencyRule(),
             new LivenessDependencyRule(), new WidenedGroupRule(), new LivenessReadinessGroupRule(), new AppPortRule(),
-            new MissingGroupRule(), new ProbeLatencyRule(), new CpuStarvedLivenessRule(), new ProbeHostRule());
+            new MissingGroupRule(), new ProbeLatencyRule(), new CpuStarvedLivenessRule(), new ProbeHostRule(),
+            new VersionFieldRule());
 
     private Rules() {
     }

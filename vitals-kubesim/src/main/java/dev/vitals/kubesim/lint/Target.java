@@ -72,6 +72,11 @@ public final class Target {
         return entry.node();
     }
 
+    /** @return the pod spec's raw YAML */
+    public JsonNode podSpecNode() {
+        return entry.podSpec();
+    }
+
     /** @return the kubelet model of the probes, when the API server would accept them */
     public Optional<PodSpec> pod() {
         return pod;

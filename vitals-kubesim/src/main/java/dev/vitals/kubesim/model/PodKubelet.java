@@ -27,8 +27,16 @@ import java.util.function.Consumer;
  *   <li>Ready (R37): every regular container and every sidecar is ready
  *       ({@code status/generate.go} GenerateContainersReadyCondition includes restartable
  *       init containers).</li>
- *   <li>Deletion (R53) is passed to every container at once (the kubelet's ordered sidecar
- *       termination is not modelled).</li>
+ *   <li>Termination in order (KEP-753; kuberuntime_termination_order.go): on deletion (R53) the
+ *       regular containers and init containers get the stop signal at once; each sidecar waits
+ *       until the regular containers and the sidecars after it have exited (at most the grace
+ *       period), then gets what is left of the grace period, at least 2 s (killContainer:
+ *       {@code gracePeriod -= waitForTurn(...)}, minimumGracePeriodInSeconds). Sidecars thus stop
+ *       in reverse order.</li>
+ *   <li>When no regular container runs or will be restarted (a {@code Never} pod, or an
+ *       {@code OnFailure} pod whose containers exited 0), the kubelet kills the pod: the
+ *       sidecars are stopped in the same order with the pod's grace period, and not restarted
+ *       (computePodActions: KillPod).</li>
  * </ul>
  * Container events reach the sink with the container's name in front of their detail;
  * container-level READY/NOT_READY become notes, and this class emits the pod's READY and
@@ -157,9 +165,69 @@ public final class PodKubelet {
      * @param grace the deletion grace period, if it overrides the pod's
      */
     public void deletePod(Optional<Duration> grace) {
-        for (Kubelet k : kubelets) {
-            k.deletePod(grace);
+        terminate(grace.map(Duration::toSeconds).orElse(members.get(members.size() - 1).spec().terminationGracePeriodSeconds()));
+    }
+
+    /** Sidecars waiting for their turn to stop (index → nothing): KEP-753 ordering. */
+    private final java.util.TreeSet<Integer> sidecarsWaiting = new java.util.TreeSet<>();
+    private long terminationStart = -1;
+    private long terminationGrace;
+
+    /** Stops every container in the kubelet's order: sidecars last, in reverse order. */
+    private void terminate(long graceSeconds) {
+        if (terminationStart >= 0) {
+            return;
         }
+        terminationStart = time.monotonicTime();
+        terminationGrace = graceSeconds;
+        for (int i = 0; i < members.size(); i++) {
+            if (members.get(i).role() == Role.SIDECAR) {
+                sidecarsWaiting.add(i);
+            } else {
+                kubelets.get(i).deletePod(Optional.of(Duration.ofSeconds(graceSeconds)));
+            }
+        }
+        // waitForTurn waits at most the grace period
+        time.schedule(Math.min(graceSeconds, Kubelet.LONGEST_SIGKILL_TIMER.toSeconds()) * 1_000_000_000L, () -> {
+            while (!sidecarsWaiting.isEmpty()) {
+                stopSidecar(sidecarsWaiting.pollLast());
+            }
+        });
+        releaseSidecars();
+    }
+
+    /** Stops each waiting sidecar whose turn has come: every regular container and later sidecar has exited. */
+    private void releaseSidecars() {
+        while (!sidecarsWaiting.isEmpty()) {
+            int last = sidecarsWaiting.last();
+            for (int j = last + 1; j < members.size(); j++) {
+                if (members.get(j).role() != Role.INIT && kubelets.get(j).state() != ContainerState.EXITED) {
+                    return;
+                }
+            }
+            sidecarsWaiting.pollLast();
+            stopSidecar(last);
+        }
+    }
+
+    private void stopSidecar(int i) {
+        long waited = (time.monotonicTime() - terminationStart) / 1_000_000_000L; // truncated, as the kubelet's
+        long grace = Math.max(terminationGrace - waited, 2); // minimumGracePeriodInSeconds
+        kubelets.get(i).deletePod(Optional.of(Duration.ofSeconds(grace)));
+    }
+
+    /** @return true when a regular container exists and none runs or will be restarted */
+    private boolean regularsCompleted() {
+        boolean any = false;
+        for (int i = 0; i < members.size(); i++) {
+            if (members.get(i).role() == Role.REGULAR) {
+                any = true;
+                if (kubelets.get(i).state() != ContainerState.EXITED) {
+                    return false;
+                }
+            }
+        }
+        return any;
     }
 
     /** @return the pod's Ready condition (R37) */
@@ -224,6 +292,12 @@ public final class PodKubelet {
     private void onChange() {
         if (!regularsReleased) {
             releaseNext(Duration.ZERO);
+        }
+        if (terminationStart >= 0) {
+            releaseSidecars();
+        } else if (regularsReleased && regularsCompleted()) {
+            // a Never (or succeeded OnFailure) pod whose regular containers are done: KillPod, sidecars in order
+            terminate(members.get(members.size() - 1).spec().terminationGracePeriodSeconds());
         }
         boolean nowReady = regularsReleased;
         for (int i = 0; i < members.size() && nowReady; i++) {

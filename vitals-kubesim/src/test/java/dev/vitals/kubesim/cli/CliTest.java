@@ -184,4 +184,24 @@ class CliTest {
             assertThat(err.toString().strip().lines().count()).as(err.toString()).isEqualTo(1);
         }
     }
+
+    @Test
+    void kubernetesVersionDropsAContainersRestartPolicyBefore135AndRefusesUncoveredReleases(@TempDir Path dir) throws Exception {
+        Path m = write(dir, "pod.yaml", "kind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: app\n"
+                + "    restartPolicy: Never\n    readinessProbe:\n      exec: {command: ['true']}\n");
+        assertThat(run("simulate", "--manifest", m.toString(), "--kubernetes-version", "1.34", "--duration", "1s", "-q",
+                "--", "sleep", "5")).isIn(0, 1);
+        assertThat(out.toString()).contains("the container's restartPolicy/restartPolicyRules: dropped in Kubernetes 1.34");
+        out.getBuffer().setLength(0);
+        assertThat(run("simulate", "--manifest", m.toString(), "--duration", "1s", "-q", "--", "sleep", "5")).isIn(0, 1);
+        assertThat(out.toString()).contains("container restartPolicy Never (overrides the pod's, KEP-5307)");
+        for (String bad : new String[] {"1.99", "2.0", "latest"}) {
+            err.getBuffer().setLength(0);
+            assertThat(run("simulate", "--manifest", m.toString(), "--kubernetes-version", bad, "--", "true")).as(bad).isEqualTo(2);
+            assertThat(err.toString()).as(bad).startsWith("error: --kubernetes-version");
+            err.getBuffer().setLength(0);
+            assertThat(run("lint", "--kubernetes-version", bad, m.toString())).as(bad).isEqualTo(2);
+            assertThat(err.toString()).as(bad).contains("--kubernetes-version");
+        }
+    }
 }

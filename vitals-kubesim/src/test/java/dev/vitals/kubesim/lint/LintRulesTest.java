@@ -298,4 +298,16 @@ class LintRulesTest {
         String none = "        livenessProbe:\n          httpGet: {path: /livez, port: 8081, httpHeaders: [{name: Host, value: a.b}]}\n";
         assertThat(rules(lint(deployment(none)))).doesNotContain("L17");
     }
+
+    @Test
+    void l18AContainersRestartPolicyIsDroppedBefore135() {
+        String c = "        restartPolicy: Never\n        restartPolicyRules:\n        - action: Restart\n"
+                + "          exitCodes: {operator: In, values: [42]}\n";
+        LintContext v134 = new LintContext(Optional.empty(), Optional.empty(), Map.of(),
+                dev.vitals.kubesim.model.KubernetesVersion.parse("1.34"));
+        List<Finding> fs = lint(deployment(c), v134).findings().stream().filter(x -> x.rule().equals("L18")).toList();
+        assertThat(fs).hasSize(2);
+        assertThat(fs.get(0).message()).contains("Kubernetes 1.34").contains("pod's restartPolicy (Always) decides");
+        assertThat(rules(lint(deployment(c)))).doesNotContain("L18"); // the default, 1.36
+    }
 }

@@ -154,4 +154,53 @@ class PodKubeletTest {
         assertThatThrownBy(() -> member("i", PodKubelet.Role.INIT, c, RestartPolicy.ALWAYS, (p, i, s, t) -> ScriptedProbes.ok(),
                 Rig.probe(ProbeType.LIVENESS, 0, 1, 1))).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("R12");
     }
+
+    private double first(SimEvent.Type type, String container) {
+        return times(e -> e.type() == type && e.detail().startsWith("[" + container + "]")).get(0);
+    }
+
+    /**
+     * kuberuntime_termination_order.go (terminationOrdering.waitForTurn) and killContainer: on deletion the
+     * regular container stops first, then the sidecars in reverse order, each with what is left of the grace.
+     */
+    @Test
+    void terminationOrdering_sidecarsStopAfterTheRegularContainersInReverseOrder() {
+        ScriptedContainer proxy = new ScriptedContainer(time).exitAfterTerm(Duration.ofSeconds(1));
+        ScriptedContainer logs = new ScriptedContainer(time).exitAfterTerm(Duration.ofSeconds(3));
+        ScriptedContainer app = new ScriptedContainer(time).exitAfterTerm(Duration.ofSeconds(5));
+        PodKubelet pod = new PodKubelet(List.of(
+                member("proxy", PodKubelet.Role.SIDECAR, proxy, RestartPolicy.ALWAYS, (p, i, s, t) -> ScriptedProbes.ok()),
+                member("logs", PodKubelet.Role.SIDECAR, logs, RestartPolicy.ALWAYS, (p, i, s, t) -> ScriptedProbes.ok()),
+                member("app", PodKubelet.Role.REGULAR, app, RestartPolicy.ALWAYS, (p, i, s, t) -> ScriptedProbes.ok())),
+                KubeletOptions.defaults(), time, events::add);
+        pod.start();
+        time.schedule(Duration.ofSeconds(10).toNanos(), () -> pod.deletePod(java.util.Optional.empty()));
+        time.advance(Duration.ofSeconds(40));
+        pod.stop();
+        assertThat(first(SimEvent.Type.KILL, "app")).isCloseTo(10, within(0.01));
+        assertThat(first(SimEvent.Type.EXIT, "app")).isCloseTo(15, within(0.01));
+        assertThat(first(SimEvent.Type.KILL, "logs")).isCloseTo(15, within(0.01)); // after app, before proxy
+        assertThat(first(SimEvent.Type.EXIT, "logs")).isCloseTo(18, within(0.01));
+        assertThat(first(SimEvent.Type.KILL, "proxy")).isCloseTo(18, within(0.01));
+        assertThat(first(SimEvent.Type.EXIT, "proxy")).isCloseTo(19, within(0.01));
+        // the remaining grace: 30 s less the 8 s proxy waited for its turn
+        assertThat(events.stream().filter(e -> e.type() == SimEvent.Type.KILL && e.detail().startsWith("[proxy]")).findFirst()
+                .orElseThrow().detail()).contains("SIGKILL after 22s");
+        assertThat(starts("proxy")).hasSize(1); // a deleted pod's sidecar is not restarted
+    }
+
+    /** computePodActions: a Never pod whose regular containers completed is killed; its sidecars stop, in order, and stay stopped. */
+    @Test
+    void computePodActions_aNeverPodsSidecarsStopOnceItsRegularContainersComplete() {
+        ScriptedContainer proxy = new ScriptedContainer(time).exitAfterTerm(Duration.ofSeconds(1));
+        ScriptedContainer job = new ScriptedContainer(time).crashAfter(Duration.ofSeconds(5), 0);
+        PodKubelet pod = run(List.of(
+                member("proxy", PodKubelet.Role.SIDECAR, proxy, RestartPolicy.NEVER, (p, i, s, t) -> ScriptedProbes.ok()),
+                member("job", PodKubelet.Role.REGULAR, job, RestartPolicy.NEVER, (p, i, s, t) -> ScriptedProbes.ok())), 60);
+        double done = first(SimEvent.Type.EXIT, "job");
+        assertThat(first(SimEvent.Type.KILL, "proxy")).isCloseTo(done, within(0.01));
+        assertThat(first(SimEvent.Type.EXIT, "proxy")).isCloseTo(done + 1, within(0.01));
+        assertThat(starts("proxy")).hasSize(1);
+        assertThat(pod.container("proxy").state()).isEqualTo(ContainerState.EXITED);
+    }
 }

@@ -1,0 +1,68 @@
+package dev.vitals.kubesim.model;
+
+import dev.vitals.kubesim.InvalidInputException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The Kubernetes release a run stands for ({@code --kubernetes-version}), for the rules that
+ * differ by release (docs/spec/kubelet-probes.md, "Versions"). Immutable.
+ *
+ * @param minor the minor release, e.g. 36 for 1.36
+ */
+public record KubernetesVersion(int minor) {
+    /** The oldest release the spec describes. */
+    public static final int OLDEST_MINOR = 29;
+    /** The newest release the spec covers. */
+    public static final int NEWEST_MINOR = 36;
+    /** The newest release the spec covers: the default. */
+    public static final KubernetesVersion NEWEST = new KubernetesVersion(NEWEST_MINOR);
+    private static final Pattern TEXT = Pattern.compile("v?1\\.(\\d{1,3})(?:\\.\\d+)?");
+
+    public KubernetesVersion {
+        if (minor < OLDEST_MINOR || minor > NEWEST_MINOR) {
+            throw new InvalidInputException("--kubernetes-version must be 1." + OLDEST_MINOR + " to 1." + NEWEST_MINOR
+                    + " (the releases the spec covers), was 1." + minor);
+        }
+    }
+
+    /**
+     * @param text e.g. {@code 1.34}, {@code v1.35.2}
+     * @return the version
+     * @throws InvalidInputException when not a covered 1.x release
+     */
+    public static KubernetesVersion parse(String text) {
+        Matcher m = TEXT.matcher(text == null ? "" : text.trim());
+        if (!m.matches()) {
+            throw new InvalidInputException("--kubernetes-version: '" + text + "' is not a release like 1.34");
+        }
+        return new KubernetesVersion(Integer.parseInt(m.group(1)));
+    }
+
+    /**
+     * @return whether a regular container's restartPolicy/restartPolicyRules are honoured (gate
+     *         ContainerRestartRules: alpha and off in 1.34, beta and on from 1.35; with the gate off the
+     *         API server drops the fields)
+     */
+    public boolean containerRestartRules() {
+        return minor >= 35;
+    }
+
+    /**
+     * @return whether a kubelet restart keeps Started and Ready of a container up for more than 10 s
+     *         (R55: from 1.35; before, results go back to their initial values)
+     */
+    public boolean keepsStatusOnKubeletRestart() {
+        return minor >= 35;
+    }
+
+    /** @return whether the baseline Pod Security level refuses {@code host} in probes and hooks (1.34+, KEP-4940) */
+    public boolean baselineRefusesProbeHost() {
+        return minor >= 34;
+    }
+
+    @Override
+    public String toString() {
+        return "1." + minor;
+    }
+}
