@@ -191,7 +191,7 @@ public final class FleetReport {
             sb.append('[').append(v.word()).append("] ").append(e.label()).append(": ").append(v.expectation()).append(" (");
             if (v.unstable()) {
                 int failed = v.runs() - v.held();
-                sb.append("unstable: ").append(failed).append(" of ").append(v.runs()).append(failed == 1 ? " run fails" : " runs fail")
+                sb.append("unstable: ").append(failed).append(" of ").append(v.runs()).append(failed == 1 ? " runs fails" : " runs fail")
                         .append(" (seed").append(v.failedSeeds().size() == 1 ? " " : "s ");
                 for (int i = 0; i < v.failedSeeds().size(); i++) {
                     sb.append(i == 0 ? "" : ", ").append(v.failedSeeds().get(i));
