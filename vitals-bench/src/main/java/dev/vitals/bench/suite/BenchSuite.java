@@ -34,7 +34,7 @@ public final class BenchSuite implements Callable<Integer> {
     @Option(names = "--quick", description = "Shorter runs (about 5 minutes instead of 15): saturation only at concurrency 100 for 20 s, fewer samples.")
     boolean quick;
 
-    @Option(names = "--smoke", description = "Every scenario once with the smallest load (seconds each, about 2 minutes with the targets' start-ups): checks only that each scenario runs; its figures mean nothing. CI runs it (.ci/run).")
+    @Option(names = "--smoke", description = "Every scenario once with the smallest load (seconds each, plus the targets' start-ups): checks only that each scenario runs; its figures mean nothing. CI runs it (.ci/run).")
     boolean smoke;
 
     @Option(names = "--only", split = ",", paramLabel = "SCENARIO",

@@ -313,7 +313,7 @@ final class Scenarios {
                 new Row(s, "on-demand first /readyz (no result yet)", "ms", OptionalDouble.of(first.latencyMs()), "-",
                         OptionalDouble.empty(), "", Optional.empty(),
                         (first.status() > 0 ? "status " + first.status() : first.error())
-                                + " (503 expected: UNKNOWN, still running, no result yet; answered at the 800 ms budget)"),
+                                + "; expected: 503 at the 800 ms budget (UNKNOWN, still running, no result yet)"),
                 Row.of(s, "on-demand /readyz (kubelet, 1 s timeout) max", "ms", Stats.max(probeMs), ref, Stats.max(actuator))
                         .withGoal("answered < 1 s, 200 (last result)", allOk && Stats.max(probeMs) < KUBELET_TIMEOUT.toMillis())
                         .withNote(onDemandSamples + " probes 1.5 s apart, each waits the " + (int) budget
