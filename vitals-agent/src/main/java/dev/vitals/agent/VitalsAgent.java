@@ -39,23 +39,24 @@ public final class VitalsAgent {
      * Called by the JVM before the application's {@code main} ({@code -javaagent}).
      *
      * @param args the text after {@code =} in {@code -javaagent:vitals-agent.jar=...}, or null
-     * @param inst the JVM's instrumentation (not used: the agent transforms no class)
+     * @param inst the JVM's instrumentation: the agent counts the tasks of the application's thread
+     *     pools with it (DESIGN.md section 7d, "Worker progress")
      */
     public static void premain(String args, Instrumentation inst) {
-        boot(args);
+        boot(args, inst);
     }
 
     /**
      * Called when the agent is attached to a running JVM; starts the same way as {@link #premain}.
      *
      * @param args agent options, or null
-     * @param inst the JVM's instrumentation (not used)
+     * @param inst the JVM's instrumentation
      */
     public static void agentmain(String args, Instrumentation inst) {
-        boot(args);
+        boot(args, inst);
     }
 
-    private static synchronized void boot(String args) {
+    private static synchronized void boot(String args, Instrumentation inst) {
         if (started) {
             System.err.println("vitals-agent: already started in this JVM; ignoring the second -javaagent");
             return;
@@ -74,7 +75,7 @@ public final class VitalsAgent {
         }
         try {
             Class<?> main = Class.forName(IMPL, true, loader);
-            main.getMethod("start", String.class).invoke(null, args == null ? "" : args);
+            main.getMethod("start", String.class, Instrumentation.class).invoke(null, args == null ? "" : args, inst);
         } catch (InvocationTargetException e) {
             Throwable cause = e.getCause();
             fail("cannot start: " + (cause.getMessage() != null ? cause.getMessage() : cause.toString()));
@@ -91,7 +92,8 @@ public final class VitalsAgent {
 
     /**
      * Loads {@code a.b.C} from the entry {@code vitals-agent/a/b/C.classdata} and resource
-     * {@code x/y} from {@code vitals-agent/x/y}, parent first (the platform class loader, so JDK
+     * {@code x/y} from {@code vitals-agent/x/y} (the resource {@code a/b/C.class} is the class's
+     * bytes, as Byte Buddy reads its advice), parent first (the platform class loader, so JDK
      * modules only). Parallel capable; the jar stays open for the JVM's lifetime.
      */
     static final class Loader extends ClassLoader {
@@ -146,11 +148,15 @@ public final class VitalsAgent {
 
         @Override
         protected URL findResource(String name) {
-            if (jar.getJarEntry(PREFIX + name) == null) {
-                return null;
+            String entry = PREFIX + name;
+            if (jar.getJarEntry(entry) == null) {
+                entry = name.endsWith(".class") ? entry + "data" : null;
+                if (entry == null || jar.getJarEntry(entry) == null) {
+                    return null;
+                }
             }
             try {
-                return new URL("jar:" + jarUrl + "!/" + PREFIX + name);
+                return new URL("jar:" + jarUrl + "!/" + entry);
             } catch (MalformedURLException e) {
                 return null;
             }
