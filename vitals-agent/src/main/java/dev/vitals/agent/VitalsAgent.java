@@ -39,7 +39,9 @@ public final class VitalsAgent {
      * Called by the JVM before the application's {@code main} ({@code -javaagent}).
      *
      * @param args the text after {@code =} in {@code -javaagent:vitals-agent.jar=...}, or null
-     * @param inst the JVM's instrumentation: its loaded classes tell the agent which framework it serves
+     * @param inst the JVM's instrumentation: the agent counts the tasks of the application's thread
+     *     pools with it (DESIGN.md section 7d, "Worker progress"), and its loaded classes tell the
+     *     agent which framework it serves
      */
     public static void premain(String args, Instrumentation inst) {
         boot(args, inst);
@@ -91,7 +93,8 @@ public final class VitalsAgent {
 
     /**
      * Loads {@code a.b.C} from the entry {@code vitals-agent/a/b/C.classdata} and resource
-     * {@code x/y} from {@code vitals-agent/x/y}, parent first (the platform class loader, so JDK
+     * {@code x/y} from {@code vitals-agent/x/y} (the resource {@code a/b/C.class} is the class's
+     * bytes, as Byte Buddy reads its advice), parent first (the platform class loader, so JDK
      * modules only). Parallel capable; the jar stays open for the JVM's lifetime.
      */
     static final class Loader extends ClassLoader {
@@ -146,11 +149,15 @@ public final class VitalsAgent {
 
         @Override
         protected URL findResource(String name) {
-            if (jar.getJarEntry(PREFIX + name) == null) {
-                return null;
+            String entry = PREFIX + name;
+            if (jar.getJarEntry(entry) == null) {
+                entry = name.endsWith(".class") ? entry + "data" : null;
+                if (entry == null || jar.getJarEntry(entry) == null) {
+                    return null;
+                }
             }
             try {
-                return new URL("jar:" + jarUrl + "!/" + PREFIX + name);
+                return new URL("jar:" + jarUrl + "!/" + entry);
             } catch (MalformedURLException e) {
                 return null;
             }

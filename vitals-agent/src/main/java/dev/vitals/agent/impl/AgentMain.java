@@ -15,6 +15,7 @@ import dev.vitals.monitor.LagMonitor;
 import dev.vitals.server.DetailsPolicy;
 import dev.vitals.server.ProbeServer;
 import java.lang.System.Logger.Level;
+import java.lang.instrument.Instrumentation;
 import java.net.InetAddress;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -52,6 +53,8 @@ public final class AgentMain {
     private volatile DeadlockMonitor deadlock;
     private volatile LagMonitor lag;
     private volatile WorkerPools pools;
+    private volatile boolean measuring;
+    private volatile Instrumentation inst;
     private volatile HealthRegistry registry;
     private volatile ProbeServer server;
     private volatile int probePort;
@@ -60,11 +63,12 @@ public final class AgentMain {
     private volatile int warmupPort = -1;
     private long lastScanNanos;
 
-    private final java.lang.instrument.Instrumentation inst;
+    /** The JVM's instrumentation for framework detection (its loaded classes); null when none. */
+    private final Instrumentation classes;
 
-    private AgentMain(AgentOptions options, java.lang.instrument.Instrumentation inst) {
+    private AgentMain(AgentOptions options, Instrumentation classes) {
         this.options = options;
-        this.inst = inst;
+        this.classes = classes;
     }
 
     /**
@@ -73,9 +77,10 @@ public final class AgentMain {
      * bad option prints one line to standard error and halts the JVM with exit code 2.
      *
      * @param args agent arguments, {@code key=value} pairs separated by {@code ,}; may be empty
-     * @param inst the JVM's instrumentation (loaded classes for framework detection), or null
+     * @param inst the JVM's instrumentation, for the worker pools' task counts and the framework
+     *     detection (loaded classes); null: pools are read from stacks only, no framework known
      */
-    public static void start(String args, java.lang.instrument.Instrumentation inst) {
+    public static void start(String args, Instrumentation inst) {
         AgentOptions options;
         try {
             options = AgentOptions.resolve(args, System.getProperties(), System.getenv());
@@ -89,10 +94,22 @@ public final class AgentMain {
             return;
         }
         AgentMain agent = new AgentMain(options, inst);
+        agent.inst = options.workers != null ? inst : null;
         running = agent;
         Thread t = new Thread(agent::startInBackground, "vitals-agent-start");
         t.setDaemon(true);
         t.start();
+    }
+
+    /** Installs the pools' task counting; on failure one line, and the pools are read from stacks. */
+    private static boolean instrument(Instrumentation inst) {
+        try {
+            ExecutorInstrumentation.install(inst);
+            return true;
+        } catch (RuntimeException | LinkageError e) {
+            System.err.println("vitals-agent: worker pools read from stacks only: " + (e.getMessage() != null ? e.getMessage() : e.toString()));
+            return false;
+        }
     }
 
     private void startInBackground() {
@@ -107,6 +124,14 @@ public final class AgentMain {
     }
 
     private void run() {
+        Instrumentation i = inst;
+        if (i != null) {
+            // Here, not on the premain thread: Byte Buddy loads several hundred classes, which
+            // would hold up the application's main. The instrumented methods are entered again
+            // per task, so pools started meanwhile are counted from their next task.
+            measuring = instrument(i);
+            inst = null;
+        }
         // Platform check threads even on Java 21+: two checks need two threads, while the first
         // virtual thread would start the JDK's carrier pool, its delay scheduler and poller threads
         // in the application's JVM (five threads on Java 25).
@@ -128,7 +153,7 @@ public final class AgentMain {
         b.register(inline("jvm", Groups.LIVENESS, true, Duration.ofSeconds(1), this::jvmHealth));
         AppReadiness readiness = new AppReadiness(options, this::appPorts,
                 () -> holder[0].availability(), this::onPorts,
-                () -> Frameworks.detect(Frameworks.loadedMarkers(inst), System.getProperties()));
+                () -> Frameworks.detect(Frameworks.loadedMarkers(classes), System.getProperties()));
         b.register(Check.builder("app", readiness)
                 .groups(Groups.READINESS)
                 .interval(options.readinessInterval)
@@ -147,7 +172,7 @@ public final class AgentMain {
             m.start(r);
         }
         if (options.workers != null) {
-            pools = new WorkerPools(options.workers, options.stallAfter, r);
+            pools = new WorkerPools(options.workers, options.stallAfter, r, measuring);
             samplePools(pools);
         }
         if (!options.appPorts.isEmpty()) {
@@ -292,7 +317,7 @@ public final class AgentMain {
         if (w != null) {
             Health pools = w.health();
             worst = part("workers", pools, details, problems, worst);
-            // Each pool's figures and source (threads, or threads and its MBean): "pool http-nio-*".
+            // Each pool's figures, measured or inferred from stacks: "pool executor-thread-*".
             pools.details().forEach((k, v) -> details.put("pool " + k, v));
         }
         LagMonitor l = lag;

@@ -48,7 +48,7 @@ final class AppReadiness implements HealthCheck {
     static final int ABANDON_AFTER_TIMEOUTS = 30;
     private static final System.Logger LOG = System.getLogger("dev.vitals.agent");
 
-    private enum Purpose { DETECT, STARTED, READY }
+    private enum Purpose { DETECT, READY }
 
     private final AgentOptions options;
     private final Supplier<List<Integer>> ports;
@@ -63,6 +63,10 @@ final class AppReadiness implements HealthCheck {
     /** The gRPC connection, once a port is known to speak gRPC. */
     private GrpcHealthCall grpc;
     private Purpose pendingPurpose; // non-null: 'last' (or 'grpc') is in flight for this
+    /** The start-up call's own connection (until started), and whether its call is unanswered. */
+    private LoopbackGet startedGet;
+    private boolean startedPending;
+    private List<Integer> app = List.of();
     private int pendingIndex;
 
     private int port = -1;      // the readiness endpoint's port
@@ -134,7 +138,20 @@ final class AppReadiness implements HealthCheck {
         return (end - System.nanoTime()) / 1_000_000L;
     }
 
+    /**
+     * One run: readiness, then (until started) the start-up step on its own connection, so a
+     * readiness call left hanging (a dependency blackholed at boot) never holds start-up back.
+     */
     private Health evaluate() {
+        long runEnd = System.nanoTime() + 2 * timeoutMillis * 1_000_000L;
+        Health h = readiness();
+        if (!started() && !app.isEmpty()) {
+            startedStep(runEnd);
+        }
+        return h;
+    }
+
+    private Health readiness() {
         long end = System.nanoTime() + timeoutMillis * 1_000_000L;
         if (pendingPurpose != null) {
             Health h = resumePending(end);
@@ -143,7 +160,7 @@ final class AppReadiness implements HealthCheck {
             }
             end = System.nanoTime() + timeoutMillis * 1_000_000L; // a new bound for this run's own calls
         }
-        List<Integer> app = ports.get();
+        app = ports.get();
         onPorts.accept(app);
         AgentOptions.Readiness.Kind kind = options.readiness.kind;
         if (kind != AgentOptions.Readiness.Kind.URL) {
@@ -171,17 +188,10 @@ final class AppReadiness implements HealthCheck {
                 }
             }
         }
-        if (path == null && !grpcHealth && kind != AgentOptions.Readiness.Kind.URL && !framework.readiness.isEmpty()
-                && !protocol.containsValue("http") && !protocol.containsValue("grpc")) {
+        if (noProtocolPortYet()) {
             // Only ports that do not speak HTTP so far (an embedded database, say): not up yet.
             return Health.builder(Status.DOWN).message("waiting for the application's HTTP port (ports " + app
                     + " do not speak HTTP)").build();
-        }
-        if (!started()) {
-            Health h = startedStep(app, end);
-            if (h != null) {
-                return h;
-            }
         }
         if (grpcHealth) {
             return grpcCall(Math.max(1, left(end)));
@@ -192,6 +202,13 @@ final class AppReadiness implements HealthCheck {
                     + "; readiness follows the listener");
         }
         return httpCall(Purpose.READY, port, path, 0, Math.max(1, left(end)));
+    }
+
+    /** Detection asked HTTP candidates and only ports that speak something else answered. */
+    private boolean noProtocolPortYet() {
+        return path == null && !grpcHealth && options.readiness.kind != AgentOptions.Readiness.Kind.URL
+                && framework != null && !framework.readiness.isEmpty()
+                && !protocol.containsValue("http") && !protocol.containsValue("grpc");
     }
 
     private List<Integer> httpOr(List<Integer> app) {
@@ -238,9 +255,6 @@ final class AppReadiness implements HealthCheck {
                     markStarted("port " + g.port + " answers HTTP");
                 }
                 return answer(a);
-            case STARTED:
-                onStarted(a, g);
-                return null;
             default: // DETECT
                 return onCandidate(g.port, pendingIndex, a, g);
         }
@@ -389,27 +403,56 @@ final class AppReadiness implements HealthCheck {
                 && options.readiness.kind == AgentOptions.Readiness.Kind.AUTO;
     }
 
-    /** Start-up: the started endpoint, else the protocol answer, else the listener. Null to go on. */
-    private Health startedStep(List<Integer> app, long end) {
+    /**
+     * Start-up, on a connection of its own: the framework's started endpoint where it has one;
+     * else, for a framework recognised, its port accepting a connection; else (unknown) a port
+     * answering HTTP, marked where the answer is read ({@link #onCandidate}, {@link #httpCall}).
+     */
+    private void startedStep(long runEnd) {
         if (hasStartedEndpoint()) {
             if (path != null && port > 0) {
-                // The started endpoint lives beside the readiness one found (same port, same connection).
-                Health h = httpCall(Purpose.STARTED, port, framework.started, 0, Math.max(1, left(end)));
-                return pendingPurpose == Purpose.STARTED ? h : null;
+                long wait = Math.max(1, Math.min(timeoutMillis, left(runEnd)));
+                if (!startedPending) {
+                    startedGet = startedGet == null ? LoopbackGet.start(port, framework.started, wait)
+                            : startedGet.next(port, framework.started, wait);
+                    startedPending = true;
+                }
+                LoopbackGet.Answer a = startedGet.await(wait);
+                if (a == null) {
+                    if (startedGet.ageMillis() >= timeoutMillis * ABANDON_AFTER_TIMEOUTS) {
+                        startedGet.close();
+                        startedGet = null;
+                        startedPending = false;
+                    }
+                    return; // waited for on the next run, never asked twice at once
+                }
+                startedPending = false;
+                onStarted(a, startedGet);
+                if (started()) {
+                    startedGet.close(); // not needed any more
+                    startedGet = null;
+                }
+                return;
             }
             if (!detected) {
-                return null; // no port answered yet
+                return; // no port answered yet
             }
             startedByEndpoint = false; // the framework's endpoints are not served: the listener decides
         }
-        if (grpcHealth || (path == null && !app.isEmpty())) {
-            // gRPC answered frames during detection; no endpoint: a connect is all there is to ask.
+        if (grpcHealth) {
+            markStarted("port " + port + " answers gRPC");
+            return;
+        }
+        if (noProtocolPortYet()) {
+            return;
+        }
+        boolean known = framework != null && framework.known;
+        if (known || (path == null && detected && (protocol.containsValue("http") || protocol.containsValue("grpc")))) {
             int p = port > 0 ? port : httpOr(app).get(0);
-            if (grpcHealth || connects(p)) {
-                markStarted(grpcHealth ? "port " + p + " answers gRPC" : "port " + p + " accepts connections");
+            if (connects(p)) {
+                markStarted("port " + p + " accepts connections");
             }
         }
-        return null;
     }
 
     private void onStarted(LoopbackGet.Answer a, LoopbackGet g) {
@@ -422,8 +465,8 @@ final class AppReadiness implements HealthCheck {
     }
 
     /**
-     * One GET on the kept connection. DETECT answers go through {@link #onCandidate}, STARTED
-     * through {@link #onStarted}; READY answers are the check's result.
+     * One GET on the kept connection. DETECT answers go through {@link #onCandidate};
+     * READY answers are the check's result.
      *
      * @return the Health to report for READY, a timeout, or null
      */
@@ -448,9 +491,6 @@ final class AppReadiness implements HealthCheck {
         switch (purpose) {
             case DETECT:
                 return onCandidate(p, index, a, last);
-            case STARTED:
-                onStarted(a, last);
-                return null;
             default:
                 if (a.http() && !started() && !hasStartedEndpoint()) {
                     markStarted("port " + p + " answers HTTP");
@@ -527,7 +567,7 @@ final class AppReadiness implements HealthCheck {
             g.close();
             pendingPurpose = null;
         }
-        String what = pendingPurpose == Purpose.STARTED ? "start-up: " : pendingPurpose == Purpose.DETECT ? "looking for the health endpoint: " : "";
+        String what = pendingPurpose == Purpose.DETECT ? "looking for the health endpoint: " : "";
         return Health.builder(Status.DOWN)
                 .message(what + "timed out after " + timeoutMillis + " ms: GET " + g.path + " on port " + g.port
                         + (earlier ? " unanswered for " + age + " ms (one call in flight: no new call until it answers)" : ""))

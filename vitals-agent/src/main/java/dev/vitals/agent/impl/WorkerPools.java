@@ -3,72 +3,83 @@ package dev.vitals.agent.impl;
 import dev.vitals.Health;
 import dev.vitals.HealthRegistry;
 import dev.vitals.Status;
+import dev.vitals.agent.boot.WorkerCounter;
 import dev.vitals.monitor.ProgressSnapshot;
 import dev.vitals.monitor.ProgressWatchdog;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
+import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Delayed;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 
 /**
- * Progress of the application's HTTP worker pools, found without code: threads are grouped by
- * name (Tomcat {@code http-nio-8080-exec-N}, Jetty {@code qtpNNN-N}, Dropwizard {@code dw-N},
- * Undertow {@code XNIO-1 task-N}, Quarkus {@code executor-thread-N}, Micronaut
- * {@code io-executor-thread-N}, Netty and Vert.x event loops, plus the {@code workers} option's
- * prefixes), and each pool gets a core {@link ProgressWatchdog}.
+ * Progress of the application's worker pools, one core {@link ProgressWatchdog} per pool, sampled
+ * once per second on Vitals' scheduler (DESIGN.md section 7d, "Worker progress").
  *
- * <p>Neither Jetty nor a plain {@code ThreadPoolExecutor} counts completed requests where a
- * tool can read it, and Spring Boot turns Tomcat's MBeans off by default, so progress is read
- * from the threads themselves, once per second on Vitals' scheduler ({@code ThreadMXBean}):
- * <ul>
- *   <li>a thread is <em>idle</em> when its stack shows it waiting for work (a pool's queue
- *       {@code take/poll}, {@code ThreadPoolExecutor.getTask}, Jetty's {@code idleJobPoll}, a
- *       selector or {@code epoll} wait), else <em>busy</em>;</li>
- *   <li>a busy thread has <em>progressed</em> when its CPU time, blocked count or waited count
- *       changed since the previous sample, or it was idle then; each progressed thread adds one
- *       to the pool's {@code completed} counter.</li>
- * </ul>
- * So "work running and nothing moving for {@code stall-after}" is DOWN (every busy thread stuck
- * in the same wait or lock, and no thread of the pool waiting for a task: while one waits with
- * nothing queued the pool counts as progressing, since it takes new work at once), and
- * "saturated but completing" is UP.
+ * <p><b>Measured pools.</b> Where {@link ExecutorInstrumentation} is installed, the pools count
+ * their own tasks: each worker thread's {@link WorkerCounter} (tasks started and completed), or the
+ * pool's own figures for a {@code ThreadPoolExecutor}; the number of threads and the work waiting
+ * are read from the pool ({@code getPoolSize}/{@code getQueue}, {@code getThreads}/
+ * {@code getQueueSize}, ...). Watched: Jetty's {@code QueuedThreadPool}, JBoss Threads'
+ * {@code EnhancedQueueExecutor}, Tomcat's executor, and a JDK {@code ThreadPoolExecutor} or
+ * {@code ForkJoinPool} whose threads carry a request pool's name ({@link #REQUEST_POOLS} and the
+ * {@code workers} option's prefixes); the application's other JDK pools (a single-thread loop,
+ * a scheduler) are not liveness.
  *
- * <p>Where the server shows its pool as an MBean ({@link JmxPools}: Tomcat's {@code ThreadPool}
- * and {@code Executor}, Jetty's {@code QueuedThreadPool}, XNIO's worker) and an MBean server
- * exists already, the same sample also reads it: its queue size is the pool's {@code queued}
- * (work waiting counts as work even when no thread is busy), its busy and maximum figures and the
- * bean's name go into the details, and its thread-name prefix finds pools of any name. The
- * threads stay the progress signal (a bean's busy count includes Jetty's selector threads, which
- * never complete anything). Without a bean {@code queued} is 0: the queue is not visible from
- * outside the pool. Cost per sample: one
- * {@code getThreadInfo} over all threads without stacks, then one with 12 frames over the pool
- * threads (a safepoint, tens to hundreds of microseconds for a few hundred threads).
+ * <p><b>Stall rule</b>: a pool is stalled when work waits ({@code queued > 0}) or every thread of
+ * the pool is inside a task, at every sample for {@code stall-after}, and no task completed in
+ * that time. An idle pool is never stalled, whatever its threads' frames; one stuck task beside an
+ * idle thread is not a stall; wake-ups that complete no task are not progress.
+ *
+ * <p><b>Pools inferred from stacks</b> (the fallback, for pools the instrumentation does not
+ * reach): Netty and Vert.x event loops, Helidon's threads, and {@code workers} prefixes whose
+ * threads belong to no measured pool. A thread is idle when its stack shows it waiting in a
+ * selector; a busy thread progressed when its CPU time or blocked/waited counts moved since the
+ * previous sample. Same rule: stalled when every thread is busy and none moved for
+ * {@code stall-after}. Cost per sample: one {@code getThreadInfo} without stacks over all threads,
+ * then one with 12 frames over those pools' threads.
+ *
+ * <p>{@link #sample} runs on one thread at a time; {@link #health} on any thread.
  */
 final class WorkerPools {
     private static final int DEPTH = 12;
-    /** Known pools: name prefix → label. A thread belongs to the first prefix it starts with. */
-    static final String[] KNOWN = {
+    /**
+     * Thread-name prefixes of the JDK pools that serve requests: XNIO (Undertow) task threads,
+     * Vert.x workers, Micronaut's I/O executor, gRPC's default executor, Tomcat's threads when its
+     * executor is a JDK one.
+     */
+    static final String[] REQUEST_POOLS = {
         "http-nio-", "https-jsse-nio-", "http-nio2-", "https-openssl-nio-", // Tomcat
-        "qtp", // Jetty's QueuedThreadPool
-        "dw-admin-", "dw-", // Dropwizard (Jetty): admin and application pools
         "XNIO-", // Undertow
-        "executor-thread-", // Quarkus worker pool
-        "vert.x-eventloop-thread-", "vert.x-worker-thread-", // Vert.x (Quarkus)
-        "io-executor-thread-", "default-nioEventLoopGroup-", "default-epollEventLoopGroup-", // Micronaut
+        "vert.x-worker-thread-", "executor-thread-", // Vert.x, Quarkus
+        "io-executor-thread-", // Micronaut
+        "grpc-default-executor-", // grpc-java
+    };
+    /** Event loops, read from stacks: their loop never returns, so no task can be counted. */
+    static final String[] EVENT_LOOPS = {
+        "vert.x-eventloop-thread-", // Vert.x (Quarkus)
+        "default-nioEventLoopGroup-", "default-epollEventLoopGroup-", // Micronaut
         "nioEventLoopGroup-", "epollEventLoopGroup-", // Netty
         "helidon-", // Helidon platform threads
     };
+    /** Frames of a thread waiting for I/O or for work, inside the JDK. */
     private static final Set<String> JDK_IDLE = Set.of(
             "java.util.concurrent.ThreadPoolExecutor.getTask",
             "java.util.concurrent.ForkJoinPool.awaitWork",
-            "java.util.concurrent.ScheduledThreadPoolExecutor$DelayedWorkQueue.take",
             "sun.nio.ch.SelectorImpl.lockAndDoSelect",
             "sun.nio.ch.EPoll.wait",
             "sun.nio.ch.KQueue.poll",
@@ -76,18 +87,8 @@ final class WorkerPools {
             "sun.nio.ch.Net.accept",
             "sun.nio.ch.ServerSocketChannelImpl.accept",
             "java.net.ServerSocket.accept");
+    /** Frames of an event loop waiting for I/O or for work. */
     private static final String[] LIB_IDLE = {
-        "org.apache.tomcat.util.threads.TaskQueue.",
-        "org.apache.tomcat.util.net.NioEndpoint$Poller.run",
-        "org.apache.tomcat.util.net.Acceptor.run",
-        "org.eclipse.jetty.util.BlockingArrayQueue.",
-        "org.eclipse.jetty.util.thread.QueuedThreadPool$Runner.idleJobPoll",
-        "org.eclipse.jetty.util.thread.ReservedThreadExecutor$ReservedThread.reservedWait",
-        "org.eclipse.jetty.io.ManagedSelector.",
-        "org.eclipse.jetty.io.SelectorManager.",
-        "org.eclipse.jetty.server.ServerConnector.accept",
-        "org.jboss.threads.EnhancedQueueExecutor$ThreadBody.run",
-        "org.xnio.nio.WorkerThread.",
         "io.netty.channel.nio.",
         "io.netty.channel.epoll.Native.",
         "io.netty.channel.epoll.EpollIoHandler.epollWait",
@@ -98,45 +99,47 @@ final class WorkerPools {
         "sun.net.httpserver.ServerImpl$Dispatcher.run",
     };
 
-    /**
-     * Idle frames of a thread waiting for a task in its pool's queue (not a selector or an
-     * acceptor, which serve their own connections): while one such thread waits, the pool can take
-     * new work at once, so a stuck request beside it is not a stalled pool.
-     */
-    private static final String[] TASK_IDLE = {
-        "java.util.concurrent.ThreadPoolExecutor.getTask",
-        "java.util.concurrent.ForkJoinPool.awaitWork",
-        "java.util.concurrent.ScheduledThreadPoolExecutor$DelayedWorkQueue.take",
-        "org.apache.tomcat.util.threads.TaskQueue.",
-        "org.eclipse.jetty.util.BlockingArrayQueue.",
-        "org.eclipse.jetty.util.thread.QueuedThreadPool$Runner.idleJobPoll",
-        "org.jboss.threads.EnhancedQueueExecutor$ThreadBody.run",
-        // not Jetty's reserved threads: one may wait for its own hand-off while jobs queue
-    };
-
     private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     private final boolean cpu;
-    private final List<String> prefixes;
+    private final List<String> extraPrefixes;
     private final Duration stallAfter;
     private final HealthRegistry registry;
-    /** Pool label → latest figures (written by the sampler, read by the pool's watchdog source). */
-    private final Map<String, ProgressSnapshot> latest = new ConcurrentHashMap<>();
-    /** Pool label → watchdog; created when the pool is first seen. */
+    private final boolean measuring;
+    /** Pool label → latest reading (written by the sampler, read by the watchdogs and health). */
+    private final Map<String, Reading> latest = new ConcurrentHashMap<>();
+    /** Pool label → watchdog; created when the pool is first seen, closed when it is gone. */
     private final Map<String, ProgressWatchdog> watchdogs = new ConcurrentHashMap<>();
-    /** Pool label → its MBeans' figures at the latest sample (absent: no bean). */
-    private final Map<String, List<JmxPools.Pool>> beans = new ConcurrentHashMap<>();
-    /** Thread id → fingerprint at the previous sample; only the sampler thread touches these. */
-    private Map<Long, long[]> previous = new HashMap<>();
-    private final Map<String, Long> completed = new HashMap<>();
-    /** Thread-name prefixes learnt from MBeans whose pools no known prefix covers; sampler thread only. */
-    private final List<String> learnt = new ArrayList<>();
 
-    WorkerPools(List<String> extraPrefixes, Duration stallAfter, HealthRegistry registry) {
-        List<String> p = new ArrayList<>(extraPrefixes);
-        p.addAll(List.of(KNOWN));
-        this.prefixes = List.copyOf(p);
+    // Sampler thread only.
+    private final Map<Object, Measured> measured = new IdentityHashMap<>();
+    private final Set<String> labels = new HashSet<>();
+    private Map<Long, long[]> previous = new HashMap<>();
+    private final Map<String, Long> inferredProgress = new HashMap<>();
+
+    /** One pool's figures at a sample; {@code inferred}: read from stacks. */
+    record Reading(long threads, long busy, long queued, long completed, boolean inferred) {
+        /** Whether the stall rule applies: work waits, or every thread is inside a task. */
+        boolean hasWork() {
+            return queued > 0 || (threads > 0 && busy >= threads);
+        }
+
+        /** The watchdog's view: busy counts only when every thread is busy or work waits. */
+        ProgressSnapshot progress() {
+            return ProgressSnapshot.of(completed, hasWork() ? busy : 0, queued);
+        }
+    }
+
+    /**
+     * @param extraPrefixes the {@code workers} option's thread-name prefixes
+     * @param stallAfter time with work and no completed task after which a pool is stalled
+     * @param registry where the watchdogs run
+     * @param measuring whether {@link ExecutorInstrumentation} is installed
+     */
+    WorkerPools(List<String> extraPrefixes, Duration stallAfter, HealthRegistry registry, boolean measuring) {
+        this.extraPrefixes = List.copyOf(extraPrefixes);
         this.stallAfter = stallAfter;
         this.registry = registry;
+        this.measuring = measuring;
         boolean c = threads.isThreadCpuTimeSupported();
         if (c && !threads.isThreadCpuTimeEnabled()) {
             try {
@@ -148,37 +151,217 @@ final class WorkerPools {
         this.cpu = c;
     }
 
-    /** The pool a thread name belongs to, or null. Dropwizard renames busy threads "dw-12 - GET /x". */
-    String poolOf(String name) {
-        for (String p : learnt) {
+    /** One sample of every pool; runs on Vitals' scheduler once per second. Never blocks. */
+    void sample() {
+        Map<String, Reading> now = new TreeMap<>();
+        Set<Long> measuredThreads = new HashSet<>();
+        if (measuring) {
+            sampleMeasured(now, measuredThreads);
+        }
+        sampleStacks(now, measuredThreads);
+        for (Iterator<Map.Entry<String, ProgressWatchdog>> it = watchdogs.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<String, ProgressWatchdog> e = it.next();
+            if (!now.containsKey(e.getKey())) { // every thread of the pool is gone
+                e.getValue().close();
+                it.remove();
+                latest.remove(e.getKey());
+            }
+        }
+        latest.putAll(now);
+        for (String pool : now.keySet()) {
+            watchdogs.computeIfAbsent(pool, this::newWatchdog);
+        }
+    }
+
+    // ---- measured pools -------------------------------------------------------------------
+
+    /** A measured pool: its worker threads' counters and the counts of its threads that ended. */
+    private static final class Measured {
+        final Object pool;
+        final List<WorkerCounter> counters = new ArrayList<>();
+        String label;
+        boolean watched;
+        long endedStarted;
+        long endedCompleted;
+
+        Measured(Object pool) {
+            this.pool = pool;
+        }
+    }
+
+    private void sampleMeasured(Map<String, Reading> out, Set<Long> measuredThreads) {
+        for (WorkerCounter c; (c = WorkerCounter.poll()) != null; ) {
+            measured.computeIfAbsent(c.pool(), Measured::new).counters.add(c);
+        }
+        for (Iterator<Measured> it = measured.values().iterator(); it.hasNext(); ) {
+            Measured m = it.next();
+            long busy = 0;
+            long aside = 0;
+            long completed = m.endedCompleted;
+            for (Iterator<WorkerCounter> ci = m.counters.iterator(); ci.hasNext(); ) {
+                WorkerCounter c = ci.next();
+                long done = c.completed(); // before started: busy never reads negative
+                long started = c.started();
+                if (!c.thread().isAlive()) {
+                    m.endedCompleted += done;
+                    m.endedStarted += started;
+                    completed += done;
+                    ci.remove();
+                    continue;
+                }
+                measuredThreads.add(c.thread().getId());
+                completed += done;
+                busy += started > done ? 1 : 0;
+                aside += c.aside() ? 1 : 0;
+            }
+            if (m.counters.isEmpty()) {
+                it.remove();
+                if (m.label != null) {
+                    labels.remove(m.label);
+                }
+                continue;
+            }
+            if (m.label == null) {
+                m.label = label(m.counters.get(0).thread().getName());
+                m.watched = watched(m);
+            }
+            if (!m.watched) {
+                continue;
+            }
+            Reading r;
+            try {
+                r = read(m.pool, m.counters.get(0).kind(), m.counters.size(), busy, aside, completed);
+            } catch (RuntimeException | LinkageError e) {
+                continue; // a pool that cannot be read is not judged
+            }
+            out.put(m.label, r);
+        }
+    }
+
+    /** Whether a pool is liveness: a server's pool, or a JDK pool with a request pool's thread name. */
+    private boolean watched(Measured m) {
+        String cls = m.pool.getClass().getName();
+        if (m.label.startsWith("vitals-")) {
+            return false; // the agent's own threads
+        }
+        if (cls.startsWith("org.eclipse.jetty.") || cls.startsWith("org.jboss.threads.")
+                || cls.startsWith("org.apache.tomcat.")) {
+            return true;
+        }
+        return prefixOf(m.counters.get(0).thread().getName(), true) != null;
+    }
+
+    /** A label unique among the pools: the first thread's name without its number, then {@code *}. */
+    private String label(String threadName) {
+        String n = threadName;
+        int dw = n.indexOf(" - "); // Dropwizard renames a busy thread "dw-12 - GET /x"
+        if (dw > 0) {
+            n = n.substring(0, dw);
+        }
+        int end = n.length();
+        while (end > 0 && Character.isDigit(n.charAt(end - 1))) {
+            end--;
+        }
+        String base = n.substring(0, end);
+        String label = base;
+        for (int i = 2; labels.contains(label); i++) {
+            label = base + "#" + i;
+        }
+        labels.add(label);
+        return label;
+    }
+
+    /**
+     * The pool's threads and work waiting, read from the pool itself; its tasks from the counters
+     * or, for a {@code ThreadPoolExecutor}, from the pool's own counts.
+     */
+    static Reading read(Object pool, int kind, int counted, long busy, long aside, long completed) {
+        if (pool instanceof ThreadPoolExecutor) {
+            ThreadPoolExecutor p = (ThreadPoolExecutor) pool;
+            return new Reading(p.getPoolSize(), p.getActiveCount(), waiting(p.getQueue()), p.getCompletedTaskCount(), false);
+        }
+        if (pool instanceof ForkJoinPool) {
+            ForkJoinPool p = (ForkJoinPool) pool;
+            return new Reading(p.getPoolSize(), busy, p.getQueuedSubmissionCount() + p.getQueuedTaskCount(), completed, false);
+        }
+        String cls = pool.getClass().getName();
+        if (kind == WorkerCounter.POOL_COUNTS) { // Tomcat's copy of ThreadPoolExecutor
+            return new Reading(number(pool, "getPoolSize"), number(pool, "getActiveCount"),
+                    waiting((java.util.Collection<?>) call(pool, "getQueue")), number(pool, "getCompletedTaskCount"), false);
+        }
+        if (cls.startsWith("org.eclipse.jetty.")) {
+            // Threads lent to Jetty's own jobs (reserved threads, selectors, acceptors) are not the pool's.
+            return new Reading(Math.max(0, number(pool, "getThreads") - aside), busy, number(pool, "getQueueSize"), completed, false);
+        }
+        if (cls.startsWith("org.jboss.threads.")) {
+            return new Reading(number(pool, "getPoolSize"), busy, number(pool, "getQueueSize"), completed, false);
+        }
+        return new Reading(counted, busy, 0, completed, false);
+    }
+
+    /**
+     * Work waiting in a queue: its size, except a scheduler's queue (a {@code Delayed} head), where
+     * only a task whose time has come waits.
+     */
+    private static long waiting(java.util.Collection<?> queue) {
+        if (queue instanceof java.util.Queue) {
+            Object head = ((java.util.Queue<?>) queue).peek();
+            if (head instanceof Delayed) {
+                return ((Delayed) head).getDelay(TimeUnit.NANOSECONDS) <= 0 ? 1 : 0;
+            }
+        }
+        return queue.size();
+    }
+
+    private static final Map<String, Method> METHODS = new ConcurrentHashMap<>();
+
+    private static Object call(Object target, String name) {
+        Method m = METHODS.computeIfAbsent(target.getClass().getName() + "#" + name, k -> {
+            try {
+                return target.getClass().getMethod(name);
+            } catch (NoSuchMethodException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        try {
+            return m.invoke(target);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static long number(Object target, String name) {
+        return Math.max(0, ((Number) call(target, name)).longValue());
+    }
+
+    // ---- pools inferred from stacks -------------------------------------------------------
+
+    /**
+     * The stack-read pool a thread name belongs to, or null: the {@code workers} prefixes, then the
+     * event loops; with {@code requestPools}, the request pools' names too.
+     */
+    String prefixOf(String name, boolean requestPools) {
+        for (String p : extraPrefixes) {
             if (name.startsWith(p)) {
                 return p;
             }
         }
-        for (String p : prefixes) {
+        for (String p : EVENT_LOOPS) {
             if (name.startsWith(p)) {
-                if (p.equals("qtp")) { // qtp123456-7
-                    int dash = name.indexOf('-');
-                    return dash > 0 ? name.substring(0, dash + 1) : null;
-                }
-                if (p.startsWith("XNIO-")) { // XNIO-1 task-3, XNIO-1 I/O-2
-                    int sp = name.indexOf(' ');
-                    return sp > 0 ? name.substring(0, sp) : p;
-                }
                 return p;
+            }
+        }
+        if (requestPools) {
+            for (String p : REQUEST_POOLS) {
+                if (name.startsWith(p)) {
+                    return p;
+                }
             }
         }
         return null;
     }
 
-    /**
-     * Library frames that only wrap a JDK lock or condition, looked through like JDK frames: Jetty
-     * 12's queue waits in {@code AutoLock$WithCondition.awaitNanos} under
-     * {@code BlockingArrayQueue.poll}, and every idle Dropwizard 5 thread read busy.
-     */
-    private static final String[] LOCK_WRAPPERS = {"org.eclipse.jetty.util.thread.AutoLock"};
-
-    /** Whether a stack shows a thread waiting for work. */
+    /** Whether a stack shows a thread waiting for I/O or work: the first frame outside the JDK decides. */
     static boolean idle(StackTraceElement[] stack) {
         for (StackTraceElement f : stack) {
             String cls = f.getClassName();
@@ -189,142 +372,87 @@ final class WorkerPools {
                 }
                 continue;
             }
-            if (wrapsALock(cls)) {
-                continue;
-            }
             for (String idle : LIB_IDLE) {
                 if (m.startsWith(idle)) {
                     return true;
                 }
             }
-            return false; // the first frame outside the JDK decides
+            return false;
         }
         return false;
     }
 
-    private static boolean wrapsALock(String cls) {
-        for (String w : LOCK_WRAPPERS) {
-            if (cls.startsWith(w)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** Whether an idle thread's stack shows it waiting for a task in its pool's queue. */
-    static boolean waitingForTask(StackTraceElement[] stack) {
-        for (StackTraceElement f : stack) {
-            String m = f.getClassName() + "." + f.getMethodName();
-            for (String idle : TASK_IDLE) {
-                if (m.startsWith(idle)) {
-                    return true;
-                }
-            }
-        }
-        return false;
-    }
-
-    /** One sample of every pool; runs on Vitals' scheduler once per second. Never blocks. */
-    void sample() {
-        sample(JmxPools.read());
-    }
-
-    /** One sample, with the pools' MBeans as read now (empty when there is no MBean server). */
-    void sample(List<JmxPools.Pool> jmx) {
-        Map<String, List<JmxPools.Pool>> byPool = new TreeMap<>();
-        for (JmxPools.Pool b : jmx) {
-            String label = poolOf(b.threadPrefix() + "1");
-            if (label == null) {
-                learnt.add(b.threadPrefix());
-                label = b.threadPrefix();
-            }
-            byPool.computeIfAbsent(label, k -> new ArrayList<>()).add(b);
-        }
-        long[] ids = threads.getAllThreadIds();
-        ThreadInfo[] named = threads.getThreadInfo(ids, 0);
-        List<Long> poolIds = new ArrayList<>();
+    private void sampleStacks(Map<String, Reading> out, Set<Long> measuredThreads) {
+        ThreadInfo[] named = threads.getThreadInfo(threads.getAllThreadIds(), 0);
+        List<Long> ids = new ArrayList<>();
         List<String> poolOf = new ArrayList<>();
         for (ThreadInfo t : named) {
-            if (t == null) {
+            if (t == null || measuredThreads.contains(t.getThreadId())) {
                 continue;
             }
-            String pool = poolOf(t.getThreadName());
+            String pool = prefixOf(t.getThreadName(), !measuring);
             if (pool != null) {
-                poolIds.add(t.getThreadId());
+                ids.add(t.getThreadId());
                 poolOf.add(pool);
             }
         }
-        long[] pid = new long[poolIds.size()];
-        for (int i = 0; i < pid.length; i++) {
-            pid[i] = poolIds.get(i);
-        }
+        long[] pid = ids.stream().mapToLong(Long::longValue).toArray();
         ThreadInfo[] infos = threads.getThreadInfo(pid, DEPTH);
         Map<Long, long[]> now = new HashMap<>();
-        Map<String, long[]> figures = new TreeMap<>(); // pool → {progressed, busy, waiting for a task}
+        Map<String, long[]> figures = new TreeMap<>(); // pool → {threads, busy, progressed}
         for (int i = 0; i < pid.length; i++) {
             ThreadInfo t = infos[i];
             if (t == null) {
                 continue; // died since
             }
-            String pool = poolOf.get(i);
-            long[] f = figures.computeIfAbsent(pool, k -> new long[3]);
-            StackTraceElement[] stack = t.getStackTrace();
-            boolean isIdle = idle(stack);
-            if (isIdle && waitingForTask(stack)) {
-                f[2]++;
-            }
-            long cpuNanos = cpu ? threads.getThreadCpuTime(pid[i]) : -1;
-            long[] fp = {isIdle ? 1 : 0, cpuNanos, t.getBlockedCount(), t.getWaitedCount()};
+            long[] f = figures.computeIfAbsent(poolOf.get(i), k -> new long[3]);
+            f[0]++;
+            boolean isIdle = idle(t.getStackTrace());
+            long[] fp = {isIdle ? 1 : 0, cpu ? threads.getThreadCpuTime(pid[i]) : -1, t.getBlockedCount(), t.getWaitedCount()};
             now.put(pid[i], fp);
             if (!isIdle) {
                 f[1]++;
                 long[] before = previous.get(pid[i]);
                 if (before == null || before[0] == 1 || before[1] != fp[1] || before[2] != fp[2] || before[3] != fp[3]) {
-                    f[0]++;
+                    f[2]++;
                 }
             }
         }
         previous = now;
-        for (String pool : byPool.keySet()) {
-            figures.computeIfAbsent(pool, k -> new long[3]); // a bean's pool whose threads are all gone still has its queue
-        }
-        for (String pool : watchdogs.keySet()) {
-            figures.computeIfAbsent(pool, k -> new long[3]); // threads gone: nothing running, not a stall
-        }
-        beans.keySet().retainAll(byPool.keySet());
-        beans.putAll(byPool);
+        inferredProgress.keySet().retainAll(figures.keySet());
         for (Map.Entry<String, long[]> e : figures.entrySet()) {
-            String pool = e.getKey();
-            long queued = 0;
-            for (JmxPools.Pool b : byPool.getOrDefault(pool, List.of())) {
-                queued += Math.max(0, b.queued());
-            }
-            // A thread waiting for a task with nothing queued: the pool takes new work at once, so
-            // it is not stalled however long one request beside it runs (a hung framework health
-            // check, a long poll). Requests that finish between two samples are not seen, so the
-            // free thread counts as the pool's progress.
-            long progressed = e.getValue()[0] + (e.getValue()[2] > 0 && queued == 0 ? 1 : 0);
-            long done = completed.merge(pool, progressed, Long::sum);
-            latest.put(pool, ProgressSnapshot.of(done, e.getValue()[1], queued));
-            watchdogs.computeIfAbsent(pool, this::newWatchdog);
+            long[] f = e.getValue();
+            long done = inferredProgress.merge(e.getKey(), f[2], Long::sum);
+            String label = e.getKey();
+            out.putIfAbsent(label, new Reading(f[0], f[1], 0, done, true));
         }
     }
 
+    // ---- health ---------------------------------------------------------------------------
+
     /** The pool's figures at the latest sample, or null (tests). */
-    ProgressSnapshot snapshot(String pool) {
+    Reading reading(String pool) {
         return latest.get(pool);
     }
 
+    /** @return the labels of the pools seen at the latest sample */
+    Set<String> pools() {
+        return Set.copyOf(latest.keySet());
+    }
+
     private ProgressWatchdog newWatchdog(String pool) {
-        ProgressWatchdog w = ProgressWatchdog.builder("workers-" + pool.replaceAll("[^A-Za-z0-9._-]", "_"),
-                () -> latest.getOrDefault(pool, ProgressSnapshot.of(0, 0, 0)))
-                .stallAfter(stallAfter)
-                .build();
+        ProgressWatchdog w = ProgressWatchdog.builder("workers-" + pool.replaceAll("[^A-Za-z0-9._-]", "_"), () -> {
+            Reading r = latest.get(pool);
+            return r == null ? ProgressSnapshot.of(0, 0, 0) : r.progress();
+        }).stallAfter(stallAfter).build();
         w.start(registry);
         return w;
     }
 
-    /** @return the worst pool's health, with each pool's figures as details */
+    /**
+     * @return the worst pool's health, with each pool's figures as details, e.g.
+     *     {@code "executor-thread-*": "UP measured threads=8 busy=1 queued=0 completed=52 withoutProgressMs=0"}
+     */
     Health health() {
         if (watchdogs.isEmpty()) {
             return Health.builder(Status.UP).message("no worker pool found yet").build();
@@ -338,16 +466,15 @@ final class WorkerPools {
             } catch (Exception ex) {
                 h = Health.down(ex);
             }
-            StringBuilder d = new StringBuilder().append(h.status()).append(" busy=").append(h.details().get("busy"))
-                    .append(" queued=").append(h.details().get("queued"))
-                    .append(" withoutProgressMs=").append(h.details().get("withoutProgressMs"));
-            List<JmxPools.Pool> bs = beans.get(e.getKey());
-            d.append(" source=").append(bs == null ? "threads" : "threads+jmx");
-            if (bs != null) {
-                for (JmxPools.Pool b : bs) {
-                    d.append(" [").append(b.describe()).append(']');
-                }
+            Reading r = latest.get(e.getKey());
+            StringBuilder d = new StringBuilder().append(h.status())
+                    .append(r == null || r.inferred() ? " inferred from stacks" : " measured");
+            if (r != null) {
+                d.append(" threads=").append(r.threads()).append(" busy=").append(r.busy())
+                        .append(" queued=").append(r.queued()).append(r.inferred() ? " progressed=" : " completed=")
+                        .append(r.completed());
             }
+            d.append(" withoutProgressMs=").append(h.details().get("withoutProgressMs"));
             details.put(e.getKey() + "*", d.toString());
             if (worst == null || h.status().compareTo(worst.status()) > 0) {
                 worst = h.message().isPresent()

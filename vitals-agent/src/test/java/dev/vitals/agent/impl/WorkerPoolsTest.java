@@ -1,142 +1,339 @@
 package dev.vitals.agent.impl;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import dev.vitals.Health;
 import dev.vitals.HealthRegistry;
+import dev.vitals.Status;
+import dev.vitals.agent.boot.WorkerCounter;
+import dev.vitals.testing.ManualScheduler;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.jboss.threads.EnhancedQueueExecutor;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+/**
+ * The stall rule on real pools with real threads, instrumented as the agent does: a JDK
+ * {@code ThreadPoolExecutor} and {@code ForkJoinPool}, JBoss Threads' {@code EnhancedQueueExecutor}
+ * (Quarkus) and Jetty's {@code QueuedThreadPool}. The watchdogs' time is a {@link ManualScheduler}:
+ * each step samples the real pools, then moves the clock by one second.
+ */
 class WorkerPoolsTest {
-    private static StackTraceElement f(String cls, String method) {
-        return new StackTraceElement(cls, method, null, -1);
+    private static final Duration STALL_AFTER = Duration.ofSeconds(5);
+    private final ManualScheduler scheduler = new ManualScheduler();
+    private final CountDownLatch release = new CountDownLatch(1);
+    private HealthRegistry registry;
+    private WorkerPools pools;
+
+    @BeforeAll
+    static void instrument() {
+        TestInstrumentation.install();
     }
 
-    @Test
-    void aThreadWaitingInItsPoolsQueueIsIdle() {
-        assertThat(WorkerPools.idle(new StackTraceElement[] {
-            f("jdk.internal.misc.Unsafe", "park"),
-            f("java.util.concurrent.locks.LockSupport", "park"),
-            f("java.util.concurrent.LinkedBlockingQueue", "take"),
-            f("java.util.concurrent.ThreadPoolExecutor", "getTask"),
-            f("java.util.concurrent.ThreadPoolExecutor", "runWorker")})).isTrue();
-        assertThat(WorkerPools.idle(new StackTraceElement[] {
-            f("jdk.internal.misc.Unsafe", "park"),
-            f("java.util.concurrent.locks.LockSupport", "parkNanos"),
-            f("org.apache.tomcat.util.threads.TaskQueue", "poll"),
-            f("org.apache.tomcat.util.threads.ThreadPoolExecutor", "getTask")})).isTrue();
-        assertThat(WorkerPools.idle(new StackTraceElement[] {
-            f("sun.nio.ch.EPoll", "wait"),
-            f("sun.nio.ch.EPollSelectorImpl", "doSelect"),
-            f("org.eclipse.jetty.io.ManagedSelector", "nioSelect")})).isTrue();
+    private WorkerPools pools(String... prefixes) {
+        registry = HealthRegistry.builder().clock(scheduler.clock()).scheduler(scheduler).build();
+        pools = new WorkerPools(List.of(prefixes), STALL_AFTER, registry, true);
+        return pools;
     }
 
-    @Test
-    void aJetty12ThreadWaitingInItsQueueThroughAutoLockIsIdleAndWaitingForATask() {
-        // jstack of an idle Dropwizard 5 (Jetty 12) worker: every one read busy before.
-        StackTraceElement[] jetty12 = {
-            f("jdk.internal.misc.Unsafe", "park"),
-            f("java.util.concurrent.locks.LockSupport", "parkNanos"),
-            f("java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject", "awaitNanos"),
-            f("org.eclipse.jetty.util.thread.AutoLock$WithCondition", "awaitNanos"),
-            f("org.eclipse.jetty.util.BlockingArrayQueue", "poll"),
-            f("org.eclipse.jetty.util.thread.QueuedThreadPool$Runner", "idleJobPoll"),
-            f("org.eclipse.jetty.util.thread.QueuedThreadPool$Runner", "run"),
-            f("java.lang.Thread", "run"),
+    @AfterEach
+    void close() {
+        release.countDown();
+        if (pools != null) {
+            pools.close();
+        }
+        if (registry != null) {
+            registry.close();
+        }
+    }
+
+    /** Samples the real pools and moves the watchdogs' clock by one second, {@code seconds} times. */
+    private Health steps(int seconds) {
+        for (int i = 0; i < seconds; i++) {
+            pools.sample();
+            scheduler.advance(Duration.ofSeconds(1));
+        }
+        return pools.health();
+    }
+
+    /** Samples (without moving the clock) until the pool's reading matches; bounded. */
+    private WorkerPools.Reading awaitReading(String pool, Predicate<WorkerPools.Reading> p) {
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(20)).until(() -> {
+            pools.sample();
+            WorkerPools.Reading r = pools.reading(pool);
+            return r != null && p.test(r);
+        });
+        return pools.reading(pool);
+    }
+
+    private static ThreadFactory named(String prefix) {
+        AtomicInteger n = new AtomicInteger();
+        return r -> {
+            Thread t = new Thread(r, prefix + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
         };
-        assertThat(WorkerPools.idle(jetty12)).isTrue();
-        assertThat(WorkerPools.waitingForTask(jetty12)).isTrue();
-        // An application's own wait under the same lock helper stays busy.
-        assertThat(WorkerPools.idle(new StackTraceElement[] {
-            f("jdk.internal.misc.Unsafe", "park"),
-            f("org.eclipse.jetty.util.thread.AutoLock$WithCondition", "await"),
-            f("com.example.Orders", "export"),
-        })).isFalse();
     }
 
-    @Test
-    void aThreadInApplicationCodeIsBusyEvenWhenItWaits() {
-        assertThat(WorkerPools.idle(new StackTraceElement[] {
-            f("java.lang.Thread", "sleep"),
-            f("com.example.Orders", "export"),
-            f("java.util.concurrent.ThreadPoolExecutor", "runWorker")})).isFalse();
-        assertThat(WorkerPools.idle(new StackTraceElement[] {
-            f("jdk.internal.misc.Unsafe", "park"),
-            f("java.util.concurrent.locks.ReentrantLock", "lock"),
-            f("org.eclipse.jetty.server.handler.ContextHandler", "handle")})).isFalse();
+    private void block() {
+        try {
+            release.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
-    @Test
-    void threadsAreGroupedIntoPoolsByName() {
-        try (HealthRegistry r = HealthRegistry.builder().build()) {
-            WorkerPools pools = new WorkerPools(List.of("demo-worker-"), Duration.ofSeconds(5), r);
-            assertThat(pools.poolOf("http-nio-8080-exec-12")).isEqualTo("http-nio-");
-            assertThat(pools.poolOf("qtp1234567-41")).isEqualTo("qtp1234567-");
-            assertThat(pools.poolOf("dw-42 - GET /orders")).isEqualTo("dw-");
-            assertThat(pools.poolOf("dw-admin-43")).isEqualTo("dw-admin-");
-            assertThat(pools.poolOf("XNIO-1 task-3")).isEqualTo("XNIO-1");
-            assertThat(pools.poolOf("demo-worker-7")).isEqualTo("demo-worker-");
-            assertThat(pools.poolOf("main")).isNull();
+    private static ThreadPoolExecutor tpe(String prefix, int threads) {
+        return new ThreadPoolExecutor(threads, threads, 1, TimeUnit.MINUTES, new LinkedBlockingQueue<>(), named(prefix));
+    }
+
+    private static EnhancedQueueExecutor eqe(String prefix, int threads) {
+        return new EnhancedQueueExecutor.Builder().setCorePoolSize(threads).setMaximumPoolSize(threads)
+                .setThreadFactory(named(prefix)).build();
+    }
+
+    private static void runAndWait(ExecutorService pool, int tasks) throws Exception {
+        for (int i = 0; i < tasks; i++) {
+            pool.submit(() -> { }).get(30, TimeUnit.SECONDS);
         }
     }
 
     @Test
-    void oneStuckRequestBesideAThreadWaitingForATaskIsNotAStall() throws Exception {
-        // QA: a hung framework health check (or any one long request) held one Tomcat-style worker
-        // while three others waited for tasks; the pool read "stalled: no task completed" and
-        // liveness went DOWN after stall-after, so a hung readiness check restarted the pod.
-        AtomicInteger n = new AtomicInteger();
-        ExecutorService pool = new ThreadPoolExecutor(2, 2, 1, TimeUnit.MINUTES, new LinkedBlockingQueue<>(),
-                r -> new Thread(r, "qa-pool-" + n.incrementAndGet()));
-        CountDownLatch release = new CountDownLatch(1);
-        try (HealthRegistry r = HealthRegistry.builder().build()) {
-            WorkerPools pools = new WorkerPools(List.of("qa-pool-"), Duration.ofSeconds(5), r);
-            pool.submit(() -> { release.await(); return null; }); // stuck, and the pool's other thread idle
-            pool.submit(() -> { });
-            awaitStates(pools, 1);
-            pools.sample(List.of());
-            long before = pools.snapshot("qa-pool-").completed();
-            pools.sample(List.of());
-            pools.sample(List.of());
-            assertThat(pools.snapshot("qa-pool-").busy()).isEqualTo(1);
-            assertThat(pools.snapshot("qa-pool-").completed()).as("a free thread: the pool can take work").isGreaterThan(before);
+    void idlePoolsOfEveryKindNeverStall() throws Exception {
+        pools("tpe-idle-", "fjp-idle-");
+        ThreadPoolExecutor tpe = tpe("tpe-idle-", 2);
+        ForkJoinPool fjp = new ForkJoinPool(2, p -> {
+            var t = ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(p);
+            t.setName("fjp-idle-" + t.getPoolIndex());
+            return t;
+        }, null, false);
+        EnhancedQueueExecutor eqe = eqe("executor-thread-", 2); // Quarkus' pool: parked in PoolThreadNode.park
+        QueuedThreadPool qtp = new QueuedThreadPool(4, 4);
+        qtp.setName("qtp-idle");
+        try {
+            qtp.start();
+            runAndWait(tpe, 5);
+            runAndWait(fjp, 5);
+            runAndWait(eqe, 5);
+            CountDownLatch ran = new CountDownLatch(3);
+            for (int i = 0; i < 3; i++) {
+                qtp.execute(ran::countDown);
+            }
+            assertThat(ran.await(30, TimeUnit.SECONDS)).isTrue();
+            qtp.execute(new ReservedThreadExecutor.ReservedThread(new AtomicInteger(), release)); // lent, not busy
+            awaitReading("tpe-idle-", r -> r.completed() == 5 && r.busy() == 0);
+            awaitReading("fjp-idle-", r -> r.completed() >= 5 && r.busy() == 0);
+            awaitReading("executor-thread-", r -> r.completed() == 5 && r.busy() == 0);
+            awaitReading("qtp-idle-", r -> r.completed() == 3 && r.busy() == 0);
 
-            pool.submit(() -> { release.await(); return null; }); // now every thread stuck: a stall
-            awaitStates(pools, 2);
-            pools.sample(List.of());
-            long stuck = pools.snapshot("qa-pool-").completed();
-            pools.sample(List.of());
-            pools.sample(List.of());
-            assertThat(pools.snapshot("qa-pool-").busy()).isEqualTo(2);
-            assertThat(pools.snapshot("qa-pool-").completed()).as("no free thread, nothing moving").isEqualTo(stuck);
+            Health h = steps(3 * (int) STALL_AFTER.toSeconds());
+
+            assertThat(h.status()).isEqualTo(Status.UP);
+            assertThat(h.details()).containsKeys("tpe-idle-*", "fjp-idle-*", "executor-thread-*", "qtp-idle-*");
+            assertThat(h.details().values()).allSatisfy(d -> assertThat(d.toString()).startsWith("UP measured"));
+        } finally {
+            tpe.shutdownNow();
+            fjp.shutdownNow();
+            eqe.shutdownNow();
+            qtp.stop();
+        }
+    }
+
+    @Test
+    void aSaturatedPoolThatKeepsCompletingStaysUp() throws Exception {
+        pools("tpe-busy-");
+        ThreadPoolExecutor tpe = tpe("tpe-busy-", 2);
+        Semaphore permits = new Semaphore(0);
+        try {
+            for (int i = 0; i < 40; i++) {
+                tpe.execute(permits::acquireUninterruptibly);
+            }
+            awaitReading("tpe-busy-", r -> r.busy() == 2 && r.queued() == 38);
+            for (int i = 0; i < 3 * STALL_AFTER.toSeconds(); i++) {
+                long before = pools.reading("tpe-busy-").completed();
+                permits.release(); // one task completes per second
+                awaitReading("tpe-busy-", r -> r.completed() > before);
+                assertThat(steps(1).status()).as("second %d", i).isEqualTo(Status.UP);
+            }
+            assertThat(pools.reading("tpe-busy-").queued()).isGreaterThan(0);
+        } finally {
+            permits.release(100);
+            tpe.shutdownNow();
+        }
+    }
+
+    @Test
+    void everyWorkerWedgedWithWorkQueuedIsStalledWithinStallAfter() throws Exception {
+        pools("tpe-wedged-");
+        ThreadPoolExecutor tpe = tpe("tpe-wedged-", 2);
+        EnhancedQueueExecutor eqe = eqe("eqe-wedged-", 2);
+        QueuedThreadPool qtp = new QueuedThreadPool(3, 3);
+        qtp.setName("qtp-wedged");
+        try {
+            qtp.start();
+            for (int i = 0; i < 5; i++) {
+                tpe.execute(this::block);
+                eqe.execute(this::block);
+                qtp.execute(this::block);
+            }
+            awaitReading("tpe-wedged-", r -> r.busy() == 2 && r.queued() == 3);
+            awaitReading("eqe-wedged-", r -> r.busy() == 2 && r.queued() == 3);
+            awaitReading("qtp-wedged-", r -> r.busy() == 3 && r.queued() == 2);
+
+            assertThat(steps((int) STALL_AFTER.toSeconds() - 1).status()).isEqualTo(Status.UP);
+            Health h = steps(2);
+
+            assertThat(h.status()).isEqualTo(Status.DOWN);
+            assertThat(h.message()).hasValueSatisfying(m -> assertThat(m).startsWith("pool '").contains("stalled: no task completed for"));
+            assertThat(h.details().get("tpe-wedged-*").toString()).startsWith("DOWN measured threads=2 busy=2 queued=3");
+            assertThat(h.details().get("eqe-wedged-*").toString()).startsWith("DOWN measured threads=2 busy=2 queued=3");
+            assertThat(h.details().get("qtp-wedged-*").toString()).startsWith("DOWN measured threads=3 busy=3 queued=2");
         } finally {
             release.countDown();
-            pool.shutdownNow();
+            tpe.shutdownNow();
+            eqe.shutdownNow();
+            qtp.stop();
         }
     }
 
-    /** Waits (bounded) until {@code busy} threads of the pool are parked in the latch. */
-    private static void awaitStates(WorkerPools pools, int busy) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (System.nanoTime() < deadline) {
-            int parked = 0;
-            for (java.util.Map.Entry<Thread, StackTraceElement[]> e : Thread.getAllStackTraces().entrySet()) {
-                if (e.getKey().getName().startsWith("qa-pool-") && e.getKey().getState() == Thread.State.WAITING
-                        && !WorkerPools.idle(e.getValue())) {
-                    parked++;
+    @Test
+    void everyThreadInsideOneTaskWithNothingQueuedIsStalled() throws Exception {
+        pools("tpe-all-");
+        ThreadPoolExecutor tpe = tpe("tpe-all-", 2);
+        try {
+            tpe.execute(this::block);
+            tpe.execute(this::block);
+            awaitReading("tpe-all-", r -> r.busy() == 2 && r.threads() == 2 && r.queued() == 0);
+
+            Health h = steps((int) STALL_AFTER.toSeconds() + 1);
+
+            assertThat(h.status()).isEqualTo(Status.DOWN);
+            assertThat(h.message()).hasValueSatisfying(m -> assertThat(m)
+                    .startsWith("pool 'tpe-all-*': stalled: no task completed for").endsWith("with 2 running and 0 queued"));
+        } finally {
+            release.countDown();
+            tpe.shutdownNow();
+        }
+    }
+
+    @Test
+    void oneStuckTaskBesideIdleWorkersIsNotAStall() throws Exception {
+        pools();
+        EnhancedQueueExecutor eqe = eqe("executor-thread-", 3);
+        ThreadPoolExecutor tpe = tpe("http-nio-0-exec-", 3); // a request pool's name: watched without an option
+        try {
+            eqe.execute(this::block);
+            tpe.execute(this::block);
+            runAndWait(eqe, 4); // the other threads start and go idle
+            runAndWait(tpe, 4);
+            awaitReading("executor-thread-", r -> r.busy() == 1 && r.threads() >= 2);
+            awaitReading("http-nio-0-exec-", r -> r.busy() == 1 && r.threads() >= 2);
+
+            Health h = steps(3 * (int) STALL_AFTER.toSeconds());
+
+            assertThat(h.status()).isEqualTo(Status.UP);
+            assertThat(h.details().get("executor-thread-*").toString()).contains("busy=1", "queued=0");
+        } finally {
+            release.countDown();
+            eqe.shutdownNow();
+            tpe.shutdownNow();
+        }
+    }
+
+    @Test
+    void aWedgedJettyPoolIsStalledAlthoughItsReservedThreadsWakeUp() throws Exception {
+        pools();
+        QueuedThreadPool qtp = new QueuedThreadPool(4, 4);
+        qtp.setName("qtp-reserved");
+        AtomicInteger wakeUps = new AtomicInteger();
+        try {
+            qtp.start();
+            qtp.execute(new ReservedThreadExecutor.ReservedThread(wakeUps, release));
+            qtp.execute(new ReservedThreadExecutor.ReservedThread(wakeUps, release));
+            qtp.execute(this::block); // every worker wedged
+            qtp.execute(this::block);
+            WorkerPools.Reading before = awaitReading("qtp-reserved-", r -> r.busy() == 2 && r.threads() == 2);
+
+            int woken = wakeUps.get();
+            Health h = steps((int) STALL_AFTER.toSeconds() + 1);
+
+            await().atMost(Duration.ofSeconds(30)).until(() -> wakeUps.get() > woken + 2);
+            assertThat(pools.reading("qtp-reserved-").completed()).isEqualTo(before.completed());
+            assertThat(h.status()).isEqualTo(Status.DOWN);
+            assertThat(h.message()).hasValueSatisfying(m -> assertThat(m).startsWith("pool 'qtp-reserved-*': stalled"));
+        } finally {
+            release.countDown();
+            qtp.stop();
+        }
+    }
+
+    @Test
+    void jettysOwnLongRunningJobsAreNotTasks() {
+        assertThat(WorkerCounter.notATask(ReservedThreadExecutor.ReservedThread.class.getName())).isTrue();
+        assertThat(WorkerCounter.notATask("org.eclipse.jetty.util.thread.ReservedThreadExecutor$ReservedThread")).isTrue();
+        assertThat(WorkerCounter.notATask("org.eclipse.jetty.server.AbstractConnector$Acceptor")).isTrue();
+        assertThat(WorkerCounter.notATask("org.eclipse.jetty.io.ManagedSelector$$Lambda/0x00007f0c4c1b2a48")).isTrue();
+        assertThat(WorkerCounter.notATask("org.eclipse.jetty.io.ManagedSelector$CreateEndPoint")).isFalse();
+        assertThat(WorkerCounter.notATask("org.eclipse.jetty.server.internal.HttpConnection$HttpStreamOverHTTP1")).isFalse();
+    }
+
+    /**
+     * The shape of Jetty's {@code ReservedThreadExecutor$ReservedThread} (its class name is what
+     * Vitals knows it by): a job that waits for a hand-off and wakes up now and then, completing
+     * nothing.
+     */
+    static final class ReservedThreadExecutor {
+        static final class ReservedThread implements Runnable {
+            private final AtomicInteger wakeUps;
+            private final CountDownLatch release;
+
+            ReservedThread(AtomicInteger wakeUps, CountDownLatch release) {
+                this.wakeUps = wakeUps;
+                this.release = release;
+            }
+
+            @Override
+            public void run() {
+                try {
+                    while (!release.await(50, TimeUnit.MILLISECONDS)) {
+                        wakeUps.incrementAndGet();
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
                 }
             }
-            if (parked == busy) {
-                return;
-            }
-            Thread.sleep(20);
         }
-        throw new AssertionError("pool threads never reached " + busy + " parked");
+    }
+
+    @Test
+    void theAgentsOwnPoolsAndUnnamedJdkPoolsAreNotWatched() throws Exception {
+        pools();
+        ThreadPoolExecutor mine = tpe("vitals-check-", 1);
+        ThreadPoolExecutor loop = tpe("some-library-loop-", 1);
+        try {
+            mine.execute(this::block);
+            loop.execute(this::block); // a library's forever-running loop in a one-thread pool
+            Health h = steps(3 * (int) STALL_AFTER.toSeconds());
+            assertThat(h.status()).isEqualTo(Status.UP);
+            assertThat(pools.pools()).doesNotContain("vitals-check-", "some-library-loop-");
+        } finally {
+            release.countDown();
+            mine.shutdownNow();
+            loop.shutdownNow();
+        }
     }
 }

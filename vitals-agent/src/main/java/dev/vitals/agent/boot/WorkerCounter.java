@@ -1,0 +1,197 @@
+package dev.vitals.agent.boot;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+/**
+ * One worker thread's task counts, kept by the code the agent adds to the application's thread
+ * pools (DESIGN.md section 7d, "Worker progress"). The agent appends this one class to the bootstrap
+ * class path, so the instrumented pools (JDK classes included) can call it, while the rest of the
+ * agent stays in its own class loader. It has no dependency outside {@code java.base}.
+ *
+ * <p>Cost on the task path: one {@link ThreadLocal} read and one release store per task start and
+ * per task end; no allocation. A counter is created once per worker thread, when the thread starts
+ * ({@link #worker}) or runs its first task, and handed to the agent's sampler through
+ * {@link #poll()}. A thread belongs to the first pool that counted it.
+ *
+ * <p>Thread-safety: each counter is written only by its own thread (release stores) and read by
+ * the sampler (acquire loads).
+ */
+public final class WorkerCounter {
+    /** The pool counts its own tasks ({@code ThreadPoolExecutor}): the counter only ties the thread to it. */
+    public static final int POOL_COUNTS = 1;
+    /** The instrumentation counts each task's start and end on this counter. */
+    public static final int TASK_COUNTS = 2;
+
+    private static final ThreadLocal<WorkerCounter> CURRENT = new ThreadLocal<>();
+    private static final ConcurrentLinkedQueue<WorkerCounter> CREATED = new ConcurrentLinkedQueue<>();
+    private static final VarHandle STARTED;
+    private static final VarHandle COMPLETED;
+    private static final VarHandle ASIDE;
+
+    static {
+        try {
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            STARTED = l.findVarHandle(WorkerCounter.class, "started", long.class);
+            COMPLETED = l.findVarHandle(WorkerCounter.class, "completed", long.class);
+            ASIDE = l.findVarHandle(WorkerCounter.class, "aside", boolean.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final Thread thread;
+    private final Object pool;
+    private final int kind;
+    private long started;
+    private long completed;
+    private boolean aside;
+    /** The class of the last job this thread counted as a task (owner thread only). */
+    private Class<?> lastTask;
+
+    private WorkerCounter(Thread thread, Object pool, int kind) {
+        this.thread = thread;
+        this.pool = pool;
+        this.kind = kind;
+    }
+
+    /**
+     * A worker thread of {@code pool} starts: creates its counter. Called by instrumented code.
+     *
+     * @param pool the pool, never null
+     * @param kind {@link #POOL_COUNTS} or {@link #TASK_COUNTS}
+     */
+    public static void worker(Object pool, int kind) {
+        counter(pool, kind);
+    }
+
+    /**
+     * The current thread starts a task of {@code pool}. Called by instrumented code.
+     *
+     * @param pool the pool, never null
+     */
+    public static void started(Object pool) {
+        WorkerCounter c = counter(pool, TASK_COUNTS);
+        if (c.pool == pool) {
+            STARTED.setRelease(c, c.started + 1);
+        }
+    }
+
+    /**
+     * The current thread ends a task of {@code pool}, normally or by throwing. Called by
+     * instrumented code.
+     *
+     * @param pool the pool, never null
+     */
+    public static void completed(Object pool) {
+        WorkerCounter c = CURRENT.get();
+        if (c != null && c.pool == pool) {
+            COMPLETED.setRelease(c, c.completed + 1);
+        }
+    }
+
+    /**
+     * The current thread starts a Jetty job of {@code pool}: a task, unless the job is one of
+     * Jetty's own that run for as long as the thread is lent to them and complete no request (a
+     * reserved thread waiting for a hand-off, a selector, an acceptor: see {@link #notATask}).
+     * Such a job sets the thread aside until {@link #jobEnded}. Allocation-free; the class test
+     * runs once per job class and thread.
+     *
+     * @param pool the pool, never null
+     * @param job the job, never null
+     * @return whether the job counts as a task
+     */
+    public static boolean jobStarted(Object pool, Object job) {
+        WorkerCounter c = counter(pool, TASK_COUNTS);
+        if (c.pool != pool) {
+            return false;
+        }
+        Class<?> k = job.getClass();
+        if (k != c.lastTask) {
+            if (notATask(k.getName())) {
+                ASIDE.setRelease(c, true);
+                return false;
+            }
+            c.lastTask = k;
+        }
+        STARTED.setRelease(c, c.started + 1);
+        return true;
+    }
+
+    /**
+     * The current thread ends a Jetty job started with {@link #jobStarted}.
+     *
+     * @param pool the pool, never null
+     * @param counted what {@link #jobStarted} returned
+     */
+    public static void jobEnded(Object pool, boolean counted) {
+        if (counted) {
+            completed(pool);
+            return;
+        }
+        WorkerCounter c = CURRENT.get();
+        if (c != null && c.pool == pool) {
+            ASIDE.setRelease(c, false);
+        }
+    }
+
+    /**
+     * Whether a Jetty job class is one of Jetty's own long-running jobs rather than a task:
+     * {@code ReservedThreadExecutor$ReservedThread} (wakes up, completes nothing), the selector's
+     * producer ({@code ManagedSelector}'s lambda) and {@code AbstractConnector$Acceptor}.
+     *
+     * @param className the job's class name
+     * @return whether it is not a task
+     */
+    public static boolean notATask(String className) {
+        return className.endsWith("ReservedThreadExecutor$ReservedThread")
+                || className.startsWith("org.eclipse.jetty.io.ManagedSelector$$Lambda")
+                || className.equals("org.eclipse.jetty.server.AbstractConnector$Acceptor");
+    }
+
+    private static WorkerCounter counter(Object pool, int kind) {
+        WorkerCounter c = CURRENT.get();
+        if (c == null) {
+            c = new WorkerCounter(Thread.currentThread(), pool, kind);
+            CURRENT.set(c);
+            CREATED.add(c);
+        }
+        return c;
+    }
+
+    /** @return the next counter created since the previous call, or null; the agent's sampler only */
+    public static WorkerCounter poll() {
+        return CREATED.poll();
+    }
+
+    /** @return the worker thread */
+    public Thread thread() {
+        return thread;
+    }
+
+    /** @return the pool the thread works for */
+    public Object pool() {
+        return pool;
+    }
+
+    /** @return {@link #POOL_COUNTS} or {@link #TASK_COUNTS} */
+    public int kind() {
+        return kind;
+    }
+
+    /** @return tasks this thread has started, never decreasing */
+    public long started() {
+        return (long) STARTED.getAcquire(this);
+    }
+
+    /** @return whether the thread is lent to a job that is not a task (a Jetty reserved thread) */
+    public boolean aside() {
+        return (boolean) ASIDE.getAcquire(this);
+    }
+
+    /** @return tasks this thread has ended, never decreasing, at most {@link #started()} */
+    public long completed() {
+        return (long) COMPLETED.getAcquire(this);
+    }
+}
