@@ -61,14 +61,6 @@ public abstract class FrameworkAgentScenario {
         return List.of();
     }
 
-    /**
-     * @return the name of the MBean the agent must read the worker pool from (a part of it, such
-     *     as {@code Tomcat:type=ThreadPool}), or null when the example shows none
-     */
-    protected String poolMBean() {
-        return null;
-    }
-
     /** @return how many blocking requests saturate the worker pool */
     protected int blockingRequests() {
         return 12;
@@ -95,11 +87,7 @@ public abstract class FrameworkAgentScenario {
             // Saturated but completing: twice as many clients as the pool has threads, for more
             // than twice stall-after; liveness stays UP throughout.
             assertSaturatedButCompletingStaysUp(app, probes);
-            if (poolMBean() != null) {
-                String liveness = get(probes, "/health/liveness").body;
-                assertThat(liveness).as("pool figures from its MBean").contains("source=threads+jmx", poolMBean());
-                System.out.println("liveness while saturated (" + name + "): " + liveness);
-            }
+            System.out.println("liveness while saturated (" + name + "): " + get(probes, "/health/liveness").body);
 
             // A deadlock in application threads.
             get(app, "/test/deadlock");
@@ -111,11 +99,7 @@ public abstract class FrameworkAgentScenario {
             }
             await().atMost(Duration.ofSeconds(60)).until(() -> get(probes, "/livez?verbose").body.contains("stalled: no task completed for"));
             assertThat(get(probes, "/livez?verbose").body).contains("[-]jvm failed: deadlock: 2 threads; pool '");
-            if (poolMBean() != null) {
-                String liveness = get(probes, "/health/liveness").body;
-                assertThat(liveness).as("stalled pool's figures from its MBean").contains("source=threads+jmx", poolMBean());
-                System.out.println("liveness when stalled (" + name + "): " + liveness);
-            }
+            System.out.println("liveness when stalled (" + name + "): " + get(probes, "/health/liveness").body);
         }
     }
 

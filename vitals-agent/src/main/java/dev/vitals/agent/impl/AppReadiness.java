@@ -230,7 +230,8 @@ final class AppReadiness implements HealthCheck {
                 return timedOutGrpc(true);
             }
             pendingPurpose = null;
-            return grpcAnswer(a);
+            Health h = grpcAnswer(a);
+            return h.status() == Status.UP ? late(grpc.ageMillis(), a.statusName(), h) : h;
         }
         LoopbackGet g = last;
         LoopbackGet.Answer a = g.await(Math.max(1, left(end)));
@@ -254,7 +255,8 @@ final class AppReadiness implements HealthCheck {
                 if (a.http() && !started() && !hasStartedEndpoint()) {
                     markStarted("port " + g.port + " answers HTTP");
                 }
-                return answer(a);
+                Health h = answer(a);
+                return h.status() == Status.UP ? late(g.ageMillis(), "" + a.status, h) : h;
             default: // DETECT
                 return onCandidate(g.port, pendingIndex, a, g);
         }
@@ -528,6 +530,19 @@ final class AppReadiness implements HealthCheck {
             return b.message("the health service no longer answers (gRPC error)").build();
         }
         return b.message(a.refused ? "not listening (connection refused)" : a.failure).build();
+    }
+
+    /**
+     * A passing answer that came after {@code readiness-timeout} (waited for over several runs):
+     * still a failed poll, as kubelet counts an answer past {@code timeoutSeconds}, so a check
+     * slower than the timeout reads DOWN throughout instead of flickering UP each time a late
+     * answer lands. The next run asks again.
+     */
+    private Health late(long ageMillis, String what, Health upAnswer) {
+        Health.Builder b = Health.builder(Status.DOWN).message("timed out after " + timeoutMillis + " ms: the answer ("
+                + what + ") came after " + ageMillis + " ms");
+        upAnswer.details().forEach(b::detail);
+        return b.build();
     }
 
     private Health timedOutGrpc(boolean earlier) {

@@ -221,6 +221,28 @@ class AppReadinessTest {
         }
     }
 
+    /**
+     * A check slower than readiness-timeout (600 ms against 300 ms): its late passing answers stay
+     * DOWN "timed out", never flicker UP; a fast check again is UP on the next call.
+     */
+    @Test
+    void aLatePassingAnswerIsStillATimeout() throws Exception {
+        try (App app = new App(); HealthRegistry r = registry()) {
+            app.status.put("/q/health/ready", 200);
+            app.status.put("/q/health/started", 200);
+            AppReadiness readiness = readiness(r, app.port(), "readiness-timeout=300ms", Set.of(Frameworks.QUARKUS, Frameworks.QUARKUS_HEALTH));
+            assertThat(runUntil(readiness, Status.UP, 5).status()).isEqualTo(Status.UP);
+            app.delayMillis = 600;
+            for (int i = 0; i < 6; i++) {
+                Health h = readiness.check();
+                assertThat(h.status()).as(h.toString()).isEqualTo(Status.DOWN);
+                assertThat(h.message()).get().asString().startsWith("timed out after 300 ms");
+            }
+            app.delayMillis = 0;
+            assertThat(runUntil(readiness, Status.UP, 3).status()).isEqualTo(Status.UP);
+        }
+    }
+
     /** Quarkus without a health extension: no request at all; readiness and startup from the listener. */
     @Test
     void aFrameworkWithoutHealthEndpointsGetsNoRequest() throws Exception {

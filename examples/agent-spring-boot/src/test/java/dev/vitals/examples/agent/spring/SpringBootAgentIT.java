@@ -20,9 +20,4 @@ class SpringBootAgentIT extends FrameworkAgentScenario {
         return List.of("-Dserver.port=" + appPort, "-Dserver.address=127.0.0.1",
                 "-Dserver.tomcat.mbeanregistry.enabled=true");
     }
-
-    @Override
-    protected String poolMBean() {
-        return "Tomcat:type=ThreadPool";
-    }
 }
