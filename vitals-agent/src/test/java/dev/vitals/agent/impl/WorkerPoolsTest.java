@@ -181,7 +181,7 @@ class WorkerPoolsTest {
         pools("tpe-wedged-");
         ThreadPoolExecutor tpe = tpe("tpe-wedged-", 2);
         EnhancedQueueExecutor eqe = eqe("eqe-wedged-", 2);
-        QueuedThreadPool qtp = new QueuedThreadPool(3, 3);
+        QueuedThreadPool qtp = new AppQueuedThreadPool(3); // a subclass, as Dropwizard's InstrumentedQueuedThreadPool
         qtp.setName("qtp-wedged");
         try {
             qtp.start();
@@ -278,6 +278,13 @@ class WorkerPoolsTest {
         } finally {
             release.countDown();
             qtp.stop();
+        }
+    }
+
+    /** An application's subclass of Jetty's pool (Dropwizard's {@code InstrumentedQueuedThreadPool}). */
+    static final class AppQueuedThreadPool extends QueuedThreadPool {
+        AppQueuedThreadPool(int threads) {
+            super(threads, threads);
         }
     }
 
