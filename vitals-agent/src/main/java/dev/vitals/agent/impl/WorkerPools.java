@@ -408,7 +408,9 @@ final class WorkerPools {
             if (t == null || measuredThreads.contains(t.getThreadId())) {
                 continue;
             }
-            String pool = prefixOf(t.getThreadName(), !measuring);
+            // Never a request pool's threads: without instrumentation their frames would be guessed
+            // (an idle pool read busy is what restarted healthy services).
+            String pool = prefixOf(t.getThreadName(), false);
             if (pool != null) {
                 ids.add(t.getThreadId());
                 poolOf.add(pool);
