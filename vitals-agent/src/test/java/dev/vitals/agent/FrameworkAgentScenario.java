@@ -87,7 +87,9 @@ public abstract class FrameworkAgentScenario {
             // Saturated but completing: twice as many clients as the pool has threads, for more
             // than twice stall-after; liveness stays UP throughout.
             assertSaturatedButCompletingStaysUp(app, probes);
-            System.out.println("liveness while saturated (" + name + "): " + get(probes, "/health/liveness").body);
+            String saturated = get(probes, "/health/liveness").body;
+            assertThat(saturated).as("the request pool's figures are measured in the pool").contains("\":\"UP measured threads=");
+            System.out.println("liveness while saturated (" + name + "): " + saturated);
 
             // A deadlock in application threads.
             get(app, "/test/deadlock");

@@ -179,6 +179,7 @@ final class WorkerPools {
     private static final class Measured {
         final Object pool;
         final List<WorkerCounter> counters = new ArrayList<>();
+        final String family;
         String label;
         boolean watched;
         long endedStarted;
@@ -186,6 +187,7 @@ final class WorkerPools {
 
         Measured(Object pool) {
             this.pool = pool;
+            this.family = family(pool.getClass());
         }
     }
 
@@ -230,7 +232,7 @@ final class WorkerPools {
             }
             Reading r;
             try {
-                r = read(m.pool, m.counters.get(0).kind(), m.counters.size(), busy, aside, completed);
+                r = read(m.pool, m.family, m.counters.size(), busy, aside, completed);
             } catch (RuntimeException | LinkageError e) {
                 continue; // a pool that cannot be read is not judged
             }
@@ -238,14 +240,31 @@ final class WorkerPools {
         }
     }
 
+    /** The instrumented classes whose pools serve requests wherever they are used. */
+    private static final String JETTY = "org.eclipse.jetty.util.thread.QueuedThreadPool";
+    private static final String JBOSS = "org.jboss.threads.EnhancedQueueExecutor";
+    private static final String TOMCAT = "org.apache.tomcat.util.threads.ThreadPoolExecutor";
+
+    /**
+     * The instrumented class a pool is or extends (Dropwizard's {@code InstrumentedQueuedThreadPool}
+     * is Jetty's), or its own name.
+     */
+    static String family(Class<?> c) {
+        for (Class<?> k = c; k != null; k = k.getSuperclass()) {
+            String n = k.getName();
+            if (n.equals(JETTY) || n.equals(JBOSS) || n.equals(TOMCAT)) {
+                return n;
+            }
+        }
+        return c.getName();
+    }
+
     /** Whether a pool is liveness: a server's pool, or a JDK pool with a request pool's thread name. */
     private boolean watched(Measured m) {
-        String cls = m.pool.getClass().getName();
         if (m.label.startsWith("vitals-")) {
             return false; // the agent's own threads
         }
-        if (cls.startsWith("org.eclipse.jetty.") || cls.startsWith("org.jboss.threads.")
-                || cls.startsWith("org.apache.tomcat.")) {
+        if (m.family.equals(JETTY) || m.family.equals(JBOSS) || m.family.equals(TOMCAT)) {
             return true;
         }
         return prefixOf(m.counters.get(0).thread().getName(), true) != null;
@@ -275,7 +294,7 @@ final class WorkerPools {
      * The pool's threads and work waiting, read from the pool itself; its tasks from the counters
      * or, for a {@code ThreadPoolExecutor}, from the pool's own counts.
      */
-    static Reading read(Object pool, int kind, int counted, long busy, long aside, long completed) {
+    static Reading read(Object pool, String family, int counted, long busy, long aside, long completed) {
         if (pool instanceof ThreadPoolExecutor) {
             ThreadPoolExecutor p = (ThreadPoolExecutor) pool;
             return new Reading(p.getPoolSize(), p.getActiveCount(), waiting(p.getQueue()), p.getCompletedTaskCount(), false);
@@ -284,16 +303,15 @@ final class WorkerPools {
             ForkJoinPool p = (ForkJoinPool) pool;
             return new Reading(p.getPoolSize(), busy, p.getQueuedSubmissionCount() + p.getQueuedTaskCount(), completed, false);
         }
-        String cls = pool.getClass().getName();
-        if (kind == WorkerCounter.POOL_COUNTS) { // Tomcat's copy of ThreadPoolExecutor
+        if (family.equals(TOMCAT)) { // Tomcat's copy of ThreadPoolExecutor
             return new Reading(number(pool, "getPoolSize"), number(pool, "getActiveCount"),
                     waiting((java.util.Collection<?>) call(pool, "getQueue")), number(pool, "getCompletedTaskCount"), false);
         }
-        if (cls.startsWith("org.eclipse.jetty.")) {
+        if (family.equals(JETTY)) {
             // Threads lent to Jetty's own jobs (reserved threads, selectors, acceptors) are not the pool's.
             return new Reading(Math.max(0, number(pool, "getThreads") - aside), busy, number(pool, "getQueueSize"), completed, false);
         }
-        if (cls.startsWith("org.jboss.threads.")) {
+        if (family.equals(JBOSS)) {
             return new Reading(number(pool, "getPoolSize"), busy, number(pool, "getQueueSize"), completed, false);
         }
         return new Reading(counted, busy, 0, completed, false);
@@ -390,7 +408,9 @@ final class WorkerPools {
             if (t == null || measuredThreads.contains(t.getThreadId())) {
                 continue;
             }
-            String pool = prefixOf(t.getThreadName(), !measuring);
+            // Never a request pool's threads: without instrumentation their frames would be guessed
+            // (an idle pool read busy is what restarted healthy services).
+            String pool = prefixOf(t.getThreadName(), false);
             if (pool != null) {
                 ids.add(t.getThreadId());
                 poolOf.add(pool);

@@ -181,7 +181,7 @@ class WorkerPoolsTest {
         pools("tpe-wedged-");
         ThreadPoolExecutor tpe = tpe("tpe-wedged-", 2);
         EnhancedQueueExecutor eqe = eqe("eqe-wedged-", 2);
-        QueuedThreadPool qtp = new QueuedThreadPool(3, 3);
+        QueuedThreadPool qtp = new AppQueuedThreadPool(3); // a subclass, as Dropwizard's InstrumentedQueuedThreadPool
         qtp.setName("qtp-wedged");
         try {
             qtp.start();
@@ -281,6 +281,13 @@ class WorkerPoolsTest {
         }
     }
 
+    /** An application's subclass of Jetty's pool (Dropwizard's {@code InstrumentedQueuedThreadPool}). */
+    static final class AppQueuedThreadPool extends QueuedThreadPool {
+        AppQueuedThreadPool(int threads) {
+            super(threads, threads);
+        }
+    }
+
     @Test
     void jettysOwnLongRunningJobsAreNotTasks() {
         assertThat(WorkerCounter.notATask(ReservedThreadExecutor.ReservedThread.class.getName())).isTrue();
@@ -315,6 +322,46 @@ class WorkerPoolsTest {
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
+            }
+        }
+    }
+
+    @Test
+    void namedThreadsOfNoInstrumentedPoolAreInferredFromStacks() throws Exception {
+        pools("test-loop-", "test-selector-");
+        List<Thread> started = new java.util.ArrayList<>();
+        java.nio.channels.Selector selector = java.nio.channels.Selector.open();
+        try {
+            for (int i = 1; i <= 2; i++) {
+                Thread stuck = new Thread(this::block, "test-loop-" + i); // an event loop stuck in a handler
+                Thread waiting = new Thread(() -> {
+                    try {
+                        selector.select(); // an event loop waiting for I/O: idle
+                    } catch (java.io.IOException | java.nio.channels.ClosedSelectorException e) {
+                        // closed by the test's end
+                    }
+                }, "test-selector-" + i);
+                stuck.setDaemon(true);
+                waiting.setDaemon(true);
+                stuck.start();
+                waiting.start();
+                started.add(stuck);
+                started.add(waiting);
+            }
+            awaitReading("test-loop-", r -> r.threads() == 2 && r.busy() == 2);
+            awaitReading("test-selector-", r -> r.threads() == 2 && r.busy() == 0);
+
+            Health h = steps((int) STALL_AFTER.toSeconds() + 2);
+
+            assertThat(h.status()).isEqualTo(Status.DOWN);
+            assertThat(h.message()).hasValueSatisfying(m -> assertThat(m).startsWith("pool 'test-loop-*': stalled"));
+            assertThat(h.details().get("test-loop-*").toString()).startsWith("DOWN inferred from stacks threads=2 busy=2");
+            assertThat(h.details().get("test-selector-*").toString()).startsWith("UP inferred from stacks threads=2 busy=0");
+        } finally {
+            release.countDown();
+            selector.close();
+            for (Thread t : started) {
+                t.join(10_000);
             }
         }
     }

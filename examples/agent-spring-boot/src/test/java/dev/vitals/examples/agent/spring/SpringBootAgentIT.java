@@ -4,11 +4,9 @@ import dev.vitals.agent.FrameworkAgentScenario;
 import java.util.List;
 
 /**
- * Spring Boot 3.5 (Tomcat, Actuator) with the agent: readiness at /actuator/health/readiness.
- * Tomcat's MBean registry is on here ({@code server.tomcat.mbeanregistry.enabled=true}, off by
- * Spring Boot's default), so the agent also reads the pool from
- * {@code Tomcat:type=ThreadPool,name="http-nio-127.0.0.1-PORT"}; the other examples cover the
- * threads-only reading.
+ * Spring Boot 3.5 (Tomcat, Actuator) with the agent: readiness at /actuator/health/readiness;
+ * Tomcat's executor ({@code org.apache.tomcat.util.threads.ThreadPoolExecutor}) measured by the
+ * agent's instrumentation, with Spring Boot's defaults (no MBean needed).
  */
 class SpringBootAgentIT extends FrameworkAgentScenario {
     SpringBootAgentIT() {
@@ -17,7 +15,6 @@ class SpringBootAgentIT extends FrameworkAgentScenario {
 
     @Override
     protected List<String> jvmArgs(int appPort, int adminPort) {
-        return List.of("-Dserver.port=" + appPort, "-Dserver.address=127.0.0.1",
-                "-Dserver.tomcat.mbeanregistry.enabled=true");
+        return List.of("-Dserver.port=" + appPort, "-Dserver.address=127.0.0.1");
     }
 }
