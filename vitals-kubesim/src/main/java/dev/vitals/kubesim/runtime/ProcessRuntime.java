@@ -56,6 +56,7 @@ public final class ProcessRuntime implements ContainerRuntime {
         } catch (IOException e) {
             throw new IllegalStateException("cannot start " + command.get(0) + ": " + e.getMessage(), e);
         }
+        ProcessReaper.track(p);
         p.onExit().thenAccept(done -> onExit.accept(done.exitValue()));
         return new ProcessInstance(p);
     }
