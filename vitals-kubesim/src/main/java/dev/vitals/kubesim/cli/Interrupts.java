@@ -33,6 +33,7 @@ final class Interrupts {
                         ProcessReaper.reapAll(Duration.ZERO);
                         Runtime.getRuntime().halt(128 + sig.getNumber());
                     }
+                    ProcessReaper.noteDescendants(); // while the run's processes still hold their children
                     name = "SIG" + sig.getName();
                     signal = sig.getNumber();
                     worker.interrupt();

@@ -57,16 +57,26 @@ public final class ProcessReaper {
         h.onExit().thenRun(() -> {
             Set<ProcessHandle> orphans;
             synchronized (LIVE) {
-                orphans = LIVE.remove(h);
+                Set<ProcessHandle> s = LIVE.get(h);
+                orphans = s == null ? Set.of() : new LinkedHashSet<>(s);
             }
-            if (orphans != null) {
-                for (ProcessHandle o : orphans) {
-                    if (o.isAlive()) { // ProcessHandle equality includes the start time: never a reused pid
-                        o.destroyForcibly();
-                    }
+            for (ProcessHandle o : orphans) {
+                if (o.isAlive()) { // ProcessHandle equality includes the start time: never a reused pid
+                    o.destroyForcibly();
                 }
             }
+            synchronized (LIVE) { // only once its orphans are killed, so reapAll never misses them
+                LIVE.remove(h);
+            }
         });
+    }
+
+    /**
+     * Notes the descendants of every tracked process now: call it before signalling a process
+     * (its children are re-parented once it ends) and when a signal arrives.
+     */
+    public static void noteDescendants() {
+        watch();
     }
 
     private static void watch() {
@@ -105,17 +115,26 @@ public final class ProcessReaper {
     }
 
     /**
-     * Ends every tracked process and its descendants: SIGTERM, then SIGKILL after {@code grace}.
+     * Ends every tracked process and its descendants (those alive now and those noted before),
+     * SIGTERM first, then SIGKILL after {@code grace}.
      *
      * @param grace how long to wait after SIGTERM
-     * @return how many processes (trees' members included) were signalled
+     * @return how many processes (trees' members included) were still alive and signalled
      */
     public static int reapAll(Duration grace) {
-        List<ProcessHandle> all = new ArrayList<>();
-        for (ProcessHandle root : live()) {
-            root.descendants().forEach(all::add); // before the root ends and they are re-parented
-            all.add(root);
+        Set<ProcessHandle> all = new LinkedHashSet<>();
+        synchronized (LIVE) {
+            for (Map.Entry<ProcessHandle, Set<ProcessHandle>> e : LIVE.entrySet()) {
+                all.addAll(e.getValue());
+                all.add(e.getKey());
+            }
         }
+        for (ProcessHandle root : new ArrayList<>(all)) {
+            if (root.isAlive()) {
+                root.descendants().forEach(all::add); // before the root ends and they are re-parented
+            }
+        }
+        all.removeIf(h -> !h.isAlive());
         for (ProcessHandle h : all) {
             h.destroy();
         }

@@ -80,6 +80,7 @@ public final class ProcessRuntime implements ContainerRuntime {
 
         @Override
         public void terminate() {
+            ProcessReaper.noteDescendants(); // its children die with it, as in the container's cgroup
             process.destroy();
         }
 
@@ -95,6 +96,7 @@ public final class ProcessRuntime implements ContainerRuntime {
 
         @Override
         public void shutdown(java.time.Duration grace) {
+            ProcessReaper.noteDescendants(); // its children die with it, as in the container's cgroup
             process.destroy();
             try {
                 if (!process.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS)) {
