@@ -214,6 +214,14 @@ final class SimulateCommand implements Callable<Integer> {
             throw new InvalidInputException(scenarioFile + ": duration must be more than 0 and at most 24h, was "
                     + dev.vitals.kubesim.scenario.Expectation.fmt(Durations.seconds(runFor)) + "s");
         }
+        for (Scenario.Step a : scenario.actions()) {
+            if (a.at().compareTo(runFor) >= 0) { // it would never run (issue 30)
+                throw new InvalidInputException((scenarioFile == null ? "scenario" : scenarioFile.toString()) + ": an action at "
+                        + dev.vitals.kubesim.scenario.Expectation.fmt(Durations.seconds(a.at())) + "s is at or after the end of the "
+                        + dev.vitals.kubesim.scenario.Expectation.fmt(Durations.seconds(runFor)) + "s run and would never run;"
+                        + " lengthen the run (duration, --duration) or move the action");
+            }
+        }
         dev.vitals.kubesim.manifest.ContainerProcess process = entry == null
                 ? new dev.vitals.kubesim.manifest.ContainerProcess(Map.of(), List.of(), Optional.empty(), Optional.empty())
                 : dev.vitals.kubesim.manifest.ContainerProcess.of(entry.node(), identity());
@@ -420,13 +428,9 @@ final class SimulateCommand implements Callable<Integer> {
                 entry.podSpec().path("serviceAccountName").asText("default"));
     }
 
-    private static void write(Path file, String text, PrintWriter out) throws IOException {
+    private static void write(Path file, String text, PrintWriter out) {
         if (file != null) {
-            Path parent = file.toAbsolutePath().getParent();
-            if (parent != null) {
-                Files.createDirectories(parent);
-            }
-            Files.writeString(file, text, StandardCharsets.UTF_8);
+            FleetCommand.write(file, text);
             out.println("wrote " + file);
             out.flush();
         }
