@@ -142,18 +142,26 @@ public final class Simulation {
         List<String> late = Collections.synchronizedList(new ArrayList<>());
         int[] restarts = new int[1];
         Optional<ContainerRuntime.Instance>[] last = new Optional[] {Optional.empty()};
+        long[] startedAt = {time.monotonicTime()};
+        InterruptedException interrupted = null;
         try {
             for (FaultProxy.Spec s : proxySpecs) {
                 proxies.put(s.name(), new FaultProxy(s).start());
             }
             long start = time.monotonicTime();
-            time.runAndWait(() -> {
-                kubelet.start();
-                for (Scenario.Step a : scenario.actions()) {
-                    time.schedule(a.at().toNanos(), () -> perform(a.action(), kubelet, proxies, loads, paused, ended, late));
-                }
-            });
-            time.awaitUntil(start + duration.toNanos());
+            startedAt[0] = start;
+            try {
+                time.runAndWait(() -> {
+                    kubelet.start();
+                    for (Scenario.Step a : scenario.actions()) {
+                        time.schedule(a.at().toNanos(), () -> perform(a.action(), kubelet, proxies, loads, paused, ended, late));
+                    }
+                });
+                time.awaitUntil(start + duration.toNanos());
+            } catch (InterruptedException e) {
+                interrupted = e; // a signal (vitals simulate's Ctrl-C): stop as at the end, keep what was measured
+                Thread.interrupted();
+            }
             time.runAndWait(() -> {
                 kubelet.stop();
                 restarts[0] = kubelet.restartCount();
@@ -183,8 +191,42 @@ public final class Simulation {
                         Optional.empty(), Optional.empty(), text));
             }
         }
+        if (interrupted != null) {
+            Duration ran = Duration.ofNanos(Math.max(0, Math.min(duration.toNanos(), time.monotonicTime() - startedAt[0])));
+            Thread.currentThread().interrupt();
+            throw new Interrupted(new SimulationResult(events, Durations.seconds(ran), restarts[0], List.of(), target,
+                    limits.map(dev.vitals.kubesim.runtime.ResourceLimits::report)), ran);
+        }
         return new SimulationResult(events, Durations.seconds(duration), restarts[0], scenario.expectations(), target,
                 limits.map(dev.vitals.kubesim.runtime.ResourceLimits::report));
+    }
+
+    /**
+     * Thrown by {@link #run()} when the waiting thread is interrupted (a signal): the run was
+     * stopped as at its end (kubelet stopped, the container shut down, proxies closed) and
+     * {@link #partial()} holds what was measured until then (no expectations: they speak of the
+     * whole run).
+     */
+    public static final class Interrupted extends InterruptedException {
+        private static final long serialVersionUID = 1L;
+        private final transient SimulationResult partial;
+        private final Duration ran;
+
+        Interrupted(SimulationResult partial, Duration ran) {
+            super("interrupted after " + Durations.seconds(ran) + " s");
+            this.partial = partial;
+            this.ran = ran;
+        }
+
+        /** @return the events and figures measured until the interruption */
+        public SimulationResult partial() {
+            return partial;
+        }
+
+        /** @return how long the run had been going */
+        public Duration ran() {
+            return ran;
+        }
     }
 
     private static void safely(Runnable r) {

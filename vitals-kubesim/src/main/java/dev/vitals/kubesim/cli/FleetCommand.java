@@ -127,8 +127,17 @@ final class FleetCommand implements Callable<Integer> {
         if (command.isEmpty()) {
             r = new ModelFleet(s, name).run();
         } else {
-            Path logDir = logs != null ? logs : Files.createTempDirectory("vitals-fleet-");
-            Files.createDirectories(logDir);
+            SimulateChecks.checkExecutable(command.get(0)); // a missing or non-executable binary: exit 2 before the run
+            SimulateChecks.checkWritable("--json", json);
+            SimulateChecks.checkWritable("--html", html);
+            Path logDir;
+            try {
+                logDir = logs != null ? logs : Files.createTempDirectory("vitals-fleet-");
+                Files.createDirectories(logDir);
+            } catch (IOException e) {
+                throw new InvalidInputException("--logs " + (logs == null ? "(a temporary directory)" : logs)
+                        + ": cannot create the directory: " + InvalidInputException.reason(e));
+            }
             PrintWriter err = spec.commandLine().getErr();
             LiveFleet live;
             try {

@@ -112,6 +112,23 @@ final class SimulateChecks {
                 throw new InvalidInputException(option + " " + file + ": cannot create directory " + parent);
             }
         }
+        // root passes every access() check: open the file for writing (without truncating it), so
+        // that /sys/x.json or a read-only mount is refused now, not after the run (issue 30)
+        boolean existed = Files.exists(abs);
+        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(abs,
+                java.nio.file.StandardOpenOption.WRITE, java.nio.file.StandardOpenOption.CREATE)) {
+            // opened: writable
+        } catch (java.io.IOException | SecurityException e) {
+            throw new InvalidInputException(option + " " + file + ": not writable ("
+                    + (e instanceof java.io.IOException ? InvalidInputException.reason((java.io.IOException) e) : "denied") + ")");
+        }
+        if (!existed) {
+            try {
+                Files.deleteIfExists(abs);
+            } catch (java.io.IOException e) {
+                // an empty file stays; the run overwrites it
+            }
+        }
     }
 
     /** @return a probe's kubelet description with named ports resolved, e.g. {@code httpGet http://:http(8080)/livez} */

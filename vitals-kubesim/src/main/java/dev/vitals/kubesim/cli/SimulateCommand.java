@@ -231,6 +231,14 @@ final class SimulateCommand implements Callable<Integer> {
             throw new InvalidInputException(scenarioFile + ": duration must be more than 0 and at most 24h, was "
                     + dev.vitals.kubesim.scenario.Expectation.fmt(Durations.seconds(runFor)) + "s");
         }
+        for (Scenario.Step a : scenario.actions()) {
+            if (a.at().compareTo(runFor) >= 0) { // it would never run (issue 30)
+                throw new InvalidInputException((scenarioFile == null ? "scenario" : scenarioFile.toString()) + ": an action at "
+                        + dev.vitals.kubesim.scenario.Expectation.fmt(Durations.seconds(a.at())) + "s is at or after the end of the "
+                        + dev.vitals.kubesim.scenario.Expectation.fmt(Durations.seconds(runFor)) + "s run and would never run;"
+                        + " lengthen the run (duration, --duration) or move the action");
+            }
+        }
         dev.vitals.kubesim.manifest.ContainerProcess process = entry == null
                 ? new dev.vitals.kubesim.manifest.ContainerProcess(Map.of(), List.of(), Optional.empty(), Optional.empty())
                 : dev.vitals.kubesim.manifest.ContainerProcess.of(entry.node(), identity());
@@ -349,8 +357,13 @@ final class SimulateCommand implements Callable<Integer> {
         }
         startNanos[0] = System.nanoTime();
         SimulationResult result;
+        Simulation.Interrupted interrupted = null;
         try {
             result = sim.run();
+        } catch (Simulation.Interrupted e) {
+            interrupted = e; // a signal: report what was measured, marked interrupted
+            result = e.partial();
+            Thread.interrupted();
         } catch (IllegalStateException e) {
             throw new InvalidInputException("cannot start the run: " + SimulateChecks.reason(e));
         } finally {
@@ -361,6 +374,9 @@ final class SimulateCommand implements Callable<Integer> {
                     err.flush();
                 }
             }
+        }
+        if (interrupted != null) {
+            return interrupted(interrupted, pod, effective, out, err);
         }
         out.println();
         out.print(Reports.summary(result, pod));
@@ -393,6 +409,44 @@ final class SimulateCommand implements Callable<Integer> {
         return passed ? VitalsCommand.OK : VitalsCommand.FAILED;
     }
 
+    /**
+     * The run was stopped by a signal: the summary and the reports asked for, from what was
+     * measured, marked interrupted (no verdict: expectations speak of the whole run).
+     */
+    private int interrupted(Simulation.Interrupted e, PodSpec pod, List<String> effective, PrintWriter out, PrintWriter err)
+            throws IOException {
+        String sig = Interrupts.signalName() == null ? "an interrupt" : Interrupts.signalName();
+        double ran = Durations.seconds(e.ran());
+        SimulationResult result = e.partial();
+        out.println();
+        out.print(Reports.summary(result, pod));
+        out.println("verdict: INTERRUPTED (" + sig + " after " + String.format(Locale.ROOT, "%.1f", ran) + " s)");
+        out.flush();
+        dev.vitals.kubesim.report.Headroom headroom = dev.vitals.kubesim.report.Headroom.of(result, pod);
+        if (json != null) {
+            com.fasterxml.jackson.databind.ObjectMapper m = new com.fasterxml.jackson.databind.ObjectMapper()
+                    .enable(com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT);
+            com.fasterxml.jackson.databind.node.ObjectNode root = (com.fasterxml.jackson.databind.node.ObjectNode) m.readTree(
+                    SimulateChecks.json(Reports.json(result, pod), List.of(), List.of(), headroom, false, effective));
+            com.fasterxml.jackson.databind.node.ObjectNode i = root.putObject("interrupted");
+            i.put("signal", sig);
+            i.put("afterSeconds", ran);
+            root.put("verdict", "INTERRUPTED");
+            write(json, m.writeValueAsString(root), out);
+        }
+        if (html != null) {
+            String page = Reports.html(result, pod);
+            String banner = "<p style=\"background:#fde2e1;padding:.5em\"><b>Interrupted</b> by " + sig + " after "
+                    + String.format(Locale.ROOT, "%.1f", ran) + " s: what was measured until then; no verdict.</p>";
+            int body = page.indexOf("<body");
+            int at = body < 0 ? -1 : page.indexOf('>', body) + 1;
+            write(html, at > 0 ? page.substring(0, at) + banner + page.substring(at) : banner + page, out);
+        }
+        Interrupts.report(err, "simulate stopped after " + String.format(Locale.ROOT, "%.1f", ran) + " s"
+                + (json != null || html != null ? "; reports written, marked interrupted" : ""));
+        return Interrupts.signal() != 0 ? Interrupts.exitCode() : 130;
+    }
+
     private ProcessBuilder.Redirect output() {
         switch (appOutput) {
             case "discard":
@@ -412,13 +466,9 @@ final class SimulateCommand implements Callable<Integer> {
                 entry.podSpec().path("serviceAccountName").asText("default"));
     }
 
-    private static void write(Path file, String text, PrintWriter out) throws IOException {
+    private static void write(Path file, String text, PrintWriter out) {
         if (file != null) {
-            Path parent = file.toAbsolutePath().getParent();
-            if (parent != null) {
-                Files.createDirectories(parent);
-            }
-            Files.writeString(file, text, StandardCharsets.UTF_8);
+            FleetCommand.write(file, text);
             out.println("wrote " + file);
             out.flush();
         }

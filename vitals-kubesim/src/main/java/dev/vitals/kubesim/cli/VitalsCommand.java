@@ -8,7 +8,8 @@ import picocli.CommandLine.Command;
 /**
  * The {@code vitals} command line: {@code simulate}, {@code lint} (and room for
  * {@code replay}). A thin layer over the {@code dev.vitals.kubesim} library.
- * Exit codes: 0 success, 1 an expectation or lint finding failed, 2 bad input.
+ * Exit codes: 0 success, 1 an expectation or lint finding failed, 2 bad input, 130/143 stopped
+ * by SIGINT/SIGTERM ({@link Interrupts}).
  */
 @Command(name = "vitals", mixinStandardHelpOptions = true, version = "vitals " + VitalsCommand.VERSION,
         description = "Vitals tools: replay kubelet's probe rules against a live process, lint probe configurations.",
@@ -35,6 +36,7 @@ public final class VitalsCommand implements Runnable {
      * @param args command-line arguments
      */
     public static void main(String[] args) {
+        Interrupts.install(Thread.currentThread());
         System.exit(execute(new PrintWriter(System.out, true), new PrintWriter(System.err, true), args));
     }
 
@@ -58,6 +60,10 @@ public final class VitalsCommand implements Runnable {
         cl.setOut(out);
         cl.setErr(err);
         cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
+            if (Interrupts.signal() != 0) { // SIGINT/SIGTERM: whatever the command was doing ended here
+                Interrupts.report(cmd.getErr(), cmd.getCommandName() + " stopped, no report written");
+                return Interrupts.exitCode();
+            }
             if (ex instanceof InvalidInputException) {
                 cmd.getErr().println("error: " + ex.getMessage());
                 cmd.getErr().flush();

@@ -83,10 +83,10 @@ public final class FleetSpecReader {
     public static FleetSpec read(Path file) {
         String text;
         try {
-            text = Files.readString(file, StandardCharsets.UTF_8);
+            text = dev.vitals.kubesim.yaml.InputFiles.readText(file);
         } catch (IOException e) {
             throw new InvalidInputException(file + ": cannot read: " + (e instanceof java.nio.file.NoSuchFileException
-                    ? "no such file" : String.valueOf(e.getMessage())));
+                    ? "no such file" : String.valueOf(e.getMessage())), e);
         }
         return parse(text, file.toString());
     }

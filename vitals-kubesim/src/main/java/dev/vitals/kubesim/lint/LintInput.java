@@ -46,7 +46,9 @@ public final class LintInput {
 
     /** @return an input reading one file as UTF-8 */
     public static LintInput file(Path p) {
-        return new LintInput(p.toString(), () -> Files.newBufferedReader(p, StandardCharsets.UTF_8));
+        return new LintInput(p.toString(), () -> Files.isRegularFile(p) && Files.size(p) <= dev.vitals.kubesim.yaml.InputFiles.MAX_BYTES
+                ? Files.newBufferedReader(p, StandardCharsets.UTF_8) // streamed: one document in memory at a time
+                : new java.io.StringReader(dev.vitals.kubesim.yaml.InputFiles.readText(p)));
     }
 
     /** @return an input reading a stream once, named {@code name} */

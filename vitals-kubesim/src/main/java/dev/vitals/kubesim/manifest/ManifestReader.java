@@ -47,7 +47,7 @@ public final class ManifestReader {
     public static Manifest read(Path file) {
         String text;
         try {
-            text = Files.readString(file, StandardCharsets.UTF_8);
+            text = dev.vitals.kubesim.yaml.InputFiles.readText(file);
         } catch (IOException e) {
             throw new InvalidInputException("cannot read manifest " + file + ": " + InvalidInputException.reason(e), e);
         }

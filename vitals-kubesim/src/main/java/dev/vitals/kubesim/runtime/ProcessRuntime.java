@@ -96,6 +96,7 @@ public final class ProcessRuntime implements ContainerRuntime {
             cgroup.ifPresent(Cgroup::destroy);
             throw new IllegalStateException("cannot start " + command.get(0) + ": " + e.getMessage(), e);
         }
+        ProcessReaper.track(p);
         ProcessInstance handle = new ProcessInstance(p, cgroup);
         handle.ended = p.onExit().thenApply(done -> {
             int code = done.exitValue();
@@ -148,6 +149,7 @@ public final class ProcessRuntime implements ContainerRuntime {
 
         @Override
         public void terminate() {
+            ProcessReaper.noteDescendants(); // its children die with it, as in the container's cgroup
             process.destroy();
         }
 
@@ -165,6 +167,7 @@ public final class ProcessRuntime implements ContainerRuntime {
 
         @Override
         public void shutdown(java.time.Duration grace) {
+            ProcessReaper.noteDescendants(); // its children die with it, as in the container's cgroup
             process.destroy();
             try {
                 if (!process.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS)) {

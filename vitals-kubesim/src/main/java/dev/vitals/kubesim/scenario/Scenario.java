@@ -127,7 +127,7 @@ public final class Scenario {
      */
     public static Scenario read(Path file) {
         try {
-            return parse(Files.readString(file, StandardCharsets.UTF_8), file.toString());
+            return parse(dev.vitals.kubesim.yaml.InputFiles.readText(file), file.toString());
         } catch (IOException e) {
             throw new InvalidInputException("cannot read scenario " + file + ": " + InvalidInputException.reason(e), e);
         }

@@ -44,6 +44,8 @@ import org.snakeyaml.engine.v2.schema.CoreSchema;
 public final class YamlDocs {
     /** Node budget per document: aliases are shared in YAML but copied here (billion laughs). */
     public static final int MAX_NODES = 5_000_000;
+    /** Deepest nesting of mappings and sequences accepted (issue 30: 20,000 levels overflowed the stack). */
+    public static final int MAX_DEPTH = 1_000;
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
 
     /** One parsed document: its tree, where its keys are, and duplicate keys found. */
@@ -98,6 +100,7 @@ public final class YamlDocs {
     private Locations loc;
     private java.util.List<DuplicateKey> dups;
     private int budget;
+    private int depth;
 
     /**
      * @param in the text; read as documents are asked for, never closed here
@@ -189,6 +192,7 @@ public final class YamlDocs {
                         loc = new Locations();
                         dups = new java.util.ArrayList<>();
                         budget = MAX_NODES;
+                        depth = 0;
                         Event first = events.next();
                         JsonNode root = node(first);
                         Event end = events.next();
@@ -263,6 +267,13 @@ public final class YamlDocs {
         }
     }
 
+    private void enter(Event at) {
+        if (++depth > MAX_DEPTH) {
+            throw new YamlInputException("document " + index + " nests mappings/sequences more than " + MAX_DEPTH
+                    + " levels deep; refusing it", line(at));
+        }
+    }
+
     /** Builds the node that starts with {@code e}, reading events up to its end. */
     private JsonNode node(Event e) {
         switch (e.getEventId()) {
@@ -282,6 +293,7 @@ public final class YamlDocs {
                 return n;
             }
             case SequenceStart: {
+                enter(e);
                 int before = budget;
                 spend(1, e);
                 ArrayNode a = F.arrayNode();
@@ -290,9 +302,11 @@ public final class YamlDocs {
                     a.add(node(x));
                 }
                 anchor(e, a, before - budget);
+                depth--;
                 return a;
             }
             case MappingStart: {
+                enter(e);
                 int before = budget;
                 spend(1, e);
                 ObjectNode o = F.objectNode();
@@ -329,6 +343,7 @@ public final class YamlDocs {
                     loc.put(o, key, keyLine, !dup);
                 }
                 anchor(e, o, before - budget);
+                depth--;
                 return o;
             }
             default:

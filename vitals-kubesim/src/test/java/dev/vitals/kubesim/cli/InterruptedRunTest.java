@@ -1,0 +1,66 @@
+package dev.vitals.kubesim.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Issue 30: a real {@code vitals simulate} JVM given a real SIGINT or SIGTERM mid-run writes the
+ * reports it was asked for, marked interrupted, says so on stderr, exits 130 / 143, and leaves no
+ * process behind: neither the target nor the target's own child (a {@code sh -c 'sleep & sleep'}
+ * tree, seen through {@link ProcessHandle#descendants()} before the signal).
+ */
+class InterruptedRunTest {
+    @TempDir
+    Path dir;
+
+    @ParameterizedTest
+    @CsvSource({"INT, 130", "TERM, 143"})
+    void aSignalWritesTheReportsMarkedInterruptedAndReapsEveryProcess(String signal, int exitCode) throws Exception {
+        Path json = dir.resolve("run.json");
+        Path html = dir.resolve("run.html");
+        String java = ProcessHandle.current().info().command().orElse("java");
+        List<String> cmd = new ArrayList<>(List.of(java, "-Xmx128m", "-cp", System.getProperty("java.class.path"),
+                VitalsCommand.class.getName(), "simulate", "-q",
+                "--liveness", "tcp://:1,periodSeconds=1,failureThreshold=1000",
+                "--duration", "120s", "--json", json.toString(), "--html", html.toString(),
+                "--", "sh", "-c", "sleep 300 & sleep 301"));
+        Process vitals = new ProcessBuilder(cmd).redirectOutput(dir.resolve("out.txt").toFile())
+                .redirectError(dir.resolve("err.txt").toFile()).start();
+        try {
+            // the target and its child are running: sh, and two sleeps under it
+            await().atMost(Duration.ofSeconds(60)).until(() -> vitals.descendants().count() >= 3);
+            List<ProcessHandle> tree = new ArrayList<>();
+            vitals.descendants().forEach(tree::add);
+            new ProcessBuilder("kill", "-" + signal, Long.toString(vitals.pid())).start().waitFor(10, TimeUnit.SECONDS);
+            assertThat(vitals.waitFor(60, TimeUnit.SECONDS)).as("vitals ends after SIG%s", signal).isTrue();
+            assertThat(vitals.exitValue()).isEqualTo(exitCode);
+            String err = Files.readString(dir.resolve("err.txt"), StandardCharsets.UTF_8);
+            assertThat(err).startsWith("vitals: interrupted by SIG" + signal + ": simulate stopped after ")
+                    .contains("reports written, marked interrupted").doesNotContain("Exception");
+            JsonNode report = new ObjectMapper().readTree(json.toFile());
+            assertThat(report.path("interrupted").path("signal").asText()).isEqualTo("SIG" + signal);
+            assertThat(report.path("verdict").asText()).isEqualTo("INTERRUPTED");
+            assertThat(Files.readString(html, StandardCharsets.UTF_8)).contains("<b>Interrupted</b> by SIG" + signal);
+            assertThat(Files.readString(dir.resolve("out.txt"), StandardCharsets.UTF_8)).contains("verdict: INTERRUPTED");
+            await().atMost(Duration.ofSeconds(20)).untilAsserted(() ->
+                    assertThat(tree).as("processes left by the run").noneMatch(ProcessHandle::isAlive));
+        } finally {
+            vitals.descendants().forEach(ProcessHandle::destroyForcibly);
+            vitals.destroyForcibly();
+        }
+    }
+
+}
