@@ -148,6 +148,9 @@ public final class CheckBundle {
                         problems.add(a + ": no " + base + f);
                     }
                 }
+                if (a.equals("vitals-agent") && files.get(dir + base + "-agent.jar") == null) {
+                    problems.add(a + ": no " + base + "-agent.jar (the -javaagent jar, classifier agent)");
+                }
                 checkJarHas(a, files.get(dir + base + "-sources.jar"), ".java", "sources");
                 checkJarHas(a, files.get(dir + base + "-javadoc.jar"), "index.html", "javadoc");
                 checkJarHas(a, files.get(dir + base + ".jar"), ".class", "main");
