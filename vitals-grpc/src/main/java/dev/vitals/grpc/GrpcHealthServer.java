@@ -373,7 +373,9 @@ public final class GrpcHealthServer implements AutoCloseable {
         /**
          * As {@link GrpcHealthService.Builder#serverGroup(String)}.
          *
+         * @param group the group that answers service {@code ""} (the whole server)
          * @return this builder
+         * @throws IllegalArgumentException if the registry has no such group
          */
         public Builder serverGroup(String group) {
             service.serverGroup(group);
@@ -383,7 +385,10 @@ public final class GrpcHealthServer implements AutoCloseable {
         /**
          * As {@link GrpcHealthService.Builder#service(String, String)}.
          *
+         * @param name the service name, not empty
+         * @param group a group of the registry
          * @return this builder
+         * @throws IllegalArgumentException if {@code name} is empty or {@code group} unknown
          */
         public Builder service(String name, String group) {
             service.service(name, group);
@@ -393,7 +398,9 @@ public final class GrpcHealthServer implements AutoCloseable {
         /**
          * As {@link GrpcHealthService.Builder#maxWatchStreams(int)}.
          *
+         * @param max concurrent {@code Watch} streams, 1–100000
          * @return this builder
+         * @throws IllegalArgumentException if out of range
          */
         public Builder maxWatchStreams(int max) {
             service.maxWatchStreams(max);
@@ -403,7 +410,9 @@ public final class GrpcHealthServer implements AutoCloseable {
         /**
          * As {@link GrpcHealthService.Builder#watchInterval(Duration)}.
          *
+         * @param interval how often open {@code Watch} streams are compared with the in-memory report
          * @return this builder
+         * @throws IllegalArgumentException if out of range
          */
         public Builder watchInterval(Duration interval) {
             service.watchInterval(interval);

@@ -50,7 +50,12 @@ final class LintCommand implements Callable<Integer> {
     @Parameters(paramLabel = "PATH", arity = "0..*", description = "manifest files, directories, or - for standard input")
     List<String> paths = new ArrayList<>();
 
-    @Option(names = {"-f", "--format"}, paramLabel = "FORMAT", defaultValue = "text",
+    /** kubectl's flag for the same inputs, so {@code kubectl vitals lint -f deploy.yaml} reads like kubectl. */
+    @Option(names = {"-f", "--filename"}, paramLabel = "PATH",
+            description = "a manifest file or directory, or - (kubectl's flag; the same as PATH, repeatable)")
+    List<String> filenames = new ArrayList<>();
+
+    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text",
             description = "text (default), json, sarif (code scanning) or junit")
     String format;
 
@@ -138,7 +143,15 @@ final class LintCommand implements Callable<Integer> {
                 startup = Optional.of(Duration.ofMillis(Math.round(boot.asDouble() * 1000)));
             }
         }
-        List<LintInput> inputs = LintInput.collect(paths, stdin);
+        for (String f : filenames) {
+            if (List.of("text", "json", "sarif", "junit").contains(f) && !Files.exists(Path.of(f))) {
+                throw new InvalidInputException("-f " + f + ": no such file; -f is --filename (as in kubectl), the"
+                        + " report format is --format " + f);
+            }
+        }
+        List<String> all = new ArrayList<>(paths);
+        all.addAll(filenames);
+        List<LintInput> inputs = LintInput.collect(all, stdin);
         Writer target = openOutput();
         dev.vitals.kubesim.model.KubernetesVersion version = kubernetesVersion == null
                 ? dev.vitals.kubesim.model.KubernetesVersion.NEWEST : dev.vitals.kubesim.model.KubernetesVersion.parse(kubernetesVersion);

@@ -30,8 +30,11 @@ public enum LintFormat {
     /** JUnit XML: one test suite per input, one test case per container. */
     JUNIT;
 
-    private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
-            .configure(JsonGenerator.Feature.AUTO_CLOSE_TARGET, false);
+    /** Made on the first JSON or SARIF report only: a text report never builds an ObjectMapper (CLI start-up). */
+    private static final class Json {
+        static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
+                .configure(JsonGenerator.Feature.AUTO_CLOSE_TARGET, false);
+    }
 
     /**
      * @param text {@code text}, {@code json}, {@code sarif} or {@code junit}
@@ -62,11 +65,11 @@ public enum LintFormat {
                     text(r, failOn, out);
                     break;
                 case JSON:
-                    MAPPER.writeValue(out, json(r, failOn));
+                    Json.MAPPER.writeValue(out, json(r, failOn));
                     out.write('\n');
                     break;
                 case SARIF:
-                    MAPPER.writeValue(out, sarif(r, version));
+                    Json.MAPPER.writeValue(out, sarif(r, version));
                     out.write('\n');
                     break;
                 default:
@@ -131,7 +134,7 @@ public enum LintFormat {
     }
 
     private static ObjectNode json(LintReport r, Optional<Severity> failOn) {
-        ObjectNode root = MAPPER.createObjectNode();
+        ObjectNode root = Json.MAPPER.createObjectNode();
         ObjectNode sum = root.putObject("summary");
         sum.put("inputs", r.files().size()).put("workloads", r.workloads()).put("containers", r.containers())
                 .put("errors", r.count(Severity.ERROR)).put("warnings", r.count(Severity.WARNING))
@@ -157,7 +160,7 @@ public enum LintFormat {
     }
 
     private static ObjectNode finding(Finding f) {
-        ObjectNode o = MAPPER.createObjectNode();
+        ObjectNode o = Json.MAPPER.createObjectNode();
         o.put("rule", f.rule()).put("name", f.name()).put("severity", f.severity().label()).put("file", f.file())
                 .put("line", f.line()).put("object", f.object()).put("container", f.container()).put("field", f.field())
                 .put("message", f.message()).put("refs", f.refs()).put("fix", f.fix());
@@ -165,7 +168,7 @@ public enum LintFormat {
     }
 
     private static ObjectNode sarif(LintReport r, String version) {
-        ObjectNode root = MAPPER.createObjectNode();
+        ObjectNode root = Json.MAPPER.createObjectNode();
         root.put("$schema", "https://json.schemastore.org/sarif-2.1.0.json");
         root.put("version", "2.1.0");
         ObjectNode run = root.putArray("runs").addObject();

@@ -53,6 +53,22 @@ class LintCliTest {
     }
 
     @Test
+    void dashFIsKubectlsFilenameFlag(@TempDir Path dir) throws Exception {
+        // kubectl vitals lint -f deploy.yaml: kubectl's -f names the input; it prints what the positional form prints
+        Path m = write(dir, "deploy.yaml", SAME);
+        Path e = write(dir, "e.yaml", ERROR);
+        assertThat(run("lint", m.toString(), e.toString())).isEqualTo(1);
+        String positional = out.toString();
+        out.getBuffer().setLength(0);
+        assertThat(run("lint", "-f", m.toString(), "--filename", e.toString())).isEqualTo(1);
+        assertThat(out.toString()).isEqualTo(positional).contains("L1 same-endpoint");
+        // the flag's old meaning (the format) is a clear usage error, not "cannot read json"
+        assertThat(run("lint", "-f", "json", m.toString())).isEqualTo(2);
+        assertThat(err.toString().strip()).isEqualTo("error: -f json: no such file; -f is --filename (as in kubectl),"
+                + " the report format is --format json");
+    }
+
+    @Test
     void aContainerNameThatMatchesNothingIsBadInputNotAGreenRun(@TempDir Path dir) throws Exception {
         // found by QA: --container with a typo linted 0 containers and exited 0
         Path m = write(dir, "deploy.yaml", ERROR);
@@ -144,7 +160,7 @@ class LintCliTest {
     void sarifForCodeScanning(@TempDir Path dir) throws Exception {
         Path m = write(dir, "deploy.yaml", SAME);
         Path sarif = dir.resolve("lint.sarif");
-        assertThat(run("lint", "-f", "sarif", "-o", sarif.toString(), m.toString())).isZero();
+        assertThat(run("lint", "--format", "sarif", "-o", sarif.toString(), m.toString())).isZero();
         assertThat(out.toString()).contains("wrote " + sarif + ": 2 finding(s)");
         JsonNode root = new ObjectMapper().readTree(sarif.toFile());
         assertThat(root.path("version").asText()).isEqualTo("2.1.0");
