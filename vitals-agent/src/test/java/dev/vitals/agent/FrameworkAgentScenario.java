@@ -61,6 +61,18 @@ public abstract class FrameworkAgentScenario {
         return List.of();
     }
 
+    /**
+     * Whether the agent watches the example's request pool. False for Helidon SE 4, which runs
+     * every request on a virtual thread of its own and has no pool: virtual-thread executors are
+     * not instrumented yet (docs/agent.md, Known limits), so the stalled and wedged steps are
+     * skipped there, loudly.
+     *
+     * @return true unless overridden
+     */
+    protected boolean hasWatchedRequestPool() {
+        return true;
+    }
+
     /** @return how many blocking requests saturate the worker pool */
     protected int blockingRequests() {
         return 12;
@@ -88,13 +100,19 @@ public abstract class FrameworkAgentScenario {
             // than twice stall-after; liveness stays UP throughout.
             assertSaturatedButCompletingStaysUp(app, probes);
             String saturated = get(probes, "/health/liveness").body;
-            assertThat(saturated).as("the request pool's figures are measured in the pool").contains("\":\"UP measured threads=");
+            if (hasWatchedRequestPool()) {
+                assertThat(saturated).as("the request pool's figures are measured in the pool").contains("\":\"UP measured threads=");
+            }
             System.out.println("liveness while saturated (" + name + "): " + saturated);
 
             // A deadlock in application threads.
             get(app, "/test/deadlock");
             await().atMost(Duration.ofSeconds(60)).until(() -> get(probes, "/livez?verbose").body.contains("[-]jvm failed: deadlock: 2 threads"));
 
+            if (!hasWatchedRequestPool()) {
+                System.out.println("SKIPPED (" + name + "): the stalled-pool step; no request pool is watched");
+                return;
+            }
             // A stalled worker pool with waiting work.
             for (int i = 0; i < blockingRequests(); i++) {
                 AgentProcess.fireAndForget(app, "GET", "/test/block");
@@ -172,6 +190,10 @@ public abstract class FrameworkAgentScenario {
                 }
                 assertThat(notUp).as("/livez while idle for " + STALL_AFTER.multipliedBy(5) + " (" + samples + " samples)").isEmpty();
 
+                if (!hasWatchedRequestPool()) {
+                    System.out.println("SKIPPED (" + name + "): the wedged step; no request pool is watched");
+                    return;
+                }
                 // Wedge every worker on the blackholed dependency.
                 long t0 = System.nanoTime();
                 for (int i = 0; i < blockingRequests(); i++) {
