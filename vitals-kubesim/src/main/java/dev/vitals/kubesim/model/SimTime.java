@@ -86,13 +86,21 @@ public interface SimTime extends Clock, Scheduler, AutoCloseable {
 
         @Override
         public Cancellable schedule(long delayNanos, Runnable task) {
-            ScheduledFuture<?> f = executor.schedule(() -> {
-                try {
-                    task.run();
-                } catch (RuntimeException | Error e) {
-                    System.getLogger("dev.vitals.kubesim").log(System.Logger.Level.WARNING, "kubelet task failed", e);
+            ScheduledFuture<?> f;
+            try {
+                f = executor.schedule(() -> {
+                    try {
+                        task.run();
+                    } catch (RuntimeException | Error e) {
+                        System.getLogger("dev.vitals.kubesim").log(System.Logger.Level.WARNING, "kubelet task failed", e);
+                    }
+                }, Math.max(0, delayNanos), TimeUnit.NANOSECONDS);
+            } catch (java.util.concurrent.RejectedExecutionException e) {
+                if (executor.isShutdown()) {
+                    return () -> { }; // the run has ended (or was interrupted): a late timer is dropped
                 }
-            }, Math.max(0, delayNanos), TimeUnit.NANOSECONDS);
+                throw e;
+            }
             return () -> f.cancel(false);
         }
 
@@ -127,6 +135,9 @@ public interface SimTime extends Clock, Scheduler, AutoCloseable {
 
         @Override
         public void offload(Runnable task) {
+            if (io.isShutdown()) {
+                return; // the run has ended: nothing left to offload to
+            }
             io.execute(() -> {
                 try {
                     task.run();

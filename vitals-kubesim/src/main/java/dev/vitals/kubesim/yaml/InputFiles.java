@@ -16,8 +16,9 @@ import java.util.concurrent.TimeoutException;
  * Reads an input file named on the command line (manifest, scenario, fleet spec, lint input)
  * within limits (issue 30), so that no path makes the tool hang or run out of memory:
  * <ul>
- *   <li>a directory, a character or block device ({@code /dev/urandom}, {@code /dev/zero}) or a
- *       socket is refused at once: "is a device, not a file";</li>
+ *   <li>a directory, a block device or a socket is refused at once: "is a device, not a file";</li>
+ *   <li>a character device is read as a pipe is (below): {@code /dev/null} is an empty input,
+ *       {@code /dev/urandom} and {@code /dev/zero} end at the size limit;</li>
  *   <li>a regular file larger than {@link #MAX_BYTES} (64 MiB) is refused before reading;</li>
  *   <li>a pipe or FIFO ({@code <(helm template …)}, {@code mkfifo}) is read up to
  *       {@link #MAX_BYTES} and must reach its end within {@link #PIPE_TIMEOUT_SECONDS} (30 s):
@@ -34,6 +35,7 @@ public final class InputFiles {
     private static final int S_IFIFO = 0010000;
     private static final int S_IFREG = 0100000;
     private static final int S_IFDIR = 0040000;
+    private static final int S_IFCHR = 0020000;
 
     private InputFiles() {
     }
@@ -55,7 +57,7 @@ public final class InputFiles {
             }
             return Files.readString(file, StandardCharsets.UTF_8);
         }
-        if (type != S_IFIFO) {
+        if (type != S_IFIFO && type != S_IFCHR) {
             throw new IOException("is a device, not a file (give a manifest file, or '-' for standard input where accepted)");
         }
         CompletableFuture<byte[]> read = new CompletableFuture<>();
