@@ -80,7 +80,11 @@ final class FleetCommand implements Callable<Integer> {
     @Option(names = "--html", paramLabel = "FILE", description = "write one self-contained HTML page (a lane per replica, endpoints, clients)")
     Path html;
 
-    @Option(names = {"-q", "--quiet"}, description = "no progress line")
+    @Option(names = "--kubernetes-version", paramLabel = "1.N",
+            description = "the Kubernetes release to model (1.29-1.36, default 1.36), as for simulate and lint")
+    String kubernetesVersion;
+
+        @Option(names = {"-q", "--quiet"}, description = "no progress line")
     boolean quiet;
 
     @picocli.CommandLine.Spec
@@ -99,6 +103,10 @@ final class FleetCommand implements Callable<Integer> {
             command = c;
             model = null;
         }
+        // validated before anything runs; the model fleet's kubelets follow its rules (docs/spec "Versions")
+        dev.vitals.kubesim.model.KubernetesVersion version = kubernetesVersion == null
+                ? dev.vitals.kubesim.model.KubernetesVersion.NEWEST
+                : dev.vitals.kubesim.model.KubernetesVersion.parse(kubernetesVersion);
         FleetSpec s;
         String name;
         if (model != null) {
@@ -125,7 +133,8 @@ final class FleetCommand implements Callable<Integer> {
         }
         FleetResult r;
         if (command.isEmpty()) {
-            r = new ModelFleet(s, name).run();
+            r = new ModelFleet(s, name, dev.vitals.kubesim.model.KubeletOptions.builder()
+                    .keepStatusOnKubeletRestart(version.keepsStatusOnKubeletRestart()).build()).run();
         } else {
             SimulateChecks.checkExecutable(command.get(0)); // a missing or non-executable binary: exit 2 before the run
             SimulateChecks.checkWritable("--json", json);

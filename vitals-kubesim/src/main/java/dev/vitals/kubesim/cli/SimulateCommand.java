@@ -192,7 +192,7 @@ final class SimulateCommand implements Callable<Integer> {
             throw new InvalidInputException("--termination-grace-period must be 0-" + MAX_DURATION.toSeconds()
                     + " seconds (at most " + MAX_DURATION.toHours() + "h, the longest run), was " + grace);
         }
-        return new PodSpec(base.containerName(), ports, s, l, r, rp, g, base.env(), base.containerRestart());
+        return new PodSpec(base.containerName(), ports, s, l, r, rp, g, base.env(), base.containerRestart(), base.lifecycle());
     }
 
     private static void checkNamedPort(ProbeSpec p, Map<String, Integer> ports) {

@@ -272,6 +272,12 @@ public final class ManifestReader {
                         "restartPolicy Always, OnFailure or Never; restartPolicyRules [{action: Restart, exitCodes:"
                                 + " {operator: In|NotIn, values: [...]}}] need restartPolicy"));
             }
+            try {
+                lifecycle();
+            } catch (InvalidInputException e) {
+                out.add(new Violation("schema", prefix() + ".lifecycle", e.getMessage(),
+                        "each hook has exactly one of exec {command: [...]}, httpGet {port, path}, sleep {seconds}"));
+            }
             String rp = podSpec.path("restartPolicy").asText("Always");
             if (!Set.of("Always", "OnFailure", "Never").contains(rp)) {
                 out.add(new Violation("R6", workload + " spec.restartPolicy", "unsupported value \"" + rp + "\"",
@@ -305,7 +311,110 @@ public final class ManifestReader {
             return new PodSpec(name, ports(), Optional.ofNullable(b.get(ProbeType.STARTUP)).map(ProbeSpec.Builder::build),
                     Optional.ofNullable(b.get(ProbeType.LIVENESS)).map(ProbeSpec.Builder::build),
                     Optional.ofNullable(b.get(ProbeType.READINESS)).map(ProbeSpec.Builder::build), rp, grace,
-                    ContainerProcess.staticEnv(node), containerRestart());
+                    ContainerProcess.staticEnv(node), containerRestart(), lifecycle());
+        }
+
+        /**
+         * @return the container's {@code lifecycle} hooks ({@code postStart}, {@code preStop}), as the
+         *         API server accepts them (validation.go validateLifecycleHandler: exactly one of
+         *         exec/httpGet/sleep; sleep.seconds ≥ 0 and not above the pod's grace period)
+         * @throws InvalidInputException on a hook the API server rejects, or a {@code tcpSocket}
+         *         hook (kept by the API for compatibility; the kubelet cannot run it)
+         */
+        public dev.vitals.kubesim.model.Lifecycle lifecycle() {
+            JsonNode l = node.path("lifecycle");
+            if (l.isMissingNode() || l.isNull()) {
+                return dev.vitals.kubesim.model.Lifecycle.NONE;
+            }
+            if (!l.isObject()) {
+                throw new InvalidInputException("lifecycle must be a mapping, was " + l.getNodeType());
+            }
+            Iterator<String> names = l.fieldNames();
+            while (names.hasNext()) {
+                String f = names.next();
+                if (!Set.of("postStart", "preStop", "stopSignal").contains(f)) {
+                    throw new InvalidInputException("lifecycle: unknown field \"" + f + "\" (postStart, preStop, stopSignal)");
+                }
+            }
+            return new dev.vitals.kubesim.model.Lifecycle(hook(l, "postStart"), hook(l, "preStop"));
+        }
+
+        private Optional<dev.vitals.kubesim.model.Lifecycle.Hook> hook(JsonNode l, String name) {
+            JsonNode h = l.get(name);
+            if (h == null || h.isNull()) {
+                return Optional.empty();
+            }
+            String at = "lifecycle." + name;
+            if (!h.isObject()) {
+                throw new InvalidInputException(at + " must be a mapping, was " + h.getNodeType());
+            }
+            List<String> kinds = new ArrayList<>();
+            Iterator<String> names = h.fieldNames();
+            while (names.hasNext()) {
+                String f = names.next();
+                if (!Set.of("exec", "httpGet", "sleep", "tcpSocket").contains(f)) {
+                    throw new InvalidInputException(at + ": unknown field \"" + f + "\" (exec, httpGet, sleep)");
+                }
+                kinds.add(f);
+            }
+            if (kinds.size() != 1) {
+                throw new InvalidInputException(at + ": must specify exactly one handler (exec, httpGet or sleep), found "
+                        + (kinds.isEmpty() ? "none" : String.join(", ", kinds)));
+            }
+            JsonNode v = h.get(kinds.get(0));
+            switch (kinds.get(0)) {
+                case "exec" -> {
+                    List<String> cmd = new ArrayList<>();
+                    for (JsonNode c : v.path("command")) {
+                        if (!c.isTextual()) {
+                            throw new InvalidInputException(at + ".exec.command: every element must be a string, was " + c);
+                        }
+                        cmd.add(c.asText());
+                    }
+                    if (cmd.isEmpty()) {
+                        throw new InvalidInputException(at + ".exec.command: Required value");
+                    }
+                    return Optional.of(new dev.vitals.kubesim.model.Lifecycle.Handler(new ProbeHandler.Exec(cmd)));
+                }
+                case "httpGet" -> {
+                    JsonNode port = v.path("port");
+                    ProbeHandler.PortRef ref;
+                    if (port.isIntegralNumber() && port.asInt() >= 1 && port.asInt() <= 65535) {
+                        ref = ProbeHandler.PortRef.of(port.asInt());
+                    } else if (port.isTextual() && ports().containsKey(port.asText())) {
+                        ref = ProbeHandler.PortRef.named(port.asText());
+                    } else {
+                        throw new InvalidInputException(at + ".httpGet.port: " + (port.isMissingNode() ? "Required value"
+                                : "must be 1-65535 or the name of a container port, was " + port));
+                    }
+                    String scheme = v.path("scheme").asText("HTTP");
+                    if (!scheme.equals("HTTP") && !scheme.equals("HTTPS")) {
+                        throw new InvalidInputException(at + ".httpGet.scheme: must be HTTP or HTTPS, was \"" + scheme + "\"");
+                    }
+                    List<ProbeHandler.HttpHeader> headers = new ArrayList<>();
+                    for (JsonNode hd : v.path("httpHeaders")) {
+                        headers.add(new ProbeHandler.HttpHeader(hd.path("name").asText(""), hd.path("value").asText("")));
+                    }
+                    String path = v.path("path").asText("");
+                    return Optional.of(new dev.vitals.kubesim.model.Lifecycle.Handler(new ProbeHandler.HttpGet(host(v), ref,
+                            path.isEmpty() ? "/" : path, scheme, headers)));
+                }
+                case "sleep" -> {
+                    JsonNode sec = v.path("seconds");
+                    if (!sec.isIntegralNumber() || !sec.canConvertToLong() || sec.asLong() < 0) {
+                        throw new InvalidInputException(at + ".sleep.seconds: must be a whole number ≥ 0, was "
+                                + (sec.isMissingNode() ? "missing" : sec.toString()));
+                    }
+                    long grace = podSpec.path("terminationGracePeriodSeconds").asLong(30);
+                    if (sec.asLong() > grace) {
+                        throw new InvalidInputException(at + ".sleep.seconds: must be less than terminationGracePeriodSeconds of "
+                                + grace + ", was " + sec.asLong());
+                    }
+                    return Optional.of(new dev.vitals.kubesim.model.Lifecycle.Sleep(sec.asLong()));
+                }
+                default -> throw new InvalidInputException(at + ".tcpSocket: kept by the API for compatibility, but the kubelet"
+                        + " cannot run it (\"Cannot run handler\"); use exec, httpGet or sleep");
+            }
         }
 
         /**

@@ -54,6 +54,16 @@ public final class Kubelet {
     private Scheduler.Cancellable sigkillTimer;
     private Scheduler.Cancellable restartTimer;
     private final Map<Integer, Integer> earlyExits = new HashMap<>();
+    // ---- lifecycle hooks (Lifecycle) ----------------------------------------------------------
+    /** postStart of the current instance is running: the container is not Running yet. */
+    private boolean postStartRunning;
+    /** The current instance is being killed because its postStart hook failed. */
+    private boolean killedForPostStart;
+    /** preStop of the current instance is running: the stop signal waits for it. */
+    private boolean preStopRunning;
+    private long preStopStartedAt;
+    private long preStopGrace;
+    private Scheduler.Cancellable preStopTimer;
     // ---- pod status (R31, R36) ----------------------------------------------------------
     private boolean started;
     private boolean ready;
@@ -178,6 +188,7 @@ public final class Kubelet {
         }
         cancel(sigkillTimer);
         cancel(restartTimer);
+        cancel(preStopTimer);
     }
 
     /**
@@ -195,7 +206,15 @@ public final class Kubelet {
     // ---- the state machine ----------------------------------------------------------------
 
     /** What can happen to the container. */
-    sealed interface Event permits StartDue, Spawned, Exited, Kill, Delete, GraceOver {
+    sealed interface Event permits StartDue, Spawned, Exited, Kill, Delete, GraceOver, PostStartDone, PreStopOver {
+    }
+
+    /** The postStart hook of instance {@code n} returned: {@code error} empty on success. */
+    record PostStartDone(int n, Optional<String> error) implements Event {
+    }
+
+    /** The preStop hook of instance {@code n} returned, or the grace period ran out while it ran. */
+    record PreStopOver(int n) implements Event {
     }
 
     /** The first start is due (R14), or a back-off wait is over (R48, R51). */
@@ -255,6 +274,8 @@ public final class Kubelet {
             case STARTING -> {
                 if (e instanceof Spawned s && s.n() == instanceNo) {
                     onSpawned(s);
+                } else if (e instanceof PostStartDone p && p.n() == instanceNo && postStartRunning) {
+                    onPostStartDone(p);
                 } else if (e instanceof Exited x && x.n() == instanceNo) {
                     earlyExits.put(x.n(), x.code()); // exited before the start was recorded
                 } else if (e instanceof Delete d) {
@@ -265,15 +286,23 @@ public final class Kubelet {
                 if (e instanceof Exited x && x.n() == instanceNo) {
                     onExit(x.code(), false); // R39, R42: exited by itself
                 } else if (e instanceof Kill k) {
-                    terminate(k.probe(), graceFor(k.probe())); // R41–R44
+                    terminate(k.probe(), null, graceFor(k.probe())); // R41–R44
                 } else if (e instanceof Delete d) {
                     markDeleting(d);
-                    terminate(null, d.graceSeconds()); // R53, R43 (1)
+                    terminate(null, "pod deleted", d.graceSeconds()); // R53, R43 (1)
                 }
             }
             case TERMINATING -> {
                 if (e instanceof Exited x && x.n() == instanceNo) {
                     onExit(x.code(), true); // R42, R45, R50
+                } else if (e instanceof PreStopOver p && p.n() == instanceNo && preStopRunning) {
+                    preStopRunning = false;
+                    cancel(preStopTimer);
+                    // executePreStopHook returns the whole seconds it waited; killContainer subtracts them
+                    long took = (time.monotonicTime() - preStopStartedAt) / 1_000_000_000L;
+                    long left = preStopGrace - Math.min(took, preStopGrace);
+                    note(SimEvent.Type.HOOK, "preStop hook over after " + took + "s: " + left + "s of the grace period left");
+                    sendStopSignal(left);
                 } else if (e instanceof GraceOver g && g.n() == instanceNo) {
                     note(SimEvent.Type.ACTION, "grace period of " + g.seconds() + "s over: SIGKILL"); // R44 step 3
                     ContainerRuntime.Instance victim = current;
@@ -307,6 +336,10 @@ public final class Kubelet {
         instanceNo++;
         final int n = instanceNo;
         state = ContainerState.STARTING;
+        current = null;
+        postStartRunning = false;
+        killedForPostStart = false;
+        preStopRunning = false;
         // spawning may block: do it off the kubelet thread (R13: ticks must not wait)
         time.offload(() -> {
             ContainerRuntime.Instance handle = null;
@@ -336,35 +369,109 @@ public final class Kubelet {
             onExit(128, false);
             return;
         }
+        Optional<Lifecycle.Hook> postStart = pod.lifecycle().postStart();
         emit(SimEvent.Type.START, Optional.empty(), Optional.empty(), Optional.empty(),
-                current.describe() + ", restartCount " + restartCount);
+                current.describe() + ", restartCount " + restartCount
+                        + postStart.map(h -> "; postStart hook " + h.describe() + " runs first").orElse(""));
+        if (postStart.isPresent()) {
+            // startContainer step 4: the sync waits for the hook, so the status is not Running (no probes) yet
+            state = ContainerState.STARTING;
+            postStartRunning = true;
+            final int n = s.n();
+            runHook(postStart.get(), POST_START_LIMIT, error -> transition(new PostStartDone(n, error)));
+            return;
+        }
+        nowRunning();
+    }
+
+    /** The runtime started the instance and its postStart hook (if any) returned: it is Running. */
+    private void nowRunning() {
         updatePodStatus();
-        Integer early = earlyExits.remove(s.n());
+        Integer early = earlyExits.remove(instanceNo);
         if (early != null) {
             onExit(early, false);
         } else if (deleting) {
-            terminate(null, deletionGraceSeconds); // R53: deleted while it was starting
+            terminate(null, "pod deleted", deletionGraceSeconds); // R53: deleted while it was starting
         }
     }
 
     /**
-     * RUNNING → TERMINATING: the stop signal now, SIGKILL after the grace period, never less
-     * than 2 s (R44).
+     * STARTING → RUNNING after postStart (kuberuntime_container.go startContainer step 4): on
+     * failure a {@code FailedPostStartHook} event and a kill with the pod's grace period (its
+     * preStop runs); the exited container is then restarted as any exit is (ContainerShouldRestart).
+     */
+    private void onPostStartDone(PostStartDone p) {
+        postStartRunning = false;
+        state = ContainerState.RUNNING;
+        if (p.error().isEmpty()) {
+            note(SimEvent.Type.HOOK, "postStart hook " + pod.lifecycle().postStart().map(Lifecycle.Hook::describe).orElse("")
+                    + " completed: container Running");
+            nowRunning();
+            return;
+        }
+        note(SimEvent.Type.HOOK, "FailedPostStartHook: " + p.error().get());
+        Integer early = earlyExits.remove(instanceNo);
+        if (early != null) {
+            onExit(early, false);
+            return;
+        }
+        killedForPostStart = true;
+        terminate(null, "FailedPostStartHook", deleting ? deletionGraceSeconds : pod.terminationGracePeriodSeconds());
+    }
+
+    /**
+     * The most a postStart exec or httpGet hook is waited for here; the kubelet sets no limit.
+     */
+    static final Duration POST_START_LIMIT = Duration.ofMinutes(10);
+
+    /**
+     * Runs a hook off the kubelet thread ({@code sleep} on the model's time) and calls
+     * {@code done} on the scheduler thread with the failure, if any.
+     */
+    private void runHook(Lifecycle.Hook hook, Duration limit, Consumer<Optional<String>> done) {
+        if (hook instanceof Lifecycle.Sleep sl) {
+            time.schedule(Math.min(sl.seconds(), LONGEST_SIGKILL_TIMER.toSeconds()) * 1_000_000_000L,
+                    () -> done.accept(Optional.empty()));
+            return;
+        }
+        ProbeHandler handler = ((Lifecycle.Handler) hook).handler();
+        time.offload(() -> {
+            Optional<String> error;
+            try {
+                error = prober.runHook(handler, limit);
+            } catch (RuntimeException ex) {
+                error = Optional.of("hook failed: " + ex);
+            }
+            Optional<String> result = error;
+            time.schedule(0, () -> done.accept(result));
+        });
+    }
+
+    /**
+     * RUNNING → TERMINATING (kuberuntime_container.go killContainer): the preStop hook first,
+     * if there is one and the grace period is above 0, waited for at most the grace period; then
+     * the stop signal, and SIGKILL after what is left of the grace period, never less than 2 s
+     * (R44, minimumGracePeriodInSeconds).
      *
-     * @param probe the probe whose Failure verdict kills (R41), or null for pod deletion (R53)
+     * @param probe the probe whose Failure verdict kills (R41), or null
+     * @param why the reason when {@code probe} is null: pod deletion (R53) or FailedPostStartHook
      * @param grace the grace period in seconds (R43)
      */
-    private void terminate(ProbeType probe, long grace) {
+    private void terminate(ProbeType probe, String why, long grace) {
         long effective = Math.max(grace, 2); // R44: never less than 2 s
         state = ContainerState.TERMINATING;
+        Optional<Lifecycle.Hook> preStop = pod.lifecycle().preStop().filter(h -> grace > 0);
+        String how = preStop.map(h -> "preStop hook " + h.describe() + " first, then SIGTERM; SIGKILL " + grace
+                + "s after the hook began at the latest, never less than 2s after SIGTERM")
+                .orElse("SIGTERM, SIGKILL after " + effective + "s");
         if (probe == null) {
             emit(SimEvent.Type.KILL, Optional.empty(), Optional.empty(), Optional.empty(),
-                    "Stopping container " + pod.containerName() + ": pod deleted (SIGTERM, SIGKILL after " + effective + "s)");
+                    "Stopping container " + pod.containerName() + ": " + why + " (" + how + ")");
         } else {
             boolean restart = pod.containerRestart().restartsAfterProbeKill(pod.restartPolicy()); // KEP-5307
             emit(SimEvent.Type.KILL, Optional.of(probe), Optional.empty(), Optional.empty(),
                     "Container " + pod.containerName() + " failed " + probe.label() + " probe"
-                            + (restart ? ", will be restarted" : "") + " (SIGTERM, SIGKILL after " + effective + "s)");
+                            + (restart ? ", will be restarted" : "") + " (" + how + ")");
             if (restart) {
                 // R50: this sync looks at the instance that exited before the one being killed.
                 long now = time.monotonicTime();
@@ -372,10 +479,38 @@ public final class Kubelet {
                 killStartsAtOnce = backOff.decide(now, previousFinishedAt) <= 0;
             }
         }
-        ContainerRuntime.Instance victim = current;
-        if (victim == null) {
+        if (current == null) {
             return;
         }
+        if (preStop.isPresent()) {
+            preStopRunning = true;
+            preStopStartedAt = time.monotonicTime();
+            preStopGrace = grace;
+            final int n = instanceNo;
+            // executePreStopHook: the hook runs in its own goroutine; a failure is an event whenever it ends
+            runHook(preStop.get(), Duration.ofSeconds(Math.min(grace, LONGEST_SIGKILL_TIMER.toSeconds())), error -> {
+                error.ifPresent(msg -> {
+                    if (!stopped) {
+                        note(SimEvent.Type.HOOK, "FailedPreStopHook: " + msg + " (the kill goes on)");
+                    }
+                });
+                transition(new PreStopOver(n));
+            });
+            preStopTimer = time.schedule(Math.min(grace, LONGEST_SIGKILL_TIMER.toSeconds()) * 1_000_000_000L, () -> {
+                if (preStopRunning && !stopped) {
+                    note(SimEvent.Type.HOOK, "preStop hook not completed in the grace period of " + grace + "s");
+                }
+                transition(new PreStopOver(n));
+            });
+            return;
+        }
+        sendStopSignal(grace);
+    }
+
+    /** The stop signal now, SIGKILL after {@code grace} seconds, never less than 2 s (R44). */
+    private void sendStopSignal(long grace) {
+        long effective = Math.max(grace, 2); // minimumGracePeriodInSeconds
+        ContainerRuntime.Instance victim = current;
         final int n = instanceNo;
         time.offload(victim::terminate);
         // the API server takes any int64 ≥ 0 (validation.go: ValidateNonnegativeField); a timer past
@@ -421,6 +556,8 @@ public final class Kubelet {
         lastExitCode = code;
         cancel(sigkillTimer);
         sigkillTimer = null;
+        preStopRunning = false;
+        cancel(preStopTimer);
         // the runtime's reason beyond the code: OOMKilled when the cgroup's memory limit killed it
         Optional<String> reason = current == null ? Optional.empty() : current.exitReason().filter(r -> r.equals("OOMKilled"));
         emit(SimEvent.Type.EXIT, Optional.empty(), Optional.empty(), Optional.empty(),
@@ -429,6 +566,9 @@ public final class Kubelet {
         boolean restart;
         if (deleting) {
             restart = false; // R53
+        } else if (killed && killedForPostStart) {
+            // FailedPostStartHook: the kill is not a probe's; the next sync sees an exited container
+            restart = pod.containerRestart().restartsAfterExit(pod.restartPolicy(), code);
         } else if (killed) {
             // R42: whatever the exit code; a container's own policy overrides the pod's, its rules are not read
             restart = pod.containerRestart().restartsAfterProbeKill(pod.restartPolicy());
@@ -556,6 +696,15 @@ public final class Kubelet {
         return containerId;
     }
 
+    /**
+     * The container ID the probe workers see in the pod status: none while the sync that
+     * started the instance still runs its postStart hook, or kills it after that hook failed
+     * (startContainer returns only then, and the status is written at the next sync).
+     */
+    String statusContainerId() {
+        return postStartRunning || killedForPostStart ? null : containerId;
+    }
+
     long startedAt() {
         return startedAt;
     }
@@ -571,7 +720,8 @@ public final class Kubelet {
 
     /** @return the instance to shut down at the end: the running one, or one whose start raced the end */
     public Optional<ContainerRuntime.Instance> instanceToShutDown() {
-        return currentInstance().or(() -> Optional.ofNullable(orphan));
+        return currentInstance().or(() -> postStartRunning ? Optional.ofNullable(current) : Optional.empty())
+                .or(() -> Optional.ofNullable(orphan));
     }
 
     /** @return how many times the container was restarted (R45) */

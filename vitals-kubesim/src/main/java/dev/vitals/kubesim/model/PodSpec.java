@@ -19,12 +19,14 @@ import java.util.Optional;
  *        expansion of exec probe commands (R68, {@link EnvExpansion})
  * @param containerRestart the container's own restartPolicy and restartPolicyRules (KEP-5307), overriding
  *        {@code restartPolicy}; {@link ContainerRestart#NONE} when not written
+ * @param lifecycle the container's postStart and preStop hooks ({@link Lifecycle#NONE} when not written)
  */
 public record PodSpec(String containerName, Map<String, Integer> ports, Optional<ProbeSpec> startup,
         Optional<ProbeSpec> liveness, Optional<ProbeSpec> readiness, RestartPolicy restartPolicy,
-        long terminationGracePeriodSeconds, Map<String, String> env, ContainerRestart containerRestart) {
+        long terminationGracePeriodSeconds, Map<String, String> env, ContainerRestart containerRestart, Lifecycle lifecycle) {
 
     public PodSpec {
+        Objects.requireNonNull(lifecycle, "lifecycle");
         Objects.requireNonNull(containerName, "containerName");
         ports = Map.copyOf(ports);
         env = Map.copyOf(env);
@@ -33,6 +35,14 @@ public record PodSpec(String containerName, Map<String, Integer> ports, Optional
         Objects.requireNonNull(readiness, "readiness");
         Objects.requireNonNull(restartPolicy, "restartPolicy");
         Objects.requireNonNull(containerRestart, "containerRestart");
+    }
+
+    /** A pod whose container has no lifecycle hooks. */
+    public PodSpec(String containerName, Map<String, Integer> ports, Optional<ProbeSpec> startup,
+            Optional<ProbeSpec> liveness, Optional<ProbeSpec> readiness, RestartPolicy restartPolicy,
+            long terminationGracePeriodSeconds, Map<String, String> env, ContainerRestart containerRestart) {
+        this(containerName, ports, startup, liveness, readiness, restartPolicy, terminationGracePeriodSeconds, env,
+                containerRestart, Lifecycle.NONE);
     }
 
     /** A pod whose container has no restart policy of its own. */
@@ -64,19 +74,25 @@ public record PodSpec(String containerName, Map<String, Integer> ports, Optional
 
     /** @return a pod with the same probes and another restart policy / grace */
     public PodSpec with(RestartPolicy policy, long graceSeconds) {
-        return new PodSpec(containerName, ports, startup, liveness, readiness, policy, graceSeconds, env, containerRestart);
+        return new PodSpec(containerName, ports, startup, liveness, readiness, policy, graceSeconds, env, containerRestart, lifecycle);
     }
 
     /** @return a pod with the same probes and this container environment */
     public PodSpec withEnv(Map<String, String> environment) {
         return new PodSpec(containerName, ports, startup, liveness, readiness, restartPolicy,
-                terminationGracePeriodSeconds, environment, containerRestart);
+                terminationGracePeriodSeconds, environment, containerRestart, lifecycle);
     }
 
     /** @return a pod with the same probes and this container-level restart policy and rules */
     public PodSpec withContainerRestart(ContainerRestart restart) {
         return new PodSpec(containerName, ports, startup, liveness, readiness, restartPolicy,
-                terminationGracePeriodSeconds, env, restart);
+                terminationGracePeriodSeconds, env, restart, lifecycle);
+    }
+
+    /** @return a pod with the same probes and these lifecycle hooks */
+    public PodSpec withLifecycle(Lifecycle hooks) {
+        return new PodSpec(containerName, ports, startup, liveness, readiness, restartPolicy,
+                terminationGracePeriodSeconds, env, containerRestart, hooks);
     }
 
     /**

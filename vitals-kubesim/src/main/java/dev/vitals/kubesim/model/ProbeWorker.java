@@ -156,7 +156,7 @@ final class ProbeWorker {
             return;
         }
         ContainerState state = kubelet.state();
-        String containerId = kubelet.containerId();
+        String containerId = kubelet.statusContainerId();
         if (state == ContainerState.EXITED) { // step 1 / step 5 with R20: will not restart → stop
             if (containerId != null) {
                 kubelet.publish(type, containerId, ProbeResult.FAILURE, false);

@@ -51,7 +51,9 @@ public record SimEvent(double t, Type type, int instance, Optional<ProbeType> pr
         /** A probe verdict changed a published result. */
         VERDICT,
         /** A scenario action ran. */
-        ACTION;
+        ACTION,
+        /** A lifecycle hook ended, failed (FailedPostStartHook, FailedPreStopHook) or ran out of grace. */
+        HOOK;
 
         /** @return the JSON name, e.g. {@code not-ready} */
         public String label() {

@@ -22,6 +22,19 @@ public interface ProbeExecutor extends AutoCloseable {
      */
     void execute(ProbeSpec probe, int instance, Consumer<ProbeOutcome> done);
 
+    /**
+     * Runs a lifecycle hook's {@code exec} or {@code httpGet} handler once, blocking; called off
+     * the kubelet thread. This default runs none and reports the hook failed.
+     *
+     * @param handler a {@link dev.vitals.kubesim.model.ProbeHandler.Exec} or
+     *        {@link dev.vitals.kubesim.model.ProbeHandler.HttpGet}
+     * @param limit how long to wait at most
+     * @return empty on success, else the failure message
+     */
+    default java.util.Optional<String> runHook(dev.vitals.kubesim.model.ProbeHandler handler, java.time.Duration limit) {
+        return java.util.Optional.of("this probe executor runs no lifecycle hooks");
+    }
+
     /** Stops any threads. Evaluations in flight may still complete. */
     @Override
     default void close() {

@@ -134,6 +134,79 @@ public final class Prober {
         return new ProbeOutcome(o.result(), o.message(), Duration.ofNanos(System.nanoTime() - start), 1);
     }
 
+    // ---- lifecycle hooks -------------------------------------------------------------------
+
+    /**
+     * Runs a lifecycle hook's {@code exec} or {@code httpGet} handler once, blocking (kubelet:
+     * pkg/kubelet/lifecycle/handlers.go {@code handlerRunner.Run}). {@code exec} runs the command
+     * as written (no {@code $(VAR)} expansion) and fails on a non-zero exit; {@code httpGet} sends
+     * one request with {@code User-Agent: kube-lifecycle/<version>} and fails only when no response
+     * comes ({@code runHTTPHandler} reads no status code); redirects are not followed here.
+     *
+     * @param handler a {@link ProbeHandler.Exec} or {@link ProbeHandler.HttpGet}
+     * @param limit how long to wait; past it the hook counts as failed (the kubelet itself sets no
+     *        timeout: its wait is bounded by the grace period for preStop, by nothing for postStart)
+     * @return empty on success, else the failure message
+     */
+    public Optional<String> runHook(ProbeHandler handler, Duration limit) {
+        if (handler instanceof ProbeHandler.Exec e) {
+            return execHook(e.command(), limit);
+        }
+        if (handler instanceof ProbeHandler.HttpGet g) {
+            return httpHook(g, limit);
+        }
+        return Optional.of("Cannot run handler: invalid handler: " + handler.describe());
+    }
+
+    private Optional<String> execHook(List<String> command, Duration limit) {
+        Process p;
+        try {
+            p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        } catch (IOException ex) {
+            return Optional.of("Exec lifecycle hook (" + command + ") failed - error: " + ex.getMessage());
+        }
+        try {
+            if (!p.waitFor(Math.max(1, limit.toMillis()), TimeUnit.MILLISECONDS)) {
+                p.descendants().forEach(ProcessHandle::destroyForcibly);
+                p.destroyForcibly();
+                return Optional.of("Exec lifecycle hook (" + command + ") did not finish within " + limit.toSeconds() + "s");
+            }
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            p.destroyForcibly();
+            return Optional.of("Exec lifecycle hook (" + command + ") interrupted");
+        }
+        return p.exitValue() == 0 ? Optional.empty()
+                : Optional.of("Exec lifecycle hook (" + command + ") failed - error: command '" + String.join(" ", command)
+                        + "' exited with " + p.exitValue());
+    }
+
+    private Optional<String> httpHook(ProbeHandler.HttpGet g, Duration limit) {
+        PortResolver.Resolution res = PortResolver.resolve(g.port(), ports);
+        if (res instanceof PortResolver.Unresolved u) {
+            return Optional.of("HTTP lifecycle hook (" + g.path() + ") failed - error: " + u.error());
+        }
+        String host = g.host().orElse(podIp);
+        URI url;
+        try {
+            url = new URI(g.scheme().toLowerCase(Locale.ROOT) + "://" + hostForUri(host) + ":" + res.port().orElseThrow()
+                    + (g.path().startsWith("/") ? "" : "/") + g.path());
+        } catch (URISyntaxException e) {
+            return Optional.of("HTTP lifecycle hook (" + g.path() + ") failed - error: " + e.getMessage());
+        }
+        List<String[]> headers = requestHeaders(g.headers(), userAgent.replace("kube-probe/", "kube-lifecycle/"));
+        Optional<String> customHost = headers.stream().filter(h -> h[0].equals("Host")).map(h -> h[1])
+                .filter(v -> !v.isEmpty()).findFirst();
+        headers.removeIf(h -> h[0].equals("Host"));
+        int seconds = (int) Math.max(1, Math.min(Integer.MAX_VALUE, limit.toSeconds()));
+        try {
+            exchange(url, customHost.orElse(null), headers, null, System.nanoTime() + limit.toNanos(), seconds);
+            return Optional.empty(); // any response: handlers.go discards it
+        } catch (IOException e) {
+            return Optional.of("HTTP lifecycle hook (" + g.path() + ") failed - error: Get \"" + url + "\": " + describe(e));
+        }
+    }
+
     // ---- TCP ----------------------------------------------------------------------------
 
     private ProbeOutcome tcp(ProbeHandler.TcpSocket t, int timeoutSeconds, long start) {

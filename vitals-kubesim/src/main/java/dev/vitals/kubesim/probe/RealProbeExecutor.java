@@ -38,6 +38,11 @@ public final class RealProbeExecutor implements ProbeExecutor {
         threads.get(probe.type()).execute(() -> done.accept(runWithRetries(prober, probe)));
     }
 
+    @Override
+    public java.util.Optional<String> runHook(dev.vitals.kubesim.model.ProbeHandler handler, Duration limit) {
+        return prober.runHook(handler, limit);
+    }
+
     /**
      * Runs attempts until one is not an error, at most 3 (R22).
      *

@@ -204,4 +204,18 @@ class CliTest {
             assertThat(err.toString()).as(bad).contains("--kubernetes-version");
         }
     }
+
+    /** kuberuntime_container.go startContainer step 4, on a real process: a failing postStart exec kills the container. */
+    @Test
+    void simulateRunsAManifestsPostStartHookAndRefusesABadOne(@TempDir Path dir) throws Exception {
+        String pod = "kind: Pod\nmetadata: {name: p}\nspec:\n  restartPolicy: Never\n  terminationGracePeriodSeconds: 3\n"
+                + "  containers:\n  - name: app\n    lifecycle:\n%s    readinessProbe:\n      exec: {command: ['true']}\n";
+        Path m = write(dir, "hooks.yaml", String.format(pod, "      postStart:\n        exec: {command: [sh, -c, 'exit 1']}\n"));
+        assertThat(run("simulate", "--manifest", m.toString(), "--duration", "6s", "--", "sleep", "30")).isIn(0, 1);
+        assertThat(out.toString()).contains("FailedPostStartHook").contains("exited with 1").contains("exit code 143");
+        Path bad = write(dir, "bad.yaml", String.format(pod, "      preStop:\n        sleep: {seconds: 9}\n"));
+        err.getBuffer().setLength(0);
+        assertThat(run("simulate", "--manifest", bad.toString(), "--", "true")).isEqualTo(2);
+        assertThat(err.toString()).startsWith("error: ").contains("must be less than terminationGracePeriodSeconds of 3");
+    }
 }

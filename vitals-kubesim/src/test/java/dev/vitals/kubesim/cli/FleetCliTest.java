@@ -228,4 +228,16 @@ class FleetCliTest {
         assertThat(run("replay", "incident", "--replicas", "6000")).isEqualTo(2);
         assertThat(err.toString().strip()).isEqualTo("error: --replicas must be 1-5000, was 6000");
     }
+
+    @Test
+    void kubernetesVersionIsValidatedAndAcceptedAsForSimulateAndLint() throws Exception {
+        Path m = model("'restarts == 0'");
+        assertThat(run("fleet", m.toString(), "--kubernetes-version", "1.99")).isEqualTo(2);
+        assertThat(err.toString().strip()).startsWith("error: --kubernetes-version must be 1.29 to 1.36");
+        err.getBuffer().setLength(0);
+        assertThat(run("fleet", m.toString(), "--kubernetes-version", "latest")).isEqualTo(2);
+        assertThat(err.toString().strip()).isEqualTo("error: --kubernetes-version: 'latest' is not a release like 1.34");
+        assertThat(run("fleet", m.toString(), "--kubernetes-version", "1.34")).isIn(0, 1);
+        assertThat(out.toString()).contains("restarts == 0");
+    }
 }

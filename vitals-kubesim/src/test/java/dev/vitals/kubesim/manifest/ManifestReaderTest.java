@@ -256,4 +256,33 @@ class ManifestReaderTest {
         assertThatThrownBy(() -> ManifestReader.read(m).select(Optional.empty()).toPodSpec())
                 .isInstanceOf(InvalidInputException.class).hasMessageContaining("unsupported value \"Sometimes\"");
     }
+
+    private static PodSpec withLifecycle(String lifecycle) {
+        String yaml = "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  terminationGracePeriodSeconds: 20\n"
+                + indent(CONTAINER + "    lifecycle:\n" + indent(lifecycle, 6), 2);
+        return ManifestReader.parse(yaml, "hooks.yaml").select(Optional.empty()).toPodSpec();
+    }
+
+    /** validation.go validateLifecycleHandler: exactly one handler; sleep within the grace period. */
+    @Test
+    void readsLifecycleHooksAndRejectsWhatTheApiServerRejects() {
+        PodSpec pod = withLifecycle("postStart:\n  httpGet: {path: /warm, port: http}\npreStop:\n  sleep: {seconds: 5}\n");
+        assertThat(pod.lifecycle().postStart()).contains(new dev.vitals.kubesim.model.Lifecycle.Handler(
+                new ProbeHandler.HttpGet(Optional.empty(), ProbeHandler.PortRef.named("http"), "/warm", "HTTP", java.util.List.of())));
+        assertThat(pod.lifecycle().preStop()).contains(new dev.vitals.kubesim.model.Lifecycle.Sleep(5));
+        assertThat(withLifecycle("preStop:\n  exec: {command: [sh, -c, 'sleep 1']}\n").lifecycle().preStop().orElseThrow()
+                .describe()).isEqualTo("exec sh -c sleep 1");
+        assertThatThrownBy(() -> withLifecycle("preStop:\n  sleep: {seconds: 25}\n")).isInstanceOf(InvalidInputException.class)
+                .hasMessageContaining("must be less than terminationGracePeriodSeconds of 20");
+        assertThatThrownBy(() -> withLifecycle("preStop:\n  sleep: {seconds: 1}\n  exec: {command: [true]}\n"))
+                .isInstanceOf(InvalidInputException.class).hasMessageContaining("exactly one handler");
+        assertThatThrownBy(() -> withLifecycle("postStart: {}\n")).isInstanceOf(InvalidInputException.class)
+                .hasMessageContaining("found none");
+        assertThatThrownBy(() -> withLifecycle("postStart:\n  httpGet: {port: nope}\n")).isInstanceOf(InvalidInputException.class)
+                .hasMessageContaining("lifecycle.postStart.httpGet.port");
+        assertThatThrownBy(() -> withLifecycle("preStop:\n  tcpSocket: {port: 80}\n")).isInstanceOf(InvalidInputException.class)
+                .hasMessageContaining("cannot run it");
+        assertThatThrownBy(() -> withLifecycle("preStopp:\n  sleep: {seconds: 1}\n")).isInstanceOf(InvalidInputException.class)
+                .hasMessageContaining("unknown field \"preStopp\"");
+    }
 }

@@ -352,4 +352,29 @@ class ProberTest {
         assertThat(refused.result()).isEqualTo(ProbeResult.FAILURE); // R65: connect + call within T
         assertThat(refused.latency()).isLessThan(Duration.ofSeconds(4));
     }
+
+    /**
+     * kubelet pkg/kubelet/lifecycle/handlers.go: an exec hook fails on a non-zero exit; an httpGet
+     * hook fails only without a response (runHTTPHandler discards it, the status is not read).
+     */
+    @Test
+    void handlerRunner_execFailsOnNonZeroExitAndHttpGetOnlyWithoutResponse() throws Exception {
+        assertThat(prober.runHook(new ProbeHandler.Exec(List.of("sh", "-c", "exit 0")), Duration.ofSeconds(30))).isEmpty();
+        assertThat(prober.runHook(new ProbeHandler.Exec(List.of("sh", "-c", "exit 3")), Duration.ofSeconds(30)))
+                .hasValueSatisfying(m -> assertThat(m).contains("exited with 3"));
+        try (TestHttpServer s = new TestHttpServer((head, out, sock) -> TestHttpServer.answer(out, 500, "", "no"))) {
+            ProbeHandler.HttpGet g = new ProbeHandler.HttpGet(Optional.empty(), ProbeHandler.PortRef.of(s.port()), "/drain", "HTTP",
+                    List.of());
+            assertThat(prober.runHook(g, Duration.ofSeconds(30))).isEmpty(); // a 500 is still a response
+            assertThat(s.requests.get(0)).startsWith("GET /drain HTTP/1.1\r\n").contains("User-Agent: kube-lifecycle/1.36\r\n");
+        }
+        int closed;
+        try (java.net.ServerSocket ss = new java.net.ServerSocket(0)) {
+            closed = ss.getLocalPort();
+        }
+        ProbeHandler.HttpGet refused = new ProbeHandler.HttpGet(Optional.empty(), ProbeHandler.PortRef.of(closed), "/", "HTTP",
+                List.of());
+        assertThat(prober.runHook(refused, Duration.ofSeconds(30))).hasValueSatisfying(m -> assertThat(m)
+                .startsWith("HTTP lifecycle hook (/) failed - error: Get"));
+    }
 }
