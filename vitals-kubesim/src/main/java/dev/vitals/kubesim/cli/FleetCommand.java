@@ -244,9 +244,6 @@ final class FleetCommand implements Callable<Integer> {
             } else if (container != null && model != null) {
                 throw new InvalidInputException("--container needs --manifest");
             }
-            if (!command.isEmpty() && s.rollout().isPresent()) {
-                throw new InvalidInputException("rollout: the live engine does not run rolling updates; drop -- CMD to run it on the model");
-            }
             if (!command.isEmpty() && s.replicas() > LiveFleet.MAX_REPLICAS) {
                 throw new InvalidInputException("the live engine runs 1-" + LiveFleet.MAX_REPLICAS + " replicas, the model asks for "
                         + s.replicas() + " (use --replicas)");

@@ -416,6 +416,9 @@ public final class FleetReport {
         // endpoints
         int h = 120;
         int n = Math.max(1, r.replicas());
+        for (FleetResult.Second s : r.series()) {
+            n = Math.max(n, (int) Math.ceil(s.endpoints())); // a rollout's surge goes above replicas
+        }
         sb.append("<div class='cap'>Ready endpoints in the Service (of ").append(n)
                 .append("); red: seconds with none</div>\n");
         sb.append(svgOpen(w, h + 20));
