@@ -215,6 +215,18 @@ class FleetCliTest {
     }
 
     @Test
+    void theRolloutExampleFailsColdAndPassesWarmed() throws Exception {
+        Path example = Path.of("..", "examples", "kubesim", "fleet-rollout.yaml");
+        assertThat(run("fleet", example.toString())).as(out.toString()).isEqualTo(1);
+        assertThat(out.toString()).contains("[FAIL] new version errors < 1%").contains("[PASS] rollout stalled == 0");
+        Path fixed = dir.resolve("warmed.yaml");
+        Files.writeString(fixed, Files.readString(example).replace("readiness: port-open", "readiness: warmed"));
+        out.getBuffer().setLength(0);
+        assertThat(run("fleet", fixed.toString())).as(out.toString()).isZero();
+        assertThat(out.toString()).contains("[PASS] new version errors < 1% (actual 0)");
+    }
+
+    @Test
     void aBadRolloutIsOneLineAndExitTwo() throws Exception {
         String base = String.join("\n", "replicas: 3", "duration: 1m", "replica: {workers: 4, startTime: 1s}",
                 "probes: {server: isolated}", "clients: [{name: u, rate: 10, serviceTime: 20ms, timeout: 2s}]", "");

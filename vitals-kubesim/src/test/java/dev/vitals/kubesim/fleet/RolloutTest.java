@@ -104,6 +104,34 @@ class RolloutTest {
     }
 
     @Test
+    void minReadySecondsHoldsBackEachWave() {
+        String r = "rollout: {at: 10s, strategy: {maxSurge: 1, maxUnavailable: 0}, minReadySeconds: MRS}\n";
+        FleetResult.RolloutStatus quick = new ModelFleet(FleetSpecReader.parse(FLEET + r.replace("MRS", "0"), "r.yaml"), "0").run()
+                .rollout().orElseThrow();
+        FleetResult.RolloutStatus held = new ModelFleet(FleetSpecReader.parse(FLEET + r.replace("MRS", "10"), "r.yaml"), "10").run()
+                .rollout().orElseThrow();
+        assertThat(held.completedAt()).isGreaterThan(-1);
+        // three waves of one pod, each waiting 10 s more before the next old pod may go
+        assertThat(held.completedAt() - quick.completedAt()).isBetween(28.0, 34.0);
+    }
+
+    @Test
+    void aWarmupByRequestsWithWarmedReadinessRunsItsRoutineBeforeReady() {
+        // cold: 50 ms × 20 = 1 s per request on 10 workers is 10 req/s, a third of a pod's 30 req/s: overloaded if Ready cold;
+        // warmed: the routine's 200 requests take ≈ 10 s per pod
+        String r = "rollout: {at: 10s, strategy: {maxSurge: 1, maxUnavailable: 0}, warmup: {factor: 20, requests: 200}, "
+                + "readiness: READINESS}\n";
+        FleetResult naive = new ModelFleet(FleetSpecReader.parse(FLEET.replace("rate: 30", "rate: 90") + r.replace("READINESS", "port-open"),
+                "r.yaml"), "naive").run();
+        FleetResult warmed = new ModelFleet(FleetSpecReader.parse(FLEET.replace("rate: 30", "rate: 90") + r.replace("READINESS", "warmed"),
+                "r.yaml"), "warmed").run();
+        FleetResult.RolloutStatus w = warmed.rollout().orElseThrow();
+        assertThat(w.completedAt()).as(FleetReport.text(warmed)).isGreaterThan(-1);
+        assertThat(w.versions().get(1).ok()).isPositive();
+        assertThat(w.versions().get(1).p99LatencyMs()).isLessThan(naive.rollout().orElseThrow().versions().get(1).p99LatencyMs());
+    }
+
+    @Test
     void theRolloutReplayShowsTheColdVersionOnlyWithNaiveReadiness() {
         List<FleetReplay.Run> runs = FleetReplay.run(List.of("rollout"), OptionalInt.empty(), 2, 1);
         assertThat(runs).hasSize(2);
