@@ -250,8 +250,7 @@ final class FleetCommand implements Callable<Integer> {
                 s = s.withExpectations(all);
             }
             if (seed != null) {
-                s = new FleetSpec(s.replicas(), s.duration(), s.step(), seed, s.replica(), s.probes(), s.dependency(), s.service(),
-                        s.clients(), s.actions(), s.expectations());
+                s = s.withSeed(seed);
             }
             if (manifest != null) {
                 PodSpec pod = ManifestReader.read(manifest).select(Optional.ofNullable(container)).toPodSpec();
@@ -259,7 +258,7 @@ final class FleetCommand implements Callable<Integer> {
                 s = new FleetSpec(s.replicas(), s.duration(), s.step(), s.seed(), s.replica(),
                         new FleetSpec.Probes(pod.startup(), pod.liveness(), pod.readiness(), p.server(), p.livenessDependency(),
                                 p.readinessDependency()),
-                        s.dependency(), s.service(), s.clients(), s.actions(), s.expectations());
+                        s.dependency(), s.service(), s.clients(), s.actions(), s.expectations(), s.rollout());
             } else if (container != null && model != null) {
                 throw new InvalidInputException("--container needs --manifest");
             }

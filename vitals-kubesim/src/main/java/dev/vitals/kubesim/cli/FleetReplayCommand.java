@@ -4,6 +4,7 @@ import dev.vitals.kubesim.InvalidInputException;
 import dev.vitals.kubesim.fleet.FleetEnsemble;
 import dev.vitals.kubesim.fleet.FleetReplay;
 import dev.vitals.kubesim.fleet.FleetReport;
+import dev.vitals.kubesim.fleet.FleetResult;
 import dev.vitals.kubesim.fleet.FleetScenarios;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -18,9 +19,10 @@ final class FleetReplayCommand {
     private FleetReplayCommand() {
     }
 
-    /** @return true when a scenario exists only on the fleet (incident-stress, shared-dependency, rebalance) */
+    /** @return true when a scenario exists only on the fleet (incident-stress, shared-dependency, rebalance, rollout) */
     static boolean fleetOnly(List<String> scenarios) {
-        return scenarios.contains("incident-stress") || scenarios.contains("shared-dependency") || scenarios.contains("rebalance");
+        return scenarios.contains("incident-stress") || scenarios.contains("shared-dependency") || scenarios.contains("rebalance")
+                || scenarios.contains("rollout");
     }
 
     static int run(List<String> scenarios, Integer replicas, Integer runsOption, Path json, Path html, PrintWriter out) {
@@ -64,6 +66,11 @@ final class FleetReplayCommand {
                 out.printf(Locale.ROOT, "incident write-up: %s; the model (naive, %d replicas): %s kills, %s restarts "
                         + "(docs/replay.md: why they differ)%n", FleetScenarios.INCIDENT_FIGURES, e.runs().get(0).replicas(),
                         spread(e, "kills"), spread(e, "restarts"));
+            }
+            FleetResult m = r.ensemble().medianRun();
+            if (m.rollout().isPresent()) {
+                out.printf(Locale.ROOT, "%s, the median run (seed %d):%n%s", r.ensemble().label(),
+                        r.ensemble().seeds().get(r.ensemble().runs().indexOf(m)), FleetReport.rollout(m.rollout().get()));
             }
         }
         out.println();

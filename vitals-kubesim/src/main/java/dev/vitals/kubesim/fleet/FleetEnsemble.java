@@ -205,13 +205,13 @@ public record FleetEnsemble(String label, List<Long> seeds, List<FleetResult> ru
             int held = 0;
             List<Long> failed = new ArrayList<>();
             for (int i = 0; i < runs.size(); i++) {
-                if (e.holds(e.actual(runs.get(i).totals()))) {
+                if (e.holds(e.actual(runs.get(i).totals(), runs.get(i).rollout()))) {
                     held++;
                 } else {
                     failed.add(seeds.get(i));
                 }
             }
-            out.add(new Verdict(e.text(), held, runs.size(), e.sharePercent(), spread(r -> e.actual(r.totals())), failed));
+            out.add(new Verdict(e.text(), held, runs.size(), e.sharePercent(), spread(r -> e.actual(r.totals(), r.rollout())), failed));
         }
         return out;
     }

@@ -34,7 +34,7 @@ import java.util.regex.Pattern;
 public record FleetExpectation(String text, Metric metric, String op, double value, int sharePercent) {
     private static final Pattern P = Pattern.compile(
             "\\s*(endpoints|restarts|kills|client errors|zero-endpoint seconds|crashloop seconds|not-ready seconds"
-                    + "|no-endpoint requests|max down)\\s*(==|!=|<=|>=|<|>)\\s*(\\d+(?:\\.\\d+)?)\\s*(%?)\\s*(always)?"
+                    + "|no-endpoint requests|max down|rollout stalled|new version errors)\\s*(==|!=|<=|>=|<|>)\\s*(\\d+(?:\\.\\d+)?)\\s*(%?)\\s*(always)?"
                     + "\\s*(?:in\\s+(\\d{1,3})\\s*%\\s+of\\s+runs)?\\s*");
 
     public FleetExpectation {
@@ -65,7 +65,11 @@ public record FleetExpectation(String text, Metric metric, String op, double val
         /** Attempts that found no endpoint. */
         NO_ENDPOINT_REQUESTS,
         /** The most replicas not Ready at once. */
-        MAX_DOWN
+        MAX_DOWN,
+        /** 1 when the rollout exceeded its progressDeadlineSeconds, else 0 (0 without a rollout) */
+        ROLLOUT_STALLED,
+        /** failed attempts on the new version's pods, % of its attempts (0 without a rollout) */
+        NEW_VERSION_ERRORS
     }
 
     /**
@@ -78,7 +82,7 @@ public record FleetExpectation(String text, Metric metric, String op, double val
         if (!m.matches()) {
             throw new IllegalArgumentException("expectation '" + text + "' not understood: use e.g. 'endpoints > 0 always', "
                     + "'restarts == 0', 'kills <= 3', 'client errors < 1%', 'zero-endpoint seconds < 5', 'crashloop seconds < 60', "
-                    + "'not-ready seconds < 120', 'no-endpoint requests == 0', 'max down <= 1', optionally followed by 'in 80% of runs'");
+                    + "'not-ready seconds < 120', 'no-endpoint requests == 0', 'max down <= 1', 'rollout stalled == 0', 'new version errors < 1%', optionally followed by 'in 80% of runs'");
         }
         Metric metric;
         switch (m.group(1)) {
@@ -106,6 +110,12 @@ public record FleetExpectation(String text, Metric metric, String op, double val
             case "max down":
                 metric = Metric.MAX_DOWN;
                 break;
+            case "rollout stalled":
+                metric = Metric.ROLLOUT_STALLED;
+                break;
+            case "new version errors":
+                metric = Metric.NEW_VERSION_ERRORS;
+                break;
             default:
                 metric = Metric.ZERO_ENDPOINT_SECONDS;
         }
@@ -113,11 +123,13 @@ public record FleetExpectation(String text, Metric metric, String op, double val
         if (share < 1 || share > 100) {
             throw new IllegalArgumentException("expectation '" + text + "': the share of runs must be 1-100%, was " + share + "%");
         }
-        if (metric == Metric.CLIENT_ERRORS && m.group(4).isEmpty()) {
-            throw new IllegalArgumentException("expectation '" + text + "': client errors are a percentage, e.g. 'client errors < 1%'");
+        boolean percent = metric == Metric.CLIENT_ERRORS || metric == Metric.NEW_VERSION_ERRORS;
+        if (percent && m.group(4).isEmpty()) {
+            throw new IllegalArgumentException("expectation '" + text + "': " + m.group(1) + " are a percentage, e.g. '"
+                    + m.group(1) + " < 1%'");
         }
-        if (metric != Metric.CLIENT_ERRORS && !m.group(4).isEmpty()) {
-            throw new IllegalArgumentException("expectation '" + text + "': only client errors take a %");
+        if (!percent && !m.group(4).isEmpty()) {
+            throw new IllegalArgumentException("expectation '" + text + "': only client errors and new version errors take a %");
         }
         return new FleetExpectation(text.strip(), metric, m.group(2), Double.parseDouble(m.group(3)), share);
     }
@@ -144,11 +156,24 @@ public record FleetExpectation(String text, Metric metric, String op, double val
     }
 
     /**
-     * @param totals a run's totals
+     * @param totals a run's totals (a run without a rollout: the rollout metrics read 0)
      * @return the value this expectation compares
      */
     public double actual(FleetResult.Totals totals) {
+        return actual(totals, java.util.Optional.empty());
+    }
+
+    /**
+     * @param totals a run's totals
+     * @param rollout its rollout's outcome, if it had one
+     * @return the measured value of this expectation's metric
+     */
+    public double actual(FleetResult.Totals totals, java.util.Optional<FleetResult.RolloutStatus> rollout) {
         switch (metric) {
+            case ROLLOUT_STALLED:
+                return rollout.map(r -> r.stalled() ? 1.0 : 0.0).orElse(0.0);
+            case NEW_VERSION_ERRORS:
+                return rollout.map(r -> r.versions().get(1).errorPercent()).orElse(0.0);
             case ENDPOINTS:
                 return totals.minEndpoints();
             case RESTARTS:

@@ -36,9 +36,32 @@ public final class FleetReport {
                 t.meanLatencyMs(), t.p99LatencyMs()));
         sb.append(String.format(Locale.ROOT, "  severity: CrashLoopBackOff %.1f replica-s, not Ready %.1f replica-s, requests that found no endpoint %d, "
                 + "most replicas down at once %d%n", t.crashLoopSeconds(), t.notReadySeconds(), t.noEndpointRequests(), t.maxDown()));
+        r.rollout().ifPresent(ro -> sb.append(rollout(ro)));
         for (FleetResult.Check c : r.checks()) {
             sb.append(String.format(Locale.ROOT, "  %s %s (actual %s)%n", c.passed() ? "[PASS]" : "[FAIL]", c.expectation(),
                     num(c.actual())));
+        }
+        return sb.toString();
+    }
+
+    /** @return the rollout's lines of {@link #text}: the Progressing condition, then one line per version */
+    public static String rollout(FleetResult.RolloutStatus ro) {
+        StringBuilder sb = new StringBuilder();
+        sb.append(String.format(Locale.ROOT, "  rollout (maxSurge %d, maxUnavailable %d) from %.0f s: %s", ro.maxSurge(), ro.maxUnavailable(),
+                ro.startedAt(), ro.condition()));
+        if (ro.completedAt() >= 0) {
+            sb.append(String.format(Locale.ROOT, ", complete at %.0f s (%.0f s)", ro.completedAt(), ro.completedAt() - ro.startedAt()));
+        } else {
+            sb.append(String.format(Locale.ROOT, ", not complete at the end: %d updated, %d available, %d old", ro.updatedReplicas(),
+                    ro.availableReplicas(), ro.oldReplicas()));
+        }
+        if (ro.stalled()) {
+            sb.append(String.format(Locale.ROOT, "; ProgressDeadlineExceeded at %.0f s", ro.deadlineExceededAt()));
+        }
+        sb.append('\n');
+        for (FleetResult.Version v : ro.versions()) {
+            sb.append(String.format(Locale.ROOT, "    %-3s version: attempts answered %d, failed on its pods %d (%.2f %%), latency mean %.0f ms, p99 %.0f ms%n",
+                    v.name(), v.ok(), v.failed(), v.errorPercent(), v.meanLatencyMs(), v.p99LatencyMs()));
         }
         return sb.toString();
     }
@@ -124,10 +147,25 @@ public final class FleetReport {
                         .put("ready", s.ready()).put("ok", s.ok()).put("failed", s.failed()).put("attempts", s.attempts())
                         .put("p50Ms", s.p50Ms()).put("p99Ms", s.p99Ms());
             }
+            r.rollout().ifPresent(ro -> {
+                ObjectNode o = n.putObject("rollout").put("startedAt", ro.startedAt()).put("completedAt", ro.completedAt())
+                        .put("deadlineExceededAt", ro.deadlineExceededAt()).put("condition", ro.condition())
+                        .put("updatedReplicas", ro.updatedReplicas()).put("availableReplicas", ro.availableReplicas())
+                        .put("oldReplicas", ro.oldReplicas()).put("maxSurge", ro.maxSurge()).put("maxUnavailable", ro.maxUnavailable());
+                ArrayNode vs = o.putArray("versions");
+                for (FleetResult.Version v : ro.versions()) {
+                    vs.addObject().put("version", v.name()).put("ok", v.ok()).put("failed", v.failed())
+                            .put("errorPercent", Recorder.round(v.errorPercent())).put("meanLatencyMs", v.meanLatencyMs())
+                            .put("p99LatencyMs", v.p99LatencyMs());
+                }
+            });
             ArrayNode lanes = n.putArray("lanes");
             for (FleetResult.Lane l : r.lanes()) {
                 ObjectNode ln = lanes.addObject().put("replica", l.replica()).put("restarts", l.restarts()).put("kills", l.kills())
                         .put("crashLoopSeconds", l.crashLoopSeconds()).put("notReadySeconds", l.notReadySeconds());
+                if (!l.version().isEmpty()) {
+                    ln.put("version", l.version());
+                }
                 ArrayNode ready = ln.putArray("ready");
                 for (double[] iv : l.ready()) {
                     ready.addArray().add(iv[0]).add(iv[1]);
@@ -378,6 +416,9 @@ public final class FleetReport {
         // endpoints
         int h = 120;
         int n = Math.max(1, r.replicas());
+        for (FleetResult.Second s : r.series()) {
+            n = Math.max(n, (int) Math.ceil(s.endpoints())); // a rollout's surge goes above replicas
+        }
         sb.append("<div class='cap'>Ready endpoints in the Service (of ").append(n)
                 .append("); red: seconds with none</div>\n");
         sb.append(svgOpen(w, h + 20));
@@ -436,7 +477,9 @@ public final class FleetReport {
         int shown = Math.min(lanes.size(), MAX_LANES);
         int lh = shown <= 40 ? 14 : shown <= 120 ? 5 : 2;
         sb.append("<div class='cap'>One lane per replica").append(shown < lanes.size() ? " (first " + shown + " of " + lanes.size() + ")" : "")
-                .append(": green Ready, red kill, blue container start; grey: warm-up (before 0 s)</div>\n");
+                .append(": green Ready, red kill, blue container start; grey: warm-up (before 0 s)")
+                .append(r.rollout().isPresent() ? "; a rollout: the old version's lanes, then the new version's (Ready in teal); "
+                        + "dashed: rollout start, complete (green) or ProgressDeadlineExceeded (red)" : "").append("</div>\n");
         int lanesH = shown * lh + 20;
         sb.append(svgOpen(w, lanesH));
         sb.append("<rect x='").append(left).append("' y='0' width='").append(f(warm / span * (w - left))).append("' height='")
@@ -445,7 +488,8 @@ public final class FleetReport {
             FleetResult.Lane l = lanes.get(i);
             int y = i * lh;
             if (lh >= 10) {
-                sb.append("<text x='4' y='").append(y + lh - 3).append("' font-size='10'>r").append(l.replica()).append("</text>");
+                sb.append("<text x='4' y='").append(y + lh - 3).append("' font-size='10'>")
+                        .append(l.version().isEmpty() ? "r" + l.replica() : l.version() + " " + l.replica()).append("</text>");
             }
             for (double[] iv : l.ready()) {
                 double a = Math.max(from, iv[0]);
@@ -455,7 +499,8 @@ public final class FleetReport {
                 }
                 sb.append("<rect x='").append(f(left + (a - from) / span * (w - left))).append("' y='").append(y + 1)
                         .append("' width='").append(f(Math.max(0.5, (b - a) / span * (w - left)))).append("' height='")
-                        .append(Math.max(1, lh - 2)).append("' fill='#34a853' fill-opacity='0.55'/>");
+                        .append(Math.max(1, lh - 2)).append("' fill='").append(l.version().equals("new") ? "#12a4af" : "#34a853")
+                        .append("' fill-opacity='0.55'/>");
             }
             for (double s : l.startTimes()) {
                 mark(sb, left, w, from, span, s, y, lh, "#1a73e8");
@@ -464,6 +509,11 @@ public final class FleetReport {
                 mark(sb, left, w, from, span, k, y, lh, "#d93025");
             }
         }
+        r.rollout().ifPresent(ro -> {
+            vline(sb, left, w, from, span, ro.startedAt(), shown * lh, "#555");
+            vline(sb, left, w, from, span, ro.completedAt(), shown * lh, "#176f2c");
+            vline(sb, left, w, from, span, ro.deadlineExceededAt(), shown * lh, "#d93025");
+        });
         axisLabels(sb, left, w, shown * lh, from, span);
         sb.append("</svg>\n");
     }
@@ -475,6 +525,16 @@ public final class FleetReport {
         double x = left + (t - from) / span * (w - left);
         sb.append("<rect x='").append(f(x - 1)).append("' y='").append(y).append("' width='2' height='").append(Math.max(1, lh))
                 .append("' fill='").append(color).append("'/>");
+    }
+
+    /** A dashed vertical line at scenario second {@code t} (nothing when t is negative: not reached). */
+    private static void vline(StringBuilder sb, int left, int w, double from, double span, double t, int h, String color) {
+        if (t < 0) {
+            return;
+        }
+        double x = left + (t - from) / span * (w - left);
+        sb.append("<line x1='").append(f(x)).append("' x2='").append(f(x)).append("' y1='0' y2='").append(h)
+                .append("' stroke='").append(color).append("' stroke-dasharray='4,3'/>");
     }
 
     private static String svgOpen(int w, int h) {

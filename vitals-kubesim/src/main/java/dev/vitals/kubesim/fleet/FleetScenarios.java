@@ -8,13 +8,14 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The fleet replays (the seed incident, C21, C22), each as a pair of specs: the naive wiring and
+ * The fleet replays (the seed incident, C21, C22, a rolling update), each as a pair of specs: the naive wiring and
  * Vitals' wiring. Numbers come from the demo's calibration (the anchor: 40 workers, exports that
  * hold a worker 4–12 s, start-up ≈ 4.5 s) unless a case says otherwise. Thread-safe (stateless).
  */
 public final class FleetScenarios {
     /** Scenario names, in the order {@code all} runs them. */
-    public static final List<String> NAMES = List.of("incident", "incident-stress", "shared-dependency", "rebalance");
+    public static final List<String> NAMES = List.of("incident", "incident-stress", "shared-dependency", "rebalance",
+            "rollout");
 
     /** What the incident's write-up reports: pods killed and restarts within six minutes. */
     public static final String INCIDENT_FIGURES = "11 pods killed, 31 restarts in six minutes";
@@ -48,6 +49,7 @@ public final class FleetScenarios {
             case "shared-dependency":
                 return 6;
             case "rebalance":
+            case "rollout":
                 return 6;
             default:
                 throw unknown(name);
@@ -71,6 +73,8 @@ public final class FleetScenarios {
                 return sharedDependency(replicas, wiring);
             case "rebalance":
                 return rebalance(replicas, wiring);
+            case "rollout":
+                return rollout(replicas, wiring);
             default:
                 throw unknown(name);
         }
@@ -95,6 +99,10 @@ public final class FleetScenarios {
             case "rebalance":
                 return "C22: replicas near capacity, one replica killed; its kept connections move to the survivors; "
                         + "liveness on the worker pool (naive) or on its own server (Vitals)";
+            case "rollout":
+                return "a rolling update (maxSurge 25%, maxUnavailable 25%) under steady traffic at 60% of capacity; the new version "
+                        + "starts cold (service time x3 falling to x1 over 30 s); readiness on port open (naive) or waiting for "
+                        + "warm-up (Vitals Warmup)";
             default:
                 throw unknown(name);
         }
@@ -211,5 +219,33 @@ public final class FleetScenarios {
         return new FleetSpec(replicas, Duration.ofMinutes(5), Duration.ofMillis(100), 1, demoReplica(400), probes, Optional.empty(),
                 new FleetSpec.Service(Duration.ofSeconds(1)), List.of(app), List.of(new FleetSpec.Action(Duration.ofSeconds(60), 0)),
                 expect);
+    }
+
+    /**
+     * A rolling update under steady traffic: the demo's replicas (40 workers, requests of
+     * 150-250 ms, so 200 req/s per replica at capacity) at 60 % of capacity on new connections;
+     * 30 s in, the Deployment rolls out a new version with Kubernetes' default strategy (maxSurge
+     * 25 %, maxUnavailable 25 %, progressDeadlineSeconds 600). The new version starts cold: its
+     * service times are 3 times the warm ones, falling linearly to 1 over 30 s (an assumed cold
+     * JIT: the demo's calibration measures warm service times only). Probes are on their own
+     * server in both wirings, so the only difference is readiness: Ready on port open (naive) or
+     * after warm-up (the vitals-core {@code Warmup} check). Nothing is tuned to the verdict.
+     */
+    private static FleetSpec rollout(int replicas, Wiring w) {
+        boolean naive = w == Wiring.NAIVE;
+        FleetSpec.Probes probes = new FleetSpec.Probes(Optional.of(probe(ProbeType.STARTUP, 1, 1, 60)),
+                Optional.of(probe(ProbeType.LIVENESS, 5, 1, 3)), Optional.of(probe(ProbeType.READINESS, 5, 1, 3)),
+                FleetSpec.ProbeServer.ISOLATED, FleetSpec.DependencyRole.NONE, FleetSpec.DependencyRole.NONE);
+        FleetSpec.Clients app = new FleetSpec.Clients("app (steady, 60% of capacity)", 120.0 * replicas, 0, Duration.ZERO,
+                Duration.ZERO, Duration.ofMinutes(4), Duration.ofMillis(150), Duration.ofMillis(250), Duration.ofSeconds(5), 1,
+                Duration.ofMillis(100), false, 0, false, 0);
+        Rollout ro = new Rollout(Duration.ofSeconds(30), "25%", "25%", 0, 600, demoReplica().startTime(), 3, Duration.ofSeconds(30),
+                0, !naive);
+        List<FleetExpectation> expect = naive ? List.of(FleetExpectation.parse("new version errors >= 1%"))
+                : List.of(FleetExpectation.parse("new version errors < 1%"), FleetExpectation.parse("client errors < 1%"),
+                        FleetExpectation.parse("rollout stalled == 0"), FleetExpectation.parse("endpoints > 0 always"),
+                        FleetExpectation.parse("restarts == 0"));
+        return new FleetSpec(replicas, Duration.ofMinutes(4), Duration.ofMillis(100), 1, demoReplica(400), probes, Optional.empty(),
+                new FleetSpec.Service(Duration.ofSeconds(1)), List.of(app), List.of(), expect, Optional.of(ro));
     }
 }

@@ -24,10 +24,11 @@ import java.util.Optional;
  * @param clients the client populations
  * @param actions timed actions (kills of single replicas)
  * @param expectations expectations checked at the end ({@link FleetExpectation} syntax)
+ * @param rollout a rolling update during the scenario (model engine only), if any
  */
 public record FleetSpec(int replicas, Duration duration, Duration step, long seed, Replica replica, Probes probes,
         Optional<Dependency> dependency, Service service, List<Clients> clients, List<Action> actions,
-        List<FleetExpectation> expectations) {
+        List<FleetExpectation> expectations, Optional<Rollout> rollout) {
 
     /** The largest fleet the model engine accepts. */
     public static final int MAX_REPLICAS = 5000;
@@ -42,6 +43,7 @@ public record FleetSpec(int replicas, Duration duration, Duration step, long see
         clients = List.copyOf(clients);
         actions = List.copyOf(actions);
         expectations = List.copyOf(expectations);
+        Objects.requireNonNull(rollout, "rollout");
         if (replicas < 1 || replicas > MAX_REPLICAS) {
             throw new IllegalArgumentException("replicas must be 1-" + MAX_REPLICAS + ", was " + replicas);
         }
@@ -59,24 +61,36 @@ public record FleetSpec(int replicas, Duration duration, Duration step, long see
         }
     }
 
+    /** A fleet without a rollout. */
+    public FleetSpec(int replicas, Duration duration, Duration step, long seed, Replica replica, Probes probes,
+            Optional<Dependency> dependency, Service service, List<Clients> clients, List<Action> actions,
+            List<FleetExpectation> expectations) {
+        this(replicas, duration, step, seed, replica, probes, dependency, service, clients, actions, expectations, Optional.empty());
+    }
+
     /** @return a copy with another replica count */
     public FleetSpec withReplicas(int n) {
-        return new FleetSpec(n, duration, step, seed, replica, probes, dependency, service, clients, actions, expectations);
+        return new FleetSpec(n, duration, step, seed, replica, probes, dependency, service, clients, actions, expectations, rollout);
     }
 
     /** @return a copy with another duration */
     public FleetSpec withDuration(Duration d) {
-        return new FleetSpec(replicas, d, step, seed, replica, probes, dependency, service, clients, actions, expectations);
+        return new FleetSpec(replicas, d, step, seed, replica, probes, dependency, service, clients, actions, expectations, rollout);
     }
 
     /** @return a copy with another seed */
     public FleetSpec withSeed(long s) {
-        return new FleetSpec(replicas, duration, step, s, replica, probes, dependency, service, clients, actions, expectations);
+        return new FleetSpec(replicas, duration, step, s, replica, probes, dependency, service, clients, actions, expectations, rollout);
     }
 
     /** @return a copy with other expectations */
     public FleetSpec withExpectations(List<FleetExpectation> e) {
-        return new FleetSpec(replicas, duration, step, seed, replica, probes, dependency, service, clients, actions, e);
+        return new FleetSpec(replicas, duration, step, seed, replica, probes, dependency, service, clients, actions, e, rollout);
+    }
+
+    /** @return a copy with another rollout */
+    public FleetSpec withRollout(Optional<Rollout> r) {
+        return new FleetSpec(replicas, duration, step, seed, replica, probes, dependency, service, clients, actions, expectations, r);
     }
 
     /** Where a replica answers its probes. */

@@ -66,6 +66,14 @@ import java.util.Set;
  *     usesDependency: false
  * actions: [{at: 60s, kill: 0}]
  * expect: ["endpoints > 0 always", "restarts == 0", "client errors < 1%"]
+ * rollout:                      # optional (model engine): a rolling update of the Deployment
+ *   at: 60s                     # required: when the new pod template is applied
+ *   strategy: {maxSurge: 25%, maxUnavailable: 25%}   # counts or percentages
+ *   minReadySeconds: 0
+ *   progressDeadlineSeconds: 600
+ *   startTime: <replica.startTime>   # the new version's cold start
+ *   warmup: {factor: 3, period: 30s} # or {factor: 3, requests: 2000}
+ *   readiness: port-open        # or warmed: readiness waits for warm-up (vitals-core Warmup)
  * }</pre>
  *
  * Thread-safe (stateless).
@@ -115,7 +123,7 @@ public final class FleetSpecReader {
 
     private static FleetSpec read(Node r) {
         r.known("replicas", "duration", "step", "seed", "replica", "probes", "dependency", "service", "clients", "actions",
-                "expect");
+                "expect", "rollout");
         int replicas = r.integer("replicas", 1, FleetSpec.MAX_REPLICAS);
         Duration duration = r.duration("duration");
         Duration step = r.optDuration("step").orElse(Duration.ofMillis(100));
@@ -228,8 +236,51 @@ public final class FleetSpecReader {
                 }
             }
         }
+        Optional<Rollout> rollout = r.has("rollout") ? Optional.of(rollout(r.object("rollout"), replica)) : Optional.empty();
         return new FleetSpec(replicas, duration, step, seed, replica, probes, dependency,
-                new FleetSpec.Service(delay), clients, actions, expect);
+                new FleetSpec.Service(delay), clients, actions, expect, rollout);
+    }
+
+    private static Rollout rollout(Node o, FleetSpec.Replica replica) {
+        o.known("at", "strategy", "minReadySeconds", "progressDeadlineSeconds", "startTime", "warmup", "readiness");
+        String surge = "25%";
+        String unavailable = "25%";
+        if (o.has("strategy")) {
+            Node s = o.object("strategy");
+            s.known("maxSurge", "maxUnavailable");
+            surge = s.has("maxSurge") ? s.text("maxSurge") : surge;
+            unavailable = s.has("maxUnavailable") ? s.text("maxUnavailable") : unavailable;
+        }
+        double factor = 1;
+        Duration period = Duration.ZERO;
+        int requests = 0;
+        if (o.has("warmup")) {
+            Node w = o.object("warmup");
+            w.known("factor", "period", "requests");
+            factor = w.number("factor", 1, 100);
+            if (w.has("period") == w.has("requests")) {
+                throw w.bad("", "give exactly one of period (e.g. 30s) or requests (e.g. 2000)");
+            }
+            period = w.optDuration("period").orElse(Duration.ZERO);
+            requests = w.has("requests") ? w.integer("requests", 1, 1_000_000_000) : 0;
+        }
+        boolean warmed = false;
+        if (o.has("readiness")) {
+            String rd = o.text("readiness");
+            if (!rd.equals("port-open") && !rd.equals("warmed")) {
+                throw o.bad("readiness", "must be port-open or warmed, was '" + rd + "'");
+            }
+            warmed = rd.equals("warmed");
+        }
+        Duration at = o.duration("at");
+        int minReady = o.has("minReadySeconds") ? o.integer("minReadySeconds", 0, 86_400) : 0;
+        int deadline = o.has("progressDeadlineSeconds") ? o.integer("progressDeadlineSeconds", 1, 86_400) : 600;
+        Duration start = o.optDuration("startTime").orElse(replica.startTime());
+        try {
+            return new Rollout(at, surge, unavailable, minReady, deadline, start, factor, period, requests, warmed);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidInputException(o.source + ": " + e.getMessage());
+        }
     }
 
     private static Optional<ProbeSpec> probe(Node p, String field, ProbeType type) {

@@ -73,7 +73,7 @@ public final class LiveFleet {
      * @param output where the replicas' stdout and stderr go
      * @param progress receives a line now and then (may ignore it)
      * @param label what to call the run in reports
-     * @throws IllegalArgumentException when the spec has more than {@value #MAX_REPLICAS} replicas or a dependency
+     * @throws IllegalArgumentException when the spec has more than {@value #MAX_REPLICAS} replicas, a rollout, or a dependency
      */
     public LiveFleet(FleetSpec spec, List<String> command, int servicePort, String path, ProcessBuilder.Redirect output,
             Consumer<String> progress, String label) {
@@ -89,6 +89,9 @@ public final class LiveFleet {
         }
         if (spec.replicas() > MAX_REPLICAS) {
             throw new IllegalArgumentException("the live engine runs 1-" + MAX_REPLICAS + " replicas, was " + spec.replicas());
+        }
+        if (spec.rollout().isPresent()) {
+            throw new IllegalArgumentException("rollout: the live engine does not run rolling updates; use the model engine (no -- CMD)");
         }
         if (spec.dependency().isPresent() && spec.dependency().get().target().isEmpty()) {
             throw new IllegalArgumentException("the live engine needs dependency.target (host:port of the real dependency, "

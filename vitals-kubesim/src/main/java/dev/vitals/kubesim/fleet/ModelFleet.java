@@ -64,6 +64,22 @@ public final class ModelFleet {
     private final int[] touched;
     private boolean ran;
     private long timerEvents;
+    // the rollout (null without one): pods [0, desired) are the old ReplicaSet's, [desired, 2·desired) the new one's
+    private final int desired;
+    private final Rollout rollout;
+    private PodSpec pod;
+    private int surge;
+    private int maxUnavailable;
+    private double rolloutStart = -1;
+    private double rolloutDone = -1;
+    private double deadlineExceeded = -1; // the first time
+    private boolean stalledNow; // Progressing=False until the next progress
+    private double lastProgress;
+    private int created; // new pods created
+    private int lastUpdated;
+    private int lastOld;
+    private int lastReady;
+    private int lastAvailable;
 
     /**
      * @param spec the fleet
@@ -85,7 +101,9 @@ public final class ModelFleet {
         this.rnd = new SplittableRandom(spec.seed());
         this.stepNs = spec.step().toNanos();
         this.dt = stepNs / 1e9;
-        int n = spec.replicas();
+        desired = spec.replicas();
+        rollout = spec.rollout().orElse(null);
+        int n = rollout == null ? desired : 2 * desired;
         reps = new Rep[n];
         endpoints = new int[n];
         endpointPos = new int[n];
@@ -103,7 +121,7 @@ public final class ModelFleet {
         }
         timeouts = new Wheel<>(maxTimeout / stepNs + 3);
         sends = new Wheel<>(maxDelay / stepNs + 3);
-        rec = new Recorder(n, spec.duration().toNanos() / 1e9);
+        rec = new Recorder(n, desired, spec.duration().toNanos() / 1e9);
     }
 
     /**
@@ -117,14 +135,20 @@ public final class ModelFleet {
             throw new IllegalStateException("a ModelFleet runs once");
         }
         ran = true;
-        PodSpec pod = PodSpec.of("app", Map.of("http", 8080), spec.probes().startup(), spec.probes().liveness(),
+        pod = PodSpec.of("app", Map.of("http", 8080), spec.probes().startup(), spec.probes().liveness(),
                 spec.probes().readiness());
         for (int i = 0; i < reps.length; i++) {
-            Rep r = new Rep(i);
+            Rep r = new Rep(i, i < desired ? 0 : 1);
             reps[i] = r;
-            r.kubelet = new Kubelet(pod, options, time, r, r, r::onEvent);
+            if (i < desired) {
+                r.kubelet = new Kubelet(pod, options, time, r, r, r::onEvent);
+                if (rollout != null) {
+                    rec.pod(i, "old", Double.NEGATIVE_INFINITY);
+                }
+            }
         }
-        for (Rep r : reps) {
+        for (int i = 0; i < desired; i++) {
+            Rep r = reps[i];
             // replicas are created within START_SPREAD of each other (scheduling, image pulls), so
             // their probe ticks are not in phase
             time.schedule((long) (rnd.nextDouble() * START_SPREAD.toNanos()), r.kubelet::start);
@@ -141,9 +165,11 @@ public final class ModelFleet {
         endNs = Math.round(rec.t0() * 1e9) + spec.duration().toNanos();
         time.awaitUntil(endNs);
         for (Rep r : reps) {
-            r.kubelet.stop();
+            if (r.kubelet != null) {
+                r.kubelet.stop();
+            }
         }
-        FleetResult result = rec.result("model", label, endNs / 1e9, spec.expectations());
+        FleetResult result = rec.result("model", label, endNs / 1e9, spec.expectations(), rolloutStatus());
         timerEvents = time.scheduled();
         time.close();
         return result;
@@ -161,6 +187,9 @@ public final class ModelFleet {
     private void startScenario() {
         double now = now();
         rec.scenarioStart(now);
+        if (rollout != null) {
+            time.schedule(rollout.at().toNanos(), this::startRollout);
+        }
         for (FleetSpec.Action a : spec.actions()) {
             Rep r = reps[a.replica()];
             time.schedule(a.at().toNanos(), () -> r.die(r.epoch, 137));
@@ -184,7 +213,7 @@ public final class ModelFleet {
 
     private void step() {
         double now = now();
-        if (!rec.started() && endpointCount == reps.length) {
+        if (!rec.started() && endpointCount == desired) {
             startScenario();
         }
         // timeouts due now
@@ -193,7 +222,7 @@ public final class ModelFleet {
             for (Cohort c : due) {
                 if (c.n > 0 && !c.abandoned) {
                     c.abandoned = true;
-                    attemptFailed(c.pop, c.n, c.attempt);
+                    failedOn(reps[c.replica], c.pop, c.n, c.attempt);
                     Pop p = c.pop;
                     if (p.conn != null) {
                         // a client that timed out closes its kept connection and reconnects through the Service
@@ -232,7 +261,7 @@ public final class ModelFleet {
                             if (reps[i].state == UP) {
                                 reps[i].enqueue(p, a, 1);
                             } else {
-                                attemptFailed(p, a, 1);
+                                failedOn(reps[i], p, a, 1);
                             }
                         }
                     }
@@ -247,6 +276,15 @@ public final class ModelFleet {
                         }
                         attemptFailed(p, a, 1);
                     }
+                }
+            }
+        }
+        // a warm-up routine (vitals-core Warmup with a request count) exercises a new pod before it is Ready
+        if (rollout != null && rollout.readinessWaitsForWarmup() && rollout.warmupRequests() > 0) {
+            for (int i = desired; i < desired + created; i++) {
+                Rep r = reps[i];
+                if (r.state == UP && !r.kubeletReady && r.busy < spec.replica().workers()) {
+                    r.routine += (spec.replica().workers() - r.busy) * dt / (pops[0].c.meanServiceSeconds() * r.warmup());
                 }
             }
         }
@@ -294,7 +332,7 @@ public final class ModelFleet {
                 if (r.state == UP) {
                     r.enqueue(p, a, 1);
                 } else {
-                    attemptFailed(p, a, 1);
+                    failedOn(r, p, a, 1);
                 }
             }
         }
@@ -337,7 +375,7 @@ public final class ModelFleet {
             if (r.state == UP) {
                 r.enqueue(p, x, attempt);
             } else {
-                attemptFailed(p, x, attempt); // an endpoint not yet removed: refused
+                failedOn(r, p, x, attempt); // an endpoint not yet removed: refused
             }
         }
     }
@@ -402,6 +440,14 @@ public final class ModelFleet {
         }
     }
 
+    /** Attempts failed on replica {@code r} (counted for its version in a rollout), then as {@link #attemptFailed}. */
+    private void failedOn(Rep r, Pop p, int count, int attempt) {
+        if (rollout != null) {
+            rec.versionFailed(r.version, now(), count);
+        }
+        attemptFailed(p, count, attempt);
+    }
+
     /** One failed attempt (timeout, refused, reset, error): retry or give up. */
     private void attemptFailed(Pop p, int count, int attempt) {
         if (attempt <= p.c.retries()) {
@@ -416,6 +462,10 @@ public final class ModelFleet {
 
     private void succeeded(Pop p, int count, double latency, Rep r) {
         rec.ok(now(), count, latency);
+        r.served += count;
+        if (rollout != null) {
+            rec.versionOk(r.version, now(), count, latency);
+        }
         if (p.c.concurrency() > 0) {
             sends.add(stepNo + Math.max(1, p.thinkSteps), new Send(p, p.c.persistent() ? r.index : -1, r.epoch, count, 1));
         }
@@ -432,6 +482,144 @@ public final class ModelFleet {
             endpointPos[last] = pos;
             endpointPos[i] = -1;
         }
+    }
+
+    // ---- the Deployment controller: a rolling update -----------------------------------------
+
+    private void startRollout() {
+        int[] f = rollout.fenceposts(desired);
+        surge = f[0];
+        maxUnavailable = f[1];
+        rolloutStart = scenarioTime();
+        lastProgress = rolloutStart;
+        lastOld = desired;
+        reconcile();
+    }
+
+    private boolean available(Rep r, double now) {
+        return r.kubelet != null && !r.deleted && r.kubeletReady && now - r.readyAt >= rollout.minReadySeconds();
+    }
+
+    /**
+     * One sync of the Deployment controller, once a second of virtual time (the real one syncs on
+     * every pod and ReplicaSet change): scale the new ReplicaSet up within maxSurge
+     * (NewRSNewReplicas), delete old pods that are not available, then old pods while
+     * minAvailable = replicas − maxUnavailable stay available (reconcileOldReplicaSets,
+     * cleanupUnhealthyReplicas, scaleDownOldReplicaSetsForRollingUpdate in kubernetes
+     * pkg/controller/deployment/rolling.go), then the Progressing condition: progress is more
+     * updated, ready or available replicas or fewer old ones (deployment_util.go
+     * DeploymentProgressing); none for progressDeadlineSeconds is ProgressDeadlineExceeded.
+     */
+    private void reconcile() {
+        double now = now();
+        double t = scenarioTime();
+        int old = 0;
+        int oldAvailable = 0;
+        int newAvailable = 0;
+        for (int i = 0; i < desired; i++) {
+            if (!reps[i].deleted) {
+                old++;
+                oldAvailable += available(reps[i], now) ? 1 : 0;
+            }
+        }
+        for (int i = desired; i < desired + created; i++) {
+            newAvailable += available(reps[i], now) ? 1 : 0;
+        }
+        int scaleUp = Math.min(desired + surge - (old + created), desired - created);
+        for (int k = 0; k < scaleUp; k++) {
+            Rep r = reps[desired + created++];
+            r.kubelet = new Kubelet(pod, options, time, r, r, r::onEvent);
+            rec.pod(r.index, "new", now);
+            r.kubelet.start();
+        }
+        int minAvailable = desired - maxUnavailable;
+        int maxScaledDown = old + created - minAvailable - (created - newAvailable);
+        if (maxScaledDown > 0) {
+            for (int i = 0; i < desired && maxScaledDown > 0; i++) {
+                if (!reps[i].deleted && !available(reps[i], now)) {
+                    deletePod(reps[i]);
+                    maxScaledDown--;
+                    old--;
+                }
+            }
+            int scaleDown = oldAvailable + newAvailable - minAvailable;
+            for (int i = 0; i < desired && scaleDown > 0; i++) {
+                if (!reps[i].deleted) {
+                    deletePod(reps[i]);
+                    scaleDown--;
+                    old--;
+                }
+            }
+        }
+        int ready = 0;
+        int availableNow = newAvailable;
+        for (int i = 0; i < desired + created; i++) {
+            Rep r = reps[i];
+            if (!r.deleted && r.kubeletReady) {
+                ready++;
+                if (i < desired && available(r, now)) {
+                    availableNow++;
+                }
+            }
+        }
+        if (created > lastUpdated || old < lastOld || ready > lastReady || availableNow > lastAvailable) {
+            lastProgress = t;
+            stalledNow = false;
+        }
+        lastUpdated = created;
+        lastOld = old;
+        lastReady = ready;
+        lastAvailable = availableNow;
+        if (created == desired && newAvailable == desired && old == 0) {
+            rolloutDone = t;
+            return;
+        }
+        if (!stalledNow && t - lastProgress > rollout.progressDeadlineSeconds()) {
+            stalledNow = true;
+            if (deadlineExceeded < 0) {
+                deadlineExceeded = t;
+            }
+        }
+        time.schedule(Duration.ofSeconds(1).toNanos(), this::reconcile);
+    }
+
+    /** The controller deletes an old pod: it leaves the endpoints at once and gets SIGTERM. */
+    private void deletePod(Rep r) {
+        r.deleted = true;
+        rec.gone(r.index, now());
+        if (r.kubeletReady) {
+            r.kubeletReady = false;
+            readyCount--;
+        }
+        time.schedule(spec.service().propagationDelay().toNanos(), () -> setEndpoint(r.index, false));
+        r.kubelet.deletePod(java.util.Optional.empty());
+    }
+
+    private java.util.Optional<FleetResult.RolloutStatus> rolloutStatus() {
+        if (rollout == null) {
+            return java.util.Optional.empty();
+        }
+        double now = now();
+        int old = 0;
+        int available = 0;
+        for (int i = 0; i < desired + created; i++) {
+            if (i < desired && !reps[i].deleted) {
+                old++;
+            }
+            available += available(reps[i], now) ? 1 : 0;
+        }
+        String condition;
+        if (rolloutStart < 0) {
+            condition = "not started";
+        } else if (rolloutDone >= 0) {
+            condition = "Progressing=True reason NewReplicaSetAvailable";
+        } else if (stalledNow) {
+            condition = "Progressing=False reason ProgressDeadlineExceeded";
+        } else {
+            condition = "Progressing=True reason ReplicaSetUpdated";
+        }
+        return java.util.Optional.of(new FleetResult.RolloutStatus(Recorder.round(rolloutStart), Recorder.round(rolloutDone),
+                Recorder.round(deadlineExceeded), condition, created, available, old, surge, maxUnavailable, rec.versions()));
     }
 
     // ---- random numbers -----------------------------------------------------------------------
@@ -511,7 +699,7 @@ public final class ModelFleet {
         }
 
         Pop(int index, FleetSpec.Clients c) {
-            this.conn = c.connections() > 0 ? new int[spec.replicas()] : null;
+            this.conn = c.connections() > 0 ? new int[reps.length] : null;
             this.unpinned = c.connections();
             this.index = index;
             this.c = c;
@@ -612,6 +800,11 @@ public final class ModelFleet {
     /** One replica: the kubelet's container runtime and prober, and the application's queue. */
     private final class Rep implements ContainerRuntime, ProbeExecutor {
         final int index;
+        final int version; // 0: the old ReplicaSet (or no rollout), 1: the new one
+        boolean deleted;
+        double readyAt;
+        long served; // requests answered successfully (warm-up by requests)
+        double routine; // a warm-up routine's requests, fractional
         Kubelet kubelet;
         int state = DOWN;
         int epoch;
@@ -632,8 +825,9 @@ public final class ModelFleet {
         Cohort[] bOwner = new Cohort[8];
         int bSize;
 
-        Rep(int index) {
+        Rep(int index, int version) {
             this.index = index;
+            this.version = version;
         }
 
         void onEvent(SimEvent e) {
@@ -642,6 +836,13 @@ public final class ModelFleet {
                 case READY:
                 case NOT_READY: {
                     boolean r = e.type() == SimEvent.Type.READY;
+                    if (deleted) {
+                        rec.ready(index, now, r);
+                        break; // terminating: out of the endpoints for good
+                    }
+                    if (r && !kubeletReady) {
+                        readyAt = now;
+                    }
                     if (r != kubeletReady) {
                         kubeletReady = r;
                         readyCount += r ? 1 : -1;
@@ -651,7 +852,9 @@ public final class ModelFleet {
                     break;
                 }
                 case KILL:
-                    rec.kill(index, now);
+                    if (!deleted) {
+                        rec.kill(index, now); // not the controller's deletion of an old pod
+                    }
                     break;
                 case BACKOFF:
                     rec.backOff(index, now);
@@ -673,7 +876,8 @@ public final class ModelFleet {
             state = STARTING;
             onExit = exit;
             final int ep = epoch;
-            time.schedule(spec.replica().startTime().toNanos(), () -> {
+            Duration startTime = version == 1 ? rollout.startTime() : spec.replica().startTime();
+            time.schedule(startTime.toNanos(), () -> {
                 if (epoch == ep && state == STARTING) {
                     state = UP;
                     upSince = now();
@@ -761,7 +965,7 @@ public final class ModelFleet {
         private void fail(Cohort c) {
             if (c.n > 0 && !c.abandoned) {
                 c.abandoned = true;
-                attemptFailed(c.pop, c.n, c.attempt);
+                failedOn(this, c.pop, c.n, c.attempt);
             }
             c.n = 0;
             c.waiting = 0;
@@ -773,7 +977,7 @@ public final class ModelFleet {
                     + Math.max(0, m.workers() - busy);
             int accepted = (int) Math.max(0, Math.min(count, room));
             if (accepted < count) {
-                attemptFailed(p, count - accepted, attempt); // queue full: rejected at once
+                failedOn(this, p, count - accepted, attempt); // queue full: rejected at once
             }
             if (accepted == 0) {
                 return;
@@ -786,7 +990,7 @@ public final class ModelFleet {
                 double hi = error ? lo : p.serviceHigh * warmup();
                 if (hi <= dt) {
                     if (error) {
-                        attemptFailed(p, accepted, attempt);
+                        failedOn(this, p, accepted, attempt);
                     } else if (accepted == 1) {
                         succeeded(p, 1, lo + rnd.nextDouble() * (hi - lo), this);
                     } else {
@@ -842,7 +1046,7 @@ public final class ModelFleet {
                 inSystem -= k;
                 if (!c.abandoned) {
                     if (c.error) {
-                        attemptFailed(c.pop, k, c.attempt);
+                        failedOn(this, c.pop, k, c.attempt);
                     } else {
                         succeeded(c.pop, k, e - c.arrival, this);
                     }
@@ -935,6 +1139,9 @@ public final class ModelFleet {
         }
 
         double warmup() {
+            if (version == 1) {
+                return rollout.factor(now() - upSince, served + (long) routine);
+            }
             FleetSpec.Replica m = spec.replica();
             if (m.warmupFactor() <= 1 || m.warmupTime().isZero()) {
                 return 1;
@@ -986,6 +1193,9 @@ public final class ModelFleet {
                 return ProbeOutcome.of(ProbeResult.FAILURE, "timeout", probe.timeout());
             }
             Duration l = Duration.ofNanos(Math.max(1000, Math.round(latency * 1e9)));
+            if (probe.type() == ProbeType.READINESS && version == 1 && rollout.readinessWaitsForWarmup() && warmup() > 1) {
+                return ProbeOutcome.of(ProbeResult.FAILURE, "HTTP 503 warming up", l); // vitals-core Warmup: DOWN
+            }
             return failing ? ProbeOutcome.of(ProbeResult.FAILURE, "HTTP 503", l) : ProbeOutcome.of(ProbeResult.SUCCESS, "HTTP 200", l);
         }
     }

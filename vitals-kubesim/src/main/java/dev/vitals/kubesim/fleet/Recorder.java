@@ -12,6 +12,7 @@ final class Recorder {
     private static final int BINS_PER_OCTAVE = 4;
     private static final int BINS = 100; // 2^(100/4) ms ≈ 9.7 h: every latency fits
     private final int replicas;
+    private final int desired;
     private final int seconds;
     private final double duration;
     private double t0 = Double.NaN;
@@ -42,8 +43,27 @@ final class Recorder {
     private final int[] restarts;
     private final double[] backOffSince;
     private final double[] backOffSeconds;
+    // a rollout: each lane's pod exists in [bornAt, goneAt); its version; what each version answered
+    private final double[] bornAt;
+    private final double[] goneAt;
+    private final String[] version;
+    private final long[] versionOk = new long[2];
+    private final long[] versionFailed = new long[2];
+    private final double[] versionLatencySum = new double[2];
+    private final long[][] versionHist = new long[2][BINS];
 
     Recorder(int replicas, double durationSeconds) {
+        this(replicas, replicas, durationSeconds);
+    }
+
+    /**
+     * @param lanes pods that may exist during the run (a rollout: old and new)
+     * @param desired the Deployment's replicas ("max down" counts below this)
+     * @param durationSeconds scenario seconds
+     */
+    Recorder(int lanes, int desired, double durationSeconds) {
+        int replicas = lanes;
+        this.desired = desired;
         this.replicas = replicas;
         this.duration = durationSeconds;
         this.seconds = (int) Math.ceil(durationSeconds);
@@ -64,6 +84,12 @@ final class Recorder {
         backOffSince = new double[replicas];
         backOffSeconds = new double[replicas];
         java.util.Arrays.fill(backOffSince, Double.NaN);
+        bornAt = new double[replicas];
+        goneAt = new double[replicas];
+        version = new String[replicas];
+        java.util.Arrays.fill(bornAt, Double.NEGATIVE_INFINITY);
+        java.util.Arrays.fill(goneAt, Double.POSITIVE_INFINITY);
+        java.util.Arrays.fill(version, "");
         for (int i = 0; i < replicas; i++) {
             ready.add(new ArrayList<>(4));
             kills.add(new ArrayList<>(2));
@@ -142,6 +168,44 @@ final class Recorder {
         }
         hist[s][b] += (int) Math.min(Integer.MAX_VALUE - hist[s][b], n);
         totalHist[b] += n;
+    }
+
+    /** A rollout: lane {@code replica} is a pod of {@code name} ({@code old}/{@code new}), created at {@code born}. */
+    void pod(int replica, String name, double born) {
+        version[replica] = name;
+        bornAt[replica] = born;
+    }
+
+    /** A rollout: the pod of lane {@code replica} was deleted at {@code now}. */
+    void gone(int replica, double now) {
+        goneAt[replica] = now;
+    }
+
+    /** {@code n} attempts answered successfully by a pod of version {@code v} (0 old, 1 new). */
+    void versionOk(int v, double now, long n, double latencySeconds) {
+        if (second(now) >= 0) {
+            versionOk[v] += n;
+            versionLatencySum[v] += n * latencySeconds;
+            versionHist[v][bin(latencySeconds * 1000)] += n;
+        }
+    }
+
+    /** {@code n} attempts failed on a pod of version {@code v}. */
+    void versionFailed(int v, double now, long n) {
+        if (second(now) >= 0) {
+            versionFailed[v] += n;
+        }
+    }
+
+    /** @return what each version answered, old then new */
+    List<FleetResult.Version> versions() {
+        List<FleetResult.Version> out = new ArrayList<>(2);
+        for (int v = 0; v < 2; v++) {
+            out.add(new FleetResult.Version(v == 0 ? "old" : "new", versionOk[v], versionFailed[v],
+                    round(versionOk[v] == 0 ? 0 : 1000 * versionLatencySum[v] / versionOk[v]),
+                    round(quantile(versionHist[v], versionOk[v], 0.99))));
+        }
+        return out;
     }
 
     void failed(double now, long n) {
@@ -247,6 +311,15 @@ final class Recorder {
      * @param now absolute seconds at the end of the run (open Ready intervals close here)
      */
     FleetResult result(String engine, String label, double now, List<FleetExpectation> expectations) {
+        return result(engine, label, now, expectations, java.util.Optional.empty());
+    }
+
+    /**
+     * @param now absolute seconds at the end of the run
+     * @param rollout the rollout's outcome, if any (checked by the rollout expectations)
+     */
+    FleetResult result(String engine, String label, double now, List<FleetExpectation> expectations,
+            java.util.Optional<FleetResult.RolloutStatus> rollout) {
         double base = Double.isNaN(t0) ? now : t0;
         List<FleetResult.Second> series = new ArrayList<>(seconds);
         for (int s = 0; s < seconds; s++) {
@@ -285,10 +358,12 @@ final class Recorder {
             for (double[] r : iv) {
                 readyIn += Math.max(0, Math.min(r[1], duration) - Math.max(r[0], 0));
             }
-            double notReady = Math.max(0, Math.min(duration, now - base) - readyIn);
+            double exists = Math.max(0, Math.min(Math.min(duration, now - base), goneAt[i] - base) - Math.max(0, bornAt[i] - base));
+            double notReady = Math.max(0, exists - readyIn);
             backOffTotal += backOffSeconds[i];
             notReadyTotal += notReady;
-            lanes.add(new FleetResult.Lane(i, restarts[i], k.size(), iv, k, st, round(backOffSeconds[i]), round(notReady)));
+            lanes.add(new FleetResult.Lane(i, restarts[i], k.size(), iv, k, st, round(backOffSeconds[i]), round(notReady),
+                    version[i]));
             restartsTotal += restarts[i];
             killsTotal += k.size();
             if (restarts[i] > 0) {
@@ -299,13 +374,14 @@ final class Recorder {
         FleetResult.Totals totals = new FleetResult.Totals(restartsTotal, killsTotal, restarted, round(zeroEndpointSeconds),
                 minEndpointsTotal == Integer.MAX_VALUE ? 0 : minEndpointsTotal, requests, failedTotal, attemptsTotal,
                 round(okTotal == 0 ? 0 : 1000 * latencySum / okTotal), round(quantile(totalHist, okTotal, 0.99)), round(backOffTotal),
-                round(notReadyTotal), noEndpointTotal, minReadyTotal == Integer.MAX_VALUE ? 0 : replicas - minReadyTotal);
+                round(notReadyTotal), noEndpointTotal, minReadyTotal == Integer.MAX_VALUE ? 0 : Math.max(0, desired - minReadyTotal));
         List<FleetResult.Check> checks = new ArrayList<>();
         for (FleetExpectation e : expectations) {
-            double actual = e.actual(totals);
+            double actual = e.actual(totals, rollout);
             checks.add(new FleetResult.Check(e.text(), actual, e.holds(actual)));
         }
-        return new FleetResult(engine, label, replicas, duration, round(Double.isNaN(t0) ? now : t0), totals, series, lanes, checks);
+        return new FleetResult(engine, label, desired, duration, round(Double.isNaN(t0) ? now : t0), totals, series, lanes, checks,
+                rollout);
     }
 
     static double round(double v) {

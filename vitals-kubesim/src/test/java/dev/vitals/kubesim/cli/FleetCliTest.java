@@ -197,6 +197,51 @@ class FleetCliTest {
     }
 
     @Test
+    void replayRolloutComparesTheVersionsOfBothWirings() throws Exception {
+        Path json = dir.resolve("ro.json");
+        int code = run("replay", "rollout", "--runs", "2", "--json", json.toString(), "--html", dir.toString());
+        assertThat(code).as(out + "\n" + err).isZero();
+        assertThat(out.toString()).contains("rollout naive, the median run").contains("rollout vitals, the median run")
+                .contains("    new version: attempts answered").contains("[PASS] rollout vitals: rollout stalled == 0 (2 of 2 runs")
+                .contains("[PASS] rollout naive: new version errors >= 1% (2 of 2 runs");
+        JsonNode runs = new ObjectMapper().readTree(json.toFile()).get("runs");
+        assertThat(runs).hasSize(4);
+        for (JsonNode r : runs) {
+            assertThat(r.get("rollout").get("condition").asText()).isEqualTo("Progressing=True reason NewReplicaSetAvailable");
+            assertThat(r.get("rollout").get("versions")).hasSize(2);
+            assertThat(r.get("lanes")).hasSize(12);
+        }
+        assertThat(Files.readString(dir.resolve("fleet-rollout.html"))).contains(">new 6<");
+    }
+
+    @Test
+    void theRolloutExampleFailsColdAndPassesWarmed() throws Exception {
+        Path example = Path.of("..", "examples", "kubesim", "fleet-rollout.yaml");
+        assertThat(run("fleet", example.toString())).as(out.toString()).isEqualTo(1);
+        assertThat(out.toString()).contains("[FAIL] new version errors < 1%").contains("[PASS] rollout stalled == 0");
+        Path fixed = dir.resolve("warmed.yaml");
+        Files.writeString(fixed, Files.readString(example).replace("readiness: port-open", "readiness: warmed"));
+        out.getBuffer().setLength(0);
+        assertThat(run("fleet", fixed.toString())).as(out.toString()).isZero();
+        assertThat(out.toString()).contains("[PASS] new version errors < 1% (actual 0)");
+    }
+
+    @Test
+    void aBadRolloutIsOneLineAndExitTwo() throws Exception {
+        String base = String.join("\n", "replicas: 3", "duration: 1m", "replica: {workers: 4, startTime: 1s}",
+                "probes: {server: isolated}", "clients: [{name: u, rate: 10, serviceTime: 20ms, timeout: 2s}]", "");
+        Path p = dir.resolve("ro.yaml");
+        Files.writeString(p, base + "rollout: {at: 10s, strategy: {maxSurge: 0, maxUnavailable: 0}}\n");
+        assertThat(run("fleet", p.toString())).isEqualTo(2);
+        assertThat(err.toString().strip()).isEqualTo("error: " + p + ": rollout: maxSurge and maxUnavailable may not both be 0 "
+                + "(the rollout could never proceed; Kubernetes rejects it too)");
+        err.getBuffer().setLength(0);
+        Files.writeString(p, base + "rollout: {at: 10s}\n");
+        assertThat(run("fleet", p.toString(), "--", "/bin/true")).isEqualTo(2);
+        assertThat(err.toString().strip()).isEqualTo("error: rollout: the live engine does not run rolling updates; use the model engine (no -- CMD)");
+    }
+
+    @Test
     void theMainJobRunsTheSeedLoadAndPrintsTheWriteUpBesideTheModel() {
         int code = run("replay", "incident", "--replicas", "12", "--runs", "2");
         assertThat(code).as(out + "\n" + err).isZero();

@@ -69,7 +69,7 @@ class FleetSpecReaderTest {
             Arguments.of("timeout: 60s,", "retries: 1,", "f.yaml: clients[0].timeout: missing"),
             Arguments.of("kill: 3", "kill: 12", "f.yaml: actions[0].kill: must be 0-11, was 12"),
             Arguments.of("'restarts == 0'", "'restarts maybe'", "f.yaml: expect: expectation 'restarts maybe' not understood: use e.g. 'endpoints > 0 always', 'restarts == 0', 'kills <= 3', 'client errors < 1%', 'zero-endpoint seconds < 5', "
-                    + "'crashloop seconds < 60', 'not-ready seconds < 120', 'no-endpoint requests == 0', 'max down <= 1', optionally followed by 'in 80% of runs'"),
+                    + "'crashloop seconds < 60', 'not-ready seconds < 120', 'no-endpoint requests == 0', 'max down <= 1', 'rollout stalled == 0', 'new version errors < 1%', optionally followed by 'in 80% of runs'"),
             Arguments.of("max: 12s", "max: 1s", "f.yaml: clients 'exports': serviceTime max must be at least min, was PT1S < PT4S"),
             Arguments.of("retries: 2,", "retries: 2, total: 5,", "f.yaml: clients 'users': total is for closed loop (concurrency)"),
             Arguments.of("persistent: true}", "persistent: true, total: 0}", "f.yaml: clients[0].total: must be 1-1000000000, was 0"));
@@ -106,6 +106,6 @@ class FleetSpecReaderTest {
         assertThat(FleetExpectation.parse("endpoints > 0 always").holds(0)).isFalse();
         assertThat(FleetExpectation.parse("zero-endpoint seconds<=5").holds(5)).isTrue();
         assertThatThrownBy(() -> FleetExpectation.parse("client errors < 1")).hasMessageContaining("percentage");
-        assertThatThrownBy(() -> FleetExpectation.parse("restarts < 1%")).hasMessageContaining("only client errors take a %");
+        assertThatThrownBy(() -> FleetExpectation.parse("restarts < 1%")).hasMessageContaining("only client errors and new version errors take a %");
     }
 }
