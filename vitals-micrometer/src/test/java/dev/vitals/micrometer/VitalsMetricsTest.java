@@ -62,6 +62,14 @@ class VitalsMetricsTest {
         return health;
     }
 
+    /**
+     * Listeners are told off the engine's threads (DESIGN §5): a meter may move a moment after the
+     * evaluation's future completes, so assertions on meters after an evaluation wait for it.
+     */
+    private static void eventually(org.awaitility.core.ThrowingRunnable assertion) {
+        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(10)).untilAsserted(assertion);
+    }
+
     private static Report evaluate(HealthRegistry r, String group) throws Exception {
         return r.evaluate(group).get(10, TimeUnit.SECONDS);
     }
@@ -82,32 +90,36 @@ class VitalsMetricsTest {
         evaluate(r, Groups.READINESS);
         evaluate(r, Groups.LIVENESS);
 
-        Timer db = meters.get(VitalsMetrics.CHECK_DURATION).tags("check", "db", "service", "orders").timer();
-        assertThat(db.count()).isEqualTo(1);
-        assertThat(db.totalTime(TimeUnit.MILLISECONDS)).isGreaterThanOrEqualTo(25.0);
-        assertThat(db.getId().getDescription()).isNotBlank();
-        assertThat(meters.get(VitalsMetrics.CHECK_FAILURES).tags("check", "db").counter().count()).isZero();
-        assertThat(meters.get(VitalsMetrics.CHECK_FAILURES).tags("check", "cache").counter().count()).isEqualTo(1);
-        assertThat(meters.get(VitalsMetrics.CHECK_TIMEOUTS).tags("check", "cache").counter().count()).isZero();
-        assertThat(meters.get(VitalsMetrics.CHECK_TIMEOUTS).tags("check", "stuck").counter().count()).isEqualTo(1);
-        assertThat(meters.get(VitalsMetrics.CHECK_FAILURES).tags("check", "stuck").counter().count()).isEqualTo(1);
-        // A timed-out execution has no duration to record.
-        assertThat(meters.get(VitalsMetrics.CHECK_DURATION).tags("check", "stuck").timer().count()).isZero();
+        eventually(() -> {
+            Timer db = meters.get(VitalsMetrics.CHECK_DURATION).tags("check", "db", "service", "orders").timer();
+            assertThat(db.count()).isEqualTo(1);
+            assertThat(db.totalTime(TimeUnit.MILLISECONDS)).isGreaterThanOrEqualTo(25.0);
+            assertThat(db.getId().getDescription()).isNotBlank();
+            assertThat(meters.get(VitalsMetrics.CHECK_FAILURES).tags("check", "db").counter().count()).isZero();
+            assertThat(meters.get(VitalsMetrics.CHECK_FAILURES).tags("check", "cache").counter().count()).isEqualTo(1);
+            assertThat(meters.get(VitalsMetrics.CHECK_TIMEOUTS).tags("check", "cache").counter().count()).isZero();
+            assertThat(meters.get(VitalsMetrics.CHECK_TIMEOUTS).tags("check", "stuck").counter().count()).isEqualTo(1);
+            assertThat(meters.get(VitalsMetrics.CHECK_FAILURES).tags("check", "stuck").counter().count()).isEqualTo(1);
+            // A timed-out execution has no duration to record.
+            assertThat(meters.get(VitalsMetrics.CHECK_DURATION).tags("check", "stuck").timer().count()).isZero();
 
-        assertThat(meters.get(VitalsMetrics.CHECK_STATUS).tags("check", "db").gauge().value()).isEqualTo(0.0);
-        assertThat(meters.get(VitalsMetrics.CHECK_STATUS).tags("check", "cache").gauge().value()).isEqualTo(2.0);
-        assertThat(meters.get(VitalsMetrics.CHECK_STATUS).tags("check", "stuck").gauge().value()).isEqualTo(2.0);
-        // readiness: db UP (critical), cache DOWN (non-critical) -> DEGRADED
-        assertThat(meters.get(VitalsMetrics.GROUP_STATUS).tags("group", "readiness").gauge().value()).isEqualTo(1.0);
-        assertThat(meters.get(VitalsMetrics.GROUP_STATUS).tags("group", "liveness").gauge().value()).isEqualTo(2.0);
-        assertThat(meters.get(VitalsMetrics.GROUP_STATUS).tags("group", "dashboard").gauge().value()).isEqualTo(0.0);
+            assertThat(meters.get(VitalsMetrics.CHECK_STATUS).tags("check", "db").gauge().value()).isEqualTo(0.0);
+            assertThat(meters.get(VitalsMetrics.CHECK_STATUS).tags("check", "cache").gauge().value()).isEqualTo(2.0);
+            assertThat(meters.get(VitalsMetrics.CHECK_STATUS).tags("check", "stuck").gauge().value()).isEqualTo(2.0);
+            // readiness: db UP (critical), cache DOWN (non-critical) -> DEGRADED
+            assertThat(meters.get(VitalsMetrics.GROUP_STATUS).tags("group", "readiness").gauge().value()).isEqualTo(1.0);
+            assertThat(meters.get(VitalsMetrics.GROUP_STATUS).tags("group", "liveness").gauge().value()).isEqualTo(2.0);
+            assertThat(meters.get(VitalsMetrics.GROUP_STATUS).tags("group", "dashboard").gauge().value()).isEqualTo(0.0);
+        });
 
         // The status gauge follows the check.
         dbStatus.set(Status.DEGRADED);
         Thread.sleep(5); // past the 1 ms ttl
         evaluate(r, "dashboard");
-        assertThat(meters.get(VitalsMetrics.CHECK_STATUS).tags("check", "db").gauge().value()).isEqualTo(1.0);
-        assertThat(meters.get(VitalsMetrics.CHECK_DURATION).tags("check", "db").timer().count()).isEqualTo(2);
+        eventually(() -> {
+            assertThat(meters.get(VitalsMetrics.CHECK_STATUS).tags("check", "db").gauge().value()).isEqualTo(1.0);
+            assertThat(meters.get(VitalsMetrics.CHECK_DURATION).tags("check", "db").timer().count()).isEqualTo(2);
+        });
 
         // Every meter carries the common tag and a description.
         for (Meter m : meters.getMeters()) {
@@ -127,7 +139,9 @@ class VitalsMetricsTest {
             Thread.sleep(5); // past the 1 ms ttl, so the next evaluation finds the execution still hung
         }
         // Single flight: one execution, but three timed-out results reported.
-        assertThat(meters.get(VitalsMetrics.CHECK_TIMEOUTS).tags("check", "stuck").counter().count()).isEqualTo(3);
+        eventually(() -> {
+            assertThat(meters.get(VitalsMetrics.CHECK_TIMEOUTS).tags("check", "stuck").counter().count()).isEqualTo(3);
+        });
     }
 
     @Test
@@ -139,8 +153,10 @@ class VitalsMetricsTest {
         metrics.bindTo(first); // no duplicate
         HealthRegistry r = build(metrics);
         evaluate(r, Groups.READINESS);
-        assertThat(first.get(VitalsMetrics.CHECK_FAILURES).tags("check", "cache").counter().count()).isEqualTo(1);
-        assertThat(first.find(VitalsMetrics.CHECK_STATUS).gauges()).isEmpty();
+        eventually(() -> {
+            assertThat(first.get(VitalsMetrics.CHECK_FAILURES).tags("check", "cache").counter().count()).isEqualTo(1);
+            assertThat(first.find(VitalsMetrics.CHECK_STATUS).gauges()).isEmpty();
+        });
 
         metrics.bindTo(second);
         metrics.monitor(r); // gauges reach the registries bound before
@@ -148,8 +164,10 @@ class VitalsMetricsTest {
         assertThat(second.get(VitalsMetrics.CHECK_STATUS).tags("check", "cache").gauge().value()).isEqualTo(2.0);
         Thread.sleep(5);
         evaluate(r, Groups.READINESS);
-        assertThat(first.get(VitalsMetrics.CHECK_FAILURES).tags("check", "cache").counter().count()).isEqualTo(2);
-        assertThat(second.get(VitalsMetrics.CHECK_FAILURES).tags("check", "cache").counter().count()).isEqualTo(1);
+        eventually(() -> {
+            assertThat(first.get(VitalsMetrics.CHECK_FAILURES).tags("check", "cache").counter().count()).isEqualTo(2);
+            assertThat(second.get(VitalsMetrics.CHECK_FAILURES).tags("check", "cache").counter().count()).isEqualTo(1);
+        });
     }
 
     @Test
@@ -191,18 +209,20 @@ class VitalsMetricsTest {
         evaluate(r, Groups.READINESS);
         evaluate(r, Groups.LIVENESS);
 
-        String scrape = prometheus.scrape();
-        List<String> lines = scrape.lines().filter(l -> l.startsWith("vitals_")).collect(Collectors.toList());
-        assertThat(lines).contains(
-                "vitals_check_duration_seconds_count{check=\"db\",service=\"orders\"} 1",
-                "vitals_check_failures_total{check=\"cache\",service=\"orders\"} 1.0",
-                "vitals_check_timeouts_total{check=\"stuck\",service=\"orders\"} 1.0",
-                "vitals_check_status{check=\"cache\",service=\"orders\"} 2.0",
-                "vitals_group_status{group=\"readiness\",service=\"orders\"} 1.0",
-                "vitals_group_status{group=\"liveness\",service=\"orders\"} 2.0");
-        assertThat(scrape).contains("# TYPE vitals_check_duration_seconds summary",
-                "# TYPE vitals_check_failures_total counter", "# TYPE vitals_check_status gauge",
-                "# HELP vitals_check_status Current status of the check");
+        eventually(() -> {
+            String scrape = prometheus.scrape();
+            List<String> lines = scrape.lines().filter(l -> l.startsWith("vitals_")).collect(Collectors.toList());
+            assertThat(lines).contains(
+                    "vitals_check_duration_seconds_count{check=\"db\",service=\"orders\"} 1",
+                    "vitals_check_failures_total{check=\"cache\",service=\"orders\"} 1.0",
+                    "vitals_check_timeouts_total{check=\"stuck\",service=\"orders\"} 1.0",
+                    "vitals_check_status{check=\"cache\",service=\"orders\"} 2.0",
+                    "vitals_group_status{group=\"readiness\",service=\"orders\"} 1.0",
+                    "vitals_group_status{group=\"liveness\",service=\"orders\"} 2.0");
+            assertThat(scrape).contains("# TYPE vitals_check_duration_seconds summary",
+                    "# TYPE vitals_check_failures_total counter", "# TYPE vitals_check_status gauge",
+                    "# HELP vitals_check_status Current status of the check");
+        });
     }
 
     @Test
