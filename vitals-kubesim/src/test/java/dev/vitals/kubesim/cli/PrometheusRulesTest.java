@@ -6,7 +6,12 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.snakeyaml.engine.v2.api.Load;
 import org.snakeyaml.engine.v2.api.LoadSettings;
@@ -33,6 +38,43 @@ class PrometheusRulesTest {
         assertThat(((Map<String, Object>) manifest.get("spec")).get("groups")).isEqualTo(rules.get("groups"));
         assertThat(rules.get("groups").toString()).contains("alert=VitalsCheckTimingOut", "alert=VitalsPoolStalled",
                 "alert=VitalsReadinessFlapping", "alert=VitalsDrainStuck");
+    }
+
+
+    /**
+     * Every alert of the rule file has a promtool test that expects it firing and one that
+     * expects it silent, a runbook section in docs/alerts.md and a runbook_url to that section.
+     */
+    @Test
+    @SuppressWarnings("unchecked")
+    void everyAlertIsTestedFiringAndSilentAndHasARunbook() throws Exception {
+        List<Map<String, Object>> alerts = new ArrayList<>();
+        for (Map<String, Object> g : (List<Map<String, Object>>) load(DIR.resolve("vitals-rules.yaml")).get("groups")) {
+            for (Map<String, Object> r : (List<Map<String, Object>>) g.get("rules")) {
+                if (r.containsKey("alert")) {
+                    alerts.add(r);
+                }
+            }
+        }
+        Set<String> firing = new HashSet<>();
+        Set<String> silent = new HashSet<>();
+        for (Map<String, Object> t : (List<Map<String, Object>>) load(DIR.resolve("vitals-rules.test.yaml")).get("tests")) {
+            for (Map<String, Object> a : (List<Map<String, Object>>) t.getOrDefault("alert_rule_test", List.of())) {
+                List<?> expected = (List<?>) a.get("exp_alerts");
+                (expected == null || expected.isEmpty() ? silent : firing).add((String) a.get("alertname"));
+            }
+        }
+        String runbooks = Files.readString(Path.of("..", "docs", "alerts.md"));
+        assertThat(alerts).hasSizeGreaterThanOrEqualTo(8);
+        for (Map<String, Object> r : alerts) {
+            String name = (String) r.get("alert");
+            assertThat(firing).as("a promtool test sees %s fire", name).contains(name);
+            assertThat(silent).as("a promtool test sees %s silent", name).contains(name);
+            assertThat(runbooks).as("docs/alerts.md section of %s", name).contains("\n## " + name + "\n");
+            assertThat(((Map<String, Object>) r.get("annotations")).get("runbook_url"))
+                    .isEqualTo("docs/alerts.md#" + name.toLowerCase(Locale.ROOT));
+            assertThat(((Map<String, Object>) r.get("labels")).get("severity")).isIn("warning", "critical");
+        }
     }
 
     @Test
