@@ -6,7 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -19,9 +19,10 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>One lane per (receiver, check), where a receiver is a {@link HealthListener} or the
  * transition log: calls for one check to one receiver come in recording order, one at a time;
- * other lanes go on. A lane's calls run on a {@code vitals-listener-N} daemon thread, started on
- * demand and ended after 30 s idle, so at most one thread per lane exists (bounded by listeners
- * × checks; in practice the number of lanes delivering at the same moment).
+ * other lanes go on. Lanes are delivered by at most {@link #THREADS} {@code vitals-listener-N}
+ * daemon threads, started on demand and ended after 30 s idle: a listener stuck in a call holds
+ * one, the other delivers every other lane (a lane waiting behind two stuck calls is bounded by
+ * {@link #MAX_QUEUED}, like any lane).
  *
  * <p>Bounded, never waited on: {@link #submit} only queues. A lane whose current call has run
  * longer than {@link #SLOW_AFTER_NANOS} is <em>stuck</em>: its new notices are skipped (counted,
@@ -38,6 +39,8 @@ final class Notifications {
     static final long SLOW_AFTER_NANOS = TimeUnit.SECONDS.toNanos(1);
     /** Notices one lane may hold; more are skipped. */
     static final int MAX_QUEUED = 1_000;
+    /** Delivery threads at most: one for a stuck listener, one for everything else. */
+    static final int THREADS = 2;
 
     private final Clock clock;
     private final List<HealthListener> listeners;
@@ -48,12 +51,14 @@ final class Notifications {
         this.clock = clock;
         this.listeners = List.copyOf(listeners);
         AtomicInteger n = new AtomicInteger();
-        // A lane has at most one task in the executor at a time, so threads ≤ lanes.
-        this.executor = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 30, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
+        // A lane has at most one task in the executor at a time; lanes beyond THREADS wait their turn.
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(THREADS, THREADS, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
             Thread t = new Thread(r, "vitals-listener-" + n.incrementAndGet());
             t.setDaemon(true);
             return t;
         });
+        pool.allowCoreThreadTimeOut(true);
+        this.executor = pool;
     }
 
     /** @return the lanes of one check: the transition log first, then one per listener */

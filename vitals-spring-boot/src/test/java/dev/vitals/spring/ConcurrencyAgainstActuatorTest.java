@@ -134,7 +134,10 @@ class ConcurrencyAgainstActuatorTest {
             int eventLoops = ctx.getBean(dev.vitals.server.ProbeServer.class).eventLoopThreads();
             assertThat(vitalsThreads.stream().filter(n -> n.startsWith("vitals-check-")))
                     .as("check threads: at most one per check").hasSizeLessThanOrEqualTo(registry.checks().size());
-            assertThat(vitalsThreads.stream().filter(n -> !n.startsWith("vitals-check-")))
+            assertThat(vitalsThreads.stream().filter(n -> n.startsWith("vitals-listener-")))
+                    .as("listener delivery (Micrometer, the transition log): two at most, ended when idle")
+                    .hasSizeLessThanOrEqualTo(2);
+            assertThat(vitalsThreads.stream().filter(n -> !n.startsWith("vitals-check-") && !n.startsWith("vitals-listener-")))
                     .as("scheduler, availability publisher, probe event loops")
                     .hasSizeLessThanOrEqualTo(2 + eventLoops);
 
