@@ -59,7 +59,7 @@ class ReplayEndToEndTest {
 
     /**
      * {@code vitals replay cpu-limit}: the incident inside a 500m CPU limit, each demo instance in
-     * its own cgroup, sized from the boot measured under the limit. About 1.5 minutes. Where no
+     * its own cgroup, sized from the boot measured under the limit. About 2 minutes (130 s here). Where no
      * cgroup can be created here the case must be reported SKIP "limits not applied", never FAIL.
      */
     @Test
