@@ -87,7 +87,8 @@ public final class Simulation {
             this.target = String.join(" ", b.command);
         }
         this.limits = runtime instanceof ProcessRuntime pr && !pr.limits().resources().isEmpty()
-                ? Optional.of(pr.limits()) : Optional.empty();
+                ? Optional.of(pr.limits())
+                : b.limits != null && !b.limits.resources().isEmpty() ? Optional.of(b.limits) : Optional.empty();
         this.executor = b.executor != null ? b.executor
                 : new RealProbeExecutor(new Prober(options.podIp(), pod.ports(), options.kubeletVersion(), pod.env()));
     }
@@ -397,7 +398,11 @@ public final class Simulation {
             return this;
         }
 
-        /** @param l the resources with the way they are applied already decided (the CLI, which prints it first) */
+        /**
+         * @param l the resources with the way they are applied already decided (the CLI, which prints
+         *        it first); with an injected {@link #runtime} that applies them itself (a wrapped
+         *        {@link ProcessRuntime}, as the replay's), they are only reported
+         */
         public Builder limits(dev.vitals.kubesim.runtime.ResourceLimits l) {
             this.limits = Objects.requireNonNull(l, "limits");
             return this;

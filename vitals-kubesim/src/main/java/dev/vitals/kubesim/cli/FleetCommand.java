@@ -49,8 +49,12 @@ final class FleetCommand implements Callable<Integer> {
     @Option(names = "--duration", paramLabel = "DURATION", description = "override the model's scenario duration, e.g. 10m")
     String duration;
 
-    @Option(names = "--manifest", paramLabel = "FILE", description = "take the probes' kubelet fields from this manifest")
+    @Option(names = "--manifest", paramLabel = "FILE", description = "take the probes' kubelet fields from this manifest"
+            + " (live engine: and its resources.limits, a cgroup per replica instance)")
     Path manifest;
+
+    /** The manifest container's resources: the live engine runs each replica under them. */
+    private dev.vitals.kubesim.model.Resources manifestResources = dev.vitals.kubesim.model.Resources.NONE;
 
     @Option(names = "--container", paramLabel = "NAME", description = "the manifest's container (needed when it has several)")
     String container;
@@ -156,17 +160,26 @@ final class FleetCommand implements Callable<Integer> {
                                 err.println(line);
                                 err.flush();
                             }
-                        }, name);
+                        }, name, manifestResources);
             } catch (IllegalArgumentException e) {
                 throw new InvalidInputException(e.getMessage());
             }
             out.println("vitals fleet: " + s.replicas() + " replicas of " + String.join(" ", command) + " (output: "
                     + logDir.resolve("replicas.log") + "), " + s.duration().toSeconds() + " s after warm-up");
+            if (!live.limits().isEmpty()) {
+                out.println("  resources: " + manifestResources.describe() + ": " + live.limits().get(0).status());
+            }
             out.flush();
             try {
                 r = live.run();
             } catch (IllegalArgumentException e) {
                 throw new InvalidInputException(e.getMessage());
+            }
+            for (int i = 0; i < live.limits().size(); i++) {
+                for (dev.vitals.kubesim.runtime.ResourceLimits.InstanceUsage u : live.limits().get(i).report().instances()) {
+                    out.printf(java.util.Locale.ROOT, "  replica %d instance #%d: %s; exit %d %s%n", i, u.instance(),
+                            u.usage().describe(), u.exitCode(), u.reason());
+                }
             }
         }
         out.print(FleetReport.text(r));
@@ -209,7 +222,9 @@ final class FleetCommand implements Callable<Integer> {
      * container's first declared port go to PORT, others to PROBE_PORT.
      */
     private FleetSpec manifestOnly() {
-        PodSpec pod = ManifestReader.read(manifest).select(Optional.ofNullable(container)).toPodSpec();
+        ManifestReader.ContainerEntry entry = ManifestReader.read(manifest).select(Optional.ofNullable(container));
+        manifestResources = entry.resources();
+        PodSpec pod = entry.toPodSpec();
         Optional<Integer> first = pod.ports().values().stream().findFirst();
         boolean isolated = pod.liveness().or(pod::readiness).map(p -> {
             if (p.handler() instanceof ProbeHandler.HttpGet) {
@@ -253,7 +268,9 @@ final class FleetCommand implements Callable<Integer> {
                 s = s.withSeed(seed);
             }
             if (manifest != null) {
-                PodSpec pod = ManifestReader.read(manifest).select(Optional.ofNullable(container)).toPodSpec();
+                ManifestReader.ContainerEntry entry = ManifestReader.read(manifest).select(Optional.ofNullable(container));
+                manifestResources = entry.resources();
+                PodSpec pod = entry.toPodSpec();
                 FleetSpec.Probes p = s.probes();
                 s = new FleetSpec(s.replicas(), s.duration(), s.step(), s.seed(), s.replica(),
                         new FleetSpec.Probes(pod.startup(), pod.liveness(), pod.readiness(), p.server(), p.livenessDependency(),

@@ -33,15 +33,17 @@ import picocli.CommandLine.Parameters;
             + " and the same faults, and compares restarts, time not ready, probe failures and liveness latency"
             + " side by side. Needs only the built jars (vitals.jar and vitals-demo.jar).",
             "",
-            "Scenarios: incident, db-outage, slow-start, stall, grpc, all (default). Before the runs the demo's boot is"
+            "Scenarios: incident, db-outage, slow-start, stall, grpc, agent, cpu-limit, all (default). Before the runs the demo's boot is"
             + " measured (--boot-rounds) and every delay, budget and run length sized from it, so that each"
-            + " expectation has at least a 2x margin; a scenario that cannot get its margins here is skipped, with the reason.",
+            + " expectation has at least a 2x margin; a scenario that cannot get its margins here is skipped, with the reason."
+            + " cpu-limit runs each demo in a cgroup with a 500m CPU limit, sized from the boot measured under that limit;"
+            + " where no cgroup can be created it is skipped (limits not applied).",
             "",
             "Exit code: 0 when every judged scenario holds (and at least one was judged), 1 when one does not"
             + " or nothing could be judged, 2 on bad input."})
 final class ReplayCommand implements Callable<Integer> {
     @Parameters(paramLabel = "SCENARIO", arity = "0..*",
-            description = "incident | db-outage | slow-start | stall | grpc | all (default all); a single row such as incident-burst also works")
+            description = "incident | db-outage | slow-start | stall | grpc | agent | cpu-limit | all (default all); a single row such as incident-burst also works")
     List<String> scenarios = new ArrayList<>();
 
     @Option(names = "--demo-jar", paramLabel = "FILE",
@@ -136,7 +138,29 @@ final class ReplayCommand implements Callable<Integer> {
                 return VitalsCommand.FAILED;
             }
         }
-        List<ReplayCase> cases = ReplayCatalog.select(scenarios, sizing);
+        // cpu-limit: its own boot, measured under its limit, when it runs and the limit can be applied here.
+        Sizing underLimit = ReplayCatalog.assumedUnderLimit(sizing);
+        Optional<String> limitsNotApplied = Optional.empty();
+        boolean cpuLimit = ReplayCatalog.select(scenarios).stream().anyMatch(c -> !c.resources().isEmpty());
+        if (cpuLimit) {
+            dev.vitals.kubesim.runtime.ResourceLimits probe = dev.vitals.kubesim.runtime.ResourceLimits.of(ReplayCatalog.CPU_LIMIT);
+            if (!probe.applied()) {
+                limitsNotApplied = Optional.of(probe.status());
+                out.println("vitals replay: " + probe.status() + " (cpu-limit is skipped)");
+            } else if (bootSeconds == null) {
+                out.printf(Locale.ROOT, "vitals replay: measuring the demo's boot under %s (%d round(s))…%n",
+                        ReplayCatalog.CPU_LIMIT.describe(), bootRounds);
+                out.flush();
+                try {
+                    underLimit = b.build().measureBoot(bootRounds, ReplayCatalog.CPU_LIMIT);
+                } catch (IllegalStateException e) {
+                    err.println("error: cannot measure the demo's boot under " + ReplayCatalog.CPU_LIMIT.describe() + ": " + e.getMessage());
+                    err.flush();
+                    return VitalsCommand.FAILED;
+                }
+            }
+        }
+        List<ReplayCase> cases = ReplayCatalog.select(scenarios, sizing, underLimit, limitsNotApplied);
         List<ReplayCase> skipped = cases.stream().filter(c -> c.skip().isPresent()).toList();
         long seconds = 0;
         for (ReplayCase c : cases) {
@@ -149,6 +173,10 @@ final class ReplayCommand implements Callable<Integer> {
                 seconds + 4L * (cases.size() - skipped.size()));
         out.println("  demo: " + jar);
         out.println("  sizing: " + sizing.describe());
+        if (cpuLimit && limitsNotApplied.isEmpty()) {
+            out.println("  sizing under " + ReplayCatalog.CPU_LIMIT.describe() + (bootSeconds == null ? "" : " (assumed "
+                    + (int) ReplayCatalog.ASSUMED_LIMIT_SLOWDOWN + "x the given boot)") + ": " + underLimit.describe());
+        }
         for (ReplayCase c : cases) {
             out.println(describe(c));
             c.skip().ifPresent(why -> out.printf(Locale.ROOT, "  %-16s SKIPPED: %s%n", "", why));
@@ -184,6 +212,12 @@ final class ReplayCommand implements Callable<Integer> {
         out.println();
         out.print(ReplayReport.table(runs));
         out.println();
+        String throttling = ReplayReport.throttling(runs);
+        if (!throttling.isEmpty()) {
+            out.println("resources (each demo instance's cgroup counters at its exit):");
+            out.print(throttling);
+            out.println();
+        }
         out.print(ReplayReport.verdicts(runs, skipped));
         out.flush();
         if (json != null) {

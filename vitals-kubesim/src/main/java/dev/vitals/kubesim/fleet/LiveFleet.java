@@ -14,6 +14,8 @@ import dev.vitals.kubesim.probe.Prober;
 import dev.vitals.kubesim.probe.RealProbeExecutor;
 import dev.vitals.kubesim.runtime.ContainerRuntime;
 import dev.vitals.kubesim.runtime.ProcessRuntime;
+import dev.vitals.kubesim.runtime.ResourceLimits;
+import dev.vitals.kubesim.model.Resources;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -64,6 +66,7 @@ public final class LiveFleet {
     private final ProcessBuilder.Redirect output;
     private final Consumer<String> progress;
     private final String path;
+    private final List<ResourceLimits> limits;
 
     /**
      * @param spec the fleet (its replica model's numbers are not used: the processes are real)
@@ -77,6 +80,27 @@ public final class LiveFleet {
      */
     public LiveFleet(FleetSpec spec, List<String> command, int servicePort, String path, ProcessBuilder.Redirect output,
             Consumer<String> progress, String label) {
+        this(spec, command, servicePort, path, output, progress, label, Resources.NONE);
+    }
+
+    /**
+     * As the constructor without resources, each replica's every instance in its own cgroup with
+     * {@code resources} (a manifest's {@code resources.limits}), as the container runtime gives each
+     * container; where no cgroup can be created the replicas run without them and
+     * {@link #limits()} says so.
+     *
+     * @param resources the container's resources ({@link Resources#NONE}: none)
+     * @throws IllegalArgumentException as the other constructor
+     */
+    public LiveFleet(FleetSpec spec, List<String> command, int servicePort, String path, ProcessBuilder.Redirect output,
+            Consumer<String> progress, String label, Resources resources) {
+        List<ResourceLimits> l = new ArrayList<>();
+        if (!resources.isEmpty()) {
+            for (int i = 0; i < spec.replicas(); i++) {
+                l.add(ResourceLimits.of(resources)); // one per replica: its report numbers that replica's instances
+            }
+        }
+        this.limits = List.copyOf(l);
         this.spec = Objects.requireNonNull(spec, "spec");
         this.command = List.copyOf(command);
         this.servicePort = servicePort;
@@ -106,6 +130,15 @@ public final class LiveFleet {
         if (servicePort < 0 || servicePort > 65535) {
             throw new IllegalArgumentException("service port must be 0-65535, was " + servicePort);
         }
+    }
+
+    /**
+     * @return per replica (index = {@code REPLICA}), how its resources are applied and, after
+     *         {@link #run()}, each of its instances' CPU used, periods and time throttled and memory
+     *         peak; empty without resources
+     */
+    public List<ResourceLimits> limits() {
+        return limits;
     }
 
     /**
@@ -161,7 +194,8 @@ public final class LiveFleet {
                     env.put("DEPENDENCY_HOST", "127.0.0.1");
                     env.put("DEPENDENCY_PORT", Integer.toString(dependency.port()));
                 }
-                ContainerRuntime runtime = new ProcessRuntime(command, output, env, null);
+                ContainerRuntime runtime = limits.isEmpty() ? new ProcessRuntime(command, output, env, null)
+                        : new ProcessRuntime(command, output, env, null, limits.get(i));
                 RealProbeExecutor exec = new RealProbeExecutor(new Prober("127.0.0.1", pod.ports(), KubeletOptions.defaults().kubeletVersion()));
                 executors.add(exec);
                 final int idx = i;

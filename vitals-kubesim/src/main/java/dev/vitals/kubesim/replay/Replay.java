@@ -7,6 +7,8 @@ import dev.vitals.kubesim.fault.LoadGenerator;
 import dev.vitals.kubesim.model.PodSpec;
 import dev.vitals.kubesim.model.ProbeType;
 import dev.vitals.kubesim.runtime.ProcessRuntime;
+import dev.vitals.kubesim.runtime.ResourceLimits;
+import dev.vitals.kubesim.model.Resources;
 import dev.vitals.kubesim.model.SimEvent;
 import dev.vitals.kubesim.scenario.Action;
 import dev.vitals.kubesim.scenario.ActionRunner;
@@ -191,6 +193,27 @@ public final class Replay {
      * @throws InterruptedException when interrupted (the children are killed)
      */
     public Sizing measureBoot(int rounds) throws InterruptedException {
+        return measureBoot(rounds, Resources.NONE);
+    }
+
+    /**
+     * As {@link #measureBoot(int)}, each booting JVM in its own cgroup with {@code resources}
+     * (the {@code cpu-limit} scenario's boot under its limit: a JVM under 500m boots several
+     * times slower, and sizing it from the unconstrained boot would give wrong margins).
+     *
+     * @param rounds 1–10
+     * @param resources the limits each boot runs under ({@link Resources#NONE}: none)
+     * @return the sizing from the samples (2 per round)
+     * @throws IllegalArgumentException when rounds is out of range
+     * @throws IllegalStateException when a boot fails, or resources are set and no cgroup can be
+     *         created here ({@link ResourceLimits#status()} says why)
+     * @throws InterruptedException when interrupted (the children are killed)
+     */
+    public Sizing measureBoot(int rounds, Resources resources) throws InterruptedException {
+        if (!resources.isEmpty() && !ResourceLimits.of(resources).applied()) {
+            throw new IllegalStateException("cannot boot under " + resources.describe() + ": "
+                    + ResourceLimits.of(resources).status());
+        }
         if (rounds < 1 || rounds > 10) {
             throw new IllegalArgumentException("boot rounds must be 1-10, was " + rounds);
         }
@@ -208,7 +231,7 @@ public final class Replay {
                 int n = round;
                 List<Future<Double>> fs = new ArrayList<>();
                 for (Wiring w : List.of(Wiring.NAIVE, Wiring.VITALS)) {
-                    Future<Double> f = pool.submit(() -> bootWithRetry(w, n));
+                    Future<Double> f = pool.submit(() -> bootWithRetry(w, n, resources));
                     if (!parallel) {
                         samples.add(awaitBoot(f));
                     } else {
@@ -252,19 +275,19 @@ public final class Replay {
     }
 
     /** One boot; a boot that fails (a port taken by another process in between, say) is tried once more on fresh ports. */
-    private double bootWithRetry(Wiring w, int round) throws InterruptedException {
+    private double bootWithRetry(Wiring w, int round, Resources resources) throws InterruptedException {
         try {
-            return bootOnce(w, round, "");
+            return bootOnce(w, round, "", resources);
         } catch (IllegalStateException first) {
             LOG.log(System.Logger.Level.WARNING, "boot measurement failed, trying again: " + first.getMessage());
-            return bootOnce(w, round, "-retry");
+            return bootOnce(w, round, "-retry", resources);
         }
     }
 
-    private double bootOnce(Wiring w, int round, String suffix) throws InterruptedException {
+    private double bootOnce(Wiring w, int round, String suffix, Resources resources) throws InterruptedException {
         int[] ports = Ports.pick(3);
         List<String> cmd = demoCommand(w, ports[0], ports[1], ports[2], ports[2], List.of());
-        Path log = logDir.resolve("boot-" + w.flag() + "-" + round + suffix + ".log");
+        Path log = logDir.resolve("boot-" + w.flag() + (resources.isEmpty() ? "" : "-limited") + "-" + round + suffix + ".log");
         try {
             Files.deleteIfExists(log);
         } catch (IOException e) {
@@ -276,7 +299,8 @@ public final class Replay {
         AtomicInteger exit = new AtomicInteger(Integer.MIN_VALUE);
         long t0 = System.nanoTime();
         dev.vitals.kubesim.runtime.ContainerRuntime.Instance i = new TrackingRuntime(
-                new ProcessRuntime(cmd, ProcessBuilder.Redirect.appendTo(log.toFile()), Map.of(), null)).start(round, exit::set);
+                new ProcessRuntime(cmd, ProcessBuilder.Redirect.appendTo(log.toFile()), Map.of(), null,
+                        ResourceLimits.of(resources))).start(round, exit::set);
         try {
             long deadline = t0 + BOOT_LIMIT.toNanos();
             while (System.nanoTime() < deadline) {
@@ -385,12 +409,17 @@ public final class Replay {
             } catch (IOException e) {
                 throw new IllegalStateException("cannot reset " + log + ": " + e.getMessage(), e);
             }
-            runtime = new TrackingRuntime(new ProcessRuntime(cmd, ProcessBuilder.Redirect.appendTo(log.toFile()), Map.of(), null));
+            // A case with resources: each demo instance in its own cgroup with them, as a container
+            // runtime gives each container; the throttling counters land in the result's limits().
+            ResourceLimits limits = ResourceLimits.of(c.resources());
+            runtime = new TrackingRuntime(new ProcessRuntime(cmd, ProcessBuilder.Redirect.appendTo(log.toFile()), Map.of(), null,
+                    limits));
             PodSpec pod = c.pod(w, appPort, probePort, ports[4]);
             proxy = new FaultProxy(new FaultProxy.Spec("db", proxyPort, "127.0.0.1", dbPort)).start();
             SimulationResult result;
             try {
-                result = Simulation.builder(pod).runtime(runtime).duration(c.duration()).listener(this::onEvent).build().run();
+                result = Simulation.builder(pod).runtime(runtime).limits(limits).duration(c.duration()).listener(this::onEvent)
+                        .build().run();
             } finally {
                 synchronized (timers) {
                     timers.forEach(f -> f.cancel(false));

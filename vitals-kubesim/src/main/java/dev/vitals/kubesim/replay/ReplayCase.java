@@ -4,6 +4,7 @@ import dev.vitals.kubesim.model.PodSpec;
 import dev.vitals.kubesim.model.ProbeHandler;
 import dev.vitals.kubesim.model.ProbeSpec;
 import dev.vitals.kubesim.model.ProbeType;
+import dev.vitals.kubesim.model.Resources;
 import dev.vitals.kubesim.model.RestartPolicy;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -38,8 +39,10 @@ public final class ReplayCase {
     private final double readyAllowance;
     private final boolean grpcProbes;
     private final List<Wiring> wirings;
+    private final Resources resources;
 
     private ReplayCase(Builder b) {
+        this.resources = b.resources;
         this.grpcProbes = b.grpcProbes;
         this.name = b.name;
         this.scenario = b.scenario;
@@ -175,6 +178,15 @@ public final class ReplayCase {
                 RestartPolicy.ALWAYS, GRACE_SECONDS);
     }
 
+    /**
+     * @return the container's resources in both runs: each demo instance runs in its own cgroup
+     *         with them ({@link dev.vitals.kubesim.runtime.ResourceLimits}); {@link Resources#NONE}
+     *         for the unconstrained scenarios
+     */
+    public Resources resources() {
+        return resources;
+    }
+
     /** @return whether the Vitals run is probed over gRPC ({@code grpc.health.v1}, the demo's {@code --grpc-port}) */
     public boolean grpcProbes() {
         return grpcProbes;
@@ -246,6 +258,7 @@ public final class ReplayCase {
         private double readyAllowance;
         private boolean grpcProbes;
         private List<Wiring> wirings = List.of(Wiring.NAIVE, Wiring.VITALS);
+        private Resources resources = Resources.NONE;
 
         private Builder(String name, String scenario) {
             if (!Objects.requireNonNull(name, "name").matches("[a-z0-9-]+")) {
@@ -316,6 +329,12 @@ public final class ReplayCase {
             return this;
         }
 
+
+        /** @param r the container's resources in both runs (default none) */
+        public Builder resources(Resources r) {
+            this.resources = Objects.requireNonNull(r, "resources");
+            return this;
+        }
 
         /** @param m a predicted margin of one of the case's expectations */
         public Builder margin(Margin m) {

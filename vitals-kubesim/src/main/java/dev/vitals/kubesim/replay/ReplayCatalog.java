@@ -7,10 +7,13 @@ import static dev.vitals.kubesim.replay.RunExpectation.notReadyDuring;
 import static dev.vitals.kubesim.replay.RunExpectation.readyAtEnd;
 import static dev.vitals.kubesim.replay.RunExpectation.restarts;
 
+import dev.vitals.kubesim.model.Resources;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 
 /**
@@ -50,6 +53,11 @@ import java.util.Set;
  *       with {@code -javaagent:vitals-agent.jar} attached and kubelet probing the agent's port,
  *       beside the Vitals wiring: no restart for either (liveness from the JVM; readiness from the demo's own {@code /healthz}, polled
  *       in the background, fails while the exports hold every worker).</li>
+ *   <li>{@code cpu-limit}: the {@code incident} row with each demo instance in a cgroup with a
+ *       500m CPU limit ({@link #CPU_LIMIT}), sized from the boot measured under that limit (its
+ *       startup budget, Ready allowance and run length), with the same expectations; each run's
+ *       CPU used, periods and time throttled are in its record. Where no cgroup can be created
+ *       the case is skipped with "limits not applied" and the reason.</li>
  * </ul>
  *
  * <p>Where start-up is not the subject, both wirings get the same startup probe of
@@ -59,7 +67,18 @@ import java.util.Set;
  */
 public final class ReplayCatalog {
     /** The scenario names, in the order {@code all} runs them. */
-    public static final List<String> SCENARIOS = List.of("incident", "db-outage", "slow-start", "stall", "grpc", "agent");
+    public static final List<String> SCENARIOS = List.of("incident", "db-outage", "slow-start", "stall", "grpc", "agent",
+            "cpu-limit");
+
+    /** The {@code cpu-limit} scenario's container resources: {@code limits.cpu: 500m} (request defaults to it). */
+    public static final Resources CPU_LIMIT = new Resources(OptionalLong.of(500), OptionalLong.empty(), OptionalLong.empty());
+
+    /**
+     * How much slower the demo is assumed to boot under {@link #CPU_LIMIT} where that boot was not
+     * measured (listing, {@code --boot-seconds}, tests): 4×, two cores down to half of one.
+     * {@code vitals replay} measures it when it runs {@code cpu-limit}.
+     */
+    public static final double ASSUMED_LIMIT_SLOWDOWN = 4;
 
     /**
      * The boot time assumed where nothing was measured (selecting and listing cases, tests):
@@ -67,7 +86,7 @@ public final class ReplayCatalog {
      */
     public static final Sizing NOMINAL = Sizing.given(2.0);
 
-    private static final List<ReplayCase> NOMINAL_CASES = build(NOMINAL);
+    private static final List<ReplayCase> NOMINAL_CASES = build(NOMINAL, assumedUnderLimit(NOMINAL), Optional.empty());
 
     private ReplayCatalog() {
     }
@@ -82,7 +101,27 @@ public final class ReplayCatalog {
      * @return every case sized for it, in order (a case whose margins cannot be had carries its {@link ReplayCase#skip()} reason)
      */
     public static List<ReplayCase> all(Sizing sizing) {
-        return sizing == NOMINAL ? NOMINAL_CASES : build(sizing);
+        return sizing == NOMINAL ? NOMINAL_CASES : build(sizing, assumedUnderLimit(sizing), Optional.empty());
+    }
+
+    /**
+     * @param sizing the boot time measured on this machine
+     * @param underLimit the boot time measured under {@link #CPU_LIMIT} (sizes {@code cpu-limit})
+     * @param limitsNotApplied why no cgroup can be created here, if so ({@code cpu-limit} is then
+     *        skipped with it, not run)
+     * @return every case sized for them, in order
+     */
+    public static List<ReplayCase> all(Sizing sizing, Sizing underLimit, Optional<String> limitsNotApplied) {
+        return build(sizing, underLimit, limitsNotApplied);
+    }
+
+    /**
+     * @param sizing the unconstrained boot
+     * @return the boot under {@link #CPU_LIMIT} assumed where it was not measured:
+     *         {@link #ASSUMED_LIMIT_SLOWDOWN} times slower, at most 3600 s
+     */
+    public static Sizing assumedUnderLimit(Sizing sizing) {
+        return Sizing.given(Math.min(3600, ASSUMED_LIMIT_SLOWDOWN * sizing.bootSeconds()));
     }
 
     /**
@@ -103,7 +142,22 @@ public final class ReplayCatalog {
      * @throws IllegalArgumentException naming the unknown name and the known ones
      */
     public static List<ReplayCase> select(List<String> names, Sizing sizing) {
-        List<ReplayCase> all = all(sizing);
+        return select(names, all(sizing));
+    }
+
+    /**
+     * @param names scenario names, case names or {@code all}; empty means all
+     * @param sizing the boot time measured on this machine
+     * @param underLimit the boot time measured under {@link #CPU_LIMIT}
+     * @param limitsNotApplied why no cgroup can be created here, if so
+     * @return the cases, in catalog order, each once
+     * @throws IllegalArgumentException naming the unknown name and the known ones
+     */
+    public static List<ReplayCase> select(List<String> names, Sizing sizing, Sizing underLimit, Optional<String> limitsNotApplied) {
+        return select(names, all(sizing, underLimit, limitsNotApplied));
+    }
+
+    private static List<ReplayCase> select(List<String> names, List<ReplayCase> all) {
         if (names.isEmpty() || names.contains("all")) {
             return all;
         }
@@ -133,7 +187,7 @@ public final class ReplayCatalog {
         return Duration.ofSeconds((long) Math.ceil(s));
     }
 
-    private static List<ReplayCase> build(Sizing sizing) {
+    private static List<ReplayCase> build(Sizing sizing, Sizing underLimit, Optional<String> limitsNotApplied) {
         double boot = sizing.bootSeconds();
         double allowance = sizing.readyAllowanceSeconds();
         ProbeTiming incident = new ProbeTiming(2, 3, 3);
@@ -277,6 +331,31 @@ public final class ReplayCatalog {
                 .expect(Wiring.NAIVE_AGENT, restarts("==", 0))
                 .expect(Wiring.NAIVE_AGENT, livenessHeadroom(Margin.TWICE))
                 .build());
+
+        // The incident under a 500m CPU limit: the same load, probes and expectations, sized from
+        // the boot under the limit (a shared sizing would give the limited JVM the unconstrained
+        // boot's budgets and margins).
+        ProbeTiming limitedBoot = new ProbeTiming(1, 1, underLimit.bootStartupThreshold());
+        double limitedAllowance = underLimit.readyAllowanceSeconds();
+        ReplayCase.Builder cpuLimit = ReplayCase.builder("cpu-limit", "cpu-limit")
+                .title("the incident's probe and load with limits.cpu: 500m (a cgroup per demo instance); "
+                        + "sized from the boot under the limit")
+                .resources(CPU_LIMIT)
+                .demoFlags(exports)
+                .startup(Wiring.NAIVE, limitedBoot).startup(Wiring.VITALS, limitedBoot)
+                .liveness(incident).readiness(incident)
+                .action(new ReplayAction.Load(Duration.ofSeconds(2), clients, sustain, Duration.ofSeconds(60)))
+                .duration(seconds(limitedAllowance + 2 + sustain.toSeconds() + 8))
+                .expect(Wiring.NAIVE, restarts(">=", 1))
+                .expect(Wiring.VITALS, restarts("==", 0))
+                .expect(Wiring.VITALS, livenessHeadroom(Margin.TWICE))
+                .margin(Margin.predicted("startup budget vs boot under 500m", limitedBoot.failureThreshold(),
+                        underLimit.bootSeconds()))
+                .margin(Margin.predicted("Ready allowance vs boot under 500m", limitedAllowance, underLimit.bootSeconds()))
+                .readyAllowance(limitedAllowance)
+                .margin(queueWait).margin(sustainedLoad);
+        limitsNotApplied.ifPresent(why -> cpuLimit.skip(why.startsWith("limits not applied") ? why : "limits not applied: " + why));
+        cases.add(cpuLimit.build());
         return List.copyOf(cases);
     }
 }

@@ -23,7 +23,8 @@ public final class ReplayReport {
             "incident", "naive restarts under the export load, Vitals does not",
             "db-outage", "naive restarts for a remote outage; Vitals only stops taking traffic, then recovers",
             "slow-start", "naive crash-loops on a slow start; Vitals waits it out behind its startup probe",
-            "stall", "a short freeze restarts neither; deadlocked workers restart both");
+            "stall", "a short freeze restarts neither; deadlocked workers restart both",
+            "cpu-limit", "under a 500m CPU limit, naive restarts under the export load, Vitals does not");
 
     private ReplayReport() {
     }
@@ -40,6 +41,26 @@ public final class ReplayReport {
         }
         sb.append("(not ready: seconds with Ready false after the first Ready, the whole run if never Ready;\n"
                 + " probe failures: liveness + readiness; liveness p99: a timed-out probe counts as its timeout)\n");
+        return sb.toString();
+    }
+
+    /**
+     * @param runs the runs
+     * @return for each run with resources ({@code cpu-limit}), its limits and how they were
+     *         applied, then each demo instance's CPU used, periods throttled and time throttled
+     *         (the cgroup's own counters at its exit); empty when no run had resources
+     */
+    public static String throttling(List<RunRecord> runs) {
+        StringBuilder sb = new StringBuilder();
+        for (RunRecord r : runs) {
+            String lines = Reports.resources(r.result());
+            if (!lines.isEmpty()) {
+                sb.append(r.replayCase().name()).append(" / ").append(r.wiring().flag()).append(String.format(Locale.ROOT, "%s%n",
+                        r.firstReadySeconds().isPresent() ? String.format(Locale.ROOT, " (first Ready at %.1f s)",
+                                r.firstReadySeconds().getAsDouble()) : " (never Ready)"));
+                sb.append(lines);
+            }
+        }
         return sb.toString();
     }
 
@@ -152,6 +173,7 @@ public final class ReplayReport {
             n.put("passed", r.passed());
             n.put("verdict", r.verdict().name());
             r.inconclusive().ifPresent(why -> n.put("skipReason", why));
+            Reports.resourcesJson(r.result(), n);
             ArrayNode margins = n.putArray("margins");
             List<Margin> all = new ArrayList<>(r.replayCase().margins());
             all.addAll(r.measuredMargins());

@@ -111,7 +111,14 @@ public final class Reports {
         return sb.toString();
     }
 
-    private static void resourcesJson(SimulationResult r, ObjectNode root) {
+    /**
+     * Adds the run's {@code resources} object (limits, applied, status, each instance's counters)
+     * to {@code root}; nothing without resources.
+     *
+     * @param r the result
+     * @param root the JSON object to add it to
+     */
+    public static void resourcesJson(SimulationResult r, ObjectNode root) {
         if (r.limits().isEmpty()) {
             return;
         }

@@ -58,6 +58,36 @@ class LiveFleetTest {
     }
 
     @Test
+    void replicasRunUnderTheManifestsLimitsEachInItsOwnCgroup() throws Exception {
+        FleetSpec spec = FleetSpecReader.parse(String.join("\n",
+                "replicas: 2",
+                "duration: 4s",
+                "seed: 3",
+                "replica: {workers: 4, startTime: 1s}",
+                "probes:",
+                "  server: isolated",
+                "  liveness: {periodSeconds: 1, timeoutSeconds: 2, failureThreshold: 3}",
+                "  readiness: {periodSeconds: 1, timeoutSeconds: 2, failureThreshold: 1}",
+                "clients: [{name: users, concurrency: 2, serviceTime: 50ms, timeout: 5s, until: 3s}]",
+                ""), "limits.yaml");
+        dev.vitals.kubesim.model.Resources limits = dev.vitals.kubesim.model.Resources.NONE.override("200m", null, "256Mi");
+        LiveFleet live = new LiveFleet(spec, replica(4, 50, 0), 0, "/", ProcessBuilder.Redirect.DISCARD, line -> { }, "limits", limits);
+        assertThat(live.limits()).hasSize(2);
+        org.junit.jupiter.api.Assumptions.assumeTrue(live.limits().get(0).applied(), live.limits().get(0).status());
+        FleetResult r = live.run();
+        assertThat(r.totals().restarts()).as(FleetReport.text(r)).isZero();
+        for (dev.vitals.kubesim.runtime.ResourceLimits l : live.limits()) {
+            assertThat(l.status()).startsWith("applied through cgroup");
+            // each replica's instance ran in its cgroup: the cgroup's counters saw its CPU, its CFS periods and its memory
+            assertThat(l.report().instances()).as(l.status()).singleElement().satisfies(u -> {
+                assertThat(u.usage().cpuSeconds()).isPositive();
+                assertThat(u.usage().periods()).isPositive();
+                assertThat(u.usage().memoryPeakBytes()).isPresent();
+            });
+        }
+    }
+
+    @Test
     void aSharedDependencyOutageEmptiesTheEndpointsThroughTheFaultProxy() throws Exception {
         // case C21, live: readiness checks the shared dependency (critical); the fault proxy refuses it for 5 s
         try (java.net.ServerSocket dep = new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
