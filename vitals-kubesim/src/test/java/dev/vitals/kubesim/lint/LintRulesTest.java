@@ -310,4 +310,37 @@ class LintRulesTest {
         assertThat(fs.get(0).message()).contains("Kubernetes 1.34").contains("pod's restartPolicy (Always) decides");
         assertThat(rules(lint(deployment(c)))).doesNotContain("L18"); // the default, 1.36
     }
+
+    @Test
+    void l19AProbeKillUnderRestartPolicyNeverIsFinal_computePodActions() {
+        String job = "apiVersion: batch/v1\nkind: Job\nmetadata: {name: migrate}\nspec:\n  template:\n    spec:\n"
+                + "      restartPolicy: POLICY\n      containers:\n      - name: app\n        image: x\n"
+                + "        livenessProbe:\n          exec: {command: [test, -e, /tmp/alive]}\n";
+        Finding f = only(lint(job.replace("POLICY", "Never")), "L19");
+        assertThat(f.field()).endsWith("livenessProbe");
+        assertThat(f.message()).contains("pod's restartPolicy Never").contains("first kill is final");
+        assertThat(rules(lint(job.replace("POLICY", "OnFailure")))).doesNotContain("L19");
+        // a container's own Never (KEP-5307, 1.35+) decides over the pod's Always; its rules never match a probe kill
+        String own = "        restartPolicy: Never\n        restartPolicyRules:\n        - action: Restart\n"
+                + "          exitCodes: {operator: In, values: [42]}\n        livenessProbe:\n          tcpSocket: {port: 8080}\n";
+        Finding g = only(lint(deployment(own)), "L19");
+        assertThat(g.message()).contains("container's restartPolicy Never").contains("restartPolicyRules match exit codes");
+        LintContext v134 = new LintContext(Optional.empty(), Optional.empty(), Map.of(),
+                dev.vitals.kubesim.model.KubernetesVersion.parse("1.34"));
+        assertThat(rules(lint(deployment(own), v134))).doesNotContain("L19"); // dropped before 1.35: the pod's Always
+    }
+
+    @Test
+    void l20ASidecarStartupProbeInANeverPodRestartsForever_computeInitContainerActions() {
+        String pod = "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  restartPolicy: POLICY\n"
+                + "  initContainers:\n  - name: proxy\n    image: proxy\n    restartPolicy: Always\n"
+                + "    startupProbe:\n      tcpSocket: {port: 15021}\n"
+                + "  containers:\n  - name: app\n    image: x\n";
+        Finding f = only(lint(pod.replace("POLICY", "Never")), "L20");
+        assertThat(f.container()).isEqualTo("proxy");
+        assertThat(f.message()).contains("restarted with back-off for as long as the pod lives");
+        assertThat(rules(lint(pod.replace("POLICY", "Always")))).doesNotContain("L20");
+        assertThat(rules(lint(pod.replace("POLICY", "Never").replace("    restartPolicy: Always\n", ""))))
+                .doesNotContain("L20"); // a plain init container: the pod fails instead
+    }
 }
