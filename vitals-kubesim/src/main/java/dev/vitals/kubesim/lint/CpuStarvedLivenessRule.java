@@ -54,17 +54,13 @@ final class CpuStarvedLivenessRule implements Rule {
         if (Probes.sameEndpoint(t, l.handler(), r.handler()) || !LivenessDependencyRule.dependencies(t, ctx).isEmpty()) {
             return; // L4's case
         }
-        int killAfter = l.failureThreshold() * l.periodSeconds();
-        int shedAfter = r.failureThreshold() * r.periodSeconds();
-        if (killAfter > shedAfter) {
+        Optional<Probes.KillBeforeShed> order = Probes.KillBeforeShed.of(l, r);
+        if (order.isEmpty()) {
             return;
         }
-        int readyFt = (killAfter - 1) / r.periodSeconds();
-        int liveFt = shedAfter / l.periodSeconds() + 1;
-        String fix = (readyFt >= 1 ? "lower readinessProbe.failureThreshold to " + readyFt + " (" + readyFt + " × "
-                + r.periodSeconds() + "s = " + readyFt * r.periodSeconds() + "s < " + killAfter + "s), or " : "")
-                + "raise livenessProbe.failureThreshold to " + liveFt + " (" + liveFt + " × " + l.periodSeconds() + "s = "
-                + liveFt * l.periodSeconds() + "s > " + shedAfter + "s); then check the boot and probe latency under the"
+        int killAfter = order.get().killAfter();
+        int shedAfter = order.get().shedAfter();
+        String fix = order.get().thresholdFix() + "; then check the boot and probe latency under the"
                 + " limit with vitals simulate (it applies limits.cpu)";
         out.accept(t.finding(this, "livenessProbe.failureThreshold", "under limits.cpu " + cpu + " a CPU-starved JVM is slow on"
                 + " every endpoint at once: liveness gives up after about " + killAfter + "s (failureThreshold " + Probes.budget(l)

@@ -124,4 +124,31 @@ final class Probes {
         return p.failureThreshold() + " × periodSeconds " + p.periodSeconds() + " = "
                 + (p.failureThreshold() * p.periodSeconds()) + "s";
     }
+
+    /**
+     * Liveness giving up no later than readiness sheds the pod (L4, L16): the seconds each needs
+     * ({@code failureThreshold × periodSeconds}, spec R25/R26) and the thresholds that would put
+     * shedding first.
+     *
+     * @param killAfter seconds of failures before liveness kills
+     * @param shedAfter seconds of failures before readiness takes the pod out of service
+     * @param thresholdFix "lower readinessProbe.failureThreshold to …, or raise livenessProbe.failureThreshold to …"
+     */
+    record KillBeforeShed(int killAfter, int shedAfter, String thresholdFix) {
+        /** @return the ordering when liveness gives up first (or at the same time), else empty */
+        static Optional<KillBeforeShed> of(ProbeSpec live, ProbeSpec ready) {
+            int killAfter = live.failureThreshold() * live.periodSeconds();
+            int shedAfter = ready.failureThreshold() * ready.periodSeconds();
+            if (killAfter > shedAfter) {
+                return Optional.empty();
+            }
+            int readyFt = (killAfter - 1) / ready.periodSeconds();
+            int liveFt = shedAfter / live.periodSeconds() + 1;
+            String fix = (readyFt >= 1 ? "lower readinessProbe.failureThreshold to " + readyFt + " (" + readyFt + " × "
+                    + ready.periodSeconds() + "s = " + readyFt * ready.periodSeconds() + "s < " + killAfter + "s), or " : "")
+                    + "raise livenessProbe.failureThreshold to " + liveFt + " (" + liveFt + " × " + live.periodSeconds() + "s = "
+                    + liveFt * live.periodSeconds() + "s > " + shedAfter + "s)";
+            return Optional.of(new KillBeforeShed(killAfter, shedAfter, fix));
+        }
+    }
 }

@@ -60,17 +60,13 @@ final class RestartBeforeShedRule implements Rule {
             better = "better, take " + String.join(", ", deps) + " out of what liveness checks (L10), so an outage only"
                     + " sheds traffic";
         }
-        int killAfter = l.failureThreshold() * l.periodSeconds();
-        int shedAfter = r.failureThreshold() * r.periodSeconds();
-        if (killAfter > shedAfter) {
+        Optional<Probes.KillBeforeShed> order = Probes.KillBeforeShed.of(l, r);
+        if (order.isEmpty()) {
             return;
         }
-        int readyFt = (killAfter - 1) / r.periodSeconds();
-        int liveFt = shedAfter / l.periodSeconds() + 1;
-        String fix = (readyFt >= 1 ? "lower readinessProbe.failureThreshold to " + readyFt + " (" + readyFt + " × "
-                + r.periodSeconds() + "s = " + readyFt * r.periodSeconds() + "s < " + killAfter + "s), or " : "")
-                + "raise livenessProbe.failureThreshold to " + liveFt + " (" + liveFt + " × " + l.periodSeconds() + "s = "
-                + liveFt * l.periodSeconds() + "s > " + shedAfter + "s); " + better;
+        int killAfter = order.get().killAfter();
+        int shedAfter = order.get().shedAfter();
+        String fix = order.get().thresholdFix() + "; " + better;
         out.accept(t.finding(this, "livenessProbe.failureThreshold", why + ": liveness kills after about "
                 + killAfter + "s of failures (failureThreshold " + Probes.budget(l) + ") but readiness needs " + shedAfter
                 + "s (failureThreshold " + Probes.budget(r) + ") to take the pod out of service, so a shared problem restarts the pod"
