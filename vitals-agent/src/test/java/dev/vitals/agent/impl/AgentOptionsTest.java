@@ -10,7 +10,8 @@ import java.util.Properties;
 import org.junit.jupiter.api.Test;
 
 class AgentOptionsTest {
-    private static Properties props(String... kv) {
+    /** @return properties from key, value pairs (shared with FrameworksTest) */
+    static Properties props(String... kv) {
         Properties p = new Properties();
         for (int i = 0; i < kv.length; i += 2) {
             p.setProperty(kv[i], kv[i + 1]);

@@ -1,20 +1,12 @@
 package dev.vitals.agent.impl;
 
+import static dev.vitals.agent.impl.AgentOptionsTest.props;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.Properties;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class FrameworksTest {
-    private static Properties props(String... kv) {
-        Properties p = new Properties();
-        for (int i = 0; i < kv.length; i += 2) {
-            p.setProperty(kv[i], kv[i + 1]);
-        }
-        return p;
-    }
-
     @Test
     void eachFrameworksDefaults() {
         Frameworks.Framework q = Frameworks.detect(Set.of(Frameworks.QUARKUS, Frameworks.QUARKUS_HEALTH), props());
