@@ -279,6 +279,13 @@ final class FleetCommand implements Callable<Integer> {
             } else if (container != null && model != null) {
                 throw new InvalidInputException("--container needs --manifest");
             }
+            for (FleetSpec.Action a : s.actions()) {
+                if (a.at().compareTo(s.duration()) >= 0) { // it would never run (issue 30), as in simulate's scenarios
+                    throw new InvalidInputException("actions: the kill of replica " + a.replica() + " at " + a.at().toSeconds()
+                            + "s is at or after the end of the " + s.duration().toSeconds() + "s run and would never run;"
+                            + " lengthen the run (duration, --duration) or move the action");
+                }
+            }
             if (!command.isEmpty() && s.replicas() > LiveFleet.MAX_REPLICAS) {
                 throw new InvalidInputException("the live engine runs 1-" + LiveFleet.MAX_REPLICAS + " replicas, the model asks for "
                         + s.replicas() + " (use --replicas)");

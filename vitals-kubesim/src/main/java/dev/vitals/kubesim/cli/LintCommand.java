@@ -279,7 +279,7 @@ final class LintCommand implements Callable<Integer> {
         try {
             return new OutputStreamWriter(Files.newOutputStream(abs), StandardCharsets.UTF_8);
         } catch (IOException e) {
-            throw new InvalidInputException("--output " + output + ": cannot write (" + e.getClass().getSimpleName() + ")");
+            throw new InvalidInputException("--output " + output + ": cannot write (" + InvalidInputException.reason(e) + ")");
         }
     }
 

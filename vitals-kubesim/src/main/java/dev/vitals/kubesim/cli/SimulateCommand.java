@@ -177,6 +177,7 @@ final class SimulateCommand implements Callable<Integer> {
             base = PodSpec.of("app", Map.of(), Optional.empty(), Optional.empty(), Optional.empty());
         }
         Map<String, Integer> ports = new LinkedHashMap<>(base.ports());
+        portNames.forEach(SimulateCommand::checkPortName);
         ports.putAll(portNames);
         Optional<ProbeSpec> s = flag(ProbeType.STARTUP, startup).or(base::startup);
         Optional<ProbeSpec> l = flag(ProbeType.LIVENESS, liveness).or(base::liveness);
@@ -193,6 +194,17 @@ final class SimulateCommand implements Callable<Integer> {
                     + " seconds (at most " + MAX_DURATION.toHours() + "h, the longest run), was " + grace);
         }
         return new PodSpec(base.containerName(), ports, s, l, r, rp, g, base.env(), base.containerRestart(), base.lifecycle());
+    }
+
+    /** A --port-name entry as the API server takes a container port (IANA_SVC_NAME, 1-65535): "=1" is not one. */
+    private static void checkPortName(String name, Integer port) {
+        if (!name.matches("[a-z0-9]([a-z0-9-]*[a-z0-9])?") || name.length() > 15 || !name.matches(".*[a-z].*")) {
+            throw new InvalidInputException("--port-name '" + name + "=" + port + "': the name must be 1-15 lowercase letters,"
+                    + " digits and '-', with a letter, as a container port's name");
+        }
+        if (port == null || port < 1 || port > 65535) {
+            throw new InvalidInputException("--port-name '" + name + "=" + port + "': the port must be 1-65535");
+        }
     }
 
     private static void checkNamedPort(ProbeSpec p, Map<String, Integer> ports) {

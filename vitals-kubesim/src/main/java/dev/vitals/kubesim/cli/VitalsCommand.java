@@ -53,10 +53,13 @@ public final class VitalsCommand implements Runnable {
      * @return the exit code
      */
     public static int execute(PrintWriter out, PrintWriter err, String... args) {
-        // `vitals lint` builds lint's model alone: picocli reflects over every command it is given, a
-        // large part of a short run's start-up (bench/cli-startup). What lint prints is the same.
-        boolean lintOnly = args.length > 0 && args[0].equals("lint");
-        return commandLine(out, err, lintOnly ? List.of(LintCommand.class) : SUBCOMMANDS).execute(args);
+        // `vitals lint|simulate|replay|fleet ...` builds that command's model alone: picocli reflects over
+        // every command it is given, a large part of a short run's start-up (bench/cli-startup) and of
+        // every bad-input answer. What the command prints is the same; help and completion see all.
+        List<Class<?>> only = args.length == 0 ? SUBCOMMANDS : SUBCOMMANDS.stream()
+                .filter(c -> c != CompletionCommand.class && c != CommandLine.HelpCommand.class)
+                .filter(c -> c.getAnnotation(Command.class).name().equals(args[0])).toList();
+        return commandLine(out, err, only.isEmpty() ? SUBCOMMANDS : only).execute(args);
     }
 
     /**
@@ -77,11 +80,11 @@ public final class VitalsCommand implements Runnable {
                 return Interrupts.exitCode();
             }
             if (ex instanceof InvalidInputException) {
-                cmd.getErr().println("error: " + ex.getMessage());
+                cmd.getErr().println("error: " + oneLine(String.valueOf(ex.getMessage())));
                 cmd.getErr().flush();
                 return BAD_INPUT;
             }
-            cmd.getErr().println("error: " + ex);
+            cmd.getErr().println("error: " + oneLine(String.valueOf(ex)));
             cmd.getErr().flush();
             return FAILED;
         });
@@ -89,16 +92,23 @@ public final class VitalsCommand implements Runnable {
             CommandLine cmd = ex.getCommandLine();
             List<String> unmatched = ex instanceof CommandLine.UnmatchedArgumentException
                     ? ((CommandLine.UnmatchedArgumentException) ex).getUnmatched() : List.of();
+            String message;
             if (cmd.getParent() == null && !unmatched.isEmpty() && !unmatched.get(0).startsWith("-")) {
-                cmd.getErr().println("error: unknown command '" + unmatched.get(0) + "' (commands: "
-                        + String.join(", ", cmd.getSubcommands().keySet()) + ")");
+                message = "unknown command '" + unmatched.get(0) + "' (commands: "
+                        + String.join(", ", cmd.getSubcommands().keySet()) + ")";
             } else {
-                cmd.getErr().println("error: " + ex.getMessage());
+                message = String.valueOf(ex.getMessage());
             }
-            cmd.getErr().println("Try '" + cmd.getCommandSpec().qualifiedName() + " --help' for usage.");
+            // one line, as every other input error (issue 30); the hint to --help at its end
+            cmd.getErr().println("error: " + oneLine(message) + " (see '" + cmd.getCommandSpec().qualifiedName() + " --help')");
             cmd.getErr().flush();
             return BAD_INPUT;
         });
         return cl;
+    }
+
+    /** @return {@code text} on one line: line breaks and the indentation after them become one space */
+    static String oneLine(String text) {
+        return text.strip().replaceAll("\\s*\\R\\s*", " ");
     }
 }

@@ -3,6 +3,7 @@ package dev.vitals.kubesim.fleet;
 import dev.vitals.kubesim.model.ProbeSpec;
 import dev.vitals.kubesim.model.ProbeType;
 import java.time.Duration;
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -32,6 +33,16 @@ public record FleetSpec(int replicas, Duration duration, Duration step, long see
 
     /** The largest fleet the model engine accepts. */
     public static final int MAX_REPLICAS = 5000;
+    /**
+     * The longest scenario, as for {@code simulate}: a longer one is a typo, and the per-second
+     * series would not fit in memory (100,000 h ran out of it; issue 30).
+     */
+    public static final Duration MAX_DURATION = Duration.ofHours(24);
+    /**
+     * The most steps a client's timeout, think time or retry delay may span: the model keeps a
+     * slot per step of the longest (4,194,304 slots, 32 MiB).
+     */
+    public static final long MAX_DELAY_STEPS = 1L << 22;
 
     public FleetSpec {
         Objects.requireNonNull(duration, "duration");
@@ -52,6 +63,18 @@ public record FleetSpec(int replicas, Duration duration, Duration step, long see
         }
         if (step.compareTo(Duration.ofMillis(1)) < 0 || step.compareTo(Duration.ofSeconds(1)) > 0) {
             throw new IllegalArgumentException("step must be 1ms-1s, was " + step);
+        }
+        if (duration.compareTo(MAX_DURATION) > 0) {
+            throw new IllegalArgumentException("duration must be at most " + MAX_DURATION.toHours() + "h (the longest run), was "
+                    + duration.toSeconds() + "s");
+        }
+        for (Clients c : clients) {
+            Duration longest = Collections.max(List.of(c.timeout(), c.thinkTime(), c.retryDelay()));
+            if (longest.toNanos() / step.toNanos() > MAX_DELAY_STEPS) {
+                throw new IllegalArgumentException("clients '" + c.name() + "': a timeout, thinkTime or retryDelay of "
+                        + longest.toSeconds() + "s is more than " + MAX_DELAY_STEPS + " steps of " + step.toMillis()
+                        + "ms, which the model cannot hold; shorten it or lengthen step");
+            }
         }
         for (Action a : actions) {
             if (a.replica() >= replicas) {

@@ -41,6 +41,9 @@ public final class ProbeFlags {
         String flag = "--" + type.label();
         ProbeSpec.Builder b = ProbeSpec.builder(type).fieldPrefix(flag);
         List<String> parts = new ArrayList<>(Arrays.asList(spec.split(",")));
+        if (parts.isEmpty()) { // "," splits to nothing
+            throw new InvalidInputException(flag + " '" + spec + "': no handler (give http://:PORT/PATH, tcp://:PORT, grpc://:PORT or exec:COMMAND)");
+        }
         String handler = parts.remove(0).trim();
         List<ProbeHandler.HttpHeader> headers = new ArrayList<>();
         for (String p : parts) {

@@ -73,7 +73,7 @@ public record Resources(OptionalLong cpuLimitMillis, OptionalLong cpuRequestMill
      */
     public static long cpuMillis(String what, String text) {
         BigDecimal v = parse(what, text);
-        long m = v.movePointRight(3).setScale(0, RoundingMode.CEILING).longValueExact();
+        long m = exact(what, text, v.movePointRight(3));
         if (m <= 0) {
             throw new InvalidInputException(what + " must be more than 0, was '" + text + "'");
         }
@@ -88,11 +88,20 @@ public record Resources(OptionalLong cpuLimitMillis, OptionalLong cpuRequestMill
      */
     public static long bytes(String what, String text) {
         BigDecimal v = parse(what, text);
-        long b = v.setScale(0, RoundingMode.CEILING).longValueExact();
+        long b = exact(what, text, v);
         if (b <= 0) {
             throw new InvalidInputException(what + " must be more than 0, was '" + text + "'");
         }
         return b;
+    }
+
+    /** @return {@code v} rounded up to a long; a value past a long (1e999, 99999999999999999999Ei) is bad input */
+    private static long exact(String what, String text, BigDecimal v) {
+        try {
+            return v.setScale(0, RoundingMode.CEILING).longValueExact();
+        } catch (ArithmeticException e) {
+            throw new InvalidInputException(what + ": '" + text + "' is out of range");
+        }
     }
 
     private static BigDecimal parse(String what, String text) {

@@ -21,16 +21,23 @@ import java.util.concurrent.TimeoutException;
  *       {@code /dev/urandom} and {@code /dev/zero} end at the size limit;</li>
  *   <li>a regular file larger than {@link #MAX_BYTES} (64 MiB) is refused before reading;</li>
  *   <li>a pipe or FIFO ({@code <(helm template …)}, {@code mkfifo}) is read up to
- *       {@link #MAX_BYTES} and must reach its end within {@link #PIPE_TIMEOUT_SECONDS} (30 s):
- *       a FIFO nobody writes to is an error, not a hang.</li>
+ *       {@link #MAX_BYTES} and must reach its end within {@link #pipeTimeoutSeconds()} (30 s unless the
+ *       system property {@value #PIPE_TIMEOUT_PROPERTY} says otherwise): a FIFO nobody writes to is an
+ *       error, not a hang.</li>
  * </ul>
  * Problems are {@link IOException}s with a one-line message; callers turn them into exit code 2.
  */
 public final class InputFiles {
     /** Largest input read: 64 MiB (the largest real manifests are a few MiB). */
     public static final long MAX_BYTES = 64L << 20;
-    /** Longest wait for a pipe or FIFO to deliver its whole text, seconds. */
+    /** Default longest wait for a pipe or FIFO to deliver its whole text, seconds. */
     public static final long PIPE_TIMEOUT_SECONDS = 30;
+    /**
+     * System property overriding {@link #PIPE_TIMEOUT_SECONDS}: whole seconds, 1-3600 (other values
+     * are ignored); e.g. {@code JAVA_TOOL_OPTIONS=-Dvitals.input.pipeTimeoutSeconds=120} for a slow
+     * {@code helm template}, or a short wait in tests.
+     */
+    public static final String PIPE_TIMEOUT_PROPERTY = "vitals.input.pipeTimeoutSeconds";
     private static final int S_IFMT = 0170000;
     private static final int S_IFIFO = 0010000;
     private static final int S_IFREG = 0100000;
@@ -78,11 +85,12 @@ public final class InputFiles {
         }, "vitals-input-" + file.getFileName());
         t.setDaemon(true);
         t.start();
+        long timeout = pipeTimeoutSeconds();
         try {
-            return new String(read.get(PIPE_TIMEOUT_SECONDS, TimeUnit.SECONDS), StandardCharsets.UTF_8);
+            return new String(read.get(timeout, TimeUnit.SECONDS), StandardCharsets.UTF_8);
         } catch (TimeoutException e) {
             t.interrupt();
-            throw new IOException("is a pipe that did not deliver its whole text within " + PIPE_TIMEOUT_SECONDS
+            throw new IOException("is a pipe that did not deliver its whole text within " + timeout
                     + " s (a FIFO nobody writes to?)");
         } catch (ExecutionException e) {
             Throwable c = e.getCause();
@@ -91,6 +99,25 @@ public final class InputFiles {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while reading");
         }
+    }
+
+    /**
+     * @return the wait for a pipe or FIFO, seconds: {@value #PIPE_TIMEOUT_PROPERTY} when it is a
+     *         whole number 1-3600, else {@link #PIPE_TIMEOUT_SECONDS}
+     */
+    public static long pipeTimeoutSeconds() {
+        String v = System.getProperty(PIPE_TIMEOUT_PROPERTY);
+        if (v != null) {
+            try {
+                long s = Long.parseLong(v.strip());
+                if (s >= 1 && s <= 3600) {
+                    return s;
+                }
+            } catch (NumberFormatException e) {
+                // not a number: the default
+            }
+        }
+        return PIPE_TIMEOUT_SECONDS;
     }
 
     /** @return the file type bits of {@code unix:mode}, or -1 when the platform has no unix view */

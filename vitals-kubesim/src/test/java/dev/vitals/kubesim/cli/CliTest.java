@@ -84,8 +84,8 @@ class CliTest {
         err.getBuffer().setLength(0);
         assertThat(run("simulate", "--liveness", "tcp://:1", "--termination-grace-period", "99999999999999999999", "--",
                 "true")).isEqualTo(2);
-        assertThat(err.toString().lines().findFirst().orElseThrow()).isEqualTo("error: Invalid value for option"
-                + " '--termination-grace-period': '99999999999999999999' is not a long");
+        assertThat(err.toString()).isEqualTo("error: Invalid value for option '--termination-grace-period':"
+                + " '99999999999999999999' is not a long (see 'vitals simulate --help')\n");
     }
 
     @Test
