@@ -174,6 +174,9 @@ final class FleetCommand implements Callable<Integer> {
                 r = live.run();
             } catch (IllegalArgumentException e) {
                 throw new InvalidInputException(e.getMessage());
+            } catch (LiveFleet.Interrupted e) {
+                Thread.interrupted();
+                return interrupted(e, out, err);
             }
             for (int i = 0; i < live.limits().size(); i++) {
                 for (dev.vitals.kubesim.runtime.ResourceLimits.InstanceUsage u : live.limits().get(i).report().instances()) {
@@ -194,6 +197,31 @@ final class FleetCommand implements Callable<Integer> {
         }
         out.flush();
         return r.passed() ? VitalsCommand.OK : VitalsCommand.FAILED;
+    }
+
+    /**
+     * The live run was stopped by a signal (issue 30): the summary and the reports asked for, from
+     * what was measured until then, marked interrupted; no verdict.
+     */
+    private int interrupted(LiveFleet.Interrupted e, PrintWriter out, PrintWriter err) throws IOException {
+        double ran = Durations.seconds(e.ran());
+        String after = String.format(java.util.Locale.ROOT, "%.1f", ran);
+        FleetResult r = e.partial();
+        out.print(FleetReport.text(r));
+        out.println("verdict: INTERRUPTED (" + Interrupts.what() + " after " + after + " s)");
+        out.flush();
+        if (json != null) {
+            write(json, Interrupts.markJson(FleetReport.json(List.of(r), List.of(r.label()), List.of("-")), ran));
+            out.println("wrote " + json);
+        }
+        if (html != null) {
+            write(html, Interrupts.markHtml(FleetReport.html("vitals fleet: " + r.label() + " (interrupted)", List.of(r)), ran));
+            out.println("wrote " + html);
+        }
+        out.flush();
+        Interrupts.report(err, "fleet stopped after " + after + " s" + (json != null || html != null
+                ? "; reports written, marked interrupted" : ""));
+        return Interrupts.interruptedExitCode();
     }
 
     private int ensemble(FleetSpec s, String name, PrintWriter out) throws java.io.IOException {

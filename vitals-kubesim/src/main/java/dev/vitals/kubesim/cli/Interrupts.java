@@ -1,13 +1,18 @@
 package dev.vitals.kubesim.cli;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.vitals.kubesim.runtime.ProcessReaper;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.Locale;
 
 /**
  * SIGINT and SIGTERM for the {@code vitals} command line (issue 30). The first signal interrupts
  * the command's thread: {@code simulate} stops its run as at its end and writes the reports asked
- * for with what was measured, marked interrupted; {@code fleet} and {@code replay} stop; every
+ * for with what was measured, marked interrupted, as does the live {@code fleet}; {@code replay} writes
+ * the runs it finished, marked interrupted; every
  * process the run started is reaped with its descendants ({@link ProcessReaper}); the tool says so
  * on stderr and exits 128 + the signal's number (130 for SIGINT, 143 for SIGTERM), as a shell
  * reports a process a signal ended. A second signal does not wait: it reaps and exits at once.
@@ -51,14 +56,50 @@ final class Interrupts {
         return signal;
     }
 
-    /** @return "SIGINT" or "SIGTERM"; null when none was received */
-    static String signalName() {
-        return name;
-    }
 
     /** @return the exit code for the signal received: 128 + its number */
     static int exitCode() {
         return 128 + signal;
+    }
+
+    /** @return "SIGINT"/"SIGTERM", or "an interrupt" when none was received (an embedding's interrupt) */
+    static String what() {
+        return name == null ? "an interrupt" : name;
+    }
+
+    /** @return the exit code for an interrupted run: 128 + the signal's number, 130 without one */
+    static int interruptedExitCode() {
+        return signal != 0 ? exitCode() : 130;
+    }
+
+    /**
+     * @param json a JSON report object
+     * @param ranSeconds how long the run had been going
+     * @return the report with {@code "interrupted": {"signal", "afterSeconds"}} and
+     *         {@code "verdict": "INTERRUPTED"}, indented
+     * @throws IOException when {@code json} is not a JSON object
+     */
+    static String markJson(String json, double ranSeconds) throws IOException {
+        ObjectMapper m = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+        ObjectNode root = (ObjectNode) m.readTree(json);
+        ObjectNode i = root.putObject("interrupted");
+        i.put("signal", what());
+        i.put("afterSeconds", ranSeconds);
+        root.put("verdict", "INTERRUPTED");
+        return m.writeValueAsString(root);
+    }
+
+    /**
+     * @param page an HTML page
+     * @param ranSeconds how long the run had been going
+     * @return the page with a banner after {@code <body>}: interrupted by what, after how long, no verdict
+     */
+    static String markHtml(String page, double ranSeconds) {
+        String banner = "<p style=\"background:#fde2e1;padding:.5em\"><b>Interrupted</b> by " + what() + " after "
+                + String.format(Locale.ROOT, "%.1f", ranSeconds) + " s: what was measured until then; no verdict.</p>";
+        int body = page.indexOf("<body");
+        int at = body < 0 ? -1 : page.indexOf('>', body) + 1;
+        return at > 0 ? page.substring(0, at) + banner + page.substring(at) : banner + page;
     }
 
     /**

@@ -199,8 +199,12 @@ final class ReplayCommand implements Callable<Integer> {
             }, tty ? Duration.ofMillis(500) : Duration.ofSeconds(10));
         }
         List<RunRecord> runs;
+        long started = System.nanoTime();
         try {
             runs = b.build().run(cases);
+        } catch (Replay.Interrupted e) {
+            Thread.interrupted();
+            return interrupted(e.finished(), (System.nanoTime() - started) / 1e9, out, err);
         } finally {
             if (!quiet && tty) {
                 synchronized (lock) {
@@ -238,6 +242,37 @@ final class ReplayCommand implements Callable<Integer> {
         }
         out.flush();
         return ok ? VitalsCommand.OK : VitalsCommand.FAILED;
+    }
+
+    /**
+     * The replay was stopped by a signal (issue 30): the table and the reports asked for, of the
+     * runs that had finished, marked interrupted; no verdict.
+     */
+    private int interrupted(List<RunRecord> runs, double ran, PrintWriter out, PrintWriter err) throws java.io.IOException {
+        String after = String.format(Locale.ROOT, "%.1f", ran);
+        out.println();
+        if (!runs.isEmpty()) {
+            out.print(ReplayReport.table(runs));
+        }
+        out.println("verdict: INTERRUPTED (" + Interrupts.what() + " after " + after + " s of runs; " + runs.size()
+                + " run(s) finished)");
+        out.flush();
+        if (json != null) {
+            write(json, Interrupts.markJson(ReplayReport.json(runs), ran));
+            out.println("wrote " + json);
+        }
+        if (html != null) {
+            Files.createDirectories(html);
+            for (RunRecord r : runs) {
+                write(html.resolve(ReplayReport.pageName(r)), ReplayReport.page(r));
+            }
+            write(html.resolve("index.html"), Interrupts.markHtml(ReplayReport.index(runs), ran));
+            out.println("wrote " + html.resolve("index.html") + " and " + runs.size() + " run pages");
+        }
+        out.flush();
+        Interrupts.report(err, "replay stopped after " + after + " s of runs, " + runs.size() + " finished"
+                + (json != null || html != null ? "; reports written, marked interrupted" : ""));
+        return Interrupts.interruptedExitCode();
     }
 
     private Path demoJar() {

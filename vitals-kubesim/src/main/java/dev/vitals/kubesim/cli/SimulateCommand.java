@@ -427,36 +427,23 @@ final class SimulateCommand implements Callable<Integer> {
      */
     private int interrupted(Simulation.Interrupted e, PodSpec pod, List<String> effective, PrintWriter out, PrintWriter err)
             throws IOException {
-        String sig = Interrupts.signalName() == null ? "an interrupt" : Interrupts.signalName();
         double ran = Durations.seconds(e.ran());
         SimulationResult result = e.partial();
         out.println();
         out.print(Reports.summary(result, pod));
-        out.println("verdict: INTERRUPTED (" + sig + " after " + String.format(Locale.ROOT, "%.1f", ran) + " s)");
+        out.println("verdict: INTERRUPTED (" + Interrupts.what() + " after " + String.format(Locale.ROOT, "%.1f", ran) + " s)");
         out.flush();
         dev.vitals.kubesim.report.Headroom headroom = dev.vitals.kubesim.report.Headroom.of(result, pod);
         if (json != null) {
-            com.fasterxml.jackson.databind.ObjectMapper m = new com.fasterxml.jackson.databind.ObjectMapper()
-                    .enable(com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT);
-            com.fasterxml.jackson.databind.node.ObjectNode root = (com.fasterxml.jackson.databind.node.ObjectNode) m.readTree(
-                    SimulateChecks.json(Reports.json(result, pod), List.of(), List.of(), headroom, false, effective));
-            com.fasterxml.jackson.databind.node.ObjectNode i = root.putObject("interrupted");
-            i.put("signal", sig);
-            i.put("afterSeconds", ran);
-            root.put("verdict", "INTERRUPTED");
-            write(json, m.writeValueAsString(root), out);
+            write(json, Interrupts.markJson(SimulateChecks.json(Reports.json(result, pod), List.of(), List.of(), headroom, false,
+                    effective), ran), out);
         }
         if (html != null) {
-            String page = Reports.html(result, pod);
-            String banner = "<p style=\"background:#fde2e1;padding:.5em\"><b>Interrupted</b> by " + sig + " after "
-                    + String.format(Locale.ROOT, "%.1f", ran) + " s: what was measured until then; no verdict.</p>";
-            int body = page.indexOf("<body");
-            int at = body < 0 ? -1 : page.indexOf('>', body) + 1;
-            write(html, at > 0 ? page.substring(0, at) + banner + page.substring(at) : banner + page, out);
+            write(html, Interrupts.markHtml(Reports.html(result, pod), ran), out);
         }
         Interrupts.report(err, "simulate stopped after " + String.format(Locale.ROOT, "%.1f", ran) + " s"
                 + (json != null || html != null ? "; reports written, marked interrupted" : ""));
-        return Interrupts.signal() != 0 ? Interrupts.exitCode() : 130;
+        return Interrupts.interruptedExitCode();
     }
 
     private ProcessBuilder.Redirect output() {

@@ -147,7 +147,8 @@ public final class LiveFleet {
      *
      * @return what happened
      * @throws IllegalArgumentException when the Service port is in use (the message names it)
-     * @throws InterruptedException when interrupted (processes and threads are cleaned up)
+     * @throws Interrupted when interrupted (a signal to the CLI): processes and threads are cleaned
+     *         up and the exception carries what was measured until then
      */
     public FleetResult run() throws InterruptedException {
         int n = spec.replicas();
@@ -294,6 +295,16 @@ public final class LiveFleet {
             synchronized (lock) {
                 return rec.result("live", label, endS, spec.expectations());
             }
+        } catch (InterruptedException e) {
+            // a signal (issue 30): what was measured until now, for reports marked interrupted;
+            // the finally below stops every replica
+            stop.set(true);
+            long ran = System.nanoTime() - start;
+            FleetResult partial;
+            synchronized (lock) {
+                partial = rec.result("live", label, ran / 1e9, spec.expectations());
+            }
+            throw new Interrupted(partial, Duration.ofNanos(ran));
         } finally {
             stop.set(true);
             clients.shutdownNow();
@@ -311,6 +322,32 @@ public final class LiveFleet {
             }
             executors.forEach(RealProbeExecutor::close);
             time.close();
+        }
+    }
+
+    /** A live run stopped by an interrupt, with what was measured until then. */
+    public static final class Interrupted extends InterruptedException {
+        private static final long serialVersionUID = 1L;
+        private final transient FleetResult partial;
+        private final Duration ran;
+
+        Interrupted(FleetResult partial, Duration ran) {
+            super("interrupted after " + ran.toMillis() / 1000.0 + " s");
+            this.partial = partial;
+            this.ran = ran;
+        }
+
+        /**
+         * @return the series, lanes and totals until the interrupt (later seconds empty; its
+         *         expectations are judged on them and mean little)
+         */
+        public FleetResult partial() {
+            return partial;
+        }
+
+        /** @return how long the run had been going, warm-up included */
+        public Duration ran() {
+            return ran;
         }
     }
 

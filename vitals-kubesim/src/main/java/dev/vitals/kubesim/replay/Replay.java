@@ -99,7 +99,8 @@ public final class Replay {
      *
      * @param cases the cases
      * @return the runs: per case naive then vitals
-     * @throws InterruptedException when interrupted (children are killed)
+     * @throws Interrupted when interrupted (children are killed): it carries the runs that had
+     *         finished
      * @throws IllegalStateException when a run fails to set up (a port, the log directory) or
      *         does not finish within its duration plus two minutes
      */
@@ -151,6 +152,8 @@ public final class Replay {
             return out;
         } catch (IOException e) {
             throw new IllegalStateException("cannot create the log directory " + logDir + ": " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            throw new Interrupted(out); // a signal (issue 30): the finished runs go in the reports
         } finally {
             pool.shutdownNow();
             driver.shutdownNow();
@@ -160,6 +163,22 @@ public final class Replay {
             } catch (IllegalStateException ignored) {
                 // the JVM is shutting down; the hook runs
             }
+        }
+    }
+
+    /** A replay stopped by an interrupt, with the runs that had finished (a case's pair may be half done). */
+    public static final class Interrupted extends InterruptedException {
+        private static final long serialVersionUID = 1L;
+        private final transient List<RunRecord> finished;
+
+        Interrupted(List<RunRecord> finished) {
+            super("interrupted after " + finished.size() + " finished run(s)");
+            this.finished = List.copyOf(finished);
+        }
+
+        /** @return the runs that had finished, in the order of {@link #run(List)}'s result */
+        public List<RunRecord> finished() {
+            return finished;
         }
     }
 

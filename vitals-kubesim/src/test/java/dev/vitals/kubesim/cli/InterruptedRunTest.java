@@ -63,4 +63,45 @@ class InterruptedRunTest {
         }
     }
 
+    @ParameterizedTest
+    @CsvSource({"INT, 130", "TERM, 143"})
+    void aSignalToTheLiveFleetWritesItsReportsMarkedInterruptedAndReapsEveryReplica(String signal, int exitCode)
+            throws Exception {
+        Path json = dir.resolve("fleet.json");
+        Path html = dir.resolve("fleet.html");
+        Path manifest = Files.writeString(dir.resolve("pod.yaml"), "kind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n"
+                + "  - name: app\n    ports: [{name: http, containerPort: 8080}]\n"
+                + "    livenessProbe: {tcpSocket: {port: http}, periodSeconds: 1, failureThreshold: 1000}\n");
+        String java = ProcessHandle.current().info().command().orElse("java");
+        List<String> cmd = new ArrayList<>(List.of(java, "-Xmx128m", "-cp", System.getProperty("java.class.path"),
+                VitalsCommand.class.getName(), "fleet", "-q", "--manifest", manifest.toString(), "--replicas", "2",
+                "--duration", "120s", "--logs", dir.resolve("logs").toString(), "--json", json.toString(), "--html",
+                html.toString(), "--", "sh", "-c", "sleep 300 & sleep 301"));
+        Process vitals = new ProcessBuilder(cmd).redirectOutput(dir.resolve("out.txt").toFile())
+                .redirectError(dir.resolve("err.txt").toFile()).start();
+        try {
+            // both replicas and their children are running: two sh, four sleeps
+            await().atMost(Duration.ofSeconds(60)).until(() -> vitals.descendants().count() >= 6);
+            List<ProcessHandle> tree = new ArrayList<>();
+            vitals.descendants().forEach(tree::add);
+            new ProcessBuilder("kill", "-" + signal, Long.toString(vitals.pid())).start().waitFor(10, TimeUnit.SECONDS);
+            assertThat(vitals.waitFor(60, TimeUnit.SECONDS)).as("vitals fleet ends after SIG%s", signal).isTrue();
+            String err = Files.readString(dir.resolve("err.txt"), StandardCharsets.UTF_8);
+            assertThat(vitals.exitValue()).as(err).isEqualTo(exitCode);
+            assertThat(err).startsWith("vitals: interrupted by SIG" + signal + ": fleet stopped after ")
+                    .contains("reports written, marked interrupted").doesNotContain("Exception");
+            JsonNode report = new ObjectMapper().readTree(json.toFile());
+            assertThat(report.path("interrupted").path("signal").asText()).isEqualTo("SIG" + signal);
+            assertThat(report.path("interrupted").path("afterSeconds").asDouble()).isPositive();
+            assertThat(report.path("verdict").asText()).isEqualTo("INTERRUPTED");
+            assertThat(report.path("runs").size()).isEqualTo(1);
+            assertThat(Files.readString(html, StandardCharsets.UTF_8)).contains("<b>Interrupted</b> by SIG" + signal);
+            assertThat(Files.readString(dir.resolve("out.txt"), StandardCharsets.UTF_8)).contains("verdict: INTERRUPTED");
+            await().atMost(Duration.ofSeconds(20)).untilAsserted(() ->
+                    assertThat(tree).as("processes left by the fleet").noneMatch(ProcessHandle::isAlive));
+        } finally {
+            vitals.descendants().forEach(ProcessHandle::destroyForcibly);
+            vitals.destroyForcibly();
+        }
+    }
 }
