@@ -12,6 +12,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.jar.Attributes;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import java.util.jar.Manifest;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -20,7 +25,9 @@ import org.junit.jupiter.params.provider.CsvSource;
  * Issue 30: a real {@code vitals simulate} JVM given a real SIGINT or SIGTERM mid-run writes the
  * reports it was asked for, marked interrupted, says so on stderr, exits 130 / 143, and leaves no
  * process behind: neither the target nor the target's own child (a {@code sh -c 'sleep & sleep'}
- * tree, seen through {@link ProcessHandle#descendants()} before the signal).
+ * tree, seen through {@link ProcessHandle#descendants()} before the signal). The same for the live
+ * {@code fleet} (every replica and its children) and for {@code replay} (the demo JVMs, here
+ * {@link SleepingDemo}, and their children; the runs that had finished in the reports).
  */
 class InterruptedRunTest {
     @TempDir
@@ -99,6 +106,54 @@ class InterruptedRunTest {
             assertThat(Files.readString(dir.resolve("out.txt"), StandardCharsets.UTF_8)).contains("verdict: INTERRUPTED");
             await().atMost(Duration.ofSeconds(20)).untilAsserted(() ->
                     assertThat(tree).as("processes left by the fleet").noneMatch(ProcessHandle::isAlive));
+        } finally {
+            vitals.descendants().forEach(ProcessHandle::destroyForcibly);
+            vitals.destroyForcibly();
+        }
+    }
+
+    @Test
+    void aSignalToReplayWritesTheFinishedRunsMarkedInterruptedAndReapsTheDemos() throws Exception {
+        // a "demo" jar whose main class (SleepingDemo, from the test classes) starts a child and waits
+        Path jar = dir.resolve("demo.jar");
+        Manifest mf = new Manifest();
+        mf.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
+        mf.getMainAttributes().put(Attributes.Name.MAIN_CLASS, SleepingDemo.class.getName());
+        mf.getMainAttributes().put(Attributes.Name.CLASS_PATH,
+                SleepingDemo.class.getProtectionDomain().getCodeSource().getLocation().toString());
+        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar), mf)) {
+            out.putNextEntry(new JarEntry("README"));
+            out.write("test stand-in for vitals-demo.jar\n".getBytes(StandardCharsets.UTF_8));
+            out.closeEntry();
+        }
+        Path json = dir.resolve("replay.json");
+        Path html = dir.resolve("replay-html");
+        String java = ProcessHandle.current().info().command().orElse("java");
+        List<String> cmd = new ArrayList<>(List.of(java, "-Xmx128m", "-cp", System.getProperty("java.class.path"),
+                VitalsCommand.class.getName(), "replay", "incident", "-q", "--demo-jar", jar.toString(), "--boot-seconds", "5",
+                "--logs", dir.resolve("logs").toString(), "--json", json.toString(), "--html", html.toString()));
+        Process vitals = new ProcessBuilder(cmd).redirectOutput(dir.resolve("out.txt").toFile())
+                .redirectError(dir.resolve("err.txt").toFile()).start();
+        try {
+            // both wirings' "demo" JVMs and their sleeps are running
+            await().atMost(Duration.ofSeconds(90)).until(() -> vitals.descendants()
+                    .filter(p -> p.info().command().orElse("").endsWith("sleep")).count() >= 2);
+            List<ProcessHandle> tree = new ArrayList<>();
+            vitals.descendants().forEach(tree::add);
+            new ProcessBuilder("kill", "-TERM", Long.toString(vitals.pid())).start().waitFor(10, TimeUnit.SECONDS);
+            assertThat(vitals.waitFor(60, TimeUnit.SECONDS)).as("vitals replay ends after SIGTERM").isTrue();
+            String err = Files.readString(dir.resolve("err.txt"), StandardCharsets.UTF_8);
+            assertThat(vitals.exitValue()).as(err).isEqualTo(143);
+            assertThat(err).startsWith("vitals: interrupted by SIGTERM: replay stopped after ")
+                    .contains("reports written, marked interrupted").doesNotContain("Exception");
+            JsonNode report = new ObjectMapper().readTree(json.toFile());
+            assertThat(report.path("interrupted").path("signal").asText()).isEqualTo("SIGTERM");
+            assertThat(report.path("verdict").asText()).isEqualTo("INTERRUPTED");
+            assertThat(report.path("runs").isArray()).isTrue();
+            assertThat(Files.readString(html.resolve("index.html"), StandardCharsets.UTF_8)).contains("<b>Interrupted</b> by SIGTERM");
+            assertThat(Files.readString(dir.resolve("out.txt"), StandardCharsets.UTF_8)).contains("verdict: INTERRUPTED");
+            await().atMost(Duration.ofSeconds(20)).untilAsserted(() ->
+                    assertThat(tree).as("processes left by the replay").noneMatch(ProcessHandle::isAlive));
         } finally {
             vitals.descendants().forEach(ProcessHandle::destroyForcibly);
             vitals.destroyForcibly();
