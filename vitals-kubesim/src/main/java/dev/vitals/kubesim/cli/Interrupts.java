@@ -10,14 +10,13 @@ import java.util.Locale;
 
 /**
  * SIGINT and SIGTERM for the {@code vitals} command line (issue 30). The first signal interrupts
- * the command's thread: {@code simulate} stops its run as at its end and writes the reports asked
- * for with what was measured, marked interrupted, as does the live {@code fleet}; {@code replay} writes
- * the runs it finished, marked interrupted; every
- * process the run started is reaped with its descendants ({@link ProcessReaper}); the tool says so
- * on stderr and exits 128 + the signal's number (130 for SIGINT, 143 for SIGTERM), as a shell
- * reports a process a signal ended. A second signal does not wait: it reaps and exits at once.
- * Installed only by {@link VitalsCommand#main}, never when the CLI runs inside another program
- * (tests, embedding).
+ * the command's thread: {@code simulate} and the live {@code fleet} stop their run as at its end and
+ * write the reports asked for with what was measured, {@code replay} with the runs it finished, all
+ * marked interrupted ({@link #markJson}, {@link #markHtml}); every process the run started is reaped
+ * with its descendants ({@link ProcessReaper}); the tool says so on stderr and exits 128 + the
+ * signal's number (130 for SIGINT, 143 for SIGTERM), as a shell reports a process a signal ended.
+ * A second signal does not wait: it reaps and exits at once. Installed only by
+ * {@link VitalsCommand#main}, never when the CLI runs inside another program (tests, embedding).
  */
 final class Interrupts {
     /** Grace between SIGTERM and SIGKILL when reaping the run's processes. */
@@ -55,7 +54,6 @@ final class Interrupts {
     static int signal() {
         return signal;
     }
-
 
     /** @return the exit code for the signal received: 128 + its number */
     static int exitCode() {

@@ -52,10 +52,13 @@ class BadInputTableTest {
     @TempDir
     static Path dir;
     private static String previousPipeTimeout;
+    /** This JVM's children before the table (a /proc scan each; once here, once after each row). */
+    private static Set<Long> before;
 
     @BeforeAll
     static void fixtures() throws Exception {
         previousPipeTimeout = System.setProperty(InputFiles.PIPE_TIMEOUT_PROPERTY, "1");
+        before = children();
         String container = "  - name: app\n    image: x\n    ports: [{name: http, containerPort: 8080}]\n"
                 + "    livenessProbe: {httpGet: {path: /livez, port: http}, periodSeconds: 1}\n";
         write("ok.yaml", "kind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n" + container);
@@ -169,7 +172,6 @@ class BadInputTableTest {
             Assumptions.assumeFalse(Files.isReadable(dir.resolve("unreadable.yaml")),
                     "mode 000 does not stop this user (root) from reading");
         }
-        Set<Long> before = children();
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         int code = assertTimeoutPreemptively(PER_ROW, () -> VitalsCommand.execute(new PrintWriter(out, true),
