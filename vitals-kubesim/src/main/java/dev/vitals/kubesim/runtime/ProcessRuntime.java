@@ -17,8 +17,9 @@ import java.util.regex.Pattern;
 /**
  * Runs the target command as "the container": each instance is a fresh child process, in a
  * fresh cgroup with the container's limits when {@link ResourceLimits} apply them (the child
- * joins it before it execs the command, through {@code sh}; the cgroup's counters are read
- * when it exits, then the cgroup is removed). SIGTERM is {@link Process#destroy()}, SIGKILL is {@link Process#destroyForcibly()} (also for
+ * joins it before it execs the command, through {@code sh}, or {@code systemd-run} starts it in a
+ * user scope; the cgroup's counters are read when it exits, then the cgroup is removed). Exec
+ * probes and exec hooks join the same cgroup ({@link #execArgv}). SIGTERM is {@link Process#destroy()}, SIGKILL is {@link Process#destroyForcibly()} (also for
  * every descendant, like a container teardown); other signals go through {@code kill(1)}.
  * Thread-safe.
  */
