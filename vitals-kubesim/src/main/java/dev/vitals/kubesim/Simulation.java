@@ -89,8 +89,10 @@ public final class Simulation {
         this.limits = runtime instanceof ProcessRuntime pr && !pr.limits().resources().isEmpty()
                 ? Optional.of(pr.limits())
                 : b.limits != null && !b.limits.resources().isEmpty() ? Optional.of(b.limits) : Optional.empty();
+        Prober prober = new Prober(options.podIp(), pod.ports(), options.kubeletVersion(), pod.env());
+        // exec probes and hooks run inside the container instance's cgroup, as the runtime's exec runs them
         this.executor = b.executor != null ? b.executor
-                : new RealProbeExecutor(new Prober(options.podIp(), pod.ports(), options.kubeletVersion(), pod.env()));
+                : new RealProbeExecutor(runtime instanceof ProcessRuntime pr ? prober.inContainer(pr::execArgv) : prober);
     }
 
     /**

@@ -197,7 +197,8 @@ public final class LiveFleet {
                 }
                 ContainerRuntime runtime = limits.isEmpty() ? new ProcessRuntime(command, output, env, null)
                         : new ProcessRuntime(command, output, env, null, limits.get(i));
-                RealProbeExecutor exec = new RealProbeExecutor(new Prober("127.0.0.1", pod.ports(), KubeletOptions.defaults().kubeletVersion()));
+                RealProbeExecutor exec = new RealProbeExecutor(new Prober("127.0.0.1", pod.ports(), KubeletOptions.defaults().kubeletVersion())
+                        .inContainer(((ProcessRuntime) runtime)::execArgv)); // exec probes inside the replica's cgroup
                 executors.add(exec);
                 final int idx = i;
                 final boolean[] ready = new boolean[1];

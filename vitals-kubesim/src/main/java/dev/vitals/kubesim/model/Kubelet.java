@@ -378,7 +378,7 @@ public final class Kubelet {
             state = ContainerState.STARTING;
             postStartRunning = true;
             final int n = s.n();
-            runHook(postStart.get(), POST_START_LIMIT, error -> transition(new PostStartDone(n, error)));
+            runHook(postStart.get(), n, POST_START_LIMIT, error -> transition(new PostStartDone(n, error)));
             return;
         }
         nowRunning();
@@ -428,7 +428,7 @@ public final class Kubelet {
      * Runs a hook off the kubelet thread ({@code sleep} on the model's time) and calls
      * {@code done} on the scheduler thread with the failure, if any.
      */
-    private void runHook(Lifecycle.Hook hook, Duration limit, Consumer<Optional<String>> done) {
+    private void runHook(Lifecycle.Hook hook, int instance, Duration limit, Consumer<Optional<String>> done) {
         if (hook instanceof Lifecycle.Sleep sl) {
             time.schedule(Math.min(sl.seconds(), LONGEST_SIGKILL_TIMER.toSeconds()) * 1_000_000_000L,
                     () -> done.accept(Optional.empty()));
@@ -438,7 +438,7 @@ public final class Kubelet {
         time.offload(() -> {
             Optional<String> error;
             try {
-                error = prober.runHook(handler, limit);
+                error = prober.runHook(handler, instance, limit); // exec: inside that instance, as the CRI's exec
             } catch (RuntimeException ex) {
                 error = Optional.of("hook failed: " + ex);
             }
@@ -488,7 +488,7 @@ public final class Kubelet {
             preStopGrace = grace;
             final int n = instanceNo;
             // executePreStopHook: the hook runs in its own goroutine; a failure is an event whenever it ends
-            runHook(preStop.get(), Duration.ofSeconds(Math.min(grace, LONGEST_SIGKILL_TIMER.toSeconds())), error -> {
+            runHook(preStop.get(), n, Duration.ofSeconds(Math.min(grace, LONGEST_SIGKILL_TIMER.toSeconds())), error -> {
                 error.ifPresent(msg -> {
                     if (!stopped) {
                         note(SimEvent.Type.HOOK, "FailedPreStopHook: " + msg + " (the kill goes on)");

@@ -28,10 +28,12 @@ public interface ProbeExecutor extends AutoCloseable {
      *
      * @param handler a {@link dev.vitals.kubesim.model.ProbeHandler.Exec} or
      *        {@link dev.vitals.kubesim.model.ProbeHandler.HttpGet}
+     * @param instance the container instance it targets (1, 2, …): an exec hook runs inside it
      * @param limit how long to wait at most
      * @return empty on success, else the failure message
      */
-    default java.util.Optional<String> runHook(dev.vitals.kubesim.model.ProbeHandler handler, java.time.Duration limit) {
+    default java.util.Optional<String> runHook(dev.vitals.kubesim.model.ProbeHandler handler, int instance,
+            java.time.Duration limit) {
         return java.util.Optional.of("this probe executor runs no lifecycle hooks");
     }
 

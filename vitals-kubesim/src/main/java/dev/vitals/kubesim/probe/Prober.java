@@ -46,8 +46,10 @@ import javax.net.ssl.X509TrustManager;
  *   <li>TCP (pkg/probe/tcp/tcp.go): connect within {@code T}, close at once (R63).</li>
  *   <li>gRPC (pkg/probe/grpc/grpc.go): {@code grpc.health.v1.Health/Check} under one deadline
  *       (R64–R66); see {@link GrpcProber}.</li>
- *   <li>exec (pkg/probe/exec/exec.go): runs a local process; exit 0 Success, else Failure;
- *       timeout Failure; start failure error (R68).</li>
+ *   <li>exec (pkg/probe/exec/exec.go): runs a process where its {@link ContainerExec} puts it
+ *       (inside the container instance's cgroup for a simulation with limits; else a local
+ *       process); exit 0 Success, else Failure; timeout Failure; start failure, or an instance
+ *       that is not running, error (R68).</li>
  * </ul>
  */
 public final class Prober {
@@ -58,6 +60,7 @@ public final class Prober {
     private final Map<String, Integer> ports;
     private final String userAgent;
     private final Map<String, String> env;
+    private final ContainerExec container;
 
     /**
      * @param podIp address used when a probe has no host (R3, R4, R5); loopback here
@@ -75,19 +78,44 @@ public final class Prober {
      * @param env the container's static environment, for {@code $(VAR)} in exec commands (R68)
      */
     public Prober(String podIp, Map<String, Integer> ports, String kubeletVersion, Map<String, String> env) {
+        this(podIp, ports, "kube-probe/" + Objects.requireNonNull(kubeletVersion, "kubeletVersion"), env, ContainerExec.LOCAL);
+    }
+
+    private Prober(String podIp, Map<String, Integer> ports, String userAgent, Map<String, String> env, ContainerExec container) {
         this.podIp = Objects.requireNonNull(podIp, "podIp");
         this.ports = Map.copyOf(ports);
-        this.userAgent = "kube-probe/" + Objects.requireNonNull(kubeletVersion, "kubeletVersion");
+        this.userAgent = userAgent;
         this.env = Map.copyOf(env);
+        this.container = Objects.requireNonNull(container, "container");
+    }
+
+    /**
+     * @param container where exec probes and exec hooks run, e.g. {@code processRuntime::execArgv}
+     *        (inside the container instance's cgroup); the default is {@link ContainerExec#LOCAL}
+     * @return a prober like this one that runs exec commands there
+     */
+    public Prober inContainer(ContainerExec container) {
+        return new Prober(podIp, ports, userAgent, env, container);
+    }
+
+    /**
+     * One attempt against container instance 1. Never throws for network conditions: they are outcomes.
+     *
+     * @param probe the probe
+     * @return the raw outcome with the attempt's latency
+     */
+    public ProbeOutcome probe(ProbeSpec probe) {
+        return probe(probe, 1);
     }
 
     /**
      * One attempt. Never throws for network conditions: they are outcomes.
      *
      * @param probe the probe
+     * @param instance the container instance it targets (1, 2, …): where an exec probe runs
      * @return the raw outcome with the attempt's latency
      */
-    public ProbeOutcome probe(ProbeSpec probe) {
+    public ProbeOutcome probe(ProbeSpec probe, int instance) {
         long start = System.nanoTime();
         ProbeOutcome o;
         ProbeHandler h = probe.handler();
@@ -98,7 +126,7 @@ public final class Prober {
         } else if (h instanceof ProbeHandler.Grpc) {
             o = GrpcProber.check(podIp, (ProbeHandler.Grpc) h, probe.timeoutSeconds(), userAgent);
         } else {
-            o = exec((ProbeHandler.Exec) h, probe.timeoutSeconds());
+            o = exec((ProbeHandler.Exec) h, probe.timeoutSeconds(), instance);
         }
         return new ProbeOutcome(o.result(), o.message(), Duration.ofNanos(System.nanoTime() - start), 1);
     }
@@ -144,13 +172,14 @@ public final class Prober {
      * comes ({@code runHTTPHandler} reads no status code); redirects are not followed here.
      *
      * @param handler a {@link ProbeHandler.Exec} or {@link ProbeHandler.HttpGet}
+     * @param instance the container instance it targets (1, 2, …): where an exec hook runs
      * @param limit how long to wait; past it the hook counts as failed (the kubelet itself sets no
      *        timeout: its wait is bounded by the grace period for preStop, by nothing for postStart)
      * @return empty on success, else the failure message
      */
-    public Optional<String> runHook(ProbeHandler handler, Duration limit) {
+    public Optional<String> runHook(ProbeHandler handler, int instance, Duration limit) {
         if (handler instanceof ProbeHandler.Exec e) {
-            return execHook(e.command(), limit);
+            return execHook(e.command(), instance, limit);
         }
         if (handler instanceof ProbeHandler.HttpGet g) {
             return httpHook(g, limit);
@@ -158,10 +187,14 @@ public final class Prober {
         return Optional.of("Cannot run handler: invalid handler: " + handler.describe());
     }
 
-    private Optional<String> execHook(List<String> command, Duration limit) {
+    private Optional<String> execHook(List<String> command, int instance, Duration limit) {
+        Optional<List<String>> argv = container.argv(instance, command);
+        if (argv.isEmpty()) {
+            return Optional.of("Exec lifecycle hook (" + command + ") failed - error: " + notRunning(instance));
+        }
         Process p;
         try {
-            p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            p = new ProcessBuilder(argv.get()).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         } catch (IOException ex) {
             return Optional.of("Exec lifecycle hook (" + command + ") failed - error: " + ex.getMessage());
         }
@@ -179,6 +212,11 @@ public final class Prober {
         return p.exitValue() == 0 ? Optional.empty()
                 : Optional.of("Exec lifecycle hook (" + command + ") failed - error: command '" + String.join(" ", command)
                         + "' exited with " + p.exitValue());
+    }
+
+    /** The runtime's answer to an exec in a container that is not running (the CRI's ExecSync fails). */
+    private static String notRunning(int instance) {
+        return "failed to exec in container: container instance " + instance + " is not running";
     }
 
     private Optional<String> httpHook(ProbeHandler.HttpGet g, Duration limit) {
@@ -227,11 +265,16 @@ public final class Prober {
 
     // ---- exec ---------------------------------------------------------------------------
 
-    private ProbeOutcome exec(ProbeHandler.Exec e, int timeoutSeconds) {
+    private ProbeOutcome exec(ProbeHandler.Exec e, int timeoutSeconds, int instance) {
         List<String> command = EnvExpansion.expand(e.command(), env); // R68: $(VAR) from the static env
+        Optional<List<String>> argv = container.argv(instance, command);
+        if (argv.isEmpty()) {
+            // prober.go: an exec that errors is an error, not a Failure; worker.go discards the result
+            return ProbeOutcome.of(ProbeResult.ERROR, notRunning(instance), Duration.ZERO);
+        }
         Process p;
         try {
-            p = new ProcessBuilder(command).redirectErrorStream(true).start();
+            p = new ProcessBuilder(argv.get()).redirectErrorStream(true).start();
         } catch (IOException ex) {
             return ProbeOutcome.of(ProbeResult.ERROR, "exec failed: " + ex.getMessage(), Duration.ZERO);
         }
@@ -270,6 +313,9 @@ public final class Prober {
         String text;
         synchronized (out) {
             text = out.toString(StandardCharsets.UTF_8);
+        }
+        if (p.exitValue() == 125 && text.startsWith(ContainerExec.JOIN_FAILED)) {
+            return ProbeOutcome.of(ProbeResult.ERROR, notRunning(instance), Duration.ZERO); // it exited meanwhile
         }
         // exec.go: the output, success or not, is the command's combined output (up to 10 KiB)
         return ProbeOutcome.of(p.exitValue() == 0 ? ProbeResult.SUCCESS : ProbeResult.FAILURE, text, Duration.ZERO);

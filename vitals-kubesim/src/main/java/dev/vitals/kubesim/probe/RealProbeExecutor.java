@@ -35,12 +35,12 @@ public final class RealProbeExecutor implements ProbeExecutor {
 
     @Override
     public void execute(ProbeSpec probe, int instance, Consumer<ProbeOutcome> done) {
-        threads.get(probe.type()).execute(() -> done.accept(runWithRetries(prober, probe)));
+        threads.get(probe.type()).execute(() -> done.accept(runWithRetries(prober, probe, instance)));
     }
 
     @Override
-    public java.util.Optional<String> runHook(dev.vitals.kubesim.model.ProbeHandler handler, Duration limit) {
-        return prober.runHook(handler, limit);
+    public java.util.Optional<String> runHook(dev.vitals.kubesim.model.ProbeHandler handler, int instance, Duration limit) {
+        return prober.runHook(handler, instance, limit);
     }
 
     /**
@@ -48,14 +48,14 @@ public final class RealProbeExecutor implements ProbeExecutor {
      *
      * @return the last attempt's outcome, with the total latency and attempt count
      */
-    static ProbeOutcome runWithRetries(Prober prober, ProbeSpec probe) {
+    static ProbeOutcome runWithRetries(Prober prober, ProbeSpec probe, int instance) {
         long start = System.nanoTime();
         ProbeOutcome last = null;
         int attempt = 0;
         while (attempt < MAX_ATTEMPTS) {
             attempt++;
             try {
-                last = prober.probe(probe);
+                last = prober.probe(probe, instance);
             } catch (RuntimeException e) {
                 last = ProbeOutcome.of(ProbeResult.ERROR, "prober error: " + e, Duration.ZERO);
             }

@@ -28,6 +28,19 @@ public interface Cgroup {
     /** Removes the cgroup; kills what is left in it first. Best effort, bounded. */
     void destroy();
 
+    /**
+     * @param command the container's command
+     * @return the argv that starts it in this cgroup when something else than joining
+     *         {@link #procsFiles()} does it (systemd-run); empty: the runtime's join wrapper
+     */
+    default Optional<List<String>> launch(List<String> command) {
+        return Optional.empty();
+    }
+
+    /** @param pid the process just started in this cgroup */
+    default void started(long pid) {
+    }
+
     /** Creates cgroups of one kind under a parent the current user may write. Thread-safe. */
     interface Driver {
         /** @return e.g. {@code cgroup v1 (cpu: /sys/fs/cgroup/cpu, memory: ...)} */
@@ -58,14 +71,16 @@ public interface Cgroup {
     /**
      * Finds the driver for this process: cgroup v1 when the {@code cpu} and {@code memory}
      * hierarchies are mounted and writable, else cgroup v2 when the unified hierarchy has both
-     * controllers and this process's cgroup can delegate them.
+     * controllers and this process's cgroup can delegate them, else (a user without a writable
+     * subtree) {@code systemd-run --user --scope} from the {@code PATH} when the unified hierarchy
+     * is mounted and systemd-run works.
      *
      * @return the driver or the reason there is none; never throws
      */
     static Availability detect() {
         try {
             return detect(Files.readString(Path.of("/proc/self/mountinfo")), Files.readString(Path.of("/proc/self/cgroup")),
-                    Path.of("/"));
+                    Path.of("/"), Optional.ofNullable(System.getenv("PATH")).orElse(""));
         } catch (IOException | RuntimeException e) {
             return new Availability(Optional.empty(), "cannot read /proc/self/mountinfo or /proc/self/cgroup: " + e.getMessage());
         }
@@ -78,6 +93,17 @@ public interface Cgroup {
      * @return the driver or the reason there is none
      */
     static Availability detect(String mountinfo, String selfCgroup, Path fsRoot) {
+        return detect(mountinfo, selfCgroup, fsRoot, "");
+    }
+
+    /**
+     * @param mountinfo {@code /proc/self/mountinfo}'s text
+     * @param selfCgroup {@code /proc/self/cgroup}'s text
+     * @param fsRoot where the paths of {@code mountinfo} are (the real {@code /}, or a test's temp dir)
+     * @param pathEnv the {@code PATH} to find {@code systemd-run} in
+     * @return the driver or the reason there is none
+     */
+    static Availability detect(String mountinfo, String selfCgroup, Path fsRoot, String pathEnv) {
         Availability v1 = CgroupV1.detect(mountinfo, selfCgroup, fsRoot);
         if (v1.driver().isPresent()) {
             return v1;
@@ -86,7 +112,17 @@ public interface Cgroup {
         if (v2.driver().isPresent()) {
             return v2;
         }
-        return new Availability(Optional.empty(), v1.reason() + "; " + v2.reason());
+        Optional<Mount> unified = Mount.parse(mountinfo).stream().filter(m -> m.fsType().equals("cgroup2")).findFirst();
+        Optional<Path> systemdRun = CgroupSystemd.onPath(pathEnv);
+        String why = v1.reason() + "; " + v2.reason();
+        if (unified.isEmpty()) {
+            return new Availability(Optional.empty(), why);
+        }
+        if (systemdRun.isEmpty()) {
+            return new Availability(Optional.empty(), why + "; no systemd-run on the PATH for a delegated user scope");
+        }
+        Availability scope = CgroupSystemd.detect(systemdRun.get(), unified.get().dir(fsRoot, "/"));
+        return scope.driver().isPresent() ? scope : new Availability(Optional.empty(), why + "; " + scope.reason());
     }
 
     /** @return the file's trimmed text, or empty when it does not exist */

@@ -107,6 +107,11 @@ final class CgroupV2 implements Cgroup {
 
     @Override
     public ResourceUsage usage() {
+        return read(dir);
+    }
+
+    /** @return the counters of the v2 cgroup {@code dir} now (CPU -1 when it has no {@code cpu.stat}) */
+    static ResourceUsage read(Path dir) {
         Path stat = dir.resolve("cpu.stat");
         OptionalLong used = Cgroup.keyed(stat, "usage_usec");
         return new ResourceUsage(used.isPresent() ? used.getAsLong() / 1e6 : -1, Cgroup.keyed(stat, "nr_periods").orElse(0),

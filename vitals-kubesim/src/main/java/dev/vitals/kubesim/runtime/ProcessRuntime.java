@@ -1,5 +1,6 @@
 package dev.vitals.kubesim.runtime;
 
+import dev.vitals.kubesim.probe.ContainerExec;
 import java.io.File;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -8,6 +9,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntConsumer;
 import java.util.regex.Pattern;
@@ -15,8 +17,9 @@ import java.util.regex.Pattern;
 /**
  * Runs the target command as "the container": each instance is a fresh child process, in a
  * fresh cgroup with the container's limits when {@link ResourceLimits} apply them (the child
- * joins it before it execs the command, through {@code sh}; the cgroup's counters are read
- * when it exits, then the cgroup is removed). SIGTERM is {@link Process#destroy()}, SIGKILL is {@link Process#destroyForcibly()} (also for
+ * joins it before it execs the command, through {@code sh}, or {@code systemd-run} starts it in a
+ * user scope; the cgroup's counters are read when it exits, then the cgroup is removed). Exec
+ * probes and exec hooks join the same cgroup ({@link #execArgv}). SIGTERM is {@link Process#destroy()}, SIGKILL is {@link Process#destroyForcibly()} (also for
  * every descendant, like a container teardown); other signals go through {@code kill(1)}.
  * Thread-safe.
  */
@@ -27,6 +30,8 @@ public final class ProcessRuntime implements ContainerRuntime {
     private final Map<String, String> env;
     private final File workDir;
     private final ResourceLimits limits;
+    /** The cgroups of the instances running now, for {@link #execArgv}. */
+    private final Map<Integer, Cgroup> live = new ConcurrentHashMap<>();
 
     /**
      * @param command the command and its arguments (non-empty)
@@ -62,10 +67,41 @@ public final class ProcessRuntime implements ContainerRuntime {
     /**
      * The wrapper that moves itself into the cgroup, then execs the command: the command's
      * first instruction already runs under the limits (a JVM sizes its heap and thread pools
-     * from them at startup). Exit code 125 when joining fails.
+     * from them at startup), and so does every process it forks. Exit code 125 and
+     * {@link ContainerExec#JOIN_FAILED} on stderr when joining fails (the cgroup was removed).
+     * Writing the child's pid into {@code cgroup.procs} from here after {@code start()} would race
+     * with the child: what it forks or burns before the write stays outside, and a command that
+     * has already exited leaves the write failing (ESRCH) or hitting a reused pid.
      */
-    private static final String JOIN = "for f do case $f in --) break;; esac; echo $$ > \"$f\" || exit 125; shift; done;"
-            + " shift; exec \"$@\"";
+    private static final String JOIN = "for f do case $f in --) break;; esac; { echo $$ > \"$f\"; } 2>/dev/null"
+            + " || { echo \"" + ContainerExec.JOIN_FAILED + " ($f)\" >&2; exit 125; }; shift; done; shift; exec \"$@\"";
+
+    /** @return the argv that runs {@code command} inside {@code cgroup}, through the {@link #JOIN} wrapper */
+    private static List<String> joining(Cgroup cgroup, List<String> command) {
+        List<String> argv = new ArrayList<>(List.of("sh", "-c", JOIN, "vitals-cgroup"));
+        cgroup.procsFiles().forEach(f -> argv.add(f.toString()));
+        argv.add("--");
+        argv.addAll(command);
+        return argv;
+    }
+
+    /**
+     * Where an exec probe or exec hook of instance {@code instance} runs: inside that instance's
+     * cgroup, as the container runtime's exec runs it (see {@link ContainerExec}). Without limits
+     * applied, the command as it is. Thread-safe.
+     *
+     * @param instance the container instance (1, 2, …)
+     * @param command the command
+     * @return the argv joining the instance's cgroup; empty when limits are applied and the
+     *         instance is not running (its cgroup is gone)
+     */
+    public Optional<List<String>> execArgv(int instance, List<String> command) {
+        if (!limits.applied()) {
+            return Optional.of(List.copyOf(command));
+        }
+        Cgroup g = live.get(instance);
+        return g == null ? Optional.empty() : Optional.of(joining(g, command));
+    }
 
     @Override
     public Instance start(int instance, IntConsumer onExit) {
@@ -75,13 +111,7 @@ public final class ProcessRuntime implements ContainerRuntime {
         } catch (IOException e) {
             throw new IllegalStateException(e.getMessage(), e);
         }
-        List<String> argv = new ArrayList<>();
-        if (cgroup.isPresent()) {
-            argv.addAll(List.of("sh", "-c", JOIN, "vitals-cgroup"));
-            cgroup.get().procsFiles().forEach(f -> argv.add(f.toString()));
-            argv.add("--");
-        }
-        argv.addAll(command);
+        List<String> argv = cgroup.map(g -> g.launch(command).orElseGet(() -> joining(g, command))).orElse(command);
         ProcessBuilder pb = new ProcessBuilder(argv).redirectErrorStream(true).redirectOutput(output)
                 .redirectInput(ProcessBuilder.Redirect.PIPE);
         pb.environment().putAll(env);
@@ -97,10 +127,15 @@ public final class ProcessRuntime implements ContainerRuntime {
             throw new IllegalStateException("cannot start " + command.get(0) + ": " + e.getMessage(), e);
         }
         ProcessReaper.track(p);
+        cgroup.ifPresent(g -> {
+            g.started(p.pid());
+            live.put(instance, g);
+        });
         ProcessInstance handle = new ProcessInstance(p, cgroup);
         handle.ended = p.onExit().thenApply(done -> {
             int code = done.exitValue();
             if (cgroup.isPresent()) {
+                live.remove(instance, cgroup.get());
                 try {
                     ResourceUsage u = cgroup.get().usage();
                     String reason = ResourceLimits.reason(code, u);

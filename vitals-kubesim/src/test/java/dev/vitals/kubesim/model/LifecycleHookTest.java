@@ -38,7 +38,7 @@ class LifecycleHookTest {
             }
 
             @Override
-            public Optional<String> runHook(ProbeHandler handler, Duration limit) {
+            public Optional<String> runHook(ProbeHandler handler, int instance, Duration limit) {
                 hooksRun.add(handler.describe());
                 return Optional.of("command 'false' exited with 1");
             }

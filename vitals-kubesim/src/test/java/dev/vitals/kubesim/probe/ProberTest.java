@@ -252,7 +252,7 @@ class ProberTest {
             assertThat(named.probe(ok).result()).isEqualTo(ProbeResult.SUCCESS);
             ProbeSpec bad = spec(new ProbeHandler.HttpGet(Optional.empty(), ProbeHandler.PortRef.named("metrics"), "/", "HTTP",
                     List.of()), 1);
-            ProbeOutcome o = RealProbeExecutor.runWithRetries(named, bad);
+            ProbeOutcome o = RealProbeExecutor.runWithRetries(named, bad, 1);
             assertThat(o.result()).isEqualTo(ProbeResult.ERROR);
             assertThat(o.attempts()).isEqualTo(3);
             assertThat(o.message()).contains("metrics");
@@ -359,13 +359,13 @@ class ProberTest {
      */
     @Test
     void handlerRunner_execFailsOnNonZeroExitAndHttpGetOnlyWithoutResponse() throws Exception {
-        assertThat(prober.runHook(new ProbeHandler.Exec(List.of("sh", "-c", "exit 0")), Duration.ofSeconds(30))).isEmpty();
-        assertThat(prober.runHook(new ProbeHandler.Exec(List.of("sh", "-c", "exit 3")), Duration.ofSeconds(30)))
+        assertThat(prober.runHook(new ProbeHandler.Exec(List.of("sh", "-c", "exit 0")), 1, Duration.ofSeconds(30))).isEmpty();
+        assertThat(prober.runHook(new ProbeHandler.Exec(List.of("sh", "-c", "exit 3")), 1, Duration.ofSeconds(30)))
                 .hasValueSatisfying(m -> assertThat(m).contains("exited with 3"));
         try (TestHttpServer s = new TestHttpServer((head, out, sock) -> TestHttpServer.answer(out, 500, "", "no"))) {
             ProbeHandler.HttpGet g = new ProbeHandler.HttpGet(Optional.empty(), ProbeHandler.PortRef.of(s.port()), "/drain", "HTTP",
                     List.of());
-            assertThat(prober.runHook(g, Duration.ofSeconds(30))).isEmpty(); // a 500 is still a response
+            assertThat(prober.runHook(g, 1, Duration.ofSeconds(30))).isEmpty(); // a 500 is still a response
             assertThat(s.requests.get(0)).startsWith("GET /drain HTTP/1.1\r\n").contains("User-Agent: kube-lifecycle/1.36\r\n");
         }
         int closed;
@@ -374,7 +374,7 @@ class ProberTest {
         }
         ProbeHandler.HttpGet refused = new ProbeHandler.HttpGet(Optional.empty(), ProbeHandler.PortRef.of(closed), "/", "HTTP",
                 List.of());
-        assertThat(prober.runHook(refused, Duration.ofSeconds(30))).hasValueSatisfying(m -> assertThat(m)
+        assertThat(prober.runHook(refused, 1, Duration.ofSeconds(30))).hasValueSatisfying(m -> assertThat(m)
                 .startsWith("HTTP lifecycle hook (/) failed - error: Get"));
     }
 }
