@@ -3,8 +3,8 @@
  * (docs/spec/kubelet-probes.md, R1–R68) against a live process, with faults.
  *
  * <p>This package is the API: {@link dev.vitals.kubesim.Simulation} (a builder) runs a pod and
- * returns a {@link dev.vitals.kubesim.SimulationResult} (times as {@link java.time.Duration}
- * and {@link dev.vitals.kubesim.Interval}, or as seconds for reports). The parts:
+ * returns a {@link dev.vitals.kubesim.result.SimulationResult} (times as {@link java.time.Duration}
+ * and {@link dev.vitals.kubesim.result.Interval}, or as seconds for reports). The parts:
  * <ul>
  *   <li>{@code .model}: the kubelet model — {@link dev.vitals.kubesim.model.Kubelet} (one
  *       container's state machine), {@link dev.vitals.kubesim.model.PodKubelet} (init containers,
@@ -19,7 +19,7 @@
  * </ul>
  *
  * <p>No method accepts or returns null; absent values are {@link java.util.Optional}. Bad input
- * raises {@link dev.vitals.kubesim.InvalidInputException}. Threads started here are daemons named
+ * raises {@link dev.vitals.kubesim.input.InvalidInputException}. Threads started here are daemons named
  * {@code vitals-kubesim-…} (gRPC probes use grpc-java's own shared threads).
  */
 package dev.vitals.kubesim;

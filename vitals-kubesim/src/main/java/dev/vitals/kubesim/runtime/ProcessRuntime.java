@@ -1,5 +1,7 @@
 package dev.vitals.kubesim.runtime;
 
+import dev.vitals.kubesim.model.ContainerRuntime;
+
 import java.io.File;
 import java.io.IOException;
 import java.util.ArrayList;

@@ -1,10 +1,10 @@
 package dev.vitals.kubesim.yaml;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.vitals.kubesim.InvalidInputException;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.vitals.kubesim.input.InvalidInputException;
 import java.io.FilterReader;
 import java.io.IOException;
 import java.io.Reader;
