@@ -11,12 +11,17 @@
  *       sidecars, several containers), the specs ({@link dev.vitals.kubesim.model.PodSpec},
  *       {@link dev.vitals.kubesim.model.ProbeSpec}) and time ({@link dev.vitals.kubesim.model.SimTime},
  *       {@link dev.vitals.kubesim.model.VirtualTime});</li>
- *   <li>{@code .probe}: evaluating probes; {@code .runtime}: running containers;</li>
+ *   <li>{@code .probe}: evaluating probes; {@code .runtime}: running containers (the model's
+ *       ports, {@link dev.vitals.kubesim.model.ProbeExecutor} and
+ *       {@link dev.vitals.kubesim.model.ContainerRuntime});</li>
+ *   <li>{@code .result}: a run's result and expectations; {@code .input}: bad input;</li>
  *   <li>{@code .scenario}: timed {@link dev.vitals.kubesim.scenario.Action}s and expectations;
  *       {@code .fault}: fault proxies and load;</li>
  *   <li>{@code .manifest}: reading manifests and flags; {@code .report}: terminal, JSON and HTML;
  *       {@code .lint}: static findings; {@code .cli} and {@code .replay}: the {@code vitals} command.</li>
  * </ul>
+ *
+ * <p>Layers and what the module exports: docs/DESIGN.md section 7, enforced by PackageGraphTest.
  *
  * <p>No method accepts or returns null; absent values are {@link java.util.Optional}. Bad input
  * raises {@link dev.vitals.kubesim.input.InvalidInputException}. Threads started here are daemons named

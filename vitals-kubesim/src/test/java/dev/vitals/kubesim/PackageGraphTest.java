@@ -3,10 +3,18 @@ package dev.vitals.kubesim;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.module.ModuleDescriptor;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -69,6 +77,30 @@ class PackageGraphTest {
         noClasses().that().resideOutsideOfPackage(BASE + ".cli..")
                 .should().dependOnClassesThat().resideInAPackage(BASE + ".cli..")
                 .check(classes);
+    }
+
+    /**
+     * The module exports the API (a simulation, its results, manifest reading, lint's findings) and
+     * the CLI, nothing else: the real probers, YAML limits, reports and the fleet/replay engines stay
+     * internal.
+     */
+    @Test
+    void moduleExportsTheApiAndTheCliOnly() throws IOException {
+        ModuleDescriptor module;
+        try (InputStream in = Files.newInputStream(Path.of("target/classes/module-info.class"))) {
+            module = ModuleDescriptor.read(in);
+        }
+        assertThat(module.name()).isEqualTo("dev.vitals.kubesim");
+        Set<String> exported = module.exports().stream()
+                .filter(e -> !e.isQualified())
+                .map(ModuleDescriptor.Exports::source)
+                .map(p -> p.equals(BASE) ? "" : p.substring(BASE.length() + 1))
+                .collect(Collectors.toSet());
+        assertThat(exported).containsExactlyInAnyOrder(
+                "", "input", "model", "scenario", "fault", "runtime", "result", "manifest", "lint", "cli");
+        for (String internal : new String[] {"probe", "yaml", "report", "fleet", "replay"}) {
+            assertThat(Path.of("target/classes/dev/vitals/kubesim", internal)).isDirectory();
+        }
     }
 
     private static String[] engine() {
