@@ -9,6 +9,7 @@ import dev.vitals.kubesim.model.ProbeType;
 import dev.vitals.kubesim.model.SimEvent;
 import dev.vitals.kubesim.model.VirtualTime;
 import dev.vitals.kubesim.probe.ScriptedProbes;
+import dev.vitals.kubesim.result.SimulationResult;
 import dev.vitals.kubesim.runtime.ScriptedContainer;
 
 import java.time.Duration;

@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.vitals.kubesim.probe.ScriptedProbes;
+import dev.vitals.kubesim.result.Interval;
+import dev.vitals.kubesim.result.SimulationResult;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 

@@ -1,7 +1,7 @@
 package dev.vitals.kubesim.cli;
 
-import dev.vitals.kubesim.InvalidInputException;
 import dev.vitals.kubesim.fleet.Calibration;
+import dev.vitals.kubesim.input.InvalidInputException;
 import dev.vitals.kubesim.model.Durations;
 import java.io.PrintWriter;
 import java.nio.file.Files;

@@ -1,6 +1,5 @@
 package dev.vitals.kubesim.cli;
 
-import dev.vitals.kubesim.InvalidInputException;
 import dev.vitals.kubesim.fleet.FleetEnsemble;
 import dev.vitals.kubesim.fleet.FleetExpectation;
 import dev.vitals.kubesim.fleet.FleetReport;
@@ -9,6 +8,7 @@ import dev.vitals.kubesim.fleet.FleetSpec;
 import dev.vitals.kubesim.fleet.FleetSpecReader;
 import dev.vitals.kubesim.fleet.LiveFleet;
 import dev.vitals.kubesim.fleet.ModelFleet;
+import dev.vitals.kubesim.input.InvalidInputException;
 import dev.vitals.kubesim.manifest.ManifestReader;
 import dev.vitals.kubesim.model.Durations;
 import dev.vitals.kubesim.model.PodSpec;

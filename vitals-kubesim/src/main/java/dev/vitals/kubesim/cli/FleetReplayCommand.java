@@ -1,11 +1,11 @@
 package dev.vitals.kubesim.cli;
 
-import dev.vitals.kubesim.InvalidInputException;
 import dev.vitals.kubesim.fleet.FleetEnsemble;
 import dev.vitals.kubesim.fleet.FleetReplay;
 import dev.vitals.kubesim.fleet.FleetReport;
 import dev.vitals.kubesim.fleet.FleetResult;
 import dev.vitals.kubesim.fleet.FleetScenarios;
+import dev.vitals.kubesim.input.InvalidInputException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;

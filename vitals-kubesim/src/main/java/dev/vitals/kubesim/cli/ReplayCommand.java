@@ -1,6 +1,6 @@
 package dev.vitals.kubesim.cli;
 
-import dev.vitals.kubesim.InvalidInputException;
+import dev.vitals.kubesim.input.InvalidInputException;
 import dev.vitals.kubesim.replay.DemoJar;
 import dev.vitals.kubesim.replay.ProbeTiming;
 import dev.vitals.kubesim.replay.Replay;

@@ -1,22 +1,22 @@
 package dev.vitals.kubesim.cli;
 
 
-import dev.vitals.kubesim.model.Durations;
+import dev.vitals.kubesim.Simulation;
 import dev.vitals.kubesim.fault.FaultProxy;
-import dev.vitals.kubesim.InvalidInputException;
-import dev.vitals.kubesim.model.KubeletOptions;
+import dev.vitals.kubesim.input.InvalidInputException;
 import dev.vitals.kubesim.manifest.ManifestReader;
+import dev.vitals.kubesim.manifest.ProbeFlags;
+import dev.vitals.kubesim.model.Durations;
+import dev.vitals.kubesim.model.KubeletOptions;
 import dev.vitals.kubesim.model.PodSpec;
 import dev.vitals.kubesim.model.PortResolver;
-import dev.vitals.kubesim.manifest.ProbeFlags;
 import dev.vitals.kubesim.model.ProbeSpec;
 import dev.vitals.kubesim.model.ProbeType;
-import dev.vitals.kubesim.report.Reports;
 import dev.vitals.kubesim.model.RestartPolicy;
-import dev.vitals.kubesim.scenario.Scenario;
 import dev.vitals.kubesim.model.SimEvent;
-import dev.vitals.kubesim.Simulation;
-import dev.vitals.kubesim.SimulationResult;
+import dev.vitals.kubesim.report.Reports;
+import dev.vitals.kubesim.result.SimulationResult;
+import dev.vitals.kubesim.scenario.Scenario;
 import java.io.File;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -226,9 +226,9 @@ final class SimulateCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         PodSpec base = pod();
         Scenario scenario = scenarioFile == null ? Scenario.empty() : Scenario.read(scenarioFile);
-        List<dev.vitals.kubesim.scenario.Expectation> extra = new ArrayList<>();
+        List<dev.vitals.kubesim.result.Expectation> extra = new ArrayList<>();
         for (String e : expect) {
-            extra.add(dev.vitals.kubesim.scenario.Expectation.parse(e));
+            extra.add(dev.vitals.kubesim.result.Expectation.parse(e));
         }
         SimulateChecks.checkPodIp(podIp);
         java.time.Duration initial = SimulateChecks.positive("--initial-backoff", initialBackoff, MAX_DURATION);
@@ -241,13 +241,13 @@ final class SimulateCommand implements Callable<Integer> {
                 : scenario.duration().orElse(java.time.Duration.ofSeconds(60));
         if (runFor.isZero() || runFor.isNegative() || runFor.compareTo(MAX_DURATION) > 0) {
             throw new InvalidInputException(scenarioFile + ": duration must be more than 0 and at most 24h, was "
-                    + dev.vitals.kubesim.scenario.Expectation.fmt(Durations.seconds(runFor)) + "s");
+                    + dev.vitals.kubesim.result.Expectation.fmt(Durations.seconds(runFor)) + "s");
         }
         for (Scenario.Step a : scenario.actions()) {
             if (a.at().compareTo(runFor) >= 0) { // it would never run (issue 30)
                 throw new InvalidInputException((scenarioFile == null ? "scenario" : scenarioFile.toString()) + ": an action at "
-                        + dev.vitals.kubesim.scenario.Expectation.fmt(Durations.seconds(a.at())) + "s is at or after the end of the "
-                        + dev.vitals.kubesim.scenario.Expectation.fmt(Durations.seconds(runFor)) + "s run and would never run;"
+                        + dev.vitals.kubesim.result.Expectation.fmt(Durations.seconds(a.at())) + "s is at or after the end of the "
+                        + dev.vitals.kubesim.result.Expectation.fmt(Durations.seconds(runFor)) + "s run and would never run;"
                         + " lengthen the run (duration, --duration) or move the action");
             }
         }
@@ -397,14 +397,14 @@ final class SimulateCommand implements Callable<Integer> {
                 out.println("  " + e.detail());
             }
         }
-        List<dev.vitals.kubesim.scenario.Expectation.Check> checks = new ArrayList<>();
-        for (dev.vitals.kubesim.scenario.Expectation e : extra) {
+        List<dev.vitals.kubesim.result.Expectation.Check> checks = new ArrayList<>();
+        for (dev.vitals.kubesim.result.Expectation e : extra) {
             checks.add(e.check(result));
         }
-        for (dev.vitals.kubesim.scenario.Expectation.Check c : checks) {
+        for (dev.vitals.kubesim.result.Expectation.Check c : checks) {
             out.println((c.passed() ? "  PASS  " : "  FAIL  ") + c.expectation() + "   [" + c.actual() + "] (--expect)");
         }
-        List<dev.vitals.kubesim.scenario.Expectation.Check> defaults = List.of();
+        List<dev.vitals.kubesim.result.Expectation.Check> defaults = List.of();
         if (scenario.expectations().isEmpty() && extra.isEmpty()) {
             double firstAction = scenario.actions().isEmpty() ? -1 : Durations.seconds(scenario.actions().get(0).at());
             defaults = dev.vitals.kubesim.report.Verdict.defaults(result, firstAction);
@@ -412,8 +412,8 @@ final class SimulateCommand implements Callable<Integer> {
         }
         dev.vitals.kubesim.report.Headroom headroom = dev.vitals.kubesim.report.Headroom.of(result, pod);
         out.print(headroom.text());
-        boolean passed = result.passed() && checks.stream().allMatch(dev.vitals.kubesim.scenario.Expectation.Check::passed)
-                && defaults.stream().allMatch(dev.vitals.kubesim.scenario.Expectation.Check::passed);
+        boolean passed = result.passed() && checks.stream().allMatch(dev.vitals.kubesim.result.Expectation.Check::passed)
+                && defaults.stream().allMatch(dev.vitals.kubesim.result.Expectation.Check::passed);
         out.println(passed ? "verdict: PASS" : "verdict: FAIL");
         out.flush();
         write(json, SimulateChecks.json(Reports.json(result, pod), checks, defaults, headroom, passed, effective), out);

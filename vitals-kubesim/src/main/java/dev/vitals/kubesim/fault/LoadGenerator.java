@@ -1,6 +1,6 @@
 package dev.vitals.kubesim.fault;
 
-import dev.vitals.kubesim.InvalidInputException;
+import dev.vitals.kubesim.input.InvalidInputException;
 
 import java.net.URI;
 import java.net.http.HttpClient;

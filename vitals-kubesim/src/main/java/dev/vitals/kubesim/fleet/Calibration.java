@@ -1,8 +1,8 @@
 package dev.vitals.kubesim.fleet;
 
 import dev.vitals.kubesim.model.KubeletOptions;
-import dev.vitals.kubesim.probe.ProbeOutcome;
-import dev.vitals.kubesim.probe.ProbeResult;
+import dev.vitals.kubesim.model.ProbeOutcome;
+import dev.vitals.kubesim.model.ProbeResult;
 import dev.vitals.kubesim.probe.Prober;
 import java.io.IOException;
 import java.time.Duration;

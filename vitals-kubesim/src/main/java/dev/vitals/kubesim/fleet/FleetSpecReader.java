@@ -1,7 +1,7 @@
 package dev.vitals.kubesim.fleet;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.vitals.kubesim.InvalidInputException;
+import dev.vitals.kubesim.input.InvalidInputException;
 import dev.vitals.kubesim.model.Durations;
 import dev.vitals.kubesim.model.ProbeHandler;
 import dev.vitals.kubesim.model.ProbeSpec;

@@ -1,21 +1,21 @@
 package dev.vitals.kubesim.fleet;
 
 import dev.vitals.kubesim.fault.FaultProxy;
+import dev.vitals.kubesim.model.ContainerRuntime;
 import dev.vitals.kubesim.model.Kubelet;
 import dev.vitals.kubesim.model.KubeletOptions;
 import dev.vitals.kubesim.model.PodSpec;
 import dev.vitals.kubesim.model.ProbeHandler;
+import dev.vitals.kubesim.model.ProbeOutcome;
+import dev.vitals.kubesim.model.ProbeResult;
 import dev.vitals.kubesim.model.ProbeSpec;
+import dev.vitals.kubesim.model.Resources;
 import dev.vitals.kubesim.model.SimEvent;
 import dev.vitals.kubesim.model.SimTime;
-import dev.vitals.kubesim.probe.ProbeOutcome;
-import dev.vitals.kubesim.probe.ProbeResult;
 import dev.vitals.kubesim.probe.Prober;
 import dev.vitals.kubesim.probe.RealProbeExecutor;
-import dev.vitals.kubesim.runtime.ContainerRuntime;
 import dev.vitals.kubesim.runtime.ProcessRuntime;
 import dev.vitals.kubesim.runtime.ResourceLimits;
-import dev.vitals.kubesim.model.Resources;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;

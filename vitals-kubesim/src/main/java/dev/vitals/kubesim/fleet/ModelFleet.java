@@ -1,16 +1,16 @@
 package dev.vitals.kubesim.fleet;
 
+import dev.vitals.kubesim.model.ContainerRuntime;
 import dev.vitals.kubesim.model.Kubelet;
 import dev.vitals.kubesim.model.KubeletOptions;
 import dev.vitals.kubesim.model.PodSpec;
+import dev.vitals.kubesim.model.ProbeExecutor;
+import dev.vitals.kubesim.model.ProbeOutcome;
+import dev.vitals.kubesim.model.ProbeResult;
 import dev.vitals.kubesim.model.ProbeSpec;
 import dev.vitals.kubesim.model.ProbeType;
 import dev.vitals.kubesim.model.SimEvent;
 import dev.vitals.kubesim.model.VirtualTime;
-import dev.vitals.kubesim.probe.ProbeExecutor;
-import dev.vitals.kubesim.probe.ProbeOutcome;
-import dev.vitals.kubesim.probe.ProbeResult;
-import dev.vitals.kubesim.runtime.ContainerRuntime;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

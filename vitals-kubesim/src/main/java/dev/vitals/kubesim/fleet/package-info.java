@@ -18,7 +18,7 @@
  * </ul>
  *
  * <p>No method accepts or returns null. Bad input raises
- * {@link dev.vitals.kubesim.InvalidInputException} (reader) or {@link java.lang.IllegalArgumentException}
+ * {@link dev.vitals.kubesim.input.InvalidInputException} (reader) or {@link java.lang.IllegalArgumentException}
  * naming the field and bound (constructors).
  */
 package dev.vitals.kubesim.fleet;

@@ -1,7 +1,8 @@
 package dev.vitals.kubesim.lint;
 
-import dev.vitals.kubesim.yaml.YamlDocs;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.vitals.kubesim.input.InvalidInputException;
+import dev.vitals.kubesim.yaml.YamlDocs;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.UncheckedIOException;
@@ -83,7 +84,7 @@ public final class AppConfig {
                 return readYaml(f);
             }
         } catch (IOException e) {
-            throw new LintInputException(f + ": cannot read: " + dev.vitals.kubesim.InvalidInputException.reason(e));
+            throw new LintInputException(f + ": cannot read: " + dev.vitals.kubesim.input.InvalidInputException.reason(e));
         }
         throw new LintInputException(f + ": --app-config takes .yaml, .yml or .properties files");
     }

@@ -1,13 +1,13 @@
 package dev.vitals.kubesim.lint;
 
+import dev.vitals.kubesim.Simulation;
 import dev.vitals.kubesim.model.Durations;
 import dev.vitals.kubesim.model.PodSpec;
 import dev.vitals.kubesim.model.ProbeType;
-import dev.vitals.kubesim.runtime.ScriptedContainer;
-import dev.vitals.kubesim.probe.ScriptedProbes;
 import dev.vitals.kubesim.model.SimEvent;
-import dev.vitals.kubesim.Simulation;
 import dev.vitals.kubesim.model.VirtualTime;
+import dev.vitals.kubesim.probe.ScriptedProbes;
+import dev.vitals.kubesim.runtime.ScriptedContainer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

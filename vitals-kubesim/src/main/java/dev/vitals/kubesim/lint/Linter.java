@@ -1,11 +1,11 @@
 package dev.vitals.kubesim.lint;
 
-import dev.vitals.kubesim.yaml.YamlDocs;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.vitals.kubesim.InvalidInputException;
+import dev.vitals.kubesim.input.InvalidInputException;
+import dev.vitals.kubesim.input.Violation;
 import dev.vitals.kubesim.manifest.ManifestReader;
 import dev.vitals.kubesim.model.PodSpec;
-import dev.vitals.kubesim.scenario.Violation;
+import dev.vitals.kubesim.yaml.YamlDocs;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.UncheckedIOException;
@@ -77,9 +77,9 @@ public final class Linter {
             } catch (YamlDocs.YamlInputException e) {
                 error = Optional.of(in.name() + (e.line > 0 ? ":" + e.line : "") + ": " + e.getMessage());
             } catch (IOException e) {
-                error = Optional.of(in.name() + ": cannot read: " + dev.vitals.kubesim.InvalidInputException.reason(e));
+                error = Optional.of(in.name() + ": cannot read: " + dev.vitals.kubesim.input.InvalidInputException.reason(e));
             } catch (UncheckedIOException e) {
-                error = Optional.of(in.name() + ": cannot read: " + dev.vitals.kubesim.InvalidInputException.reason(e.getCause()));
+                error = Optional.of(in.name() + ": cannot read: " + dev.vitals.kubesim.input.InvalidInputException.reason(e.getCause()));
             }
             // this input's findings by line (stable: rule order within a line); app-config findings last
             findings.subList(from, findings.size()).sort(java.util.Comparator

@@ -1,12 +1,12 @@
 package dev.vitals.kubesim.lint;
 
-import dev.vitals.kubesim.yaml.YamlDocs;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.vitals.kubesim.manifest.ManifestReader;
 import dev.vitals.kubesim.model.PodSpec;
 import dev.vitals.kubesim.model.ProbeHandler;
 import dev.vitals.kubesim.model.ProbeSpec;
 import dev.vitals.kubesim.model.ProbeType;
+import dev.vitals.kubesim.yaml.YamlDocs;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;

@@ -1,13 +1,13 @@
 package dev.vitals.kubesim.manifest;
 
-import dev.vitals.kubesim.InvalidInputException;
+import dev.vitals.kubesim.input.InvalidInputException;
+import dev.vitals.kubesim.input.Violation;
 import dev.vitals.kubesim.model.PodSpec;
 import dev.vitals.kubesim.model.PortResolver;
 import dev.vitals.kubesim.model.ProbeHandler;
 import dev.vitals.kubesim.model.ProbeSpec;
 import dev.vitals.kubesim.model.ProbeType;
 import dev.vitals.kubesim.model.RestartPolicy;
-import dev.vitals.kubesim.scenario.Violation;
 import dev.vitals.kubesim.yaml.YamlDocs;
 
 import com.fasterxml.jackson.databind.JsonNode;

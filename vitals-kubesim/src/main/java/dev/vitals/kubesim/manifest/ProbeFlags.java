@@ -1,6 +1,6 @@
 package dev.vitals.kubesim.manifest;
 
-import dev.vitals.kubesim.InvalidInputException;
+import dev.vitals.kubesim.input.InvalidInputException;
 import dev.vitals.kubesim.model.ProbeHandler;
 import dev.vitals.kubesim.model.ProbeSpec;
 import dev.vitals.kubesim.model.ProbeType;

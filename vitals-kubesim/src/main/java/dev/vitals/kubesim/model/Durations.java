@@ -1,6 +1,6 @@
 package dev.vitals.kubesim.model;
 
-import dev.vitals.kubesim.InvalidInputException;
+import dev.vitals.kubesim.input.InvalidInputException;
 
 import java.time.Duration;
 import java.util.regex.Matcher;

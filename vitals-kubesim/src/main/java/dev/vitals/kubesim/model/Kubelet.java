@@ -1,9 +1,6 @@
 package dev.vitals.kubesim.model;
 
 import dev.vitals.Scheduler;
-import dev.vitals.kubesim.probe.ProbeExecutor;
-import dev.vitals.kubesim.probe.ProbeResult;
-import dev.vitals.kubesim.runtime.ContainerRuntime;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.HashMap;

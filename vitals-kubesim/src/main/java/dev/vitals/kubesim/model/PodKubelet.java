@@ -1,7 +1,5 @@
 package dev.vitals.kubesim.model;
 
-import dev.vitals.kubesim.probe.ProbeExecutor;
-import dev.vitals.kubesim.runtime.ContainerRuntime;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,8 +1,7 @@
 package dev.vitals.kubesim.model;
 
-import dev.vitals.kubesim.InvalidInputException;
-import dev.vitals.kubesim.probe.ProbeResult;
-import dev.vitals.kubesim.scenario.Violation;
+import dev.vitals.kubesim.input.InvalidInputException;
+import dev.vitals.kubesim.input.Violation;
 
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,9 +1,6 @@
 package dev.vitals.kubesim.model;
 
 import dev.vitals.Scheduler;
-import dev.vitals.kubesim.probe.ProbeExecutor;
-import dev.vitals.kubesim.probe.ProbeOutcome;
-import dev.vitals.kubesim.probe.ProbeResult;
 import java.util.Optional;
 
 /**

@@ -1,6 +1,6 @@
 package dev.vitals.kubesim.model;
 
-import dev.vitals.kubesim.InvalidInputException;
+import dev.vitals.kubesim.input.InvalidInputException;
 
 /** Pod {@code restartPolicy} (default {@link #ALWAYS}, R6). */
 public enum RestartPolicy {

@@ -1,6 +1,5 @@
 package dev.vitals.kubesim.model;
 
-import dev.vitals.kubesim.probe.ProbeResult;
 
 import java.time.Duration;
 import java.util.Locale;

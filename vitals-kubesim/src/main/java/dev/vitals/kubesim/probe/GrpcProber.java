@@ -1,6 +1,8 @@
 package dev.vitals.kubesim.probe;
 
 import dev.vitals.kubesim.model.ProbeHandler;
+import dev.vitals.kubesim.model.ProbeOutcome;
+import dev.vitals.kubesim.model.ProbeResult;
 
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;

@@ -1,8 +1,11 @@
 package dev.vitals.kubesim.probe;
 
+import dev.vitals.kubesim.model.ContainerExec;
 import dev.vitals.kubesim.model.EnvExpansion;
 import dev.vitals.kubesim.model.PortResolver;
 import dev.vitals.kubesim.model.ProbeHandler;
+import dev.vitals.kubesim.model.ProbeOutcome;
+import dev.vitals.kubesim.model.ProbeResult;
 import dev.vitals.kubesim.model.ProbeSpec;
 
 import java.io.ByteArrayOutputStream;

@@ -1,5 +1,8 @@
 package dev.vitals.kubesim.probe;
 
+import dev.vitals.kubesim.model.ProbeExecutor;
+import dev.vitals.kubesim.model.ProbeOutcome;
+import dev.vitals.kubesim.model.ProbeResult;
 import dev.vitals.kubesim.model.ProbeSpec;
 import dev.vitals.kubesim.model.ProbeType;
 

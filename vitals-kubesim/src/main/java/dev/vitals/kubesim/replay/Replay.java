@@ -1,19 +1,19 @@
 package dev.vitals.kubesim.replay;
 
-import dev.vitals.kubesim.runtime.ContainerRuntime;
+import dev.vitals.kubesim.model.ContainerRuntime;
 
+import dev.vitals.kubesim.Simulation;
 import dev.vitals.kubesim.fault.FaultProxy;
 import dev.vitals.kubesim.fault.LoadGenerator;
 import dev.vitals.kubesim.model.PodSpec;
 import dev.vitals.kubesim.model.ProbeType;
-import dev.vitals.kubesim.runtime.ProcessRuntime;
-import dev.vitals.kubesim.runtime.ResourceLimits;
 import dev.vitals.kubesim.model.Resources;
 import dev.vitals.kubesim.model.SimEvent;
+import dev.vitals.kubesim.result.SimulationResult;
+import dev.vitals.kubesim.runtime.ProcessRuntime;
+import dev.vitals.kubesim.runtime.ResourceLimits;
 import dev.vitals.kubesim.scenario.Action;
 import dev.vitals.kubesim.scenario.ActionRunner;
-import dev.vitals.kubesim.Simulation;
-import dev.vitals.kubesim.SimulationResult;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -317,7 +317,7 @@ public final class Replay {
         String path = naive ? "/healthz" : "/startupz";
         AtomicInteger exit = new AtomicInteger(Integer.MIN_VALUE);
         long t0 = System.nanoTime();
-        dev.vitals.kubesim.runtime.ContainerRuntime.Instance i = new TrackingRuntime(
+        dev.vitals.kubesim.model.ContainerRuntime.Instance i = new TrackingRuntime(
                 new ProcessRuntime(cmd, ProcessBuilder.Redirect.appendTo(log.toFile()), Map.of(), null,
                         ResourceLimits.of(resources))).start(round, exit::set);
         try {
@@ -350,7 +350,7 @@ public final class Replay {
 
     /** One GET with a 1 s deadline; true when it passes as a probe (200-399). */
     private static boolean answers(int port, String path) {
-        return PROBER.get(port, path, Duration.ofSeconds(1)).result().counted() == dev.vitals.kubesim.probe.ProbeResult.SUCCESS;
+        return PROBER.get(port, path, Duration.ofSeconds(1)).result().counted() == dev.vitals.kubesim.model.ProbeResult.SUCCESS;
     }
 
     private static RunRecord await(Future<RunRecord> f, ReplayCase c) throws InterruptedException {

@@ -2,8 +2,8 @@ package dev.vitals.kubesim.replay;
 
 import dev.vitals.kubesim.model.ProbeType;
 import dev.vitals.kubesim.model.SimEvent;
-import dev.vitals.kubesim.scenario.Expectation;
-import dev.vitals.kubesim.SimulationResult;
+import dev.vitals.kubesim.result.Expectation;
+import dev.vitals.kubesim.result.SimulationResult;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.function.Function;

@@ -1,10 +1,10 @@
 package dev.vitals.kubesim.replay;
 
-import dev.vitals.kubesim.scenario.Expectation;
 import dev.vitals.kubesim.model.PodSpec;
 import dev.vitals.kubesim.model.ProbeType;
 import dev.vitals.kubesim.model.SimEvent;
-import dev.vitals.kubesim.SimulationResult;
+import dev.vitals.kubesim.result.Expectation;
+import dev.vitals.kubesim.result.SimulationResult;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;

@@ -1,6 +1,6 @@
 package dev.vitals.kubesim.replay;
 
-import dev.vitals.kubesim.runtime.ContainerRuntime;
+import dev.vitals.kubesim.model.ContainerRuntime;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;

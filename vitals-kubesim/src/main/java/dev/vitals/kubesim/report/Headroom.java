@@ -1,11 +1,12 @@
 package dev.vitals.kubesim.report;
 
-import dev.vitals.kubesim.SimulationResult;
 import dev.vitals.kubesim.model.PodSpec;
+import dev.vitals.kubesim.model.ProbeResult;
 import dev.vitals.kubesim.model.ProbeSpec;
 import dev.vitals.kubesim.model.ProbeType;
 import dev.vitals.kubesim.model.SimEvent;
-import dev.vitals.kubesim.probe.ProbeResult;
+import dev.vitals.kubesim.result.Expectation;
+import dev.vitals.kubesim.result.SimulationResult;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -57,7 +58,7 @@ public record Headroom(List<Probe> probes, List<String> notRun, Optional<Boot> b
         public String text() {
             return String.format(Locale.ROOT, "boot took %.1f s%s; %s budget %s s: %.1f× headroom", seconds,
                     cpuLimit.map(c -> " under " + c).orElse(""), budgetProbe.label(),
-                    dev.vitals.kubesim.scenario.Expectation.fmt(budgetSeconds), headroom());
+                    dev.vitals.kubesim.result.Expectation.fmt(budgetSeconds), headroom());
         }
     }
 
@@ -147,7 +148,7 @@ public record Headroom(List<Probe> probes, List<String> notRun, Optional<Boot> b
                 // an empty headroom block said nothing; say what is true
                 int delay = spec.get().initialDelaySeconds();
                 notRun.add(String.format(Locale.ROOT, "  %-10s no probe ran in the %s s run%s%n", t.label(),
-                        dev.vitals.kubesim.scenario.Expectation.fmt(r.durationSeconds()),
+                        dev.vitals.kubesim.result.Expectation.fmt(r.durationSeconds()),
                         delay >= r.durationSeconds() ? " (initialDelaySeconds " + delay + ")" : ""));
                 continue;
             }

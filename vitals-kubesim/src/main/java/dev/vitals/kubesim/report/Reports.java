@@ -1,22 +1,22 @@
 package dev.vitals.kubesim.report;
 
-import dev.vitals.kubesim.SimulationResult;
 import dev.vitals.kubesim.model.PodSpec;
+import dev.vitals.kubesim.model.ProbeResult;
 import dev.vitals.kubesim.model.ProbeType;
 import dev.vitals.kubesim.model.SimEvent;
-import dev.vitals.kubesim.probe.ProbeResult;
-import dev.vitals.kubesim.scenario.Expectation;
+import dev.vitals.kubesim.result.Expectation;
+import dev.vitals.kubesim.result.SimulationResult;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Locale;
 import dev.vitals.kubesim.model.Resources;
 import dev.vitals.kubesim.runtime.ResourceLimits;
 import dev.vitals.kubesim.runtime.ResourceUsage;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 
 /**
  * Renders a {@link SimulationResult}: a terminal timeline line per event, a summary, JSON and a

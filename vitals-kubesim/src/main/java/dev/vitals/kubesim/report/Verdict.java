@@ -1,8 +1,8 @@
 package dev.vitals.kubesim.report;
 
-import dev.vitals.kubesim.SimulationResult;
 import dev.vitals.kubesim.model.SimEvent;
-import dev.vitals.kubesim.scenario.Expectation;
+import dev.vitals.kubesim.result.Expectation;
+import dev.vitals.kubesim.result.SimulationResult;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

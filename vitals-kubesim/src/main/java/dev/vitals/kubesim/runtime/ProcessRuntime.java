@@ -1,6 +1,7 @@
 package dev.vitals.kubesim.runtime;
 
-import dev.vitals.kubesim.probe.ContainerExec;
+import dev.vitals.kubesim.model.ContainerRuntime;
+import dev.vitals.kubesim.model.ContainerExec;
 import java.io.File;
 import java.io.IOException;
 import java.util.ArrayList;

@@ -1,5 +1,6 @@
 package dev.vitals.kubesim.runtime;
 
+import dev.vitals.kubesim.model.ContainerRuntime;
 import dev.vitals.kubesim.model.SimTime;
 
 import java.time.Duration;

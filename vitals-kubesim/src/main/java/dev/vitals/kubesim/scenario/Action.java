@@ -1,6 +1,7 @@
 package dev.vitals.kubesim.scenario;
 
 import dev.vitals.kubesim.fault.LoadGenerator;
+import dev.vitals.kubesim.result.Expectation;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;

@@ -2,7 +2,7 @@ package dev.vitals.kubesim.scenario;
 
 import dev.vitals.kubesim.fault.FaultProxy;
 import dev.vitals.kubesim.fault.LoadGenerator;
-import dev.vitals.kubesim.runtime.ContainerRuntime;
+import dev.vitals.kubesim.model.ContainerRuntime;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;

@@ -1,9 +1,10 @@
 package dev.vitals.kubesim.scenario;
 
-import dev.vitals.kubesim.InvalidInputException;
 import dev.vitals.kubesim.fault.FaultProxy;
 import dev.vitals.kubesim.fault.LoadGenerator;
+import dev.vitals.kubesim.input.InvalidInputException;
 import dev.vitals.kubesim.model.Durations;
+import dev.vitals.kubesim.result.Expectation;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;

@@ -1,10 +1,10 @@
 package dev.vitals.kubesim.yaml;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.vitals.kubesim.InvalidInputException;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.vitals.kubesim.input.InvalidInputException;
 import java.io.FilterReader;
 import java.io.IOException;
 import java.io.Reader;
@@ -16,7 +16,7 @@ import java.util.Iterator;
 import java.util.Map;
 import java.util.Optional;
 import org.snakeyaml.engine.v2.api.LoadSettings;
-import org.snakeyaml.engine.v2.api.lowlevel.Parse;
+import org.snakeyaml.engine.v2.parser.ParserImpl;
 import org.snakeyaml.engine.v2.common.Anchor;
 import org.snakeyaml.engine.v2.events.AliasEvent;
 import org.snakeyaml.engine.v2.events.Event;
@@ -27,6 +27,7 @@ import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
 import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
 import org.snakeyaml.engine.v2.nodes.Tag;
 import org.snakeyaml.engine.v2.resolver.ScalarResolver;
+import org.snakeyaml.engine.v2.scanner.StreamReader;
 import org.snakeyaml.engine.v2.schema.CoreSchema;
 
 /**
@@ -113,7 +114,8 @@ public final class YamlDocs {
         this.renderHint = renderHint;
         LoadSettings settings = LoadSettings.builder().setLabel(label).setCodePointLimit(Integer.MAX_VALUE)
                 .setUseMarks(true).setBufferSize(64 * 1024).build();
-        this.events = new Parse(settings).parseReader(reader).iterator();
+        // what api.lowlevel.Parse#parseReader does, from exported packages (the module does not export lowlevel)
+        this.events = new ParserImpl(settings, new StreamReader(settings, reader));
     }
 
     /**

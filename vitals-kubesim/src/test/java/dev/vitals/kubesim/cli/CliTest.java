@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.vitals.kubesim.cli.VitalsCommand;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;

@@ -1,7 +1,7 @@
 package dev.vitals.kubesim.fault;
 
-import dev.vitals.kubesim.InvalidInputException;
 import dev.vitals.kubesim.Targets;
+import dev.vitals.kubesim.input.InvalidInputException;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -3,7 +3,7 @@ package dev.vitals.kubesim.fleet;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.vitals.kubesim.InvalidInputException;
+import dev.vitals.kubesim.input.InvalidInputException;
 import java.util.List;
 import java.util.OptionalInt;
 import java.util.stream.Stream;

@@ -14,7 +14,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import org.snakeyaml.engine.v2.api.LoadSettings;
-import org.snakeyaml.engine.v2.api.lowlevel.Parse;
+import org.snakeyaml.engine.v2.parser.ParserImpl;
+import org.snakeyaml.engine.v2.scanner.StreamReader;
 
 /**
  * The lint stream benchmark's two halves: {@link #generate} writes a multi-document stream of
@@ -112,7 +113,8 @@ public final class LintStreamBench {
         } else if (mode.equals("parse")) {
             long events = 0;
             try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-                for (Object ev : new Parse(LoadSettings.builder().setCodePointLimit(Integer.MAX_VALUE).build()).parseReader(in)) {
+                LoadSettings settings = LoadSettings.builder().setCodePointLimit(Integer.MAX_VALUE).build();
+                for (var parser = new ParserImpl(settings, new StreamReader(settings, in)); parser.hasNext(); parser.next()) {
                     events++;
                 }
             }

@@ -1,10 +1,10 @@
 package dev.vitals.kubesim.manifest;
 
-import dev.vitals.kubesim.InvalidInputException;
+import dev.vitals.kubesim.input.InvalidInputException;
+import dev.vitals.kubesim.input.Violation;
 import dev.vitals.kubesim.model.PodSpec;
 import dev.vitals.kubesim.model.ProbeHandler;
 import dev.vitals.kubesim.model.RestartPolicy;
-import dev.vitals.kubesim.scenario.Violation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

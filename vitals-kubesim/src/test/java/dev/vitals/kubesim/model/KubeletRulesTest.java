@@ -1,8 +1,6 @@
 package dev.vitals.kubesim.model;
 
 import dev.vitals.kubesim.Rig;
-import dev.vitals.kubesim.probe.ProbeOutcome;
-import dev.vitals.kubesim.probe.ProbeResult;
 import dev.vitals.kubesim.probe.ScriptedProbes;
 
 import static dev.vitals.kubesim.model.ProbeType.LIVENESS;

@@ -3,8 +3,6 @@ package dev.vitals.kubesim.model;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.vitals.kubesim.Rig;
-import dev.vitals.kubesim.probe.ProbeExecutor;
-import dev.vitals.kubesim.probe.ProbeOutcome;
 import dev.vitals.kubesim.probe.ScriptedProbes;
 import dev.vitals.kubesim.runtime.ScriptedContainer;
 import java.time.Duration;

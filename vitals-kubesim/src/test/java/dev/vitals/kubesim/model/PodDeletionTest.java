@@ -6,8 +6,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.vitals.kubesim.Rig;
 import dev.vitals.kubesim.Simulation;
-import dev.vitals.kubesim.SimulationResult;
 import dev.vitals.kubesim.probe.ScriptedProbes;
+import dev.vitals.kubesim.result.SimulationResult;
 import dev.vitals.kubesim.scenario.Scenario;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;

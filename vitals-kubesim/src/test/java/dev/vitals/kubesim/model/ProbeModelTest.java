@@ -1,8 +1,8 @@
 package dev.vitals.kubesim.model;
 
-import dev.vitals.kubesim.InvalidInputException;
+import dev.vitals.kubesim.input.InvalidInputException;
+import dev.vitals.kubesim.input.Violation;
 import dev.vitals.kubesim.manifest.ProbeFlags;
-import dev.vitals.kubesim.scenario.Violation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

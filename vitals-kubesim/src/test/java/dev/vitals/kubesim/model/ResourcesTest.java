@@ -3,7 +3,7 @@ package dev.vitals.kubesim.model;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.vitals.kubesim.InvalidInputException;
+import dev.vitals.kubesim.input.InvalidInputException;
 import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 

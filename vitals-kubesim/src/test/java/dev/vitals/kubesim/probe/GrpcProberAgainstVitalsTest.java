@@ -9,6 +9,8 @@ import dev.vitals.Health;
 import dev.vitals.HealthRegistry;
 import dev.vitals.grpc.GrpcHealthServer;
 import dev.vitals.kubesim.model.ProbeHandler;
+import dev.vitals.kubesim.model.ProbeOutcome;
+import dev.vitals.kubesim.model.ProbeResult;
 import java.net.InetAddress;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;

@@ -3,6 +3,8 @@ package dev.vitals.kubesim.probe;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.vitals.kubesim.model.ProbeHandler;
+import dev.vitals.kubesim.model.ProbeOutcome;
+import dev.vitals.kubesim.model.ProbeResult;
 import dev.vitals.kubesim.model.ProbeSpec;
 import dev.vitals.kubesim.model.ProbeType;
 import java.util.List;

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.vitals.kubesim.TestHttpServer;
 import dev.vitals.kubesim.model.ProbeHandler;
+import dev.vitals.kubesim.model.ProbeOutcome;
+import dev.vitals.kubesim.model.ProbeResult;
 import dev.vitals.kubesim.model.ProbeSpec;
 import dev.vitals.kubesim.model.ProbeType;
 import java.util.List;

@@ -2,6 +2,8 @@ package dev.vitals.kubesim.probe;
 
 import dev.vitals.kubesim.TestHttpServer;
 import dev.vitals.kubesim.model.ProbeHandler;
+import dev.vitals.kubesim.model.ProbeOutcome;
+import dev.vitals.kubesim.model.ProbeResult;
 import dev.vitals.kubesim.model.ProbeSpec;
 import dev.vitals.kubesim.model.ProbeType;
 

@@ -2,10 +2,10 @@ package dev.vitals.kubesim.replay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.vitals.kubesim.model.PodSpec;
 import dev.vitals.kubesim.model.ProbeHandler;
 import dev.vitals.kubesim.model.ProbeSpec;
 import dev.vitals.kubesim.model.ProbeType;
-import dev.vitals.kubesim.model.PodSpec;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.vitals.kubesim.probe.ScriptedProbes;
-import dev.vitals.kubesim.SimulationResult;
+import dev.vitals.kubesim.result.SimulationResult;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

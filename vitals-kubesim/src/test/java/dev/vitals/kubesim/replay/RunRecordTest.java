@@ -6,10 +6,10 @@ import dev.vitals.kubesim.runtime.ScriptedContainer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.vitals.kubesim.scenario.Expectation;
 import dev.vitals.kubesim.model.ProbeType;
 import dev.vitals.kubesim.probe.ScriptedProbes;
-import dev.vitals.kubesim.SimulationResult;
+import dev.vitals.kubesim.result.Expectation;
+import dev.vitals.kubesim.result.SimulationResult;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -2,13 +2,13 @@ package dev.vitals.kubesim.replay;
 
 import dev.vitals.kubesim.model.ProbeSpec;
 
-import dev.vitals.kubesim.model.PodSpec;
-import dev.vitals.kubesim.probe.ProbeOutcome;
-import dev.vitals.kubesim.runtime.ScriptedContainer;
-import dev.vitals.kubesim.probe.ScriptedProbes;
 import dev.vitals.kubesim.Simulation;
-import dev.vitals.kubesim.SimulationResult;
+import dev.vitals.kubesim.model.PodSpec;
+import dev.vitals.kubesim.model.ProbeOutcome;
 import dev.vitals.kubesim.model.VirtualTime;
+import dev.vitals.kubesim.probe.ScriptedProbes;
+import dev.vitals.kubesim.result.SimulationResult;
+import dev.vitals.kubesim.runtime.ScriptedContainer;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

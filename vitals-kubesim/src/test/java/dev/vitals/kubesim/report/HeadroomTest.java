@@ -3,13 +3,13 @@ package dev.vitals.kubesim.report;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.vitals.kubesim.Rig;
-import dev.vitals.kubesim.SimulationResult;
 import dev.vitals.kubesim.model.PodSpec;
+import dev.vitals.kubesim.model.ProbeOutcome;
+import dev.vitals.kubesim.model.ProbeResult;
 import dev.vitals.kubesim.model.ProbeType;
-import dev.vitals.kubesim.probe.ProbeOutcome;
-import dev.vitals.kubesim.probe.ProbeResult;
 import dev.vitals.kubesim.probe.ScriptedProbes;
-import dev.vitals.kubesim.scenario.Expectation;
+import dev.vitals.kubesim.result.Expectation;
+import dev.vitals.kubesim.result.SimulationResult;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -1,15 +1,15 @@
 package dev.vitals.kubesim.runtime;
 
 import dev.vitals.kubesim.Simulation;
-import dev.vitals.kubesim.SimulationResult;
 import dev.vitals.kubesim.Targets;
 import dev.vitals.kubesim.model.PodSpec;
 import dev.vitals.kubesim.model.ProbeHandler;
+import dev.vitals.kubesim.model.ProbeResult;
 import dev.vitals.kubesim.model.ProbeSpec;
 import dev.vitals.kubesim.model.ProbeType;
 import dev.vitals.kubesim.model.SimEvent;
-import dev.vitals.kubesim.probe.ProbeResult;
 import dev.vitals.kubesim.report.Reports;
+import dev.vitals.kubesim.result.SimulationResult;
 import dev.vitals.kubesim.scenario.Scenario;
 
 import static dev.vitals.kubesim.model.ProbeType.LIVENESS;

@@ -1,12 +1,13 @@
 package dev.vitals.kubesim.scenario;
 
-import dev.vitals.kubesim.InvalidInputException;
 import dev.vitals.kubesim.Rig;
 import dev.vitals.kubesim.Simulation;
-import dev.vitals.kubesim.SimulationResult;
 import dev.vitals.kubesim.fault.FaultProxy;
 import dev.vitals.kubesim.fault.LoadGenerator;
+import dev.vitals.kubesim.input.InvalidInputException;
 import dev.vitals.kubesim.probe.ScriptedProbes;
+import dev.vitals.kubesim.result.Expectation;
+import dev.vitals.kubesim.result.SimulationResult;
 
 import static dev.vitals.kubesim.model.ProbeType.LIVENESS;
 import static dev.vitals.kubesim.model.ProbeType.READINESS;

@@ -1,4 +1,4 @@
-package dev.vitals.kubesim;
+package dev.vitals.kubesim.result;
 
 import java.time.Duration;
 import java.util.Objects;

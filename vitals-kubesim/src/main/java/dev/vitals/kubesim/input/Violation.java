@@ -1,4 +1,4 @@
-package dev.vitals.kubesim.scenario;
+package dev.vitals.kubesim.input;
 
 import java.util.Objects;
 

@@ -1,7 +1,6 @@
-package dev.vitals.kubesim.scenario;
+package dev.vitals.kubesim.result;
 
-import dev.vitals.kubesim.InvalidInputException;
-import dev.vitals.kubesim.SimulationResult;
+import dev.vitals.kubesim.input.InvalidInputException;
 import dev.vitals.kubesim.model.Durations;
 import dev.vitals.kubesim.model.ProbeType;
 

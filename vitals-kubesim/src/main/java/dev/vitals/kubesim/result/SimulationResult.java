@@ -1,9 +1,8 @@
-package dev.vitals.kubesim;
+package dev.vitals.kubesim.result;
 
+import dev.vitals.kubesim.model.ProbeResult;
 import dev.vitals.kubesim.model.ProbeType;
 import dev.vitals.kubesim.model.SimEvent;
-import dev.vitals.kubesim.probe.ProbeResult;
-import dev.vitals.kubesim.scenario.Expectation;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -28,12 +27,18 @@ public final class SimulationResult {
     private final String target;
     private final java.util.Optional<dev.vitals.kubesim.runtime.ResourceLimits.Report> limits;
 
-    SimulationResult(List<SimEvent> events, double durationSeconds, int restarts, List<Expectation> expectations,
-            String target) {
-        this(events, durationSeconds, restarts, expectations, target, java.util.Optional.empty());
-    }
-
-    SimulationResult(List<SimEvent> events, double durationSeconds, int restarts, List<Expectation> expectations,
+    /**
+     * The result of one run, as {@link dev.vitals.kubesim.Simulation} builds it: the expectations are
+     * checked here, once.
+     *
+     * @param events          the run's events in time order (copied)
+     * @param durationSeconds how long the run lasted, in simulated seconds
+     * @param restarts        container restarts during the run
+     * @param expectations    the scenario's {@code expect} lines, checked against this result
+     * @param target          what ran (the command or the scripted target's name)
+     * @param limits          the resource limits' report when limits were applied
+     */
+    public SimulationResult(List<SimEvent> events, double durationSeconds, int restarts, List<Expectation> expectations,
             String target, java.util.Optional<dev.vitals.kubesim.runtime.ResourceLimits.Report> limits) {
         this.limits = limits;
         this.events = List.copyOf(events);

@@ -1,4 +1,4 @@
-package dev.vitals.kubesim.runtime;
+package dev.vitals.kubesim.model;
 
 import java.util.function.IntConsumer;
 

@@ -1,6 +1,5 @@
-package dev.vitals.kubesim.probe;
+package dev.vitals.kubesim.model;
 
-import dev.vitals.kubesim.model.ProbeSpec;
 
 import java.util.function.Consumer;
 

@@ -1,4 +1,4 @@
-package dev.vitals.kubesim.probe;
+package dev.vitals.kubesim.model;
 
 import java.util.List;
 import java.util.Optional;

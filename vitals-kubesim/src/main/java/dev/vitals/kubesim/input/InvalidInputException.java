@@ -1,6 +1,5 @@
-package dev.vitals.kubesim;
+package dev.vitals.kubesim.input;
 
-import dev.vitals.kubesim.scenario.Violation;
 
 import java.util.List;
 
