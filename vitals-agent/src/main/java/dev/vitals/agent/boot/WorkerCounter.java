@@ -13,7 +13,9 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * <p>Cost on the task path: one {@link ThreadLocal} read and one release store per task start and
  * per task end; no allocation. A counter is created once per worker thread, when the thread starts
  * ({@link #worker}) or runs its first task, and handed to the agent's sampler through
- * {@link #poll()}. A thread belongs to the first pool that counted it.
+ * {@link #poll()}. A thread belongs to the first pool that counted it. Requests on virtual threads
+ * ({@link #REQUESTS}) add one {@link System#nanoTime()} per request start (the in-flight age), and
+ * their counter is created once per virtual thread, that is once per connection.
  *
  * <p>Thread-safety: each counter is written only by its own thread (release stores) and read by
  * the sampler (acquire loads).
