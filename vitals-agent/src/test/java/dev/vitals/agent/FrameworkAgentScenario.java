@@ -258,10 +258,11 @@ public abstract class FrameworkAgentScenario {
     /**
      * Issue 30: the agent's readiness poll of the application has its own connection and deadline,
      * apart from the probe port's load. The dependency refuses at boot (readiness DOWN); while 4
-     * hostile clients flood the agent's probe port (garbage and half-open connections, at most
-     * 20,000, at most 90 s), the dependency comes up: {@code /readyz} must turn 200 within 30 s
-     * and then never read 503 for 10 s of the flood (a probe the flood itself made fail, status
-     * -1, is counted apart: that is the probe path's own figure).
+     * hostile clients flood the agent's probe port (garbage and half-open connections, until the
+     * end of the test, at most 50,000, at most 90 s), the dependency comes up: {@code /readyz} must
+     * turn 200 within 30 s and then never read 503 for 10 s of the flood, which must still be
+     * running then (a probe the flood itself made fail, status -1, is counted apart: that is the
+     * probe path's own figure).
      */
     @Test
     void readinessFollowsTheApplicationWhileTheProbePortIsFlooded() throws Exception {
@@ -282,7 +283,7 @@ public abstract class FrameworkAgentScenario {
                 int k = t;
                 flood.execute(() -> {
                     byte[] garbage = dev.vitals.testing.HostileClient.garbage();
-                    for (int i = 0; !stop.get() && System.nanoTime() < floodEnd && sent.incrementAndGet() <= 20_000; i++) {
+                    for (int i = 0; !stop.get() && System.nanoTime() < floodEnd && sent.incrementAndGet() <= 50_000; i++) {
                         try {
                             dev.vitals.testing.HostileClient.send(probes, (i + k) % 2 == 0 ? garbage : new byte[0], (i + k) % 2 == 1);
                         } catch (IOException e) {
@@ -302,6 +303,7 @@ public abstract class FrameworkAgentScenario {
                 List<String> down = new ArrayList<>();
                 int failed = 0;
                 int samples = 0;
+                int sentBefore = sent.get();
                 long until = System.nanoTime() + Duration.ofSeconds(10).toNanos();
                 while (System.nanoTime() < until) {
                     AgentProcess.Answer a = get(probes, "/readyz?verbose");
@@ -313,10 +315,11 @@ public abstract class FrameworkAgentScenario {
                     }
                     Thread.sleep(250);
                 }
+                int during = sent.get() - sentBefore;
                 System.out.println("flood (" + name + "): readiness followed the dependency in " + followedMs + " ms; "
-                        + sent.get() + " hostile connections; /readyz 503 on " + down.size() + " and no answer on " + failed
-                        + " of " + samples + " samples");
-                assertThat(sent.get()).as("the flood ran").isGreaterThan(100);
+                        + sent.get() + " hostile connections, " + during + " of them in the 10 s window; /readyz 503 on "
+                        + down.size() + " and no answer on " + failed + " of " + samples + " samples");
+                assertThat(during).as("the flood ran through the window").isGreaterThan(100);
                 assertThat(down).as("/readyz while flooded, the application ready").isEmpty();
             }
         } finally {
