@@ -62,10 +62,9 @@ public abstract class FrameworkAgentScenario {
     }
 
     /**
-     * Whether the agent watches the example's request pool. False for Helidon SE 4, which runs
-     * every request on a virtual thread of its own and has no pool: virtual-thread executors are
-     * not instrumented yet (docs/agent.md, Known limits), so the stalled and wedged steps are
-     * skipped there, loudly.
+     * Whether the agent watches the example's request pool (or its requests on virtual threads,
+     * Helidon SE 4). An example that overrides this to false skips the stalled and wedged steps,
+     * loudly.
      *
      * @return true unless overridden
      */
@@ -243,6 +242,90 @@ public abstract class FrameworkAgentScenario {
             }
             assertThat(get(probes, "/livez").status).isEqualTo(200);
             assertThat(get(probes, "/startupz").status).isEqualTo(200);
+        }
+    }
+
+    /**
+     * Whether {@link #readinessFollowsTheApplicationWhileTheProbePortIsFlooded} runs on this
+     * example (one or two examples are enough: the agent's side is the same everywhere).
+     *
+     * @return false unless overridden
+     */
+    protected boolean floodTheProbePort() {
+        return false;
+    }
+
+    /**
+     * Issue 30: the agent's readiness poll of the application has its own connection and deadline,
+     * apart from the probe port's load. The dependency refuses at boot (readiness DOWN); while 4
+     * hostile clients flood the agent's probe port (garbage and half-open connections, until the
+     * end of the test, at most 50,000, at most 90 s), the dependency comes up: {@code /readyz} must
+     * turn 200 within 30 s and then never read 503 for 10 s of the flood, which must still be
+     * running then (a probe the flood itself made fail, status -1, is counted apart: that is the
+     * probe path's own figure).
+     */
+    @Test
+    void readinessFollowsTheApplicationWhileTheProbePortIsFlooded() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(floodTheProbePort(), "flood test not enabled for " + name);
+        int dependencyPort;
+        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            dependencyPort = s.getLocalPort(); // closed: refuses until opened below
+        }
+        java.util.concurrent.ExecutorService flood = java.util.concurrent.Executors.newFixedThreadPool(4);
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.concurrent.atomic.AtomicInteger sent = new java.util.concurrent.atomic.AtomicInteger();
+        try (AgentProcess p = startWithDependency("flood", freePorts(2), dependencyPort)) {
+            int probes = p.probePort();
+            await("startup").atMost(BOOT).pollInterval(Duration.ofMillis(250)).until(() -> get(probes, "/startupz").status == 200);
+            await("readiness DOWN: dependency refuses").atMost(Duration.ofSeconds(30)).until(() -> get(probes, "/readyz").status == 503);
+            long floodEnd = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+            for (int t = 0; t < 4; t++) {
+                int k = t;
+                flood.execute(() -> {
+                    byte[] garbage = dev.vitals.testing.HostileClient.garbage();
+                    for (int i = 0; !stop.get() && System.nanoTime() < floodEnd && sent.incrementAndGet() <= 50_000; i++) {
+                        try {
+                            dev.vitals.testing.HostileClient.send(probes, (i + k) % 2 == 0 ? garbage : new byte[0], (i + k) % 2 == 1);
+                        } catch (IOException e) {
+                            // refused or timed out under the flood: go on
+                        }
+                    }
+                });
+            }
+            Thread.sleep(2000); // the flood is on
+            try (ServerSocket dependency = new ServerSocket()) {
+                dependency.setReuseAddress(true);
+                dependency.bind(new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), dependencyPort), 512);
+                long t0 = System.nanoTime();
+                await("readiness UP while the probe port is flooded").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250))
+                        .until(() -> get(probes, "/readyz").status == 200);
+                long followedMs = (System.nanoTime() - t0) / 1_000_000;
+                List<String> down = new ArrayList<>();
+                int failed = 0;
+                int samples = 0;
+                int sentBefore = sent.get();
+                long until = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+                while (System.nanoTime() < until) {
+                    AgentProcess.Answer a = get(probes, "/readyz?verbose");
+                    samples++;
+                    if (a.status == 503) {
+                        down.add(a.toString());
+                    } else if (a.status != 200) {
+                        failed++;
+                    }
+                    Thread.sleep(250);
+                }
+                int during = sent.get() - sentBefore;
+                System.out.println("flood (" + name + "): readiness followed the dependency in " + followedMs + " ms; "
+                        + sent.get() + " hostile connections, " + during + " of them in the 10 s window; /readyz 503 on "
+                        + down.size() + " and no answer on " + failed + " of " + samples + " samples");
+                assertThat(during).as("the flood ran through the window").isGreaterThan(100);
+                assertThat(down).as("/readyz while flooded, the application ready").isEmpty();
+            }
+        } finally {
+            stop.set(true);
+            flood.shutdown();
+            flood.awaitTermination(60, java.util.concurrent.TimeUnit.SECONDS);
         }
     }
 

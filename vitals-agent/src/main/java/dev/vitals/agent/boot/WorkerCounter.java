@@ -13,7 +13,9 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * <p>Cost on the task path: one {@link ThreadLocal} read and one release store per task start and
  * per task end; no allocation. A counter is created once per worker thread, when the thread starts
  * ({@link #worker}) or runs its first task, and handed to the agent's sampler through
- * {@link #poll()}. A thread belongs to the first pool that counted it.
+ * {@link #poll()}. A thread belongs to the first pool that counted it. Requests on virtual threads
+ * ({@link #REQUESTS}) add one {@link System#nanoTime()} per request start (the in-flight age), and
+ * their counter is created once per virtual thread, that is once per connection.
  *
  * <p>Thread-safety: each counter is written only by its own thread (release stores) and read by
  * the sampler (acquire loads).
@@ -23,12 +25,19 @@ public final class WorkerCounter {
     public static final int POOL_COUNTS = 1;
     /** The instrumentation counts each task's start and end on this counter. */
     public static final int TASK_COUNTS = 2;
+    /**
+     * Requests on virtual threads (Helidon SE 4: one virtual thread per connection, its requests in
+     * turn): no pool bounds them, so any request in flight is work; the counter also keeps the
+     * connection ({@link #source()}) and when its latest request started.
+     */
+    public static final int REQUESTS = 3;
 
     private static final ThreadLocal<WorkerCounter> CURRENT = new ThreadLocal<>();
     private static final ConcurrentLinkedQueue<WorkerCounter> CREATED = new ConcurrentLinkedQueue<>();
     private static final VarHandle STARTED;
     private static final VarHandle COMPLETED;
     private static final VarHandle ASIDE;
+    private static final VarHandle STARTED_AT;
 
     static {
         try {
@@ -36,6 +45,7 @@ public final class WorkerCounter {
             STARTED = l.findVarHandle(WorkerCounter.class, "started", long.class);
             COMPLETED = l.findVarHandle(WorkerCounter.class, "completed", long.class);
             ASIDE = l.findVarHandle(WorkerCounter.class, "aside", boolean.class);
+            STARTED_AT = l.findVarHandle(WorkerCounter.class, "startedAt", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -44,16 +54,21 @@ public final class WorkerCounter {
     private final Thread thread;
     private final Object pool;
     private final int kind;
+    /** {@link #REQUESTS}: the server's connection object the thread serves; else null. */
+    private final Object source;
     private long started;
+    /** {@link #REQUESTS}: {@link System#nanoTime()} when the latest request started. */
+    private long startedAt;
     private long completed;
     private boolean aside;
     /** The class of the last job this thread counted as a task (owner thread only). */
     private Class<?> lastTask;
 
-    private WorkerCounter(Thread thread, Object pool, int kind) {
+    private WorkerCounter(Thread thread, Object pool, int kind, Object source) {
         this.thread = thread;
         this.pool = pool;
         this.kind = kind;
+        this.source = source;
     }
 
     /**
@@ -74,6 +89,26 @@ public final class WorkerCounter {
     public static void started(Object pool) {
         WorkerCounter c = counter(pool, TASK_COUNTS);
         if (c.pool == pool) {
+            STARTED.setRelease(c, c.started + 1);
+        }
+    }
+
+    /**
+     * The current (virtual) thread starts a request of {@code pool} on connection {@code source}
+     * ({@link #REQUESTS}). Called by instrumented code; ends with {@link #completed}. One counter
+     * per thread, created at its first request (a thread per connection: once per connection);
+     * nothing allocated per request.
+     *
+     * @param pool the request path's identity (Helidon: its connection class), never null
+     * @param source the connection, never null
+     */
+    public static void requestStarted(Object pool, Object source) {
+        WorkerCounter c = CURRENT.get();
+        if (c == null) {
+            c = create(pool, REQUESTS, source);
+        }
+        if (c.pool == pool) {
+            STARTED_AT.setRelease(c, System.nanoTime());
             STARTED.setRelease(c, c.started + 1);
         }
     }
@@ -152,11 +187,13 @@ public final class WorkerCounter {
 
     private static WorkerCounter counter(Object pool, int kind) {
         WorkerCounter c = CURRENT.get();
-        if (c == null) {
-            c = new WorkerCounter(Thread.currentThread(), pool, kind);
-            CURRENT.set(c);
-            CREATED.add(c);
-        }
+        return c != null ? c : create(pool, kind, null);
+    }
+
+    private static WorkerCounter create(Object pool, int kind, Object source) {
+        WorkerCounter c = new WorkerCounter(Thread.currentThread(), pool, kind, source);
+        CURRENT.set(c);
+        CREATED.add(c);
         return c;
     }
 
@@ -175,7 +212,17 @@ public final class WorkerCounter {
         return pool;
     }
 
-    /** @return {@link #POOL_COUNTS} or {@link #TASK_COUNTS} */
+    /** @return {@link #REQUESTS}: the connection the thread serves; else null */
+    public Object source() {
+        return source;
+    }
+
+    /** @return {@link #REQUESTS}: {@link System#nanoTime()} when the latest request started, 0 before the first */
+    public long startedAt() {
+        return (long) STARTED_AT.getAcquire(this);
+    }
+
+    /** @return {@link #POOL_COUNTS}, {@link #TASK_COUNTS} or {@link #REQUESTS} */
     public int kind() {
         return kind;
     }

@@ -35,6 +35,12 @@ import java.util.function.Supplier;
  *       that same call rather than starting another, so a hung framework check costs the
  *       application one connection and one thread. After {@link #ABANDON_AFTER_TIMEOUTS}
  *       timeouts' worth of waiting it is closed and a new call starts.</li>
+ *   <li><b>The poll's own budget</b> (issue 30): one kept connection of its own to the
+ *       application (never through the probe server, its accept queue or its connection cap), and
+ *       a deadline of a full {@code readiness-timeout} counted from the poll's request, not from the
+ *       start of the run (the run first scans {@code /proc} for ports, which a flood of the probe
+ *       port's connections slows); an answer counts by when it reached the agent's socket, not by
+ *       when the agent's thread, slowed by the same load, got to read it ({@link LoopbackGet#await}).</li>
  *   <li><b>Startup</b> ({@code /startupz}) means started, never "a dependency is reachable": it
  *       completes when the framework's started endpoint answers 2xx ({@code /q/health/started},
  *       Spring Boot's liveness group, Micronaut's liveness, Helidon's {@code started}), or, for a
@@ -193,15 +199,17 @@ final class AppReadiness implements HealthCheck {
             return Health.builder(Status.DOWN).message("waiting for the application's HTTP port (ports " + app
                     + " do not speak HTTP)").build();
         }
+        // The poll's own deadline: a full readiness-timeout from its request, whatever this run
+        // spent before (the /proc port scan, which a flood of the probe port makes slow: issue 30).
         if (grpcHealth) {
-            return grpcCall(Math.max(1, left(end)));
+            return grpcCall(timeoutMillis);
         }
         if (path == null) {
             return listenerOnly(httpOr(app), "no health endpoint " + (framework != null && framework.known
                     ? "for " + framework + " (" + Frameworks.describe(framework) + ")" : "found") + " on ports " + app
                     + "; readiness follows the listener");
         }
-        return httpCall(Purpose.READY, port, path, 0, Math.max(1, left(end)));
+        return httpCall(Purpose.READY, port, path, 0, Math.max(1, timeoutMillis));
     }
 
     /** Detection asked HTTP candidates and only ports that speak something else answered. */

@@ -48,14 +48,24 @@ import net.bytebuddy.utility.JavaModule;
  *       reserved thread ({@code ReservedThreadExecutor$ReservedThread}), a selector or an acceptor
  *       is not a task (its wake-ups complete nothing): its thread is set aside, neither busy nor
  *       free.</li>
+ *   <li>Helidon SE 4's {@code io.helidon.webserver.http1.Http1Connection.route}: one HTTP/1
+ *       request, on the virtual thread Helidon starts per connection
+ *       ({@code io.helidon.webserver.ThreadPerTaskExecutor}). The request is the unit of work, not
+ *       the thread: a kept-alive connection's thread waits in a read between requests, and
+ *       counting threads would read every idle connection as work in flight. Absent on JDK 17
+ *       (Helidon 4 needs 21): the name never matches.</li>
  * </ul>
  * Not instrumented, so read from stacks by {@link WorkerPools}: Netty and Vert.x event loops
- * (their loop serves I/O and tasks in one method that never returns), virtual-thread-per-task
- * executors, and pools named with the {@code workers} option that are none of the above.
+ * (their loop serves I/O and tasks in one method that never returns), other virtual-thread-per-task
+ * executors (a task there may be a connection, a request or a background loop: not liveness by
+ * itself), Helidon's HTTP/2 streams, and pools named with the {@code workers} option that are none
+ * of the above.
  */
 final class ExecutorInstrumentation {
     private static final System.Logger LOG = System.getLogger("dev.vitals.agent");
     static final String BOOT_CLASS = "dev.vitals.agent.boot.WorkerCounter";
+    /** Helidon SE 4's HTTP/1 connection: {@code route} serves one request on the connection's virtual thread. */
+    static final String HELIDON_HTTP1 = "io.helidon.webserver.http1.Http1Connection";
 
     /** Class name → the methods to advise ({@code |}-separated) and their advice. */
     private static final Map<String, Object[]> TARGETS = Map.of(
@@ -66,7 +76,8 @@ final class ExecutorInstrumentation {
             "org.jboss.threads.EnhancedQueueExecutor$Task", new Object[] {"run", InnerTaskAdvice.class},
             "org.jboss.threads.EnhancedQueueExecutor$ThreadBody", new Object[] {"run", InnerWorkerAdvice.class},
             "org.eclipse.jetty.util.thread.QueuedThreadPool", new Object[] {"runJob", JettyJobAdvice.class},
-            "org.eclipse.jetty.util.thread.QueuedThreadPool$Runner", new Object[] {"run", InnerWorkerAdvice.class});
+            "org.eclipse.jetty.util.thread.QueuedThreadPool$Runner", new Object[] {"run", InnerWorkerAdvice.class},
+            HELIDON_HTTP1, new Object[] {"route", RequestAdvice.class});
 
     /** Classes transformed so far (for /livez details and tests). */
     private static final Set<String> TRANSFORMED = ConcurrentHashMap.newKeySet();
@@ -267,6 +278,22 @@ final class ExecutorInstrumentation {
         @Advice.OnMethodExit(onThrowable = Throwable.class)
         static void exit(@Advice.FieldValue("this$0") Object pool) {
             WorkerCounter.completed(pool);
+        }
+    }
+
+    /**
+     * Helidon's {@code Http1Connection.route(...)}: one request; the pool is the connection's class
+     * (one per JVM), the connection tells the agent's own polls apart ({@link WorkerPools}).
+     */
+    static final class RequestAdvice {
+        @Advice.OnMethodEnter
+        static void enter(@Advice.This Object connection) {
+            WorkerCounter.requestStarted(connection.getClass(), connection);
+        }
+
+        @Advice.OnMethodExit(onThrowable = Throwable.class)
+        static void exit(@Advice.This Object connection) {
+            WorkerCounter.completed(connection.getClass());
         }
     }
 

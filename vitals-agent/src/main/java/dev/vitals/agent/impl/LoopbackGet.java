@@ -87,6 +87,7 @@ final class LoopbackGet implements AutoCloseable {
             s.setKeepAlive(true);
             InetAddress to = AppPorts.address(port); // loopback unless the port listens on one other address only
             s.connect(new InetSocketAddress(to, port), (int) Math.max(1, Math.min(Integer.MAX_VALUE, connectMillis)));
+            opened(s.getLocalPort());
             g.send();
         } catch (java.net.ConnectException e) {
             g.finish(new Answer(-1, "connection refused", true), false);
@@ -143,7 +144,10 @@ final class LoopbackGet implements AutoCloseable {
     }
 
     /**
-     * Waits up to {@code waitMillis} for the whole response.
+     * Waits up to {@code waitMillis} for the whole response. At the deadline, what has already
+     * arrived at the socket is read before giving up: an answer is on time when it reached the
+     * agent, even if the agent's own thread (on a machine loaded by a flood of the probe port) got
+     * to read it late.
      *
      * @param waitMillis at least 1
      * @return the answer, or {@code null} if it has not come yet
@@ -158,14 +162,14 @@ final class LoopbackGet implements AutoCloseable {
             while (true) {
                 long left = (end - System.nanoTime()) / 1_000_000L;
                 if (left <= 0) {
-                    return null;
+                    return arrived(in);
                 }
                 socket.setSoTimeout((int) Math.min(Integer.MAX_VALUE, left));
                 int n;
                 try {
                     n = in.read(buf);
                 } catch (SocketTimeoutException e) {
-                    return null;
+                    return arrived(in);
                 }
                 if (n < 0) {
                     if (status > 0 && (part == Part.UNTIL_CLOSE || part == Part.DONE)) {
@@ -187,6 +191,30 @@ final class LoopbackGet implements AutoCloseable {
         } catch (IOException e) {
             return finish(new Answer(-1, e.getClass().getSimpleName(), false), false);
         }
+    }
+
+    /**
+     * The deadline passed: reads only what is already in the socket's buffer, without waiting.
+     *
+     * @return the answer if it had arrived whole, else null (the exchange stays pending)
+     */
+    private Answer arrived(InputStream in) throws IOException {
+        for (int avail; (avail = in.available()) > 0; ) {
+            int n = in.read(buf, 0, Math.min(buf.length, avail));
+            if (n <= 0) {
+                return null;
+            }
+            total += n;
+            Answer a = consume(n);
+            if (a != null) {
+                return a;
+            }
+            if (total > MAX_READ) {
+                return finish(status > 0 ? new Answer(status, null, false)
+                        : new Answer(-1, "no status line in " + MAX_READ + " bytes", false), false);
+            }
+        }
+        return null;
     }
 
     /** Feeds {@code n} bytes of {@link #buf} to the parser; the answer once the response is complete. */
@@ -316,11 +344,48 @@ final class LoopbackGet implements AutoCloseable {
     @Override
     public void close() {
         reusable = false;
+        if (!socket.isClosed()) {
+            closed(socket.getLocalPort());
+        }
         try {
             socket.close();
         } catch (IOException e) {
             // nothing to do
         }
+    }
+
+    // ---- the agent's own connections ------------------------------------------------------
+
+    /** How long a closed connection's port still counts as the agent's: its server thread may be sampled later. */
+    private static final long OWN_AFTER_CLOSE_NANOS = 30_000_000_000L;
+    private static final int OWN_MAX = 256;
+    /** Local port of each connection the agent opened to the application → when it closed (MAX_VALUE: open). */
+    private static final java.util.concurrent.ConcurrentHashMap<Integer, Long> OWN = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private static void opened(int localPort) {
+        if (OWN.size() >= OWN_MAX) {
+            long now = System.nanoTime();
+            OWN.values().removeIf(t -> t != Long.MAX_VALUE && now - t >= OWN_AFTER_CLOSE_NANOS);
+        }
+        OWN.put(localPort, Long.MAX_VALUE);
+    }
+
+    private static void closed(int localPort) {
+        long now = System.nanoTime();
+        OWN.computeIfPresent(localPort, (k, v) -> now);
+    }
+
+    /**
+     * Whether a client port on loopback is one of the agent's own connections to the application
+     * (open, or closed within the last 30 s): its requests are the agent's polls, not the
+     * application's work ({@link WorkerPools}, requests on virtual threads). Thread-safe.
+     *
+     * @param port a client's port as the application sees it
+     * @return whether the agent opened it
+     */
+    static boolean isOwnPort(int port) {
+        Long t = OWN.get(port);
+        return t != null && (t == Long.MAX_VALUE || System.nanoTime() - t < OWN_AFTER_CLOSE_NANOS);
     }
 
     private static int parseStatus(String statusLine) {

@@ -116,11 +116,22 @@ final class WorkerPools {
     private Map<Long, long[]> previous = new HashMap<>();
     private final Map<String, Long> inferredProgress = new HashMap<>();
 
-    /** One pool's figures at a sample; {@code inferred}: read from stacks. */
-    record Reading(long threads, long busy, long queued, long completed, boolean inferred) {
-        /** Whether the stall rule applies: work waits, or every thread is inside a task. */
+    /**
+     * One pool's figures at a sample; {@code inferred}: read from stacks; {@code unbounded}: requests
+     * on virtual threads (no pool bounds them: {@code threads} are the connections, {@code busy}
+     * the requests in flight, the oldest of them {@code oldestMs} old, -1 when none).
+     */
+    record Reading(long threads, long busy, long queued, long completed, boolean inferred, boolean unbounded, long oldestMs) {
+        Reading(long threads, long busy, long queued, long completed, boolean inferred) {
+            this(threads, busy, queued, completed, inferred, false, -1);
+        }
+
+        /**
+         * Whether the stall rule applies: work waits, or every thread is inside a task; with no
+         * bound (virtual threads), any request in flight.
+         */
         boolean hasWork() {
-            return queued > 0 || (threads > 0 && busy >= threads);
+            return queued > 0 || (unbounded ? busy > 0 : threads > 0 && busy >= threads);
         }
 
         /** The watchdog's view: busy counts only when every thread is busy or work waits. */
@@ -187,18 +198,28 @@ final class WorkerPools {
 
         Measured(Object pool) {
             this.pool = pool;
-            this.family = family(pool.getClass());
+            this.family = pool instanceof Class ? ((Class<?>) pool).getName() : family(pool.getClass());
+        }
+
+        /** Requests on virtual threads ({@link WorkerCounter#REQUESTS}): the pool is the server's connection class. */
+        boolean requests() {
+            return pool instanceof Class;
         }
     }
 
     private void sampleMeasured(Map<String, Reading> out, Set<Long> measuredThreads) {
         for (WorkerCounter c; (c = WorkerCounter.poll()) != null; ) {
+            if (c.kind() == WorkerCounter.REQUESTS && LoopbackGet.isOwnPort(peerPort(c.source()))) {
+                continue; // the agent's own polls: never the application's progress, nor its work
+            }
             measured.computeIfAbsent(c.pool(), Measured::new).counters.add(c);
         }
+        long nowNanos = System.nanoTime();
         for (Iterator<Measured> it = measured.values().iterator(); it.hasNext(); ) {
             Measured m = it.next();
             long busy = 0;
             long aside = 0;
+            long oldest = -1;
             long completed = m.endedCompleted;
             for (Iterator<WorkerCounter> ci = m.counters.iterator(); ci.hasNext(); ) {
                 WorkerCounter c = ci.next();
@@ -213,7 +234,12 @@ final class WorkerPools {
                 }
                 measuredThreads.add(c.thread().getId());
                 completed += done;
-                busy += started > done ? 1 : 0;
+                if (started > done) {
+                    busy++;
+                    if (c.kind() == WorkerCounter.REQUESTS) {
+                        oldest = Math.max(oldest, (nowNanos - c.startedAt()) / 1_000_000);
+                    }
+                }
                 aside += c.aside() ? 1 : 0;
             }
             if (m.counters.isEmpty()) {
@@ -224,7 +250,7 @@ final class WorkerPools {
                 continue;
             }
             if (m.label == null) {
-                m.label = label(m.counters.get(0).thread().getName());
+                m.label = m.requests() ? label(requestsLabel(m.family)) : label(m.counters.get(0).thread().getName());
                 m.watched = watched(m);
             }
             if (!m.watched) {
@@ -232,7 +258,8 @@ final class WorkerPools {
             }
             Reading r;
             try {
-                r = read(m.pool, m.family, m.counters.size(), busy, aside, completed);
+                r = m.requests() ? new Reading(m.counters.size(), busy, 0, completed, false, true, Math.max(-1, oldest))
+                        : read(m.pool, m.family, m.counters.size(), busy, aside, completed);
             } catch (RuntimeException | LinkageError e) {
                 continue; // a pool that cannot be read is not judged
             }
@@ -264,10 +291,92 @@ final class WorkerPools {
         if (m.label.startsWith("vitals-")) {
             return false; // the agent's own threads
         }
-        if (m.family.equals(JETTY) || m.family.equals(JBOSS) || m.family.equals(TOMCAT)) {
+        if (m.requests() || m.family.equals(JETTY) || m.family.equals(JBOSS) || m.family.equals(TOMCAT)) {
             return true;
         }
         return prefixOf(m.counters.get(0).thread().getName(), true) != null;
+    }
+
+    /** The label of requests on virtual threads: {@code helidon-http1-requests-} for Helidon. */
+    static String requestsLabel(String family) {
+        return family.equals(ExecutorInstrumentation.HELIDON_HTTP1) ? "helidon-http1-requests-"
+                : family.substring(family.lastIndexOf('.') + 1) + "-requests-";
+    }
+
+    private static final Map<Class<?>, Method[]> PEER = new ConcurrentHashMap<>();
+
+    /**
+     * The client port of a server connection: an accepted {@code Socket}'s, or Helidon's {@code Http1Connection}'s, through its
+     * {@code ctx} field's {@code remotePeer().port()} (Helidon's public {@code SocketContext} and
+     * {@code PeerInfo} interfaces). Reflection once per connection, on the sampler thread.
+     *
+     * @return the port, or -1 when it cannot be read
+     */
+    static int peerPort(Object connection) {
+        if (connection == null) {
+            return -1;
+        }
+        if (connection instanceof java.net.Socket) { // a server's accepted socket
+            return ((java.net.Socket) connection).getPort();
+        }
+        try {
+            java.lang.reflect.Field f = ctxField(connection.getClass());
+            if (f == null) {
+                return -1;
+            }
+            Object ctx = f.get(connection);
+            Method remotePeer = interfaceMethod(ctx.getClass(), "remotePeer");
+            Object peer = remotePeer.invoke(ctx);
+            return ((Number) interfaceMethod(peer.getClass(), "port").invoke(peer)).intValue();
+        } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+            return -1;
+        }
+    }
+
+    private static final Map<Class<?>, java.lang.reflect.Field> CTX = new ConcurrentHashMap<>();
+
+    private static java.lang.reflect.Field ctxField(Class<?> type) {
+        return CTX.computeIfAbsent(type, t -> {
+            for (Class<?> k = t; k != null; k = k.getSuperclass()) {
+                try {
+                    java.lang.reflect.Field f = k.getDeclaredField("ctx");
+                    f.setAccessible(true);
+                    return f;
+                } catch (NoSuchFieldException e) {
+                    // the superclass
+                } catch (RuntimeException e) {
+                    return null;
+                }
+            }
+            return null;
+        });
+    }
+
+    /** A public interface's method {@code name()} that {@code type} implements (the class itself may not be public). */
+    private static Method interfaceMethod(Class<?> type, String name) throws NoSuchMethodException {
+        Method[] found = PEER.computeIfAbsent(type, t -> new Method[2]);
+        int slot = name.equals("remotePeer") ? 0 : 1;
+        if (found[slot] != null) {
+            return found[slot];
+        }
+        java.util.ArrayDeque<Class<?>> todo = new java.util.ArrayDeque<>();
+        for (Class<?> k = type; k != null; k = k.getSuperclass()) {
+            todo.addAll(List.of(k.getInterfaces()));
+        }
+        while (!todo.isEmpty()) {
+            Class<?> i = todo.poll();
+            if (java.lang.reflect.Modifier.isPublic(i.getModifiers())) {
+                try {
+                    Method m = i.getMethod(name);
+                    found[slot] = m;
+                    return m;
+                } catch (NoSuchMethodException e) {
+                    // its super-interfaces
+                }
+            }
+            todo.addAll(List.of(i.getInterfaces()));
+        }
+        throw new NoSuchMethodException(type.getName() + "." + name + "()");
     }
 
     /** A label unique among the pools: the first thread's name without its number, then {@code *}. */
@@ -493,6 +602,9 @@ final class WorkerPools {
                 d.append(" threads=").append(r.threads()).append(" busy=").append(r.busy())
                         .append(" queued=").append(r.queued()).append(r.inferred() ? " progressed=" : " completed=")
                         .append(r.completed());
+                if (r.unbounded()) {
+                    d.append(" oldestInFlightMs=").append(r.oldestMs());
+                }
             }
             d.append(" withoutProgressMs=").append(h.details().get("withoutProgressMs"));
             details.put(e.getKey() + "*", d.toString());

@@ -3,7 +3,11 @@ package dev.vitals.examples.agent.helidon;
 import dev.vitals.agent.FrameworkAgentScenario;
 import java.util.List;
 
-/** Helidon SE 4 (virtual threads, one per request) with the agent: readiness at /observe/health/ready. */
+/**
+ * Helidon SE 4 (a virtual thread per connection, no pool) with the agent: readiness at
+ * /observe/health/ready; its HTTP/1 requests are measured ({@code Http1Connection.route}), so the
+ * four faults run as on the pooled frameworks.
+ */
 class HelidonAgentIT extends FrameworkAgentScenario {
     HelidonAgentIT() {
         super("helidon", "target/agent-helidon.jar", "/observe/health/ready");
@@ -14,10 +18,9 @@ class HelidonAgentIT extends FrameworkAgentScenario {
         return List.of();
     }
 
-    /** Requests run on virtual threads, one each, with no pool: not watched yet (docs/agent.md, Known limits). */
     @Override
-    protected boolean hasWatchedRequestPool() {
-        return false;
+    protected boolean floodTheProbePort() {
+        return true;
     }
 
     @Override
