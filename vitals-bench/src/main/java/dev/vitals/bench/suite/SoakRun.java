@@ -232,6 +232,9 @@ public final class SoakRun implements Callable<Integer> {
         try {
             return ((SoakRun) cl.getCommand()).call();
         } catch (Exception e) {
+            if (stopping) {
+                return 1; // interrupted: the shutdown hook said so; this is the demo being stopped under the run
+            }
             System.err.println("tools/soak: " + (e.getMessage() == null ? e.toString() : e.getMessage().lines().findFirst().orElse(e.toString())));
             return 1;
         }
@@ -241,8 +244,21 @@ public final class SoakRun implements Callable<Integer> {
     private record PathSpec(String name, Duration budget, Supplier<HttpProbe.Result> probe) {
     }
 
+    /** Set when {@link #call()} returns or throws: a shutdown before it is an interruption (Ctrl-C, SIGTERM). */
+    private volatile boolean finished;
+    /** Set on an interruption: the run's own failure (the demo killed under it) is then not reported. */
+    private static volatile boolean stopping;
+
     @Override
     public Integer call() throws Exception {
+        try {
+            return soak();
+        } finally {
+            finished = true;
+        }
+    }
+
+    private int soak() throws Exception {
         if (!Files.isRegularFile(jar)) {
             System.err.println("tools/soak: no demo jar at " + jar + " (mvn -B -q -pl vitals-demo -am -DskipTests package)");
             return 1;
@@ -280,6 +296,14 @@ public final class SoakRun implements Callable<Integer> {
         try (ChildJvm demo = ChildJvm.start("demo", logDir, demoArgs)) {
             Matcher ready = demo.awaitLine(Pattern.compile("vitals-demo ready: (.*)"), Duration.ofSeconds(120));
             long t0 = System.nanoTime();
+            Thread interrupted = new Thread(() -> {
+                if (!finished) {
+                    stopping = true;
+                    System.err.printf(Locale.ROOT, "tools/soak: interrupted after %.0f s: the demo (pid %d) is stopped, no verdict%n",
+                            (System.nanoTime() - t0) / 1e9, demo.pid());
+                }
+            }, "soak-interrupted");
+            Runtime.getRuntime().addShutdownHook(interrupted);
             Map<String, String> fields = fields(ready.group(1));
             int appPort = Integer.parseInt(fields.get("port"));
             int probePort = Integer.parseInt(fields.get("probe-port"));
