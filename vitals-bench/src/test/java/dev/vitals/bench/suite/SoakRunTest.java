@@ -29,10 +29,10 @@ class SoakRunTest {
     }
 
     @Test
-    void theShortFormIsTwoMinutesWithATwentySecondWarmUp() {
+    void theShortFormIsTwoMinutesWithAFortySecondWarmUp() {
         SoakRun r = parse("--short");
         assertThat(r.duration).isEqualTo(Duration.ofMinutes(2));
-        assertThat(r.warmUp).isEqualTo(Duration.ofSeconds(20));
+        assertThat(r.warmUp).isEqualTo(Duration.ofSeconds(40));
     }
 
     @ParameterizedTest
