@@ -420,6 +420,18 @@ public final class GrpcHealthServer implements AutoCloseable {
         }
 
         /**
+         * As {@link GrpcHealthService.Builder#probeBudget(Duration)}.
+         *
+         * @param budget how long an answer waits for its group's on-demand checks, 1 ms–60 s; default 800 ms
+         * @return this builder
+         * @throws IllegalArgumentException if out of range
+         */
+        public Builder probeBudget(Duration budget) {
+            service.probeBudget(budget);
+            return this;
+        }
+
+        /**
          * @param max concurrent calls on one connection (HTTP/2 MAX_CONCURRENT_STREAMS), 1–1000;
          *     default 32 (a client at exactly the limit races its own stream closes and gets
          *     REFUSED_STREAM retries); Watch streams count too

@@ -53,9 +53,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@link #enterTerminalState()} every known service is {@code NOT_SERVING}.
  *
  * <p>Answers come from memory: {@link HealthRegistry#report(String)} for scheduled groups; a
- * group with on-demand checks is evaluated with {@link HealthRegistry#evaluate(String)}, whose
- * checks run on Vitals' check executor (never on a gRPC thread) and which completes within the
- * group's longest check timeout; the answer is sent from the thread that completes it.
+ * group with on-demand checks is evaluated with
+ * {@link HealthRegistry#evaluate(String, java.util.Collection, Duration)} under the
+ * {@linkplain Builder#probeBudget(Duration) probe budget} (800 ms, below the kubelet's default
+ * {@code timeoutSeconds: 1}, as vitals-server's probes): its checks run on Vitals' check executor
+ * (never on a gRPC thread), and a check still running when the budget ends reads as its last
+ * result if younger than its {@code maxAge}, else UNKNOWN ({@code NOT_SERVING}); the answer is
+ * sent from the thread that completes it.
  *
  * <p>{@code List} (gRFC A90) answers every service name above — {@code ""}, each group, each
  * added name — with the status {@code Check} would give it, in one response. More than
@@ -74,6 +78,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class GrpcHealthService implements BindableService {
     private static final System.Logger LOG = System.getLogger("dev.vitals.grpc");
 
+    /** The default {@link Builder#probeBudget(Duration)}: 800 ms, below the kubelet's default {@code timeoutSeconds: 1}. */
+    public static final Duration DEFAULT_PROBE_BUDGET = Duration.ofMillis(800);
+
     /** The most service names {@code List} answers (gRFC A90); beyond it, {@code RESOURCE_EXHAUSTED}. */
     public static final int LIST_LIMIT = 100;
 
@@ -82,6 +89,7 @@ public final class GrpcHealthService implements BindableService {
     private final Map<String, String> aliases;
     private final int maxWatchStreams;
     private final long watchIntervalNanos;
+    private final Duration probeBudget;
 
     private final Set<Watch> watches = ConcurrentHashMap.newKeySet();
     private final AtomicInteger watchSlots = new AtomicInteger();
@@ -95,6 +103,7 @@ public final class GrpcHealthService implements BindableService {
         this.aliases = Collections.unmodifiableMap(new LinkedHashMap<>(b.aliases));
         this.maxWatchStreams = b.maxWatchStreams;
         this.watchIntervalNanos = b.watchInterval.toNanos();
+        this.probeBudget = b.probeBudget;
     }
 
     /**
@@ -219,7 +228,7 @@ public final class GrpcHealthService implements BindableService {
 
     private CompletableFuture<Report> evaluate(String group) {
         try {
-            return registry.evaluate(group);
+            return registry.evaluate(group, Set.of(), probeBudget);
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
@@ -549,6 +558,7 @@ public final class GrpcHealthService implements BindableService {
         private final Map<String, String> aliases = new LinkedHashMap<>();
         private int maxWatchStreams = 100;
         private Duration watchInterval = Duration.ofMillis(100);
+        private Duration probeBudget = DEFAULT_PROBE_BUDGET;
 
         private Builder(HealthRegistry registry) {
             this.registry = Objects.requireNonNull(registry, "registry");
@@ -609,6 +619,27 @@ public final class GrpcHealthService implements BindableService {
                 throw new IllegalArgumentException("watchInterval must be 10 ms–10 s, was " + interval);
             }
             this.watchInterval = interval;
+            return this;
+        }
+
+        /**
+         * How long an answer ({@code Check}, {@code List}, a {@code Watch}'s update) waits for the
+         * on-demand checks of its group; then it is answered with what is known: a check still
+         * running reads as its last result if younger than its {@code maxAge}, else UNKNOWN
+         * ({@code NOT_SERVING}), and its execution goes on for the next call (as vitals-server's
+         * {@code probeBudget}). Scheduled groups are answered from memory and never wait.
+         *
+         * @param budget 1 ms–60 s; default {@link #DEFAULT_PROBE_BUDGET} (800 ms). Keep it a few
+         *     hundred ms under the probe's {@code timeoutSeconds}
+         * @return this builder
+         * @throws IllegalArgumentException if out of range
+         */
+        public Builder probeBudget(Duration budget) {
+            Objects.requireNonNull(budget, "budget");
+            if (budget.compareTo(Duration.ofMillis(1)) < 0 || budget.compareTo(Duration.ofSeconds(60)) > 0) {
+                throw new IllegalArgumentException("probeBudget must be 1 ms–60 s, was " + budget);
+            }
+            this.probeBudget = budget;
             return this;
         }
 

@@ -139,6 +139,29 @@ class GrpcHealthServerTest {
         assertThat(thread.get()).startsWith("vitals-check").doesNotStartWith("vitals-grpc");
     }
 
+    // issue 30's soak: without a budget an on-demand group's Check waited for its slowest check
+    // (1.1-2.7 s for a 1.2 s check), past the kubelet's 1 s timeout
+    @Test
+    void anOnDemandCheckSlowerThanTheProbeBudgetIsAnsweredAtTheBudgetWithItsLastResult() throws Exception {
+        AtomicInteger runs = new AtomicInteger();
+        HealthRegistry r = registry(Check.builder("slow", () -> {
+            if (runs.incrementAndGet() > 1) {
+                Thread.sleep(3_000); // every run after the first outlasts the budget
+            }
+            return Health.up();
+        }).groups("batch").mode(Mode.ON_DEMAND).ttl(Duration.ofMillis(1)).timeout(Duration.ofSeconds(5)).maxAge(Duration.ofSeconds(60)).build());
+        GrpcHealthServer s = start(GrpcHealthServer.builder(r).probeBudget(Duration.ofMillis(300)));
+        ManagedChannel ch = channel(s);
+        await().atMost(WAIT).until(() -> Clients.check(ch, "batch").equals("SERVING")); // the first, quick run
+        long t0 = System.nanoTime();
+        String second = Clients.check(ch, "batch"); // starts a 3 s run; answered at the budget
+        Duration took = Duration.ofNanos(System.nanoTime() - t0);
+        assertThat(second).as("the last result (UP) is younger than maxAge").isEqualTo("SERVING");
+        assertThat(runs.get()).isEqualTo(2);
+        assertThat(took).as("answered at the 300 ms budget, not after the 3 s check (generous bound)").isLessThan(Duration.ofMillis(2_500));
+        assertThat(GrpcHealthService.DEFAULT_PROBE_BUDGET).isEqualTo(Duration.ofMillis(800));
+    }
+
     // case C04 / C16: a check that never returns costs one thread, and Check still answers from memory
     @Test
     void aHungCheckDoesNotDelayCheck() throws Exception {
@@ -361,6 +384,8 @@ class GrpcHealthServerTest {
         assertThatThrownBy(() -> b.watchInterval(Duration.ofMillis(1))).hasMessage("watchInterval must be 10 ms–10 s, was PT0.001S");
         assertThatThrownBy(() -> b.maxConnectionIdle(Duration.ZERO)).hasMessage("maxConnectionIdle must be PT1S–PT1H, was PT0S");
         assertThatThrownBy(() -> b.eventLoopThreads(0)).hasMessage("eventLoopThreads must be 1–16, was 0");
+        assertThatThrownBy(() -> b.probeBudget(Duration.ZERO)).hasMessage("probeBudget must be 1 ms–60 s, was PT0S");
+        assertThatThrownBy(() -> b.probeBudget(Duration.ofSeconds(61))).hasMessage("probeBudget must be 1 ms–60 s, was PT1M1S");
         assertThatThrownBy(() -> GrpcHealthServer.builder(null)).isInstanceOf(NullPointerException.class).hasMessage("registry");
         assertThatThrownBy(() -> b.build().port()).hasMessage("gRPC health server is not started");
         assertThatThrownBy(() -> b.build().stop(Duration.ofSeconds(-1))).hasMessage("grace must not be negative, was PT-1S");

@@ -29,7 +29,21 @@ public final class HostileClient {
      * @throws IOException when the connection cannot be made within 5 s
      */
     public static void send(int port, byte[] bytes, boolean halfOpen) throws IOException {
+        send(null, port, bytes, halfOpen);
+    }
+
+    /**
+     * As {@link #send(int, byte[], boolean)}, from a chosen local address: a loopback address
+     * other than the probes' (127.0.0.2 …) stands for another pod, which a per-address
+     * connection share tells apart from the kubelet.
+     *
+     * @param from the local address to bind, or {@code null} for any
+     */
+    public static void send(InetAddress from, int port, byte[] bytes, boolean halfOpen) throws IOException {
         try (Socket c = new Socket()) {
+            if (from != null) {
+                c.bind(new InetSocketAddress(from, 0));
+            }
             c.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 5_000);
             c.setSoTimeout(halfOpen ? 1 : 2_000);
             OutputStream out = c.getOutputStream();

@@ -140,6 +140,14 @@ final class ChildJvm implements AutoCloseable {
         return names;
     }
 
+    /** @return the number of open file descriptors of the JVM now (entries of {@code /proc/<pid>/fd}) */
+    int fds() throws IOException {
+        requireAlive();
+        try (java.util.stream.Stream<Path> fds = Files.list(Path.of("/proc", Long.toString(pid()), "fd"))) {
+            return (int) fds.count();
+        }
+    }
+
     /** @return the resident set size now, KiB ({@code VmRSS:} in /proc) */
     long rssKiB() throws IOException {
         return procStatus("VmRSS:");
