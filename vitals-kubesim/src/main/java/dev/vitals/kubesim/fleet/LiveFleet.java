@@ -152,11 +152,24 @@ public final class LiveFleet {
      * Runs warm-up (every replica Ready in the Service, at most {@link ModelFleet#WARMUP_CAP}), then
      * the scenario.
      *
-     * @return what happened
+     * @return what happened; with resources, each lane carries its instances' cgroup counters
      * @throws IllegalArgumentException when the Service port is in use (the message names it)
      * @throws InterruptedException when interrupted (processes and threads are cleaned up)
      */
     public FleetResult run() throws InterruptedException {
+        FleetResult r = runOnce();
+        if (limits.isEmpty()) {
+            return r;
+        }
+        // the processes have exited (teardown): each lane gets its instances' cgroup counters
+        List<List<ResourceLimits.InstanceUsage>> perLane = new ArrayList<>();
+        for (ResourceLimits l : limits) {
+            perLane.add(l.report().instances());
+        }
+        return r.withResources(perLane);
+    }
+
+    private FleetResult runOnce() throws InterruptedException {
         int n = spec.replicas();
         Rollout rollout = spec.rollout().orElse(null);
         Recorder rec = new Recorder(rollout == null ? n : 2 * n, n, spec.duration().toNanos() / 1e9);
