@@ -658,7 +658,11 @@ public final class LiveFleet {
                     }
                     long t = System.nanoTime();
                     ProbeOutcome o = attempt(t);
-                    if (o != null && o.result().counted() == ProbeResult.SUCCESS) {
+                    if (o != null && o.result() == ProbeResult.ERROR && (stop.get() || Thread.currentThread().isInterrupted())) {
+                        return; // the run is over: the GET was interrupted, not answered
+                    }
+                    // an errored GET (it could not be sent) has no counted result (R22): a failed attempt here
+                    if (o != null && o.result() != ProbeResult.ERROR && o.result().counted() == ProbeResult.SUCCESS) {
                         double latency = (System.nanoTime() - t) / 1e9;
                         synchronized (lock) {
                             rec.ok(now(), 1, latency);

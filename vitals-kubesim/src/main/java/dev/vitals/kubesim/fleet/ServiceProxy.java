@@ -155,7 +155,12 @@ final class ServiceProxy implements AutoCloseable {
             }
             int target = now.get(rnd.nextInt(now.size()));
             long accepted = System.nanoTime();
-            pumps.execute(() -> connect(client, target, accepted));
+            try {
+                pumps.execute(() -> connect(client, target, accepted));
+            } catch (java.util.concurrent.RejectedExecutionException closing) {
+                reset(client); // the Service is closing
+                return;
+            }
         }
     }
 
@@ -171,7 +176,13 @@ final class ServiceProxy implements AutoCloseable {
         }
         open.add(client);
         open.add(upstream);
-        pumps.execute(() -> pump(client, upstream, -1, 0));
+        try {
+            pumps.execute(() -> pump(client, upstream, -1, 0));
+        } catch (java.util.concurrent.RejectedExecutionException closing) {
+            close(client); // the Service is closing
+            close(upstream);
+            return;
+        }
         pump(upstream, client, target, accepted);
     }
 

@@ -30,7 +30,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * <li>On {@code PROBE_PORT}, from a thread of its own (isolated): {@code /readyz} (503 while
  *     {@code DEPENDENCY_PORT}, when set, refuses a connection within 300 ms, or, with warmed
  *     readiness, while it is warming up) and anything else 200.</li>
- * <li>It answers {@code startMs} after its JVM started (at once when the JVM took longer); its
+ * <li>It answers {@code startMs} after its process started (at once when the JVM took longer); its
  *     service times start at {@code × warmupFactor}, falling linearly to × 1 over
  *     {@code warmupMs} since it began answering (a cold JIT). With {@code stopMs} &gt; 0, on SIGTERM
  *     it stops accepting and lets requests in service finish for up to that long (whole seconds,
@@ -104,7 +104,9 @@ public final class SyntheticReplica {
         boolean readyWhenWarm = isNew && "warmed".equals(env.get("ROLLOUT_READINESS"));
         int port = Integer.parseInt(env.get("PORT"));
         int probePort = Integer.parseInt(env.get("PROBE_PORT"));
-        Thread.sleep(Math.max(0, startMs - java.lang.management.ManagementFactory.getRuntimeMXBean().getUptime()));
+        if (startMs > 0) {
+            Thread.sleep(Math.max(0, startMs - uptimeMs()));
+        }
         long up = System.nanoTime();
         AtomicLong served = new AtomicLong();
         // the service-time multiplier now: factor at first, falling linearly to 1 over warmupMs or warmupRequests
@@ -148,9 +150,17 @@ public final class SyntheticReplica {
             Runtime.getRuntime().addShutdownHook(new Thread(() -> app.stop((int) Math.max(1, stopMs / 1000))));
         }
         System.out.println("replica " + env.get("REPLICA") + " (" + env.getOrDefault("VERSION", "-") + ") listening on " + port
-                + ", probes on " + probePort + ", " + java.lang.management.ManagementFactory.getRuntimeMXBean().getUptime()
-                + " ms after its JVM started; warm-up: service time x" + factor + (warmupRequests > 0 ? " over " + warmupRequests
+                + ", probes on " + probePort + ", " + uptimeMs() + " ms after its process started; warm-up: service time x" + factor + (warmupRequests > 0 ? " over " + warmupRequests
                 + " requests" : " over " + warmupMs + " ms") + (readyWhenWarm ? ", readiness 503 until warm" : ""));
+    }
+
+    /**
+     * @return milliseconds since this process started (its start time as the OS reports it; no
+     *         management beans, which would cost start-up time under a CPU limit)
+     */
+    private static long uptimeMs() {
+        return ProcessHandle.current().info().startInstant().map(t -> java.time.Duration.between(t, java.time.Instant.now()).toMillis())
+                .orElse(0L);
     }
 
     /** A critical readiness check of the shared dependency: a TCP connect within 300 ms. */
