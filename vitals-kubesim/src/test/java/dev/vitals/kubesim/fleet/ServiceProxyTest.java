@@ -64,8 +64,8 @@ class ServiceProxyTest {
                     seen.add(new Seen(port, ok));
                 });
                 service.set(ep.getLocalPort(), true);
-                assertThat(get(service.port())).isEqualTo(reply);
                 int expected = seen.size() + 1;
+                assertThat(get(service.port())).isEqualTo(reply);
                 await().atMost(Duration.ofSeconds(10)).until(() -> seen.size() >= expected);
                 assertThat(seen.get(seen.size() - 1).port()).isEqualTo(ep.getLocalPort());
             }
