@@ -27,7 +27,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * <li>On {@code PORT}: {@code GET /healthz} answered on the worker pool (the naive wiring); any
  *     other path holds one of {@code workers} threads for a service time drawn uniformly from
  *     {@code [serviceMs, serviceMaxMs]} times the warm-up factor.</li>
- * <li>On {@code PROBE_PORT}, from a thread of its own (isolated): {@code /readyz} (503 while
+ * <li>On {@code PROBE_PORT}, from a thread of its own (isolated): {@code /readyz} and
+ *     {@code /readiness} (503 while
  *     {@code DEPENDENCY_PORT}, when set, refuses a connection within 300 ms, or, with warmed
  *     readiness, while it is warming up) and anything else 200.</li>
  * <li>It answers {@code startMs} after its process started (at once when the JVM took longer); its
@@ -126,8 +127,10 @@ public final class SyntheticReplica {
         };
         HttpServer probes = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), probePort), 50);
         String depPort = env.get("DEPENDENCY_PORT");
-        probes.createContext("/readyz", ex -> answer(ex, (readyWhenWarm && cold.getAsDouble() > 1)
-                || !(depPort == null || reachable(Integer.parseInt(depPort))) ? 503 : 200, "ready?"));
+        com.sun.net.httpserver.HttpHandler readiness = ex -> answer(ex, (readyWhenWarm && cold.getAsDouble() > 1)
+                || !(depPort == null || reachable(Integer.parseInt(depPort))) ? 503 : 200, "ready?");
+        probes.createContext("/readyz", readiness); // a fleet file's default isolated readiness path
+        probes.createContext("/readiness", readiness); // the replays' (FleetScenarios)
         probes.createContext("/", ex -> answer(ex, 200, "ok"));
         probes.setExecutor(Executors.newSingleThreadExecutor());
         probes.start();

@@ -54,6 +54,9 @@ class LiveFleetTest {
                 "replica: {workers: 4, startTime: 1s}",
                 "probes:",
                 "  server: isolated",
+                // a JVM under 200m starts in seconds, more on a loaded machine: a startup probe's budget, so that
+                // liveness cannot kill it first (seen at load 25-31: 10 restarts without it)
+                "  startup: {periodSeconds: 1, timeoutSeconds: 2, failureThreshold: 120}",
                 "  liveness: {periodSeconds: 1, timeoutSeconds: 2, failureThreshold: 3}",
                 "  readiness: {periodSeconds: 1, timeoutSeconds: 2, failureThreshold: 1}",
                 "clients: [{name: users, concurrency: 2, serviceTime: 50ms, timeout: 5s, until: 3s}]",
