@@ -19,6 +19,7 @@ module dev.vitals.kubesim {
     requires io.grpc.services;
     requires io.grpc.stub;
     requires java.net.http;       // load generators
+    requires jdk.httpserver;      // the live fleet's synthetic replicas (fleet.SyntheticReplica)
     requires jdk.unsupported;     // sun.misc.Signal: SIGTERM handling (cli.Interrupts)
 
     exports dev.vitals.kubesim;

@@ -25,6 +25,56 @@ final class FleetReplayCommand {
                 || scenarios.contains("rollout");
     }
 
+    /**
+     * {@code vitals replay rollout --live}: the scenario on the live engine, naive then Vitals, once
+     * each (docs/fleet.md, "A live rollout").
+     */
+    static int runLive(List<String> scenarios, Integer replicas, Integer runsOption, Path json, Path html, PrintWriter out,
+            PrintWriter err, boolean quiet) throws InterruptedException {
+        if (runsOption != null && runsOption != 1) {
+            throw new InvalidInputException("--runs is for the model engine; with --live each wiring runs once");
+        }
+        List<String> names;
+        try {
+            names = scenarios.isEmpty() ? FleetReplay.LIVE : FleetReplay.select(scenarios);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidInputException(e.getMessage());
+        }
+        if (names.size() != 1 || !FleetReplay.LIVE.contains(names.get(0))) {
+            throw new InvalidInputException("--live replays " + String.join(", ", FleetReplay.LIVE) + " only, was "
+                    + String.join(" ", scenarios.isEmpty() ? names : scenarios));
+        }
+        int n = replicas == null ? FleetReplay.DEFAULT_LIVE_REPLICAS : replicas;
+        if (n < 1 || n > dev.vitals.kubesim.fleet.LiveFleet.MAX_REPLICAS) {
+            throw new InvalidInputException("--replicas must be 1-" + dev.vitals.kubesim.fleet.LiveFleet.MAX_REPLICAS + " with --live, was " + n);
+        }
+        checkHtml(html);
+        String name = names.get(0);
+        long seconds = FleetScenarios.spec(name, n, FleetScenarios.Wiring.NAIVE).duration().toSeconds();
+        out.printf(Locale.ROOT, "vitals replay %s --live: %d real replicas (the synthetic replica, as the scenario declares them) behind "
+                + "the real Service, naive then vitals, about %d s each after warm-up%n  %s%n", name, n, seconds, FleetScenarios.title(name));
+        out.flush();
+        long t0 = System.nanoTime();
+        List<FleetReplay.Run> result;
+        try {
+            result = FleetReplay.runLive(name, n, line -> {
+                if (!quiet) {
+                    err.println(line);
+                    err.flush();
+                }
+            });
+        } catch (IllegalArgumentException e) {
+            throw new InvalidInputException(e.getMessage());
+        }
+        return report(result, List.of(name), 1, json, html, out, "live engine", t0, " --live");
+    }
+
+    private static void checkHtml(Path html) {
+        if (html != null && Files.exists(html) && !Files.isDirectory(html)) {
+            throw new InvalidInputException("--html " + html + ": not a directory");
+        }
+    }
+
     static int run(List<String> scenarios, Integer replicas, Integer runsOption, Path json, Path html, PrintWriter out) {
         if (replicas != null && (replicas < 1 || replicas > 5000)) {
             throw new InvalidInputException("--replicas must be 1-5000, was " + replicas);
@@ -39,9 +89,7 @@ final class FleetReplayCommand {
         } catch (IllegalArgumentException e) {
             throw new InvalidInputException(e.getMessage());
         }
-        if (html != null && Files.exists(html) && !Files.isDirectory(html)) {
-            throw new InvalidInputException("--html " + html + ": not a directory");
-        }
+        checkHtml(html);
         int threads = Math.max(1, Math.min(2, Runtime.getRuntime().availableProcessors()));
         out.printf(Locale.ROOT, "vitals replay --replicas: %d fleet scenario(s) on the model engine, each wiring (naive, vitals) "
                 + "run %d time(s) with seeds 1-%d on %d thread(s)%n", names.size(), runs, runs, threads);
@@ -57,6 +105,11 @@ final class FleetReplayCommand {
         } catch (IllegalArgumentException e) {
             throw new InvalidInputException(e.getMessage());
         }
+        return report(result, names, runs, json, html, out, "model engine", t0, "");
+    }
+
+    private static int report(List<FleetReplay.Run> result, List<String> names, int runs, Path json, Path html, PrintWriter out,
+            String engine, long t0, String flag) {
         out.println();
         out.print(FleetReport.ensembleTable(FleetReplay.ensembles(result)));
         out.println("(median over the runs, [min-max] where they differ; crashloop s and not-ready s are replica-seconds)");
@@ -75,7 +128,7 @@ final class FleetReplayCommand {
         }
         out.println();
         out.print(FleetReplay.verdicts(result));
-        out.printf(Locale.ROOT, "(model engine: %.1f s)%n", (System.nanoTime() - t0) / 1e9);
+        out.printf(Locale.ROOT, "(%s: %.1f s)%n", engine, (System.nanoTime() - t0) / 1e9);
         if (json != null) {
             FleetCommand.write(json, FleetReplay.json(result));
             out.println("wrote " + json);
@@ -90,7 +143,7 @@ final class FleetReplayCommand {
                 }
                 Path page = html.resolve("fleet-" + n + ".html");
                 FleetCommand.write(page, FleetReport.ensembleHtml("vitals replay " + n + " --replicas " + mine.get(0).runs().get(0).replicas()
-                        + ": naive vs Vitals, " + runs + " run(s) each", mine));
+                        + flag + ": naive vs Vitals, " + runs + " run(s) each", mine));
                 out.println("wrote " + page);
             }
         }

@@ -81,6 +81,10 @@ final class ReplayCommand implements Callable<Integer> {
             description = "fleet replays: runs per scenario and wiring, seeds 1..N; median and range reported (1-1000, default 5)")
     Integer runs;
 
+    @Option(names = "--live",
+            description = "fleet replay rollout on the live engine: real replicas (the synthetic replica, as the scenario declares them) behind the real Service, naive then vitals, once each (--replicas 1-64, default 3); docs/fleet.md")
+    boolean live;
+
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
@@ -89,6 +93,9 @@ final class ReplayCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         SimulateChecks.checkWritable("--json", json); // before any run: the report must not be lost at the end
+        if (live) {
+            return FleetReplayCommand.runLive(scenarios, replicas, runs, json, html, out, err, quiet);
+        }
         if (replicas != null || FleetReplayCommand.fleetOnly(scenarios)) {
             return FleetReplayCommand.run(scenarios, replicas, runs, json, html, out);
         }

@@ -90,6 +90,49 @@ public final class FleetReplay {
         return out;
     }
 
+    /** Replicas of a live replay unless {@code --replicas} says otherwise. */
+    public static final int DEFAULT_LIVE_REPLICAS = 3;
+
+    /**
+     * The scenarios the live engine replays: those whose clients it can drive (a new connection
+     * per request, no kept connections).
+     */
+    public static final List<String> LIVE = List.of("rollout");
+
+    /**
+     * Runs a scenario live, naive then Vitals, once each: {@code replicas} real
+     * {@link SyntheticReplica} processes as the scenario declares its replicas (workers, service
+     * times, start and warm-up; a rollout's new version from its environment), each probed by its
+     * own kubelet model, behind the real Service, with real HTTP clients.
+     *
+     * @param name a scenario of {@link #LIVE}
+     * @param replicas 1–{@value LiveFleet#MAX_REPLICAS}
+     * @param progress receives a line now and then
+     * @return one single-run ensemble per wiring (seed: the scenario's)
+     * @throws IllegalArgumentException for a scenario the live engine does not replay or a bad size
+     * @throws InterruptedException when interrupted (the processes are stopped)
+     */
+    public static List<Run> runLive(String name, int replicas, java.util.function.Consumer<String> progress) throws InterruptedException {
+        if (!LIVE.contains(name)) {
+            throw new IllegalArgumentException("--live replays " + String.join(", ", LIVE) + ", not '" + name
+                    + "' (its clients keep connections, which the live engine does not drive; it runs on the model engine)");
+        }
+        if (replicas < 1 || replicas > LiveFleet.MAX_REPLICAS) {
+            throw new IllegalArgumentException("--replicas must be 1-" + LiveFleet.MAX_REPLICAS + " with --live, was " + replicas);
+        }
+        List<Run> out = new ArrayList<>();
+        for (FleetScenarios.Wiring w : FleetScenarios.Wiring.values()) {
+            FleetSpec spec = FleetScenarios.spec(name, replicas, w);
+            FleetSpec.Clients c = spec.clients().get(0);
+            List<String> cmd = SyntheticReplica.command(spec.replica(), new long[] {c.serviceMin().toMillis(), c.serviceMax().toMillis()});
+            String label = name + " " + w.flag() + " (live)";
+            progress.accept(label + ": starting " + replicas + " replicas");
+            FleetResult r = new LiveFleet(spec, cmd, 0, "/", ProcessBuilder.Redirect.DISCARD, progress, label).run();
+            out.add(new Run(name, w, new FleetEnsemble(label, List.of(spec.seed()), List.of(r), spec.expectations())));
+        }
+        return out;
+    }
+
     /** @return the ensembles of the runs, in order */
     public static List<FleetEnsemble> ensembles(List<Run> runs) {
         List<FleetEnsemble> r = new ArrayList<>();

@@ -174,6 +174,21 @@ public final class FleetReport {
                 l.killTimes().forEach(k::add);
                 ArrayNode st = ln.putArray("startTimes");
                 l.startTimes().forEach(st::add);
+                if (!l.resources().isEmpty()) {
+                    ArrayNode res = ln.putArray("resources");
+                    for (dev.vitals.kubesim.runtime.ResourceLimits.InstanceUsage u : l.resources()) {
+                        dev.vitals.kubesim.runtime.ResourceUsage x = u.usage();
+                        ObjectNode o = res.addObject().put("instance", u.instance()).put("cpuSeconds", Recorder.round(x.cpuSeconds()))
+                                .put("periods", x.periods()).put("throttledPeriods", x.throttledPeriods())
+                                .put("throttledSeconds", Recorder.round(x.throttledSeconds())).put("oomKills", x.oomKills())
+                                .put("exitCode", u.exitCode()).put("reason", u.reason());
+                        if (x.memoryPeakBytes().isPresent()) {
+                            o.put("memoryPeakBytes", x.memoryPeakBytes().getAsLong());
+                        } else {
+                            o.putNull("memoryPeakBytes");
+                        }
+                    }
+                }
             }
     }
 
@@ -516,6 +531,31 @@ public final class FleetReport {
         });
         axisLabels(sb, left, w, shown * lh, from, span);
         sb.append("</svg>\n");
+        resources(sb, lanes);
+    }
+
+    /** The live engine's per-instance cgroup counters (resource limits applied), as a table; nothing without them. */
+    private static void resources(StringBuilder sb, List<FleetResult.Lane> lanes) {
+        if (lanes.stream().allMatch(l -> l.resources().isEmpty())) {
+            return;
+        }
+        sb.append("<div class='cap'>Resources: each container instance's cgroup counters at its exit</div>\n<table><tr><th>replica</th>"
+                + "<th>instance</th><th>CPU s</th><th>throttled periods</th><th>throttled s</th><th>memory peak MiB</th>"
+                + "<th>exit</th></tr>\n");
+        for (FleetResult.Lane l : lanes) {
+            for (dev.vitals.kubesim.runtime.ResourceLimits.InstanceUsage u : l.resources()) {
+                dev.vitals.kubesim.runtime.ResourceUsage x = u.usage();
+                sb.append("<tr><td>").append(l.version().isEmpty() ? "r" + l.replica() : l.version() + " " + l.replica())
+                        .append("</td><td>#").append(u.instance()).append("</td><td>")
+                        .append(x.cpuSeconds() < 0 ? "n/a" : String.format(java.util.Locale.ROOT, "%.2f", x.cpuSeconds()))
+                        .append("</td><td>").append(x.throttledPeriods()).append(" of ").append(x.periods()).append("</td><td>")
+                        .append(String.format(java.util.Locale.ROOT, "%.2f", x.throttledSeconds())).append("</td><td>")
+                        .append(x.memoryPeakBytes().isPresent() ? String.format(java.util.Locale.ROOT, "%.1f",
+                                x.memoryPeakBytes().getAsLong() / 1048576.0) : "n/a")
+                        .append("</td><td>").append(u.exitCode()).append(' ').append(esc(u.reason())).append("</td></tr>\n");
+            }
+        }
+        sb.append("</table>\n");
     }
 
     private static void mark(StringBuilder sb, int left, int w, double from, double span, double t, int y, int lh, String color) {

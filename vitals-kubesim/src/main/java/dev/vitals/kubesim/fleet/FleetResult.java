@@ -94,14 +94,34 @@ public record FleetResult(String engine, String label, int replicas, double dura
      * @param crashLoopSeconds seconds after warm-up its restart waited in CrashLoopBackOff
      * @param notReadySeconds seconds after warm-up its Ready condition was false
      * @param version {@code old} or {@code new} in a rollout (its ReplicaSet), else empty
+     * @param resources live engine with resource limits: each of its container instances' cgroup
+     *        counters at exit (CPU used, periods and time throttled, memory peak), in instance
+     *        order; else empty
      */
     public record Lane(int replica, int restarts, int kills, List<double[]> ready, List<Double> killTimes,
-            List<Double> startTimes, double crashLoopSeconds, double notReadySeconds, String version) {
+            List<Double> startTimes, double crashLoopSeconds, double notReadySeconds, String version,
+            List<dev.vitals.kubesim.runtime.ResourceLimits.InstanceUsage> resources) {
         public Lane {
             ready = List.copyOf(ready);
             killTimes = List.copyOf(killTimes);
             startTimes = List.copyOf(startTimes);
+            resources = List.copyOf(resources);
         }
+    }
+
+    /**
+     * @param perLane per lane (index order), its instances' cgroup counters; shorter than the lanes
+     *        leaves the rest as they are
+     * @return a copy whose lanes carry them
+     */
+    public FleetResult withResources(List<List<dev.vitals.kubesim.runtime.ResourceLimits.InstanceUsage>> perLane) {
+        List<Lane> out = new java.util.ArrayList<>(lanes.size());
+        for (int i = 0; i < lanes.size(); i++) {
+            Lane l = lanes.get(i);
+            out.add(i < perLane.size() ? new Lane(l.replica(), l.restarts(), l.kills(), l.ready(), l.killTimes(), l.startTimes(),
+                    l.crashLoopSeconds(), l.notReadySeconds(), l.version(), perLane.get(i)) : l);
+        }
+        return new FleetResult(engine, label, replicas, durationSeconds, warmupSeconds, totals, series, out, checks, rollout);
     }
 
     /**

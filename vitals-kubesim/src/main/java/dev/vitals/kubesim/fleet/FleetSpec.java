@@ -25,7 +25,7 @@ import java.util.Optional;
  * @param clients the client populations
  * @param actions timed actions (kills of single replicas)
  * @param expectations expectations checked at the end ({@link FleetExpectation} syntax)
- * @param rollout a rolling update during the scenario (model engine only), if any
+ * @param rollout a rolling update during the scenario (both engines), if any
  */
 public record FleetSpec(int replicas, Duration duration, Duration step, long seed, Replica replica, Probes probes,
         Optional<Dependency> dependency, Service service, List<Clients> clients, List<Action> actions,

@@ -66,7 +66,7 @@ import java.util.Set;
  *     usesDependency: false
  * actions: [{at: 60s, kill: 0}]
  * expect: ["endpoints > 0 always", "restarts == 0", "client errors < 1%"]
- * rollout:                      # optional (model engine): a rolling update of the Deployment
+ * rollout:                      # optional (both engines): a rolling update of the Deployment
  *   at: 60s                     # required: when the new pod template is applied
  *   strategy: {maxSurge: 25%, maxUnavailable: 25%}   # counts or percentages
  *   minReadySeconds: 0

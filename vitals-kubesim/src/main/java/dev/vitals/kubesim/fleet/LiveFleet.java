@@ -49,6 +49,14 @@ import java.util.function.Consumer;
  * {@code DEPENDENCY_PORT} in their environment), and an outage refuses new connections and resets
  * open ones until it ends. Not offered live: clients with kept connections (each request is a new
  * connection).
+ *
+ * <p>A rollout runs as on the model engine, with the same {@link DeploymentController}: pods
+ * {@code [replicas, 2·replicas)} are the new ReplicaSet's, real processes of the same command with
+ * {@code VERSION=new} and the rollout's declared new-version behaviour in their environment
+ * ({@link #rolloutEnvironment}); a deleted old pod leaves the endpoints after the propagation
+ * delay and gets SIGTERM with the pod's grace period. Each response the Service relays counts
+ * for the version of the pod that sent it (a 2xx/3xx status line is answered, a reset, a refused
+ * connection or a client that gave up first is failed).
  * Runs once; blocks for warm-up plus the duration. Threads: the kubelet thread, probe threads per
  * replica, {@code vitals-fleet-client-N} and the Service's threads, all daemons.
  */
@@ -76,7 +84,7 @@ public final class LiveFleet {
      * @param output where the replicas' stdout and stderr go
      * @param progress receives a line now and then (may ignore it)
      * @param label what to call the run in reports
-     * @throws IllegalArgumentException when the spec has more than {@value #MAX_REPLICAS} replicas, a rollout, or a dependency
+     * @throws IllegalArgumentException when the spec has more than {@value #MAX_REPLICAS} replicas, or a dependency without a target
      */
     public LiveFleet(FleetSpec spec, List<String> command, int servicePort, String path, ProcessBuilder.Redirect output,
             Consumer<String> progress, String label) {
@@ -96,8 +104,9 @@ public final class LiveFleet {
             Consumer<String> progress, String label, Resources resources) {
         List<ResourceLimits> l = new ArrayList<>();
         if (!resources.isEmpty()) {
-            for (int i = 0; i < spec.replicas(); i++) {
-                l.add(ResourceLimits.of(resources)); // one per replica: its report numbers that replica's instances
+            int pods = spec.rollout().isPresent() ? 2 * spec.replicas() : spec.replicas();
+            for (int i = 0; i < pods; i++) {
+                l.add(ResourceLimits.of(resources)); // one per pod: its report numbers that pod's instances
             }
         }
         this.limits = List.copyOf(l);
@@ -113,9 +122,6 @@ public final class LiveFleet {
         }
         if (spec.replicas() > MAX_REPLICAS) {
             throw new IllegalArgumentException("the live engine runs 1-" + MAX_REPLICAS + " replicas, was " + spec.replicas());
-        }
-        if (spec.rollout().isPresent()) {
-            throw new IllegalArgumentException("rollout: the live engine does not run rolling updates; use the model engine (no -- CMD)");
         }
         if (spec.dependency().isPresent() && spec.dependency().get().target().isEmpty()) {
             throw new IllegalArgumentException("the live engine needs dependency.target (host:port of the real dependency, "
@@ -133,7 +139,8 @@ public final class LiveFleet {
     }
 
     /**
-     * @return per replica (index = {@code REPLICA}), how its resources are applied and, after
+     * @return per replica (index = {@code REPLICA}; in a rollout, the old pods then the new ones),
+     *         how its resources are applied and, after
      *         {@link #run()}, each of its instances' CPU used, periods and time throttled and memory
      *         peak; empty without resources
      */
@@ -145,19 +152,30 @@ public final class LiveFleet {
      * Runs warm-up (every replica Ready in the Service, at most {@link ModelFleet#WARMUP_CAP}), then
      * the scenario.
      *
-     * @return what happened
+     * @return what happened; with resources, each lane carries its instances' cgroup counters
      * @throws IllegalArgumentException when the Service port is in use (the message names it)
      * @throws Interrupted when interrupted (a signal to the CLI): processes and threads are cleaned
      *         up and the exception carries what was measured until then
      */
     public FleetResult run() throws InterruptedException {
+        FleetResult r = runOnce();
+        if (limits.isEmpty()) {
+            return r;
+        }
+        // the processes have exited (teardown): each lane gets its instances' cgroup counters
+        List<List<ResourceLimits.InstanceUsage>> perLane = new ArrayList<>();
+        for (ResourceLimits l : limits) {
+            perLane.add(l.report().instances());
+        }
+        return r.withResources(perLane);
+    }
+
+    private FleetResult runOnce() throws InterruptedException {
         int n = spec.replicas();
-        Recorder rec = new Recorder(n, spec.duration().toNanos() / 1e9);
+        Rollout rollout = spec.rollout().orElse(null);
+        Recorder rec = new Recorder(rollout == null ? n : 2 * n, n, spec.duration().toNanos() / 1e9);
         Object lock = new Object();
         SimTime time = SimTime.real();
-        List<Kubelet> kubelets = new ArrayList<>();
-        List<RealProbeExecutor> executors = new ArrayList<>();
-        AtomicInteger readyCount = new AtomicInteger();
         AtomicBoolean stop = new AtomicBoolean();
         ExecutorService clients = Executors.newCachedThreadPool(daemon("vitals-fleet-client-"));
         ServiceProxy service;
@@ -180,66 +198,16 @@ public final class LiveFleet {
             }
         }
         long start = System.nanoTime();
+        LivePods pods = new LivePods(rollout, rec, lock, time, service, dependency, start);
         try {
-            int[] appPorts = new int[n];
-            for (int i = 0; i < n; i++) {
-                appPorts[i] = freePort();
-                int probePort = freePort();
-                int probeTarget = spec.probes().server() == FleetSpec.ProbeServer.ISOLATED ? probePort : appPorts[i];
-                PodSpec pod = PodSpec.of("replica-" + i, Map.of("http", appPorts[i], "probe", probePort),
-                        spec.probes().startup().map(p -> retarget(p, probeTarget)), spec.probes().liveness().map(p -> retarget(p, probeTarget)),
-                        spec.probes().readiness().map(p -> retarget(p, probeTarget)));
-                Map<String, String> env = new java.util.HashMap<>(Map.of("PORT", Integer.toString(appPorts[i]),
-                        "PROBE_PORT", Integer.toString(probePort), "REPLICA", Integer.toString(i)));
-                if (dependency != null) {
-                    env.put("DEPENDENCY_HOST", "127.0.0.1");
-                    env.put("DEPENDENCY_PORT", Integer.toString(dependency.port()));
-                }
-                ContainerRuntime runtime = limits.isEmpty() ? new ProcessRuntime(command, output, env, null)
-                        : new ProcessRuntime(command, output, env, null, limits.get(i));
-                RealProbeExecutor exec = new RealProbeExecutor(new Prober("127.0.0.1", pod.ports(), KubeletOptions.defaults().kubeletVersion())
-                        .inContainer(((ProcessRuntime) runtime)::execArgv)); // exec probes inside the replica's cgroup
-                executors.add(exec);
-                final int idx = i;
-                final boolean[] ready = new boolean[1];
-                Consumer<SimEvent> sink = e -> {
-                    double now = (System.nanoTime() - start) / 1e9;
-                    switch (e.type()) {
-                        case READY:
-                        case NOT_READY: {
-                            boolean r = e.type() == SimEvent.Type.READY;
-                            if (r != ready[0]) {
-                                ready[0] = r;
-                                readyCount.addAndGet(r ? 1 : -1);
-                            }
-                            synchronized (lock) {
-                                rec.ready(idx, now, r);
-                            }
-                            time.schedule(spec.service().propagationDelay().toNanos(), () -> service.set(appPorts[idx], r));
-                            break;
-                        }
-                        case KILL:
-                            synchronized (lock) {
-                                rec.kill(idx, now);
-                            }
-                            break;
-                        case BACKOFF:
-                            synchronized (lock) {
-                                rec.backOff(idx, now);
-                            }
-                            break;
-                        case START:
-                            synchronized (lock) {
-                                rec.start(idx, now, e.instance() > 1);
-                            }
-                            break;
-                        default:
-                            break;
-                    }
-                };
-                kubelets.add(new Kubelet(pod, KubeletOptions.defaults(), time, runtime, exec, sink));
+            if (rollout != null) {
+                service.observe((port, ok, seconds) -> pods.answered(port, ok, seconds));
             }
-            time.runAndWait(() -> kubelets.forEach(Kubelet::start));
+            time.runAndWait(() -> {
+                for (int i = 0; i < n; i++) {
+                    pods.create(i);
+                }
+            });
             long cap = start + ModelFleet.WARMUP_CAP.toNanos();
             while (service.endpoints() < n && System.nanoTime() < cap) {
                 Thread.sleep(100);
@@ -252,8 +220,11 @@ public final class LiveFleet {
                     t0, service.endpoints(), n, service.port()));
             long t0ns = start + Math.round(t0 * 1e9);
             for (FleetSpec.Action a : spec.actions()) {
-                Kubelet k = kubelets.get(a.replica());
+                Kubelet k = pods.kubelets[a.replica()];
                 time.schedule(t0ns + a.at().toNanos() - System.nanoTime(), () -> k.currentInstance().ifPresent(inst -> time.offload(inst::kill)));
+            }
+            if (rollout != null) {
+                time.schedule(t0ns + rollout.at().toNanos() - System.nanoTime(), () -> pods.startRollout(t0));
             }
             if (dependency != null) {
                 FaultProxy proxy = dependency;
@@ -286,15 +257,28 @@ public final class LiveFleet {
                 }
                 double now = (System.nanoTime() - start) / 1e9;
                 synchronized (lock) {
-                    rec.sample(now, service.endpoints(), readyCount.get(), step / 1e9);
+                    rec.sample(now, service.endpoints(), pods.readyCount.get(), step / 1e9);
                 }
                 next += step;
             }
             stop.set(true);
             double endS = (end - start) / 1e9;
-            time.runAndWait(() -> kubelets.forEach(Kubelet::stop));
+            @SuppressWarnings("unchecked")
+            Optional<FleetResult.RolloutStatus>[] status = new Optional[] {Optional.empty()};
+            time.runAndWait(() -> {
+                for (Kubelet k : pods.kubelets) {
+                    if (k != null) {
+                        k.stop();
+                    }
+                }
+                if (pods.controller != null) {
+                    synchronized (lock) {
+                        status[0] = Optional.of(pods.controller.status(endS, rec.versions()));
+                    }
+                }
+            });
             synchronized (lock) {
-                return rec.result("live", label, endS, spec.expectations());
+                return rec.result("live", label, endS, spec.expectations(), status[0]);
             }
         } catch (InterruptedException e) {
             // a signal (issue 30): what was measured until now, for reports marked interrupted;
@@ -313,7 +297,10 @@ public final class LiveFleet {
             if (dependency != null) {
                 dependency.close();
             }
-            for (Kubelet k : kubelets) {
+            for (Kubelet k : pods.kubelets) {
+                if (k == null) {
+                    continue;
+                }
                 try {
                     Optional<ContainerRuntime.Instance> inst = k.instanceToShutDown();
                     inst.ifPresent(i -> i.shutdown(Duration.ofSeconds(2)));
@@ -321,7 +308,7 @@ public final class LiveFleet {
                     // best effort at teardown
                 }
             }
-            executors.forEach(RealProbeExecutor::close);
+            pods.executors.forEach(RealProbeExecutor::close);
             time.close();
         }
     }
@@ -350,6 +337,224 @@ public final class LiveFleet {
         public Duration ran() {
             return ran;
         }
+    }
+
+    /**
+     * The live pods: {@code [0, replicas)} the Deployment's (the old ReplicaSet in a rollout),
+     * {@code [replicas, 2·replicas)} the new ReplicaSet's, each a real process with its own kubelet
+     * model. Touched on the kubelet thread only (creation, events, the controller), except
+     * {@link #readyCount} (read by the sampler) and {@link #answered} (the Service's threads,
+     * which read the immutable port map).
+     */
+    private final class LivePods implements DeploymentController.Pods {
+        final Kubelet[] kubelets;
+        final List<RealProbeExecutor> executors = new ArrayList<>();
+        final AtomicInteger readyCount = new AtomicInteger();
+        final DeploymentController controller;
+        private final int desired;
+        private final int[] appPorts;
+        private final Map<Integer, Integer> byPort = new java.util.concurrent.ConcurrentHashMap<>();
+        private final boolean[] ready;
+        private final double[] readyAt;
+        private final boolean[] deleted;
+        private final Rollout rollout;
+        private final Recorder rec;
+        private final Object lock;
+        private final SimTime time;
+        private final ServiceProxy service;
+        private final FaultProxy dependency;
+        private final long start;
+        private double t0;
+
+        LivePods(Rollout rollout, Recorder rec, Object lock, SimTime time, ServiceProxy service, FaultProxy dependency, long start) {
+            this.desired = spec.replicas();
+            int lanes = rollout == null ? desired : 2 * desired;
+            this.kubelets = new Kubelet[lanes];
+            this.appPorts = new int[lanes];
+            this.ready = new boolean[lanes];
+            this.readyAt = new double[lanes];
+            this.deleted = new boolean[lanes];
+            this.rollout = rollout;
+            this.rec = rec;
+            this.lock = lock;
+            this.time = time;
+            this.service = service;
+            this.dependency = dependency;
+            this.start = start;
+            this.controller = rollout == null ? null : new DeploymentController(rollout, desired, this);
+        }
+
+        private double now() {
+            return (System.nanoTime() - start) / 1e9;
+        }
+
+        /** The new pod template is applied (kubelet thread); the controller then syncs once a second. */
+        void startRollout(double scenarioStart) {
+            t0 = scenarioStart;
+            double now = now();
+            if (!controller.start(now, now - t0)) {
+                time.schedule(Duration.ofSeconds(1).toNanos(), this::sync);
+            }
+        }
+
+        private void sync() {
+            double now = now();
+            if (!controller.sync(now, now - t0)) {
+                time.schedule(Duration.ofSeconds(1).toNanos(), this::sync);
+            }
+        }
+
+        /** A response (or its absence) the Service relayed from endpoint {@code port}: counted for the pod's version. */
+        void answered(int port, boolean ok, double seconds) {
+            Integer i = byPort.get(port);
+            if (i == null) {
+                return;
+            }
+            int v = i < desired ? 0 : 1;
+            synchronized (lock) {
+                if (ok) {
+                    rec.versionOk(v, now(), 1, seconds);
+                } else {
+                    rec.versionFailed(v, now(), 1);
+                }
+            }
+        }
+
+        @Override
+        public double readySince(int i) {
+            return kubelets[i] != null && !deleted[i] && ready[i] ? readyAt[i] : Double.NaN;
+        }
+
+        @Override
+        public boolean deleted(int i) {
+            return deleted[i];
+        }
+
+        /** Creates pod {@code i}: its ports, environment, runtime, prober and kubelet, and starts the kubelet. */
+        @Override
+        public void create(int i) {
+            boolean isNew = i >= desired;
+            int appPort = freePort();
+            int probePort = freePort();
+            appPorts[i] = appPort;
+            byPort.put(appPort, i);
+            int probeTarget = spec.probes().server() == FleetSpec.ProbeServer.ISOLATED ? probePort : appPort;
+            PodSpec pod = PodSpec.of("replica-" + i, Map.of("http", appPort, "probe", probePort),
+                    spec.probes().startup().map(p -> retarget(p, probeTarget)), spec.probes().liveness().map(p -> retarget(p, probeTarget)),
+                    spec.probes().readiness().map(p -> retarget(p, probeTarget)));
+            Map<String, String> env = new java.util.HashMap<>(Map.of("PORT", Integer.toString(appPort),
+                    "PROBE_PORT", Integer.toString(probePort), "REPLICA", Integer.toString(i)));
+            if (dependency != null) {
+                env.put("DEPENDENCY_HOST", "127.0.0.1");
+                env.put("DEPENDENCY_PORT", Integer.toString(dependency.port()));
+            }
+            if (rollout != null) {
+                env.putAll(rolloutEnvironment(rollout, isNew));
+            }
+            ContainerRuntime runtime = limits.isEmpty() ? new ProcessRuntime(command, output, env, null)
+                    : new ProcessRuntime(command, output, env, null, limits.get(i));
+            RealProbeExecutor exec = new RealProbeExecutor(new Prober("127.0.0.1", pod.ports(), KubeletOptions.defaults().kubeletVersion())
+                    .inContainer(((ProcessRuntime) runtime)::execArgv)); // exec probes inside the replica's cgroup
+            executors.add(exec);
+            if (rollout != null) {
+                synchronized (lock) {
+                    rec.pod(i, isNew ? "new" : "old", isNew ? now() : Double.NEGATIVE_INFINITY);
+                }
+            }
+            Kubelet k = new Kubelet(pod, KubeletOptions.defaults(), time, runtime, exec, e -> onEvent(i, e));
+            kubelets[i] = k;
+            k.start();
+        }
+
+        /** The controller deletes an old pod: it leaves the endpoints (after the propagation delay) and gets SIGTERM. */
+        @Override
+        public void delete(int i) {
+            deleted[i] = true;
+            synchronized (lock) {
+                rec.gone(i, now());
+            }
+            if (ready[i]) {
+                ready[i] = false;
+                readyCount.decrementAndGet();
+            }
+            int port = appPorts[i];
+            time.schedule(spec.service().propagationDelay().toNanos(), () -> service.set(port, false));
+            kubelets[i].deletePod(Optional.empty());
+        }
+
+        private void onEvent(int i, SimEvent e) {
+            double now = now();
+            switch (e.type()) {
+                case READY:
+                case NOT_READY: {
+                    boolean r = e.type() == SimEvent.Type.READY;
+                    synchronized (lock) {
+                        rec.ready(i, now, r);
+                    }
+                    if (deleted[i]) {
+                        break; // terminating: out of the endpoints for good
+                    }
+                    if (r && !ready[i]) {
+                        readyAt[i] = now;
+                    }
+                    if (r != ready[i]) {
+                        ready[i] = r;
+                        readyCount.addAndGet(r ? 1 : -1);
+                    }
+                    int port = appPorts[i];
+                    time.schedule(spec.service().propagationDelay().toNanos(), () -> {
+                        if (!(r && deleted[i])) {
+                            service.set(port, r);
+                        }
+                    });
+                    break;
+                }
+                case KILL:
+                    if (!deleted[i]) {
+                        synchronized (lock) {
+                            rec.kill(i, now); // not the controller's deletion of an old pod
+                        }
+                    }
+                    break;
+                case BACKOFF:
+                    synchronized (lock) {
+                        rec.backOff(i, now);
+                    }
+                    break;
+                case START:
+                    synchronized (lock) {
+                        rec.start(i, now, e.instance() > 1);
+                    }
+                    break;
+                default:
+                    break;
+            }
+        }
+    }
+
+    /**
+     * What a pod of a rollout finds in its environment: {@code VERSION} ({@code old} or
+     * {@code new}) and, for the new version, the rollout's declared behaviour of it, which the
+     * model engine models and a live process may honour (the test replica and
+     * {@code vitals replay rollout --live} do): {@code ROLLOUT_START_MS},
+     * {@code ROLLOUT_WARMUP_FACTOR}, {@code ROLLOUT_WARMUP_PERIOD_MS},
+     * {@code ROLLOUT_WARMUP_REQUESTS} and {@code ROLLOUT_READINESS} ({@code port-open} or
+     * {@code warmed}).
+     *
+     * @param rollout the rollout
+     * @param isNew whether the pod is of the new ReplicaSet
+     * @return the variables
+     */
+    static Map<String, String> rolloutEnvironment(Rollout rollout, boolean isNew) {
+        if (!isNew) {
+            return Map.of("VERSION", "old");
+        }
+        return Map.of("VERSION", "new",
+                "ROLLOUT_START_MS", Long.toString(rollout.startTime().toMillis()),
+                "ROLLOUT_WARMUP_FACTOR", Double.toString(rollout.warmupFactor()),
+                "ROLLOUT_WARMUP_PERIOD_MS", Long.toString(rollout.warmupPeriod().toMillis()),
+                "ROLLOUT_WARMUP_REQUESTS", Integer.toString(rollout.warmupRequests()),
+                "ROLLOUT_READINESS", rollout.readinessWaitsForWarmup() ? "warmed" : "port-open");
     }
 
     private static java.util.concurrent.ThreadFactory daemon(String prefix) {
@@ -491,7 +696,11 @@ public final class LiveFleet {
                     }
                     long t = System.nanoTime();
                     ProbeOutcome o = attempt(t);
-                    if (o != null && o.result().counted() == ProbeResult.SUCCESS) {
+                    if (o != null && o.result() == ProbeResult.ERROR && (stop.get() || Thread.currentThread().isInterrupted())) {
+                        return; // the run is over: the GET was interrupted, not answered
+                    }
+                    // an errored GET (it could not be sent) has no counted result (R22): a failed attempt here
+                    if (o != null && o.result() != ProbeResult.ERROR && o.result().counted() == ProbeResult.SUCCESS) {
                         double latency = (System.nanoTime() - t) / 1e9;
                         synchronized (lock) {
                             rec.ok(now(), 1, latency);

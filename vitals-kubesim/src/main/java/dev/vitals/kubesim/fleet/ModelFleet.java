@@ -68,18 +68,7 @@ public final class ModelFleet {
     private final int desired;
     private final Rollout rollout;
     private PodSpec pod;
-    private int surge;
-    private int maxUnavailable;
-    private double rolloutStart = -1;
-    private double rolloutDone = -1;
-    private double deadlineExceeded = -1; // the first time
-    private boolean stalledNow; // Progressing=False until the next progress
-    private double lastProgress;
-    private int created; // new pods created
-    private int lastUpdated;
-    private int lastOld;
-    private int lastReady;
-    private int lastAvailable;
+    private final DeploymentController controller; // with a rollout, else null
 
     /**
      * @param spec the fleet
@@ -103,6 +92,7 @@ public final class ModelFleet {
         this.dt = stepNs / 1e9;
         desired = spec.replicas();
         rollout = spec.rollout().orElse(null);
+        controller = rollout == null ? null : new DeploymentController(rollout, desired, new ModelPods());
         int n = rollout == null ? desired : 2 * desired;
         reps = new Rep[n];
         endpoints = new int[n];
@@ -281,7 +271,7 @@ public final class ModelFleet {
         }
         // a warm-up routine (vitals-core Warmup with a request count) exercises a new pod before it is Ready
         if (rollout != null && rollout.readinessWaitsForWarmup() && rollout.warmupRequests() > 0) {
-            for (int i = desired; i < desired + created; i++) {
+            for (int i = desired; i < desired + controller.created(); i++) {
                 Rep r = reps[i];
                 if (r.state == UP && !r.kubeletReady && r.busy < spec.replica().workers()) {
                     r.routine += (spec.replica().workers() - r.busy) * dt / (pops[0].c.meanServiceSeconds() * r.warmup());
@@ -487,139 +477,56 @@ public final class ModelFleet {
     // ---- the Deployment controller: a rolling update -----------------------------------------
 
     private void startRollout() {
-        int[] f = rollout.fenceposts(desired);
-        surge = f[0];
-        maxUnavailable = f[1];
-        rolloutStart = scenarioTime();
-        lastProgress = rolloutStart;
-        lastOld = desired;
-        reconcile();
+        if (!controller.start(now(), scenarioTime())) {
+            time.schedule(Duration.ofSeconds(1).toNanos(), this::reconcile);
+        }
     }
 
-    private boolean available(Rep r, double now) {
-        return r.kubelet != null && !r.deleted && r.kubeletReady && now - r.readyAt >= rollout.minReadySeconds();
-    }
-
-    /**
-     * One sync of the Deployment controller, once a second of virtual time (the real one syncs on
-     * every pod and ReplicaSet change): scale the new ReplicaSet up within maxSurge
-     * (NewRSNewReplicas), delete old pods that are not available, then old pods while
-     * minAvailable = replicas − maxUnavailable stay available (reconcileOldReplicaSets,
-     * cleanupUnhealthyReplicas, scaleDownOldReplicaSetsForRollingUpdate in kubernetes
-     * pkg/controller/deployment/rolling.go), then the Progressing condition: progress is more
-     * updated, ready or available replicas or fewer old ones (deployment_util.go
-     * DeploymentProgressing); none for progressDeadlineSeconds is ProgressDeadlineExceeded.
-     */
+    /** One sync of the Deployment controller ({@link DeploymentController}), once a second of virtual time. */
     private void reconcile() {
-        double now = now();
-        double t = scenarioTime();
-        int old = 0;
-        int oldAvailable = 0;
-        int newAvailable = 0;
-        for (int i = 0; i < desired; i++) {
-            if (!reps[i].deleted) {
-                old++;
-                oldAvailable += available(reps[i], now) ? 1 : 0;
-            }
+        if (!controller.sync(now(), scenarioTime())) {
+            time.schedule(Duration.ofSeconds(1).toNanos(), this::reconcile);
         }
-        for (int i = desired; i < desired + created; i++) {
-            newAvailable += available(reps[i], now) ? 1 : 0;
+    }
+
+    /** The model's pods as the Deployment controller sees them. */
+    private final class ModelPods implements DeploymentController.Pods {
+        @Override
+        public double readySince(int i) {
+            Rep r = reps[i];
+            return r.kubelet != null && !r.deleted && r.kubeletReady ? r.readyAt : Double.NaN;
         }
-        int scaleUp = Math.min(desired + surge - (old + created), desired - created);
-        for (int k = 0; k < scaleUp; k++) {
-            Rep r = reps[desired + created++];
+
+        @Override
+        public boolean deleted(int i) {
+            return reps[i].deleted;
+        }
+
+        @Override
+        public void create(int i) {
+            Rep r = reps[i];
             r.kubelet = new Kubelet(pod, options, time, r, r, r::onEvent);
-            rec.pod(r.index, "new", now);
+            rec.pod(r.index, "new", now());
             r.kubelet.start();
         }
-        int minAvailable = desired - maxUnavailable;
-        int maxScaledDown = old + created - minAvailable - (created - newAvailable);
-        if (maxScaledDown > 0) {
-            for (int i = 0; i < desired && maxScaledDown > 0; i++) {
-                if (!reps[i].deleted && !available(reps[i], now)) {
-                    deletePod(reps[i]);
-                    maxScaledDown--;
-                    old--;
-                }
-            }
-            int scaleDown = oldAvailable + newAvailable - minAvailable;
-            for (int i = 0; i < desired && scaleDown > 0; i++) {
-                if (!reps[i].deleted) {
-                    deletePod(reps[i]);
-                    scaleDown--;
-                    old--;
-                }
-            }
-        }
-        int ready = 0;
-        int availableNow = newAvailable;
-        for (int i = 0; i < desired + created; i++) {
-            Rep r = reps[i];
-            if (!r.deleted && r.kubeletReady) {
-                ready++;
-                if (i < desired && available(r, now)) {
-                    availableNow++;
-                }
-            }
-        }
-        if (created > lastUpdated || old < lastOld || ready > lastReady || availableNow > lastAvailable) {
-            lastProgress = t;
-            stalledNow = false;
-        }
-        lastUpdated = created;
-        lastOld = old;
-        lastReady = ready;
-        lastAvailable = availableNow;
-        if (created == desired && newAvailable == desired && old == 0) {
-            rolloutDone = t;
-            return;
-        }
-        if (!stalledNow && t - lastProgress > rollout.progressDeadlineSeconds()) {
-            stalledNow = true;
-            if (deadlineExceeded < 0) {
-                deadlineExceeded = t;
-            }
-        }
-        time.schedule(Duration.ofSeconds(1).toNanos(), this::reconcile);
-    }
 
-    /** The controller deletes an old pod: it leaves the endpoints at once and gets SIGTERM. */
-    private void deletePod(Rep r) {
-        r.deleted = true;
-        rec.gone(r.index, now());
-        if (r.kubeletReady) {
-            r.kubeletReady = false;
-            readyCount--;
+        /** The controller deletes an old pod: it leaves the endpoints at once and gets SIGTERM. */
+        @Override
+        public void delete(int i) {
+            Rep r = reps[i];
+            r.deleted = true;
+            rec.gone(r.index, now());
+            if (r.kubeletReady) {
+                r.kubeletReady = false;
+                readyCount--;
+            }
+            time.schedule(spec.service().propagationDelay().toNanos(), () -> setEndpoint(r.index, false));
+            r.kubelet.deletePod(java.util.Optional.empty());
         }
-        time.schedule(spec.service().propagationDelay().toNanos(), () -> setEndpoint(r.index, false));
-        r.kubelet.deletePod(java.util.Optional.empty());
     }
 
     private java.util.Optional<FleetResult.RolloutStatus> rolloutStatus() {
-        if (rollout == null) {
-            return java.util.Optional.empty();
-        }
-        double now = now();
-        int old = 0;
-        int available = 0;
-        for (int i = 0; i < desired + created; i++) {
-            if (i < desired && !reps[i].deleted) {
-                old++;
-            }
-            available += available(reps[i], now) ? 1 : 0;
-        }
-        String condition;
-        if (rolloutStart < 0) {
-            condition = "not started";
-        } else if (rolloutDone >= 0) {
-            condition = "Progressing=True reason NewReplicaSetAvailable";
-        } else if (stalledNow) {
-            condition = "Progressing=False reason ProgressDeadlineExceeded";
-        } else {
-            condition = "Progressing=True reason ReplicaSetUpdated";
-        }
-        return java.util.Optional.of(new FleetResult.RolloutStatus(Recorder.round(rolloutStart), Recorder.round(rolloutDone),
-                Recorder.round(deadlineExceeded), condition, created, available, old, surge, maxUnavailable, rec.versions()));
+        return controller == null ? java.util.Optional.empty() : java.util.Optional.of(controller.status(now(), rec.versions()));
     }
 
     // ---- random numbers -----------------------------------------------------------------------

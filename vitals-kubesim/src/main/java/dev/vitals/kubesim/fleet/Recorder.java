@@ -363,7 +363,7 @@ final class Recorder {
             backOffTotal += backOffSeconds[i];
             notReadyTotal += notReady;
             lanes.add(new FleetResult.Lane(i, restarts[i], k.size(), iv, k, st, round(backOffSeconds[i]), round(notReady),
-                    version[i]));
+                    version[i], List.of()));
             restartsTotal += restarts[i];
             killsTotal += k.size();
             if (restarts[i] > 0) {

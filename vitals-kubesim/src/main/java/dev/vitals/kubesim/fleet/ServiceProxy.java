@@ -40,6 +40,23 @@ final class ServiceProxy implements AutoCloseable {
     private ServerSocket listener;
     private Thread acceptor;
     private boolean closed;
+    private volatile Observer observer = (port, ok, seconds) -> { };
+
+    /** Told about each relayed connection's answer; called on the Service's threads. */
+    interface Observer {
+        /**
+         * @param endpointPort the endpoint the connection went to
+         * @param ok true when the endpoint's first response line had status 200-399; false when
+         *        the connection to it failed, it sent another status, or either side closed first
+         * @param seconds from accepting the client's connection to the endpoint's first byte (or the failure)
+         */
+        void answered(int endpointPort, boolean ok, double seconds);
+    }
+
+    /** @param o told about each relayed connection from now on (the last one set wins) */
+    void observe(Observer o) {
+        observer = java.util.Objects.requireNonNull(o, "o");
+    }
 
     /**
      * @param port the port to listen on, 0 for a free one
@@ -137,39 +154,75 @@ final class ServiceProxy implements AutoCloseable {
                 continue;
             }
             int target = now.get(rnd.nextInt(now.size()));
-            pumps.execute(() -> connect(client, target));
+            long accepted = System.nanoTime();
+            try {
+                pumps.execute(() -> connect(client, target, accepted));
+            } catch (java.util.concurrent.RejectedExecutionException closing) {
+                reset(client); // the Service is closing
+                return;
+            }
         }
     }
 
-    private void connect(Socket client, int target) {
+    private void connect(Socket client, int target, long accepted) {
         Socket upstream = new Socket();
         try {
             upstream.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), target), 2000);
         } catch (IOException e) {
             reset(client); // the endpoint's process is gone: the client sees a reset
             close(upstream);
+            observer.answered(target, false, (System.nanoTime() - accepted) / 1e9);
             return;
         }
         open.add(client);
         open.add(upstream);
-        pumps.execute(() -> pump(client, upstream));
-        pump(upstream, client);
+        try {
+            pumps.execute(() -> pump(client, upstream, -1, 0));
+        } catch (java.util.concurrent.RejectedExecutionException closing) {
+            close(client); // the Service is closing
+            close(upstream);
+            return;
+        }
+        pump(upstream, client, target, accepted);
     }
 
-    private void pump(Socket from, Socket to) {
+    /**
+     * Copies {@code from} to {@code to} until either side closes. With {@code target} ≥ 0 this is
+     * the endpoint's answer: its first bytes ("HTTP/1.1 200") tell the observer the status.
+     */
+    private void pump(Socket from, Socket to, int target, long accepted) {
         byte[] buf = new byte[16384];
+        boolean told = target < 0;
         try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
             int n;
             while ((n = in.read(buf)) >= 0) {
+                if (!told && n > 0) {
+                    told = true;
+                    observer.answered(target, okStatus(buf, n), (System.nanoTime() - accepted) / 1e9);
+                }
                 out.write(buf, 0, n);
                 out.flush();
             }
         } catch (IOException ignored) {
             // one side went away
         } finally {
+            if (!told) {
+                observer.answered(target, false, (System.nanoTime() - accepted) / 1e9);
+            }
             close(from);
             close(to);
         }
+    }
+
+    /** @return whether the bytes start with an HTTP status line of 200-399 (kubelet's success range) */
+    static boolean okStatus(byte[] b, int n) {
+        String head = new String(b, 0, Math.min(n, 16), java.nio.charset.StandardCharsets.ISO_8859_1);
+        if (!head.startsWith("HTTP/") || head.indexOf(' ') < 0 || head.length() < head.indexOf(' ') + 4) {
+            return false;
+        }
+        int sp = head.indexOf(' ');
+        char c = head.charAt(sp + 1);
+        return c == '2' || c == '3';
     }
 
     private static void reset(Socket s) {

@@ -235,10 +235,6 @@ class FleetCliTest {
         assertThat(run("fleet", p.toString())).isEqualTo(2);
         assertThat(err.toString().strip()).isEqualTo("error: " + p + ": rollout: maxSurge and maxUnavailable may not both be 0 "
                 + "(the rollout could never proceed; Kubernetes rejects it too)");
-        err.getBuffer().setLength(0);
-        Files.writeString(p, base + "rollout: {at: 10s}\n");
-        assertThat(run("fleet", p.toString(), "--", "/bin/true")).isEqualTo(2);
-        assertThat(err.toString().strip()).isEqualTo("error: rollout: the live engine does not run rolling updates; use the model engine (no -- CMD)");
     }
 
     @Test

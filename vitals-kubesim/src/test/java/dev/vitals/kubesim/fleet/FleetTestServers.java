@@ -2,7 +2,7 @@ package dev.vitals.kubesim.fleet;
 
 import java.util.List;
 
-/** The command line of a {@link FleetTestServer} replica, for tests in other packages. */
+/** The command line of a {@link SyntheticReplica}, for tests in other packages. */
 public final class FleetTestServers {
     private FleetTestServers() {
     }

@@ -2,8 +2,6 @@ package dev.vitals.kubesim.fleet;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -15,19 +13,9 @@ import org.junit.jupiter.api.Test;
 @Tag("fleet-live")
 class LiveFleetTest {
 
+    /** @return the command of a {@link SyntheticReplica} with these workers, service and start times */
     static List<String> replica(int workers, long serviceMs, long startMs) {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        cmd.add("-XX:TieredStopAtLevel=1");
-        cmd.add("-XX:CICompilerCount=1");
-        cmd.add("-Xshare:auto");
-        cmd.add("-cp");
-        cmd.add(System.getProperty("kubesim.testClasses", "target/test-classes"));
-        cmd.add(FleetTestServer.class.getName());
-        cmd.add(Integer.toString(workers));
-        cmd.add(Long.toString(serviceMs));
-        cmd.add(Long.toString(startMs));
-        return cmd;
+        return SyntheticReplica.command(workers, serviceMs, serviceMs, startMs, 0, 1, 0);
     }
 
     @Test
@@ -66,6 +54,9 @@ class LiveFleetTest {
                 "replica: {workers: 4, startTime: 1s}",
                 "probes:",
                 "  server: isolated",
+                // a JVM under 200m starts in seconds, more on a loaded machine: a startup probe's budget, so that
+                // liveness cannot kill it first (seen at load 25-31: 10 restarts without it)
+                "  startup: {periodSeconds: 1, timeoutSeconds: 2, failureThreshold: 120}",
                 "  liveness: {periodSeconds: 1, timeoutSeconds: 2, failureThreshold: 3}",
                 "  readiness: {periodSeconds: 1, timeoutSeconds: 2, failureThreshold: 1}",
                 "clients: [{name: users, concurrency: 2, serviceTime: 50ms, timeout: 5s, until: 3s}]",
@@ -85,6 +76,14 @@ class LiveFleetTest {
                 assertThat(u.usage().memoryPeakBytes()).isPresent();
             });
         }
+        // and the report carries them: JSON lanes[].resources[], an HTML table
+        for (FleetResult.Lane lane : r.lanes()) {
+            assertThat(lane.resources()).singleElement().satisfies(u -> assertThat(u.usage().cpuSeconds()).isPositive());
+        }
+        String json = FleetReport.json(List.of(r), List.of("limits"), List.of("-"));
+        assertThat(json).contains("\"resources\"").contains("\"throttledPeriods\"").contains("\"memoryPeakBytes\"");
+        assertThat(FleetReport.html("limits", List.of(r))).contains("Resources: each container instance's cgroup counters")
+                .contains("<th>throttled periods</th>");
     }
 
     @Test
