@@ -120,6 +120,11 @@ public final class VitalsGrpcAutoConfiguration {
             return maxConnections;
         }
 
+        /**
+         * Sets {@code vitals.grpc.max-connections} (see {@link #getMaxConnections()}); Spring Boot calls it when binding.
+         *
+         * @param maxConnections the new value, or null for the default
+         */
         public void setMaxConnections(Integer maxConnections) {
             this.maxConnections = maxConnections;
         }
@@ -129,6 +134,11 @@ public final class VitalsGrpcAutoConfiguration {
             return maxConnectionsPerAddress;
         }
 
+        /**
+         * Sets {@code vitals.grpc.max-connections-per-address} (see {@link #getMaxConnectionsPerAddress()}); Spring Boot calls it when binding.
+         *
+         * @param maxConnectionsPerAddress the new value, or null for the default
+         */
         public void setMaxConnectionsPerAddress(Integer maxConnectionsPerAddress) {
             this.maxConnectionsPerAddress = maxConnectionsPerAddress;
         }
@@ -138,6 +148,11 @@ public final class VitalsGrpcAutoConfiguration {
             return port;
         }
 
+        /**
+         * Sets {@code vitals.grpc.port} (see {@link #getPort()}); Spring Boot calls it when binding.
+         *
+         * @param port the new value, or null for the default
+         */
         public void setPort(Integer port) {
             this.port = port;
         }
@@ -147,6 +162,11 @@ public final class VitalsGrpcAutoConfiguration {
             return address;
         }
 
+        /**
+         * Sets {@code vitals.grpc.address} (see {@link #getAddress()}); Spring Boot calls it when binding.
+         *
+         * @param address the new value, or null for the default
+         */
         public void setAddress(InetAddress address) {
             this.address = address;
         }
@@ -156,6 +176,11 @@ public final class VitalsGrpcAutoConfiguration {
             return serverGroup;
         }
 
+        /**
+         * Sets {@code vitals.grpc.server-group} (see {@link #getServerGroup()}); Spring Boot calls it when binding.
+         *
+         * @param serverGroup the new value, or null for the default
+         */
         public void setServerGroup(String serverGroup) {
             this.serverGroup = serverGroup;
         }
@@ -165,6 +190,11 @@ public final class VitalsGrpcAutoConfiguration {
             return services;
         }
 
+        /**
+         * Sets {@code vitals.grpc.services} (see {@link #getServices()}); Spring Boot calls it when binding.
+         *
+         * @param services the new value
+         */
         public void setServices(Map<String, String> services) {
             this.services = services;
         }
@@ -174,6 +204,11 @@ public final class VitalsGrpcAutoConfiguration {
             return maxWatchStreams;
         }
 
+        /**
+         * Sets {@code vitals.grpc.max-watch-streams} (see {@link #getMaxWatchStreams()}); Spring Boot calls it when binding.
+         *
+         * @param maxWatchStreams the new value, or null for the default
+         */
         public void setMaxWatchStreams(Integer maxWatchStreams) {
             this.maxWatchStreams = maxWatchStreams;
         }
@@ -183,6 +218,11 @@ public final class VitalsGrpcAutoConfiguration {
             return maxCallsPerConnection;
         }
 
+        /**
+         * Sets {@code vitals.grpc.max-calls-per-connection} (see {@link #getMaxCallsPerConnection()}); Spring Boot calls it when binding.
+         *
+         * @param maxCallsPerConnection the new value, or null for the default
+         */
         public void setMaxCallsPerConnection(Integer maxCallsPerConnection) {
             this.maxCallsPerConnection = maxCallsPerConnection;
         }
@@ -192,6 +232,11 @@ public final class VitalsGrpcAutoConfiguration {
             return maxInboundMessageSize;
         }
 
+        /**
+         * Sets {@code vitals.grpc.max-inbound-message-size} (see {@link #getMaxInboundMessageSize()}); Spring Boot calls it when binding.
+         *
+         * @param maxInboundMessageSize the new value, or null for the default
+         */
         public void setMaxInboundMessageSize(Integer maxInboundMessageSize) {
             this.maxInboundMessageSize = maxInboundMessageSize;
         }
@@ -201,6 +246,11 @@ public final class VitalsGrpcAutoConfiguration {
             return maxConnectionIdle;
         }
 
+        /**
+         * Sets {@code vitals.grpc.max-connection-idle} (see {@link #getMaxConnectionIdle()}); Spring Boot calls it when binding.
+         *
+         * @param maxConnectionIdle the new value, or null for the default
+         */
         public void setMaxConnectionIdle(Duration maxConnectionIdle) {
             this.maxConnectionIdle = maxConnectionIdle;
         }
@@ -210,6 +260,11 @@ public final class VitalsGrpcAutoConfiguration {
             return maxConnectionAge;
         }
 
+        /**
+         * Sets {@code vitals.grpc.max-connection-age} (see {@link #getMaxConnectionAge()}); Spring Boot calls it when binding.
+         *
+         * @param maxConnectionAge the new value, or null for the default
+         */
         public void setMaxConnectionAge(Duration maxConnectionAge) {
             this.maxConnectionAge = maxConnectionAge;
         }
@@ -219,6 +274,11 @@ public final class VitalsGrpcAutoConfiguration {
             return eventLoopThreads;
         }
 
+        /**
+         * Sets {@code vitals.grpc.event-loop-threads} (see {@link #getEventLoopThreads()}); Spring Boot calls it when binding.
+         *
+         * @param eventLoopThreads the new value, or null for the default
+         */
         public void setEventLoopThreads(Integer eventLoopThreads) {
             this.eventLoopThreads = eventLoopThreads;
         }

@@ -215,6 +215,7 @@ public final class Simulation {
     public static final class Interrupted extends InterruptedException {
         private static final long serialVersionUID = 1L;
         private final transient SimulationResult partial;
+        /** How long the run had been going when it was interrupted. */
         private final Duration ran;
 
         Interrupted(SimulationResult partial, Duration ran) {
@@ -343,13 +344,19 @@ public final class Simulation {
             this.pod = Objects.requireNonNull(pod, "pod");
         }
 
-        /** @param options kubelet model options (default {@link KubeletOptions#defaults()}) */
+        /**
+         * @param options kubelet model options (default {@link KubeletOptions#defaults()})
+         * @return this builder
+         */
         public Builder options(KubeletOptions options) {
             this.options = Objects.requireNonNull(options, "options");
             return this;
         }
 
-        /** @param d how long to simulate, &gt; 0 (default: the scenario's, else 60 s) */
+        /**
+         * @param d how long to simulate, &gt; 0 (default: the scenario's, else 60 s)
+         * @return this builder
+         */
         public Builder duration(Duration d) {
             if (d.isNegative() || d.isZero()) {
                 throw new InvalidInputException("duration must be > 0, was " + d);
@@ -358,25 +365,37 @@ public final class Simulation {
             return this;
         }
 
-        /** @param s the scenario (default: none) */
+        /**
+         * @param s the scenario (default: none)
+         * @return this builder
+         */
         public Builder scenario(Scenario s) {
             this.scenario = Objects.requireNonNull(s, "scenario");
             return this;
         }
 
-        /** @param spec an extra fault proxy (like {@code --proxy}) */
+        /**
+         * @param spec an extra fault proxy (like {@code --proxy})
+         * @return this builder
+         */
         public Builder proxy(FaultProxy.Spec spec) {
             proxies.add(Objects.requireNonNull(spec, "spec"));
             return this;
         }
 
-        /** @param l receives each event as it happens, on the kubelet thread; must not block */
+        /**
+         * @param l receives each event as it happens, on the kubelet thread; must not block
+         * @return this builder
+         */
         public Builder listener(Consumer<SimEvent> l) {
             this.listener = Objects.requireNonNull(l, "listener");
             return this;
         }
 
-        /** @param command the target command: each container instance runs it */
+        /**
+         * @param command the target command: each container instance runs it
+         * @return this builder
+         */
         public Builder command(List<String> command) {
             this.command = List.copyOf(command);
             return this;
@@ -387,6 +406,7 @@ public final class Simulation {
          *        literal values and {@code fieldRef}s), added to this process's own (as the image's environment
          *        is under the container's {@code env}); it replaces {@link PodSpec#env()} for the process (not for
          *        exec probes). Default: {@link PodSpec#env()}
+         * @return this builder
          */
         public Builder environment(Map<String, String> env) {
             this.environment = Map.copyOf(env);
@@ -396,6 +416,7 @@ public final class Simulation {
         /**
          * @param r the container's resources: each instance of the command runs in its own cgroup
          *        with them (see {@link dev.vitals.kubesim.runtime.ResourceLimits}); default none
+         * @return this builder
          */
         public Builder resources(dev.vitals.kubesim.model.Resources r) {
             this.resources = Objects.requireNonNull(r, "resources");
@@ -406,31 +427,44 @@ public final class Simulation {
          * @param l the resources with the way they are applied already decided (the CLI, which prints
          *        it first); with an injected {@link #runtime} that applies them itself (a wrapped
          *        {@link ProcessRuntime}, as the replay's), they are only reported
+         * @return this builder
          */
         public Builder limits(dev.vitals.kubesim.runtime.ResourceLimits l) {
             this.limits = Objects.requireNonNull(l, "limits");
             return this;
         }
 
-        /** @param output where the target's output goes (default discard) */
+        /**
+         * @param output where the target's output goes (default discard)
+         * @return this builder
+         */
         public Builder output(ProcessBuilder.Redirect output) {
             this.output = Objects.requireNonNull(output, "output");
             return this;
         }
 
-        /** @param t the time source (default real time); a {@link VirtualTime} for rule tests */
+        /**
+         * @param t the time source (default real time); a {@link VirtualTime} for rule tests
+         * @return this builder
+         */
         public Builder time(SimTime t) {
             this.time = Objects.requireNonNull(t, "time");
             return this;
         }
 
-        /** @param r the container runtime (default: {@link ProcessRuntime} of the command) */
+        /**
+         * @param r the container runtime (default: {@link ProcessRuntime} of the command)
+         * @return this builder
+         */
         public Builder runtime(ContainerRuntime r) {
             this.runtime = Objects.requireNonNull(r, "runtime");
             return this;
         }
 
-        /** @param e the probe executor (default: {@link RealProbeExecutor}) */
+        /**
+         * @param e the probe executor (default: {@link RealProbeExecutor})
+         * @return this builder
+         */
         public Builder probeExecutor(ProbeExecutor e) {
             this.executor = Objects.requireNonNull(e, "executor");
             return this;

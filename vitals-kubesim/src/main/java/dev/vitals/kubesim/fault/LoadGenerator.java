@@ -37,6 +37,18 @@ public final class LoadGenerator {
      * @param timeout per-request timeout
      */
     public record Spec(int count, int concurrency, String method, String path, int port, Duration timeout) {
+        /**
+         * Validates the components.
+         *
+         * @param count requests in total (1–100000)
+         * @param concurrency requests in flight at most (1–1000)
+         * @param method HTTP method
+         * @param path path and query
+         * @param port target port on the pod IP
+         * @param timeout per-request timeout
+         * @throws InvalidInputException if a component is outside its documented range
+         * @throws NullPointerException if a required component is null
+         */
         public Spec {
             if (count < 1 || count > 100_000) {
                 throw new InvalidInputException("load: count must be 1-100000, was " + count);

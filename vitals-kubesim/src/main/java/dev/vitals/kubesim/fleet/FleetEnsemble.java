@@ -36,6 +36,16 @@ public record FleetEnsemble(String label, List<Long> seeds, List<FleetResult> ru
             new Figure("errors %", "clientErrorPercent", t -> t.clientErrorPercent()),
             new Figure("p99 ms", "p99LatencyMs", t -> t.p99LatencyMs()));
 
+    /**
+     * Validates the components and copies the collections (unmodifiable).
+     *
+     * @param label what ran, e.g. {@code incident naive}
+     * @param seeds the seed of each run, in order
+     * @param runs the results, in seed order
+     * @param expectations what is judged over the runs
+     * @throws IllegalArgumentException if a component is outside its documented range
+     * @throws NullPointerException if a required component is null
+     */
     public FleetEnsemble {
         Objects.requireNonNull(label, "label");
         seeds = List.copyOf(seeds);
@@ -81,6 +91,16 @@ public record FleetEnsemble(String label, List<Long> seeds, List<FleetResult> ru
      * @param failedSeeds the seeds of the runs in which it did not hold
      */
     public record Verdict(String expectation, int held, int runs, int sharePercent, Spread actual, List<Long> failedSeeds) {
+        /**
+         * Copies the collections (unmodifiable).
+         *
+         * @param expectation as written
+         * @param held runs in which it held
+         * @param runs runs in all
+         * @param sharePercent the share it needs
+         * @param actual the measured value over the runs
+         * @param failedSeeds the seeds of the runs in which it did not hold
+         */
         public Verdict {
             failedSeeds = List.copyOf(failedSeeds);
         }

@@ -37,6 +37,17 @@ public record FleetExpectation(String text, Metric metric, String op, double val
                     + "|no-endpoint requests|max down|rollout stalled|new version errors)\\s*(==|!=|<=|>=|<|>)\\s*(\\d+(?:\\.\\d+)?)\\s*(%?)\\s*(always)?"
                     + "\\s*(?:in\\s+(\\d{1,3})\\s*%\\s+of\\s+runs)?\\s*");
 
+    /**
+     * Validates the components.
+     *
+     * @param text the expectation as written
+     * @param metric what is compared
+     * @param op the operator
+     * @param value the bound
+     * @param sharePercent the share of an ensemble's runs in which it must hold, 1–100 (100 unless stated)
+     * @throws IllegalArgumentException if a component is outside its documented range
+     * @throws NullPointerException if a required component is null
+     */
     public FleetExpectation {
         if (sharePercent < 1 || sharePercent > 100) {
             throw new IllegalArgumentException("sharePercent must be 1-100, was " + sharePercent);

@@ -26,6 +26,14 @@ public final class FleetReplay {
      * @param ensemble what the model engine saw, run by run
      */
     public record Run(String scenario, FleetScenarios.Wiring wiring, FleetEnsemble ensemble) {
+        /**
+         * Validates the components.
+         *
+         * @param scenario the scenario name
+         * @param wiring the wiring
+         * @param ensemble what the model engine saw, run by run
+         * @throws NullPointerException if a required component is null
+         */
         public Run {
             Objects.requireNonNull(scenario, "scenario");
             Objects.requireNonNull(wiring, "wiring");
@@ -133,14 +141,24 @@ public final class FleetReplay {
         return out;
     }
 
-    /** @return the ensembles of the runs, in order */
+    /**
+     * Groups the runs' results by configuration.
+     *
+     * @param runs the runs, as run
+     * @return the ensembles of the runs, in order
+     */
     public static List<FleetEnsemble> ensembles(List<Run> runs) {
         List<FleetEnsemble> r = new ArrayList<>();
         runs.forEach(x -> r.add(x.ensemble()));
         return r;
     }
 
-    /** @return the JSON report ({@link FleetReport#ensembleJson}) */
+    /**
+     * The runs as one JSON report.
+     *
+     * @param runs the runs, as run
+     * @return the JSON report ({@link FleetReport#ensembleJson})
+     */
     public static String json(List<Run> runs) {
         List<String> scenarios = new ArrayList<>();
         List<String> wirings = new ArrayList<>();
@@ -151,7 +169,12 @@ public final class FleetReplay {
         return FleetReport.ensembleJson(ensembles(runs), scenarios, wirings);
     }
 
-    /** @return one line per expectation and ensemble: the verdict over the runs */
+    /**
+     * The verdicts of the runs' expectations.
+     *
+     * @param runs the runs, as run
+     * @return one line per expectation and ensemble: the verdict over the runs
+     */
     public static String verdicts(List<Run> runs) {
         StringBuilder sb = new StringBuilder();
         for (Run r : runs) {

@@ -44,7 +44,12 @@ public final class FleetReport {
         return sb.toString();
     }
 
-    /** @return the rollout's lines of {@link #text}: the Progressing condition, then one line per version */
+    /**
+     * The rolling update's part of the text report.
+     *
+     * @param ro the rollout's status at the end of the run
+     * @return the rollout's lines of {@link #text}: the Progressing condition, then one line per version
+     */
     public static String rollout(FleetResult.RolloutStatus ro) {
         StringBuilder sb = new StringBuilder();
         sb.append(String.format(Locale.ROOT, "  rollout (maxSurge %d, maxUnavailable %d) from %.0f s: %s", ro.maxSurge(), ro.maxUnavailable(),

@@ -22,6 +22,22 @@ import java.util.Objects;
 public record FleetResult(String engine, String label, int replicas, double durationSeconds, double warmupSeconds,
         Totals totals, List<Second> series, List<Lane> lanes, List<Check> checks, java.util.Optional<RolloutStatus> rollout) {
 
+    /**
+     * Validates the components and copies the collections (unmodifiable).
+     *
+     * @param engine {@code model} or {@code live}
+     * @param label what ran, e.g. {@code incident naive}
+     * @param replicas the fleet size (the Deployment's replicas; a rollout has a lane for each old and new pod)
+     * @param durationSeconds scenario seconds after warm-up
+     * @param warmupSeconds how long warm-up took (from the first container start to every replica in the
+     *        endpoints)
+     * @param totals the totals
+     * @param series one entry per scenario second
+     * @param lanes one per replica, index order
+     * @param checks the expectations' verdicts, in the order given
+     * @param rollout the rolling update's outcome, when the spec had one
+     * @throws NullPointerException if a required component is null
+     */
     public FleetResult {
         Objects.requireNonNull(engine, "engine");
         Objects.requireNonNull(label, "label");
@@ -101,6 +117,20 @@ public record FleetResult(String engine, String label, int replicas, double dura
     public record Lane(int replica, int restarts, int kills, List<double[]> ready, List<Double> killTimes,
             List<Double> startTimes, double crashLoopSeconds, double notReadySeconds, String version,
             List<dev.vitals.kubesim.runtime.ResourceLimits.InstanceUsage> resources) {
+        /**
+         * Copies the collections (unmodifiable).
+         *
+         * @param replica 0-based index
+         * @param restarts its restarts
+         * @param kills its kills
+         * @param ready intervals [from, to) when its Ready condition was true
+         * @param killTimes when the kubelet killed it
+         * @param startTimes when a container instance started (the first included)
+         * @param crashLoopSeconds seconds after warm-up its restart waited in CrashLoopBackOff
+         * @param notReadySeconds seconds after warm-up its Ready condition was false
+         * @param version {@code old} or {@code new} in a rollout (its ReplicaSet), else empty
+         * @param resources the cgroup counters of its container instances when limits were applied, else empty
+         */
         public Lane {
             ready = List.copyOf(ready);
             killTimes = List.copyOf(killTimes);
@@ -154,6 +184,26 @@ public record FleetResult(String engine, String label, int replicas, double dura
      */
     public record RolloutStatus(double startedAt, double completedAt, double deadlineExceededAt, String condition,
             int updatedReplicas, int availableReplicas, int oldReplicas, int maxSurge, int maxUnavailable, List<Version> versions) {
+        /**
+         * Validates the components and copies the collections (unmodifiable).
+         *
+         * @param startedAt scenario second the new template was applied
+         * @param completedAt scenario second the rollout completed (all replicas updated and available, no
+         *        old pod
+         *        left), or -1
+         * @param deadlineExceededAt scenario second {@code Progressing} first turned False with reason {@code
+         *        ProgressDeadlineExceeded}, or -1 (the controller keeps rolling; later progress turns it True
+         *        again)
+         * @param condition the {@code Progressing} condition at the end, e.g. {@code Progressing=True reason
+         *        NewReplicaSetAvailable}
+         * @param updatedReplicas pods of the new ReplicaSet at the end
+         * @param availableReplicas pods available (Ready for minReadySeconds) at the end, both versions
+         * @param oldReplicas pods of the old ReplicaSet at the end
+         * @param maxSurge the resolved fencepost
+         * @param maxUnavailable the resolved fencepost
+         * @param versions what clients saw on each version: old, then new
+         * @throws NullPointerException if a required component is null
+         */
         public RolloutStatus {
             Objects.requireNonNull(condition, "condition");
             versions = List.copyOf(versions);
@@ -176,6 +226,18 @@ public record FleetResult(String engine, String label, int replicas, double dura
      * @param p99LatencyMs their 99th percentile, ms (log-binned, ±10 %)
      */
     public record Version(String name, long ok, long failed, double meanLatencyMs, double p99LatencyMs) {
+        /**
+         * Validates the components.
+         *
+         * @param name {@code old} or {@code new}
+         * @param ok attempts answered successfully
+         * @param failed attempts that failed on its pods (timeout, queue full, reset, refused by a pod still
+         *        in the
+         *        endpoints); attempts with no endpoint at all count for neither version
+         * @param meanLatencyMs mean latency of its successes, ms
+         * @param p99LatencyMs their 99th percentile, ms (log-binned, ±10 %)
+         * @throws NullPointerException if a required component is null
+         */
         public Version {
             Objects.requireNonNull(name, "name");
         }

@@ -44,6 +44,25 @@ public record FleetSpec(int replicas, Duration duration, Duration step, long see
      */
     public static final long MAX_DELAY_STEPS = 1L << 22;
 
+    /**
+     * Validates the bounds above and copies the lists.
+     *
+     * @param replicas number of replicas, 1–5,000 (the model engine) or 1–64 (the live engine)
+     * @param duration scenario time simulated after warm-up, ≥ 1 s
+     * @param step the model engine's time step for the request model, 1 ms – 1 s (default 100 ms)
+     * @param seed random seed for routing and arrivals (runs are reproducible)
+     * @param replica the per-replica service model
+     * @param probes the kubelet probes and what each one checks
+     * @param dependency the shared dependency, if any
+     * @param service the Service in front of the replicas
+     * @param clients the client populations
+     * @param actions timed actions (kills of single replicas)
+     * @param expectations expectations checked at the end ({@link FleetExpectation} syntax)
+     * @param rollout a rolling update during the scenario (model engine only), if any
+     * @throws IllegalArgumentException if a bound is broken, or an action kills a replica beyond {@code
+     *        replicas}
+     * @throws NullPointerException if a component is null
+     */
     public FleetSpec {
         Objects.requireNonNull(duration, "duration");
         Objects.requireNonNull(step, "step");
@@ -84,34 +103,75 @@ public record FleetSpec(int replicas, Duration duration, Duration step, long see
         }
     }
 
-    /** A fleet without a rollout. */
+    /**
+     * A fleet without a rollout.
+     *
+     * @param replicas number of replicas
+     * @param duration scenario time simulated after warm-up
+     * @param step the model engine's time step
+     * @param seed random seed for routing and arrivals
+     * @param replica the per-replica service model
+     * @param probes the kubelet probes and what each one checks
+     * @param dependency the shared dependency, if any
+     * @param service the Service in front of the replicas
+     * @param clients the client populations
+     * @param actions timed actions
+     * @param expectations expectations checked at the end
+     */
     public FleetSpec(int replicas, Duration duration, Duration step, long seed, Replica replica, Probes probes,
             Optional<Dependency> dependency, Service service, List<Clients> clients, List<Action> actions,
             List<FleetExpectation> expectations) {
         this(replicas, duration, step, seed, replica, probes, dependency, service, clients, actions, expectations, Optional.empty());
     }
 
-    /** @return a copy with another replica count */
+    /**
+     * This fleet with another size.
+     *
+     * @param n number of replicas, 1–{@value #MAX_REPLICAS}
+     * @return a copy with another replica count
+     * @throws IllegalArgumentException if {@code n} is out of range or an action names a replica beyond it
+     */
     public FleetSpec withReplicas(int n) {
         return new FleetSpec(n, duration, step, seed, replica, probes, dependency, service, clients, actions, expectations, rollout);
     }
 
-    /** @return a copy with another duration */
+    /**
+     * This fleet over another scenario time.
+     *
+     * @param d scenario time after warm-up, ≥ 1 s
+     * @return a copy with another duration
+     * @throws IllegalArgumentException if {@code d} is shorter than 1 s
+     */
     public FleetSpec withDuration(Duration d) {
         return new FleetSpec(replicas, d, step, seed, replica, probes, dependency, service, clients, actions, expectations, rollout);
     }
 
-    /** @return a copy with another seed */
+    /**
+     * This fleet with another random seed.
+     *
+     * @param s the seed for routing and arrivals
+     * @return a copy with another seed
+     */
     public FleetSpec withSeed(long s) {
         return new FleetSpec(replicas, duration, step, s, replica, probes, dependency, service, clients, actions, expectations, rollout);
     }
 
-    /** @return a copy with other expectations */
+    /**
+     * This fleet with other expectations.
+     *
+     * @param e the expectations checked at the end
+     * @return a copy with other expectations
+     */
     public FleetSpec withExpectations(List<FleetExpectation> e) {
         return new FleetSpec(replicas, duration, step, seed, replica, probes, dependency, service, clients, actions, e, rollout);
     }
 
-    /** @return a copy with another rollout */
+    /**
+     * This fleet with another rolling update, or none.
+     *
+     * @param r the rollout, or empty for none
+     * @return a copy with another rollout
+     */
     public FleetSpec withRollout(Optional<Rollout> r) {
         return new FleetSpec(replicas, duration, step, seed, replica, probes, dependency, service, clients, actions, expectations, r);
     }
@@ -151,6 +211,25 @@ public record FleetSpec(int replicas, Duration duration, Duration step, long see
      */
     public record Replica(int workers, int queueLimit, Duration startTime, Duration stopTime, Duration probeServiceTime,
             double warmupFactor, Duration warmupTime) {
+        /**
+         * Validates the bounds above.
+         *
+         * @param workers worker threads serving requests (and probes on {@link ProbeServer#APP_POOL}), ≥ 1
+         * @param queueLimit requests waiting beyond the workers before new ones are refused with an error (an
+         *        accept
+         *        backlog or bounded executor queue), ≥ 0; {@code Integer.MAX_VALUE} = unbounded
+         * @param startTime cold start: from container start until the application and its probe server answer
+         *        (connections refused before)
+         * @param stopTime after SIGTERM, how long in-flight requests may still complete before the process
+         *        exits
+         *        (new connections are refused at once)
+         * @param probeServiceTime the time a probe takes once it has a thread
+         * @param warmupFactor service times are multiplied by this right after start, falling linearly to 1
+         *        over
+         *        {@code warmupTime} (a cold JIT), ≥ 1
+         * @param warmupTime see {@code warmupFactor}
+         * @throws IllegalArgumentException if a bound is broken or a duration is negative
+         */
         public Replica {
             if (workers < 1) {
                 throw new IllegalArgumentException("replica.workers must be at least 1, was " + workers);
@@ -181,6 +260,19 @@ public record FleetSpec(int replicas, Duration duration, Duration step, long see
      */
     public record Probes(Optional<ProbeSpec> startup, Optional<ProbeSpec> liveness, Optional<ProbeSpec> readiness,
             ProbeServer server, DependencyRole livenessDependency, DependencyRole readinessDependency) {
+        /**
+         * Checks that no component is null.
+         *
+         * @param startup the startup probe, if any
+         * @param liveness the liveness probe, if any
+         * @param readiness the readiness probe, if any
+         * @param server where probes are answered
+         * @param livenessDependency how liveness treats the shared dependency (a dependency in liveness is
+         *        failure 2
+         *        of DESIGN.md section 1)
+         * @param readinessDependency how readiness treats it (C21)
+         * @throws NullPointerException if a component is null
+         */
         public Probes {
             Objects.requireNonNull(startup, "startup");
             Objects.requireNonNull(liveness, "liveness");
@@ -190,7 +282,12 @@ public record FleetSpec(int replicas, Duration duration, Duration step, long see
             Objects.requireNonNull(readinessDependency, "readinessDependency");
         }
 
-        /** @return the probe of that type, if configured */
+        /**
+         * The probe of one type.
+         *
+         * @param t startup, liveness or readiness
+         * @return the probe of that type, if configured
+         */
         public Optional<ProbeSpec> probe(ProbeType t) {
             switch (t) {
                 case STARTUP:
@@ -202,7 +299,12 @@ public record FleetSpec(int replicas, Duration duration, Duration step, long see
             }
         }
 
-        /** @return how the probe of that type treats the dependency (startup: never) */
+        /**
+         * How one probe treats the shared dependency.
+         *
+         * @param t startup, liveness or readiness
+         * @return how the probe of that type treats the dependency (startup: never)
+         */
         public DependencyRole dependencyRole(ProbeType t) {
             switch (t) {
                 case LIVENESS:
@@ -228,6 +330,21 @@ public record FleetSpec(int replicas, Duration duration, Duration step, long see
      *        and an outage refuses new connections and resets open ones
      */
     public record Dependency(String name, Duration checkTime, Duration failTime, List<Window> outages, Optional<String> target) {
+        /**
+         * Validates the components and copies {@code outages}.
+         *
+         * @param name its name in reports
+         * @param checkTime how long a health check of it takes while it is down (a connect timeout; 0 =
+         *        refused at
+         *        once); a probe whose check outlasts the probe's timeout times out
+         * @param failTime how long a request that needs it takes to fail while it is down
+         * @param outages when it is down, from scenario start
+         * @param target live engine only: the real dependency, {@code host:port}; a fault proxy in front of
+         *        it is
+         *        what replicas reach ({@code DEPENDENCY_HOST}, {@code DEPENDENCY_PORT}), and an outage
+         *        refuses new connections and resets open ones
+         * @throws IllegalArgumentException if {@code target} is not {@code host:port} or a duration is negative
+         */
         public Dependency {
             Objects.requireNonNull(name, "name");
             Objects.requireNonNull(target, "target");
@@ -239,7 +356,12 @@ public record FleetSpec(int replicas, Duration duration, Duration step, long see
             outages = List.copyOf(outages);
         }
 
-        /** @return true when {@code t} seconds after scenario start falls in an outage */
+        /**
+         * Whether the dependency is down at a moment.
+         *
+         * @param t seconds from scenario start
+         * @return true when {@code t} seconds after scenario start falls in an outage
+         */
         public boolean downAt(double t) {
             for (Window w : outages) {
                 if (w.contains(t)) {
@@ -257,12 +379,24 @@ public record FleetSpec(int replicas, Duration duration, Duration step, long see
      * @param duration length, &gt; 0
      */
     public record Window(Duration at, Duration duration) {
+        /**
+         * Validates the components.
+         *
+         * @param at start
+         * @param duration length, &gt; 0
+         * @throws IllegalArgumentException if {@code at} or {@code duration} is negative
+         */
         public Window {
             nonNegative("at", at);
             nonNegative("duration", duration);
         }
 
-        /** @return whether {@code t} seconds is inside [at, at + duration) */
+        /**
+         * Whether a moment falls in this window.
+         *
+         * @param t seconds from scenario start
+         * @return whether {@code t} seconds is inside [at, at + duration)
+         */
         public boolean contains(double t) {
             double a = at.toNanos() / 1e9;
             return t >= a && t < a + duration.toNanos() / 1e9;
@@ -277,6 +411,14 @@ public record FleetSpec(int replicas, Duration duration, Duration step, long see
      *        (endpoints controller + kube-proxy), default 1 s
      */
     public record Service(Duration propagationDelay) {
+        /**
+         * Validates the delay.
+         *
+         * @param propagationDelay from a Ready change in the kubelet until the Service sees it (endpoints
+         *        controller
+         *        + kube-proxy), default 1 s
+         * @throws IllegalArgumentException if {@code propagationDelay} is negative
+         */
         public Service {
             nonNegative("service.propagationDelay", propagationDelay);
         }
@@ -309,6 +451,33 @@ public record FleetSpec(int replicas, Duration duration, Duration step, long see
     public record Clients(String name, double rate, int concurrency, Duration thinkTime, Duration from, Duration until,
             Duration serviceMin, Duration serviceMax, Duration timeout, int retries, Duration retryDelay,
             boolean persistent, int connections, boolean usesDependency, int total) {
+        /**
+         * Validates the components: exactly one of rate and concurrency, the bounds above.
+         *
+         * @param name its name in reports
+         * @param rate open loop: new requests per second (Poisson arrivals), or 0 for closed loop
+         * @param concurrency closed loop: clients each keeping one request outstanding, or 0 for open loop
+         * @param thinkTime closed loop: pause between a response and the next request
+         * @param from when the population starts, from scenario start
+         * @param until when it stops sending new requests (requests in flight complete)
+         * @param serviceMin shortest service time of its requests
+         * @param serviceMax longest service time (the model uses the mean of min and max)
+         * @param timeout the client's timeout per attempt (the server keeps working on a timed-out request)
+         * @param retries extra attempts after a failed one (timeout, refused, reset, error), ≥ 0
+         * @param retryDelay pause before a retry
+         * @param persistent closed loop: a client keeps its connection (and so its replica) until a failure,
+         *        as HTTP
+         *        keep-alive and gRPC channels do (C22)
+         * @param connections open loop: 0 = a new connection per request; K &gt; 0 = the rate is carried by K
+         *        kept
+         *        connections, each staying on its replica until that process ends (then it reconnects through
+         *        the Service: C22)
+         * @param usesDependency its requests need the shared dependency and fail while it is down
+         * @param total closed loop: requests in all (a batch job such as the incident's 53 exports): once
+         *        {@code
+         *        total} first attempts are sent the clients send nothing new, retries excepted; 0 = no limit
+         * @throws IllegalArgumentException naming the population and the bound, if one is broken
+         */
         public Clients {
             Objects.requireNonNull(name, "name");
             String where = "clients '" + name + "'";
@@ -368,6 +537,13 @@ public record FleetSpec(int replicas, Duration duration, Duration step, long see
      * @param replica which replica, 0-based
      */
     public record Action(Duration at, int replica) {
+        /**
+         * Validates the components.
+         *
+         * @param at when, from scenario start
+         * @param replica which replica, 0-based
+         * @throws IllegalArgumentException if {@code at} is negative or {@code replica} below 0
+         */
         public Action {
             nonNegative("actions.at", at);
             if (replica < 0) {

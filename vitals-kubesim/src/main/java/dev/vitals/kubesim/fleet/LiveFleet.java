@@ -97,6 +97,13 @@ public final class LiveFleet {
      * container; where no cgroup can be created the replicas run without them and
      * {@link #limits()} says so.
      *
+     * @param spec the fleet (its replica model's numbers are not used: the processes are real)
+     * @param command the command each replica runs
+     * @param servicePort the Service's port, 0 for a free one
+     * @param path the path the clients request, e.g. {@code /}
+     * @param output where the replicas' stdout and stderr go
+     * @param progress receives a line now and then (may ignore it)
+     * @param label what to call the run in reports
      * @param resources the container's resources ({@link Resources#NONE}: none)
      * @throws IllegalArgumentException as the other constructor
      */

@@ -27,6 +27,28 @@ import java.util.Objects;
 public record Rollout(Duration at, String maxSurge, String maxUnavailable, int minReadySeconds, int progressDeadlineSeconds,
         Duration startTime, double warmupFactor, Duration warmupPeriod, int warmupRequests, boolean readinessWaitsForWarmup) {
 
+    /**
+     * Validates the components.
+     *
+     * @param at when the rollout starts, from scenario start
+     * @param maxSurge pods above {@code replicas} during the rollout: a count ({@code 1}) or a percentage of
+     *        replicas ({@code 25%}, rounded up); Kubernetes' default 25%
+     * @param maxUnavailable pods below {@code replicas} that may be unavailable: a count or a percentage
+     *        (rounded
+     *        down); default 25%. Both written as 0 is invalid (API validation)
+     * @param minReadySeconds a pod counts as available only after being Ready this long, ≥ 0 (default 0)
+     * @param progressDeadlineSeconds no progress for this long → {@code Progressing=False} reason {@code
+     *        ProgressDeadlineExceeded}, ≥ 1 (default 600)
+     * @param startTime the new version's cold start (container start until the port answers)
+     * @param warmupFactor the new version's service times are multiplied by this right after start, ≥ 1
+     * @param warmupPeriod the factor falls linearly to 1 over this time since start (0 = use requests)
+     * @param warmupRequests or over this many served requests (0 = use the period); exactly one of the two
+     * @param readinessWaitsForWarmup false: the new version is Ready as soon as its port answers (naive, cold);
+     *        true: its readiness stays DOWN until warm-up is over (vitals-core {@code Warmup}: with {@code
+     *        warmupRequests}, its warm-up routine sends them itself)
+     * @throws IllegalArgumentException if a component is outside its documented range
+     * @throws NullPointerException if a required component is null
+     */
     public Rollout {
         Objects.requireNonNull(at, "at");
         Objects.requireNonNull(maxSurge, "maxSurge");
@@ -112,7 +134,12 @@ public record Rollout(Duration at, String maxSurge, String maxUnavailable, int m
         return v.equals("0") || v.equals("0%") || v.matches("0+%?");
     }
 
-    /** @return a copy with the other readiness */
+    /**
+     * This rollout with the new version's readiness waiting for warm-up, or not.
+     *
+     * @param wait whether the new version reports Ready only once warmed up
+     * @return a copy with the other readiness
+     */
     public Rollout withReadinessWaitsForWarmup(boolean wait) {
         return new Rollout(at, maxSurge, maxUnavailable, minReadySeconds, progressDeadlineSeconds, startTime, warmupFactor,
                 warmupPeriod, warmupRequests, wait);

@@ -11,6 +11,15 @@ import java.util.Objects;
  * @param fix a suggested fix (may be empty)
  */
 public record Violation(String rule, String field, String message, String fix) {
+    /**
+     * Validates the components.
+     *
+     * @param rule the rule it comes from, e.g. {@code R9} (docs/spec/kubelet-probes.md) or a lint id
+     * @param field the field path, e.g. {@code containers[app].livenessProbe.successThreshold}
+     * @param message what is wrong
+     * @param fix a suggested fix (may be empty)
+     * @throws NullPointerException if a required component is null
+     */
     public Violation {
         Objects.requireNonNull(rule, "rule");
         Objects.requireNonNull(field, "field");

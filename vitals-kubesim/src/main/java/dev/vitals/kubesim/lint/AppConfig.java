@@ -382,7 +382,12 @@ public final class AppConfig {
             return profiles;
         }
 
-        /** @return the property, with {@code ${name:default}} placeholders resolved */
+        /**
+         * One property by key.
+         *
+         * @param key the key, in any of Spring Boot's relaxed forms
+         * @return the property, with {@code ${name:default}} placeholders resolved
+         */
         public Optional<Prop> get(String key) {
             Prop p = props.get(canonical(key));
             if (p == null || p.value().indexOf("${") < 0) {
@@ -391,12 +396,22 @@ public final class AppConfig {
             return Optional.of(new Prop(p.key(), resolve(p.value(), 0), p.file(), p.line()));
         }
 
-        /** @return the value, if set */
+        /**
+         * One property's value.
+         *
+         * @param key the key, in any of Spring Boot's relaxed forms
+         * @return the value, if set
+         */
         public Optional<String> value(String key) {
             return get(key).map(Prop::value);
         }
 
-        /** @return every canonical key starting with {@code prefix} (canonical) */
+        /**
+         * The keys under a prefix.
+         *
+         * @param prefix a canonical key prefix, such as {@code management.endpoint.health}
+         * @return every canonical key starting with {@code prefix} (canonical)
+         */
         public List<String> keysUnder(String prefix) {
             String c = canonical(prefix);
             List<String> out = new ArrayList<>();

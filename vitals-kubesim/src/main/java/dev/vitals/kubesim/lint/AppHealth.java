@@ -142,7 +142,12 @@ public final class AppHealth {
         return indicators;
     }
 
-    /** @return the property that sets {@code key}, if any */
+    /**
+     * The property behind one setting, to point a finding at its file and line.
+     *
+     * @param key the canonical key
+     * @return the property that sets {@code key}, if any
+     */
     public Optional<AppConfig.Prop> prop(String key) {
         return view.get(key);
     }

@@ -80,7 +80,12 @@ public final class LintContext {
         return Optional.of(new AppHealth(appConfig.get().view(t.literalEnv(), args)));
     }
 
-    /** @return measured latencies of that probe type (empty when none were given) */
+    /**
+     * The measured latencies of one probe type.
+     *
+     * @param t startup, liveness or readiness
+     * @return measured latencies of that probe type (empty when none were given)
+     */
     public List<Duration> latencies(ProbeType t) {
         return latencies.getOrDefault(t, List.of());
     }

@@ -22,7 +22,12 @@ public final class LintInput {
     /** Opens the text of an input. */
     @FunctionalInterface
     public interface Opener {
-        /** @return a fresh reader of the whole text */
+        /**
+         * Opens the text; each call reads it from the start.
+         *
+         * @return a fresh reader of the whole text
+         * @throws IOException when the text cannot be read
+         */
         Reader open() throws IOException;
     }
 
@@ -39,25 +44,47 @@ public final class LintInput {
         return name;
     }
 
-    /** @return a reader of the text */
+    /**
+     * Opens the input's text (a file is opened afresh; a stream's text was read once).
+     *
+     * @return a reader of the text
+     * @throws IOException when the file cannot be opened
+     */
     public Reader open() throws IOException {
         return opener.open();
     }
 
-    /** @return an input reading one file as UTF-8 */
+    /**
+     * A file, named by its path in findings.
+     *
+     * @param p the manifest file
+     * @return an input reading one file as UTF-8
+     */
     public static LintInput file(Path p) {
         return new LintInput(p.toString(), () -> Files.isRegularFile(p) && Files.size(p) <= dev.vitals.kubesim.yaml.InputFiles.MAX_BYTES
                 ? Files.newBufferedReader(p, StandardCharsets.UTF_8) // streamed: one document in memory at a time
                 : new java.io.StringReader(dev.vitals.kubesim.yaml.InputFiles.readText(p)));
     }
 
-    /** @return an input reading a stream once, named {@code name} */
+    /**
+     * A stream such as standard input; it is read once, when first opened.
+     *
+     * @param name what findings call it
+     * @param in the stream, UTF-8
+     * @return an input reading a stream once, named {@code name}
+     */
     public static LintInput stream(String name, InputStream in) {
         Objects.requireNonNull(in, "in");
         return new LintInput(name, () -> new InputStreamReader(in, StandardCharsets.UTF_8));
     }
 
-    /** @return an input holding a text (tests, embedding) */
+    /**
+     * A text already in memory.
+     *
+     * @param name what findings call it
+     * @param text the YAML manifests
+     * @return an input holding a text (tests, embedding)
+     */
     public static LintInput text(String name, String text) {
         return new LintInput(name, () -> new java.io.StringReader(text));
     }

@@ -22,6 +22,16 @@ public final class LintReport {
      */
     public record FileSummary(String name, int workloads, int containers, Map<String, Integer> otherKinds,
             Optional<String> error) {
+        /**
+         * Validates the components.
+         *
+         * @param name the input's name
+         * @param workloads objects with a pod template (or Pods)
+         * @param containers containers linted
+         * @param otherKinds kinds seen that are not workloads, with counts
+         * @param error why the input could not be linted (one line), if so
+         * @throws NullPointerException if a required component is null
+         */
         public FileSummary {
             Objects.requireNonNull(name, "name");
             otherKinds = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(otherKinds));
@@ -76,7 +86,12 @@ public final class LintReport {
         return out;
     }
 
-    /** @return how many findings have that severity */
+    /**
+     * Counts the findings of one severity.
+     *
+     * @param s the severity
+     * @return how many findings have that severity
+     */
     public int count(Severity s) {
         int n = 0;
         for (Finding f : findings) {

@@ -75,7 +75,12 @@ public final class Rules {
         return out;
     }
 
-    /** @return the rule with that id or name (case-insensitive), or null */
+    /**
+     * Looks a rule up by id or name.
+     *
+     * @param idOrName a rule id ({@code VL001}) or name
+     * @return the rule with that id or name (case-insensitive), or null
+     */
     public static Rule find(String idOrName) {
         String s = idOrName.toLowerCase(Locale.ROOT);
         for (Rule r : ALL) {

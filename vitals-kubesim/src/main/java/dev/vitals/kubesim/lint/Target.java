@@ -82,7 +82,12 @@ public final class Target {
         return pod;
     }
 
-    /** @return the probe of that type, when valid */
+    /**
+     * This container's probe of one type.
+     *
+     * @param t startup, liveness or readiness
+     * @return the probe of that type, when valid
+     */
     public Optional<ProbeSpec> probe(ProbeType t) {
         return pod.flatMap(p -> p.probe(t));
     }
@@ -155,7 +160,12 @@ public final class Target {
         return locations.line(entry.node());
     }
 
-    /** @return the field label used in findings, e.g. {@code containers[app].livenessProbe} */
+    /**
+     * The label of one of this container's fields, for findings.
+     *
+     * @param dotted the field under the container, e.g. {@code livenessProbe}
+     * @return the field label used in findings, e.g. {@code containers[app].livenessProbe}
+     */
     public String field(String dotted) {
         String base = (entry.role() == ManifestReader.Role.CONTAINER ? "containers" : entry.role() == ManifestReader.Role.EPHEMERAL
                 ? "ephemeralContainers" : "initContainers") + "[" + entry.name() + "]";

@@ -31,6 +31,16 @@ import java.util.Optional;
 public record ContainerProcess(Map<String, String> env, List<String> unavailable, Optional<List<String>> command,
         Optional<List<String>> args) {
 
+    /**
+     * Validates the components and copies the collections (unmodifiable).
+     *
+     * @param env the environment, in manifest order
+     * @param unavailable variables and sources that cannot be resolved locally, e.g. {@code DB_PASSWORD
+     *        (secretKeyRef db/password)}
+     * @param command the container's {@code command}, expanded, if written
+     * @param args the container's {@code args}, expanded, if written
+     * @throws NullPointerException if a required component is null
+     */
     public ContainerProcess {
         env = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(env));
         unavailable = List.copyOf(unavailable);
@@ -151,7 +161,12 @@ public record ContainerProcess(Map<String, String> env, List<String> unavailable
     public record PodIdentity(String name, String namespace, String podIp, Map<String, String> labels,
             Map<String, String> annotations, String serviceAccount) {
 
-        /** @return the value of a {@code fieldPath}, if this simulation has it */
+        /**
+         * Resolves a downward-API {@code fieldRef}.
+         *
+         * @param path the {@code fieldPath}, e.g. {@code metadata.name} or {@code status.podIP}
+         * @return the value of a {@code fieldPath}, if this simulation has it
+         */
         public Optional<String> field(String path) {
             switch (path) {
                 case "metadata.name":

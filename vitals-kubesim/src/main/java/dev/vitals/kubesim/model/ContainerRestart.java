@@ -27,6 +27,13 @@ public record ContainerRestart(Optional<RestartPolicy> policy, List<Rule> rules)
     /** Neither field written: the pod's policy decides. */
     public static final ContainerRestart NONE = new ContainerRestart(Optional.empty(), List.of());
 
+    /**
+     * Validates the components and copies the collections (unmodifiable).
+     *
+     * @param policy the container's {@code restartPolicy}, when written
+     * @param rules its {@code restartPolicyRules}, in order
+     * @throws NullPointerException if a required component is null
+     */
     public ContainerRestart {
         Objects.requireNonNull(policy, "policy");
         rules = List.copyOf(rules);
@@ -41,12 +48,25 @@ public record ContainerRestart(Optional<RestartPolicy> policy, List<Rule> rules)
      * @param values the exit codes
      */
     public record Rule(String action, boolean in, Set<Integer> values) {
+        /**
+         * Validates the components and copies the collections (unmodifiable).
+         *
+         * @param action the action ({@code Restart}, the only one the API has)
+         * @param in true for operator {@code In}, false for {@code NotIn}
+         * @param values the exit codes
+         * @throws NullPointerException if a required component is null
+         */
         public Rule {
             Objects.requireNonNull(action, "action");
             values = Set.copyOf(values);
         }
 
-        /** @return whether this rule applies to {@code exitCode} */
+        /**
+         * Tests one exit code against this rule's operator and values (KEP-5307: In or NotIn).
+         *
+         * @param exitCode the container's exit code
+         * @return whether this rule applies to {@code exitCode}
+         */
         public boolean matches(int exitCode) {
             return values.contains(exitCode) == in;
         }

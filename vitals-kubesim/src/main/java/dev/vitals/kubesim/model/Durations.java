@@ -45,7 +45,12 @@ public final class Durations {
         return Duration.ofNanos(Math.round(ms * 1_000_000));
     }
 
-    /** @return seconds as a double */
+    /**
+     * Converts a duration to seconds with its nanoseconds.
+     *
+     * @param d the duration
+     * @return seconds as a double
+     */
     public static double seconds(Duration d) {
         return d.toNanos() / 1e9;
     }

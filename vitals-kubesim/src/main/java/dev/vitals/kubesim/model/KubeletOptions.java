@@ -110,7 +110,10 @@ public final class KubeletOptions {
         private Builder() {
         }
 
-        /** @param v {@code <major>.<minor>}, e.g. 1.36 */
+        /**
+         * @param v {@code <major>.<minor>}, e.g. 1.36
+         * @return this builder
+         */
         public Builder kubeletVersion(String v) {
             if (!v.matches("\\d+\\.\\d+\\+?")) {
                 throw new IllegalArgumentException("kubeletVersion must look like 1.36, was '" + v + "'");
@@ -119,31 +122,46 @@ public final class KubeletOptions {
             return this;
         }
 
-        /** @param ip loopback address standing in for the pod IP */
+        /**
+         * @param ip loopback address standing in for the pod IP
+         * @return this builder
+         */
         public Builder podIp(String ip) {
             this.podIp = Objects.requireNonNull(ip, "ip");
             return this;
         }
 
-        /** @param d first back-off wait, ≥ 0 */
+        /**
+         * @param d first back-off wait, ≥ 0
+         * @return this builder
+         */
         public Builder initialBackoff(Duration d) {
             this.initialBackoff = nonNegative("initialBackoff", d);
             return this;
         }
 
-        /** @param d back-off cap, ≥ 0 */
+        /**
+         * @param d back-off cap, ≥ 0
+         * @return this builder
+         */
         public Builder maxBackoff(Duration d) {
             this.maxBackoff = nonNegative("maxBackoff", d);
             return this;
         }
 
-        /** @param d back-off state lifetime, ≥ 0 (kubelet: 600 s) */
+        /**
+         * @param d back-off state lifetime, ≥ 0 (kubelet: 600 s)
+         * @return this builder
+         */
         public Builder backoffReset(Duration d) {
             this.backoffReset = nonNegative("backoffReset", d);
             return this;
         }
 
-        /** @param d delay between worker creation and container start, ≥ 0 */
+        /**
+         * @param d delay between worker creation and container start, ≥ 0
+         * @return this builder
+         */
         public Builder containerStartDelay(Duration d) {
             this.containerStartDelay = nonNegative("containerStartDelay", d);
             return this;
@@ -152,19 +170,26 @@ public final class KubeletOptions {
         /**
          * @param keep true (default) for kubelet 1.35+'s status kept across a kubelet restart,
          *        false for the reset to initial values (R55)
+         * @return this builder
          */
         public Builder keepStatusOnKubeletRestart(boolean keep) {
             this.keepStatusOnKubeletRestart = keep;
             return this;
         }
 
-        /** @param seed the seed of the worker start jitter after a kubelet restart (R15) */
+        /**
+         * @param seed the seed of the worker start jitter after a kubelet restart (R15)
+         * @return this builder
+         */
         public Builder jitterSeed(long seed) {
             this.jitterSeed = seed;
             return this;
         }
 
-        /** @param reset true for [CB] per-instance counters */
+        /**
+         * @param reset true for [CB] per-instance counters
+         * @return this builder
+         */
         public Builder resetCountersPerInstance(boolean reset) {
             this.resetCountersPerInstance = reset;
             return this;

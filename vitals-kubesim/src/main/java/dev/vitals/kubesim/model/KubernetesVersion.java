@@ -19,6 +19,12 @@ public record KubernetesVersion(int minor) {
     public static final KubernetesVersion NEWEST = new KubernetesVersion(NEWEST_MINOR);
     private static final Pattern TEXT = Pattern.compile("v?1\\.(\\d{1,3})(?:\\.\\d+)?");
 
+    /**
+     * Validates the components.
+     *
+     * @param minor the minor release, e.g. 36 for 1.36
+     * @throws InvalidInputException if a component is outside its documented range
+     */
     public KubernetesVersion {
         if (minor < OLDEST_MINOR || minor > NEWEST_MINOR) {
             throw new InvalidInputException("--kubernetes-version must be 1." + OLDEST_MINOR + " to 1." + NEWEST_MINOR

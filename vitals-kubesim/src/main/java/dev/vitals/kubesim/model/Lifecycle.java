@@ -32,6 +32,13 @@ public record Lifecycle(Optional<Hook> postStart, Optional<Hook> preStop) {
     /** No hooks. */
     public static final Lifecycle NONE = new Lifecycle(Optional.empty(), Optional.empty());
 
+    /**
+     * Validates the components.
+     *
+     * @param postStart the postStart hook, if any
+     * @param preStop the preStop hook, if any
+     * @throws NullPointerException if a required component is null
+     */
     public Lifecycle {
         Objects.requireNonNull(postStart, "postStart");
         Objects.requireNonNull(preStop, "preStop");
@@ -49,6 +56,12 @@ public record Lifecycle(Optional<Hook> postStart, Optional<Hook> preStop) {
      * @param handler a {@link ProbeHandler.Exec} or {@link ProbeHandler.HttpGet}
      */
     public record Handler(ProbeHandler handler) implements Hook {
+        /**
+         * Validates the components.
+         *
+         * @param handler a {@link ProbeHandler.Exec} or {@link ProbeHandler.HttpGet}
+         * @throws IllegalArgumentException if a component is outside its documented range
+         */
         public Handler {
             if (!(handler instanceof ProbeHandler.Exec) && !(handler instanceof ProbeHandler.HttpGet)) {
                 throw new IllegalArgumentException("a lifecycle hook is exec, httpGet or sleep, was " + handler.describe());
@@ -67,6 +80,12 @@ public record Lifecycle(Optional<Hook> postStart, Optional<Hook> preStop) {
      * @param seconds how long, ≥ 0
      */
     public record Sleep(long seconds) implements Hook {
+        /**
+         * Validates the components.
+         *
+         * @param seconds how long, ≥ 0
+         * @throws IllegalArgumentException if a component is outside its documented range
+         */
         public Sleep {
             if (seconds < 0) {
                 throw new IllegalArgumentException("sleep.seconds must be ≥ 0, was " + seconds);

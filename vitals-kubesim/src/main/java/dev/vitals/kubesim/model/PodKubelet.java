@@ -61,6 +61,18 @@ public final class PodKubelet {
      * @param prober evaluates its probes
      */
     public record Member(PodSpec spec, Role role, ContainerRuntime runtime, ProbeExecutor prober) {
+        /**
+         * Validates the components.
+         *
+         * @param spec the container (its name, ports, probes, env); the pod-level restart policy and grace
+         *        period
+         *        are taken from it
+         * @param role init, sidecar or regular
+         * @param runtime starts its instances
+         * @param prober evaluates its probes
+         * @throws IllegalArgumentException if a component is outside its documented range
+         * @throws NullPointerException if a required component is null
+         */
         public Member {
             Objects.requireNonNull(spec, "spec");
             Objects.requireNonNull(role, "role");

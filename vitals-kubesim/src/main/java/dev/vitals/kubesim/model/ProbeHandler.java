@@ -35,16 +35,33 @@ public sealed interface ProbeHandler {
      * @param name the port name, or empty when the port is a number
      */
     record PortRef(int number, Optional<String> name) {
+        /**
+         * Validates the components.
+         *
+         * @param number the number, or 0 when the port is named
+         * @param name the port name, or empty when the port is a number
+         * @throws NullPointerException if a required component is null
+         */
         public PortRef {
             Objects.requireNonNull(name, "name");
         }
 
-        /** @return a numeric port reference (not range-checked; validation does that) */
+        /**
+         * A port given by number.
+         *
+         * @param number the port number, as written
+         * @return a numeric port reference (not range-checked; validation does that)
+         */
         public static PortRef of(int number) {
             return new PortRef(number, Optional.empty());
         }
 
-        /** @return a named port reference (not syntax-checked; validation does that) */
+        /**
+         * A port given by name, resolved against {@code ports[].name} (R56).
+         *
+         * @param name the port's name, as written
+         * @return a named port reference (not syntax-checked; validation does that)
+         */
         public static PortRef named(String name) {
             return new PortRef(0, Optional.of(name));
         }
@@ -62,6 +79,13 @@ public sealed interface ProbeHandler {
 
     /** One {@code httpHeaders} entry; the same name may repeat (R57). */
     record HttpHeader(String name, String value) {
+        /**
+         * Validates the components.
+         *
+         * @param name the header name, as written
+         * @param value the header value, as written
+         * @throws NullPointerException if a required component is null
+         */
         public HttpHeader {
             Objects.requireNonNull(name, "name");
             Objects.requireNonNull(value, "value");
@@ -79,6 +103,16 @@ public sealed interface ProbeHandler {
      */
     record HttpGet(Optional<String> host, PortRef port, String path, String scheme, List<HttpHeader> headers)
             implements ProbeHandler {
+        /**
+         * Validates the components and copies the collections (unmodifiable).
+         *
+         * @param host the host, or empty for the pod IP
+         * @param port port number or name
+         * @param path request path, may carry a query string
+         * @param scheme {@code HTTP} or {@code HTTPS}
+         * @param headers extra headers in order
+         * @throws NullPointerException if a required component is null
+         */
         public HttpGet {
             Objects.requireNonNull(host, "host");
             Objects.requireNonNull(port, "port");
@@ -95,6 +129,13 @@ public sealed interface ProbeHandler {
 
     /** {@code tcpSocket}: empty host means the pod IP (R4). */
     record TcpSocket(Optional<String> host, PortRef port) implements ProbeHandler {
+        /**
+         * Validates the components.
+         *
+         * @param host the host, or empty for the pod IP
+         * @param port port number or name
+         * @throws NullPointerException if a required component is null
+         */
         public TcpSocket {
             Objects.requireNonNull(host, "host");
             Objects.requireNonNull(port, "port");
@@ -108,6 +149,13 @@ public sealed interface ProbeHandler {
 
     /** {@code grpc}: numeric port only, always the pod IP; service defaults to "" (R5, R64). */
     record Grpc(int port, String service) implements ProbeHandler {
+        /**
+         * Validates the components.
+         *
+         * @param port port number (kubelet: gRPC probes take no named port)
+         * @param service the service name sent in the health check request, "" by default
+         * @throws NullPointerException if a required component is null
+         */
         public Grpc {
             Objects.requireNonNull(service, "service");
         }
@@ -120,6 +168,11 @@ public sealed interface ProbeHandler {
 
     /** {@code exec}: the command runs as a local process here (R68). */
     record Exec(List<String> command) implements ProbeHandler {
+        /**
+         * Copies the collections (unmodifiable).
+         *
+         * @param command the command and its arguments, run in the container without a shell
+         */
         public Exec {
             command = List.copyOf(command);
         }

@@ -31,6 +31,19 @@ import java.util.regex.Pattern;
 public record ProbeSpec(ProbeType type, ProbeHandler handler, int initialDelaySeconds, int timeoutSeconds,
         int periodSeconds, int successThreshold, int failureThreshold, OptionalLong terminationGracePeriodSeconds) {
 
+    /**
+     * Validates the components.
+     *
+     * @param type which probe this is
+     * @param handler the one handler
+     * @param initialDelaySeconds D, ≥ 0 (no default)
+     * @param timeoutSeconds T, ≥ 1 (default 1)
+     * @param periodSeconds P, ≥ 1 (default 10)
+     * @param successThreshold ST, ≥ 1 (default 1; exactly 1 for liveness and startup)
+     * @param failureThreshold FT, ≥ 1 (default 3)
+     * @param terminationGracePeriodSeconds probe-level grace (R10, R43); empty = use the pod's
+     * @throws NullPointerException if a required component is null
+     */
     public ProbeSpec {
         Objects.requireNonNull(type, "type");
         Objects.requireNonNull(handler, "handler");
@@ -47,7 +60,13 @@ public record ProbeSpec(ProbeType type, ProbeHandler handler, int initialDelaySe
         return Duration.ofSeconds(timeoutSeconds);
     }
 
-    /** @return the threshold that decides a verdict for {@code result} (FT for Failure, ST for Success) */
+    /**
+     * The threshold a run of equal results must reach to change the probe's verdict (kubelet:
+     * pkg/kubelet/prober/worker.go).
+     *
+     * @param result Success or Failure
+     * @return the threshold that decides a verdict for {@code result} (FT for Failure, ST for Success)
+     */
     public int thresholdFor(ProbeResult result) {
         return result == ProbeResult.SUCCESS ? successThreshold : failureThreshold;
     }
@@ -86,55 +105,86 @@ public record ProbeSpec(ProbeType type, ProbeHandler handler, int initialDelaySe
             this.fieldPrefix = type.fieldName();
         }
 
-        /** @param prefix field path used in messages, e.g. {@code containers[app].livenessProbe} */
+        /**
+         * @param prefix field path used in messages, e.g. {@code containers[app].livenessProbe}
+         * @return this builder
+         */
         public Builder fieldPrefix(String prefix) {
             this.fieldPrefix = Objects.requireNonNull(prefix, "prefix");
             return this;
         }
 
-        /** Adds a handler; a probe must end up with exactly one (R1). */
+        /**
+         * Adds a handler; a probe must end up with exactly one (R1).
+         *
+         * @param handler {@code exec}, {@code httpGet}, {@code tcpSocket} or {@code grpc}
+         * @return this builder
+         */
         public Builder handler(ProbeHandler handler) {
             handlers.add(Objects.requireNonNull(handler, "handler"));
             return this;
         }
 
-        /** @param seconds raw {@code initialDelaySeconds}, 0 = unset */
+        /**
+         * @param seconds raw {@code initialDelaySeconds}, 0 = unset
+         * @return this builder
+         */
         public Builder initialDelaySeconds(long seconds) {
             this.initialDelaySeconds = seconds;
             return this;
         }
 
-        /** @param seconds raw {@code timeoutSeconds}, 0 = default 1 */
+        /**
+         * @param seconds raw {@code timeoutSeconds}, 0 = default 1
+         * @return this builder
+         */
         public Builder timeoutSeconds(long seconds) {
             this.timeoutSeconds = seconds;
             return this;
         }
 
-        /** @param seconds raw {@code periodSeconds}, 0 = default 10 */
+        /**
+         * @param seconds raw {@code periodSeconds}, 0 = default 10
+         * @return this builder
+         */
         public Builder periodSeconds(long seconds) {
             this.periodSeconds = seconds;
             return this;
         }
 
-        /** @param n raw {@code successThreshold}, 0 = default 1 */
+        /**
+         * @param n raw {@code successThreshold}, 0 = default 1
+         * @return this builder
+         */
         public Builder successThreshold(long n) {
             this.successThreshold = n;
             return this;
         }
 
-        /** @param n raw {@code failureThreshold}, 0 = default 3 */
+        /**
+         * @param n raw {@code failureThreshold}, 0 = default 3
+         * @return this builder
+         */
         public Builder failureThreshold(long n) {
             this.failureThreshold = n;
             return this;
         }
 
-        /** @param seconds probe-level {@code terminationGracePeriodSeconds} (set = present) */
+        /**
+         * @param seconds probe-level {@code terminationGracePeriodSeconds} (set = present)
+         * @return this builder
+         */
         public Builder terminationGracePeriodSeconds(long seconds) {
             this.terminationGracePeriodSeconds = seconds;
             return this;
         }
 
-        /** Records a problem found while reading the raw input (wrong type, unknown field). */
+        /**
+         * Records a problem found while reading the raw input (wrong type, unknown field).
+         *
+         * @param v the problem, with its field and rule
+         * @return this builder
+         */
         public Builder problem(Violation v) {
             parseProblems.add(Objects.requireNonNull(v, "v"));
             return this;

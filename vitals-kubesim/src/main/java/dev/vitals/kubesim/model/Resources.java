@@ -37,6 +37,14 @@ public record Resources(OptionalLong cpuLimitMillis, OptionalLong cpuRequestMill
     /** No resources written. */
     public static final Resources NONE = new Resources(OptionalLong.empty(), OptionalLong.empty(), OptionalLong.empty());
 
+    /**
+     * Validates the components.
+     *
+     * @param cpuLimitMillis {@code limits.cpu} in millicores
+     * @param cpuRequestMillis {@code requests.cpu} in millicores
+     * @param memoryLimitBytes {@code limits.memory} in bytes
+     * @throws NullPointerException if a required component is null
+     */
     public Resources {
         java.util.Objects.requireNonNull(cpuLimitMillis, "cpuLimitMillis");
         java.util.Objects.requireNonNull(memoryLimitBytes, "memoryLimitBytes");
@@ -186,12 +194,22 @@ public record Resources(OptionalLong cpuLimitMillis, OptionalLong cpuRequestMill
         return out.isEmpty() ? "none" : String.join(", ", out);
     }
 
-    /** @return millicores as Kubernetes writes them, e.g. {@code 500m}, {@code 2} */
+    /**
+     * Formats a CPU quantity.
+     *
+     * @param millis millicores, ≥ 0
+     * @return millicores as Kubernetes writes them, e.g. {@code 500m}, {@code 2}
+     */
     public static String cpu(long millis) {
         return millis % 1000 == 0 ? Long.toString(millis / 1000) : millis + "m";
     }
 
-    /** @return bytes in the largest binary unit that divides them, e.g. {@code 512Mi} */
+    /**
+     * Formats a memory quantity.
+     *
+     * @param bytes bytes, ≥ 0
+     * @return bytes in the largest binary unit that divides them, e.g. {@code 512Mi}
+     */
     public static String memory(long bytes) {
         String[] units = {"Ei", "Pi", "Ti", "Gi", "Mi", "Ki"};
         for (int i = 0; i < units.length; i++) {

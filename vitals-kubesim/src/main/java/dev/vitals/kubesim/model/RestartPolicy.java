@@ -30,7 +30,13 @@ public enum RestartPolicy {
         }
     }
 
-    /** @return true when a container that exited by itself with {@code exitCode} restarts */
+    /**
+     * Whether kubelet restarts a container that exited by itself (Always: any code; OnFailure: non-zero;
+     * Never: none).
+     *
+     * @param exitCode the container's exit code
+     * @return true when a container that exited by itself with {@code exitCode} restarts
+     */
     public boolean restartsAfterExit(int exitCode) {
         return this == ALWAYS || (this == ON_FAILURE && exitCode != 0);
     }

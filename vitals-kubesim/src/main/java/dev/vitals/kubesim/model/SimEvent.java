@@ -21,6 +21,20 @@ import java.util.Optional;
 public record SimEvent(double t, Type type, int instance, Optional<ProbeType> probe, Optional<ProbeResult> result,
         Optional<Duration> latency, String detail) {
 
+    /**
+     * Validates the components.
+     *
+     * @param t seconds since the simulation started (when the kubelet learned of it; for probes, when the
+     *        evaluation
+     *        completed)
+     * @param type what happened
+     * @param instance the container instance (1, 2, …; 0 before the first start)
+     * @param probe the probe type, for probe-related events
+     * @param result the raw outcome, for {@link Type#PROBE} events
+     * @param latency the evaluation time, for {@link Type#PROBE} events
+     * @param detail human detail
+     * @throws NullPointerException if a required component is null
+     */
     public SimEvent {
         Objects.requireNonNull(type, "type");
         Objects.requireNonNull(probe, "probe");

@@ -57,7 +57,12 @@ public final class ScriptedProbes implements ProbeExecutor {
         return ProbeOutcome.of(ProbeResult.FAILURE, "scripted failure", Duration.ofMillis(1));
     }
 
-    /** @return a timeout: a Failure after the probe's full timeoutSeconds */
+    /**
+     * A scripted timeout.
+     *
+     * @param p the probe whose timeoutSeconds the attempt takes
+     * @return a timeout: a Failure after the probe's full timeoutSeconds
+     */
     public static ProbeOutcome timeout(ProbeSpec p) {
         return ProbeOutcome.of(ProbeResult.FAILURE, "scripted timeout after " + p.timeoutSeconds() + "s", p.timeout());
     }

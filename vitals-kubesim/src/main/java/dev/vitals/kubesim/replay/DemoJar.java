@@ -58,7 +58,12 @@ public final class DemoJar {
         return Optional.empty();
     }
 
-    /** @return where the class {@code c} was loaded from, if the JVM says */
+    /**
+     * Finds a class's jar or directory.
+     *
+     * @param c the class
+     * @return where the class {@code c} was loaded from, if the JVM says
+     */
     public static Optional<Path> codeSourceOf(Class<?> c) {
         try {
             java.security.CodeSource cs = c.getProtectionDomain().getCodeSource();

@@ -24,6 +24,20 @@ public record Margin(String what, double have, double need, double required, boo
     /** The factor every replay expectation must have on its side. */
     public static final double TWICE = 2.0;
 
+    /**
+     * Validates the components.
+     *
+     * @param what the claim, in words, e.g. {@code startup budget vs boot}
+     * @param have the quantity that gives the margin (seconds unless the text says otherwise), &gt; 0
+     * @param need the quantity it must exceed, &gt; 0
+     * @param required the least acceptable {@code have / need}, ≥ 1 (2 for every replay margin but the boot
+     *        allowance, which is itself a 2× allowance over the calibrated boot)
+     * @param measured true when {@code need} was measured in the run itself, false when it was predicted from
+     *        the
+     *        calibrated boot time and the scenario's numbers
+     * @throws IllegalArgumentException if a component is outside its documented range
+     * @throws NullPointerException if a required component is null
+     */
     public Margin {
         Objects.requireNonNull(what, "what");
         if (!(have > 0) || !(need > 0) || !(required >= 1)) {

@@ -9,6 +9,14 @@ package dev.vitals.kubesim.replay;
  * @param failureThreshold {@code failureThreshold}, ≥ 1
  */
 public record ProbeTiming(int periodSeconds, int timeoutSeconds, int failureThreshold) {
+    /**
+     * Validates the components.
+     *
+     * @param periodSeconds {@code periodSeconds}, ≥ 1
+     * @param timeoutSeconds {@code timeoutSeconds}, ≥ 1
+     * @param failureThreshold {@code failureThreshold}, ≥ 1
+     * @throws IllegalArgumentException if a component is outside its documented range
+     */
     public ProbeTiming {
         if (periodSeconds < 1 || timeoutSeconds < 1 || failureThreshold < 1) {
             throw new IllegalArgumentException("periodSeconds, timeoutSeconds and failureThreshold must be ≥ 1, were "

@@ -628,19 +628,30 @@ public final class Replay {
             this.demoJar = Objects.requireNonNull(demoJar, "demoJar").toAbsolutePath();
         }
 
-        /** @param java the {@code java} launcher for the demo (default: this JVM's) */
+        /**
+         * @param java the {@code java} launcher for the demo (default: this JVM's)
+         * @return this builder
+         */
         public Builder java(Path java) {
             this.java = Objects.requireNonNull(java, "java");
             return this;
         }
 
-        /** @param p true (default) to run a case's naive and Vitals runs side by side, false for one after the other */
+        /**
+         * @param p true (default) to run a case's naive and Vitals runs side by side, false for one after the
+         *        other
+         * @return this builder
+         */
         public Builder parallel(boolean p) {
             this.parallel = p;
             return this;
         }
 
-        /** @param dir where each run's demo output goes, as {@code <case>-<wiring>.log} (default: the temp directory's {@code vitals-replay}) */
+        /**
+         * @param dir where each run's demo output goes, as {@code <case>-<wiring>.log} (default: the temp
+         *        directory's {@code vitals-replay})
+         * @return this builder
+         */
         public Builder logDir(Path dir) {
             this.logDir = Objects.requireNonNull(dir, "dir");
             return this;
@@ -650,6 +661,7 @@ public final class Replay {
          * @param p receives a one-line status of the running case about every {@code every}
          *        (from a replay thread; must not block)
          * @param every how often, at least 100 ms
+         * @return this builder
          */
         public Builder progress(Consumer<String> p, Duration every) {
             if (every.toMillis() < 100) {
@@ -660,13 +672,21 @@ public final class Replay {
             return this;
         }
 
-        /** @param jar {@code vitals-agent.jar} for naive-agent runs (default: {@code vitals-agent/target/vitals-agent.jar} beside the demo's module) */
+        /**
+         * @param jar {@code vitals-agent.jar} for naive-agent runs (default: {@code
+         *        vitals-agent/target/vitals-agent.jar} beside the demo's module)
+         * @return this builder
+         */
         public Builder agentJar(Path jar) {
             this.agentJar = Objects.requireNonNull(jar, "jar").toAbsolutePath();
             return this;
         }
 
-        /** @param flags JVM flags for the demo (default {@code -Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:CICompilerCount=1}) */
+        /**
+         * @param flags JVM flags for the demo (default {@code -Xmx256m -XX:+UseSerialGC
+         *        -XX:TieredStopAtLevel=1 -XX:CICompilerCount=1})
+         * @return this builder
+         */
         public Builder jvmFlags(List<String> flags) {
             jvmFlags.clear();
             jvmFlags.addAll(flags);

@@ -39,6 +39,15 @@ public sealed interface ReplayAction {
      * @param requestTimeout per-request timeout, &gt; 0
      */
     record Load(Duration after, int clients, Duration sustain, Duration requestTimeout) implements ReplayAction {
+        /**
+         * Validates the components.
+         *
+         * @param after delay after the first Ready
+         * @param clients concurrent clients, 1–1000
+         * @param sustain how long new requests are sent, &gt; 0
+         * @param requestTimeout per-request timeout, &gt; 0
+         * @throws IllegalArgumentException if a component is outside its documented range
+         */
         public Load {
             nonNegative(after, "after");
             positive(sustain, "sustain");
@@ -76,6 +85,15 @@ public sealed interface ReplayAction {
      * @param requestTimeout per-request timeout, &gt; 0
      */
     record Burst(Duration after, int count, int concurrency, Duration requestTimeout) implements ReplayAction {
+        /**
+         * Validates the components.
+         *
+         * @param after delay after the first Ready before the burst may start
+         * @param count exports in total, 1–100000
+         * @param concurrency exports in flight at most, 1–1000
+         * @param requestTimeout per-request timeout, &gt; 0
+         * @throws IllegalArgumentException if a component is outside its documented range
+         */
         public Burst {
             nonNegative(after, "after");
             positive(requestTimeout, "requestTimeout");
@@ -110,6 +128,13 @@ public sealed interface ReplayAction {
      * @param length outage length, &gt; 0
      */
     record DbOutage(Duration after, Duration length) implements ReplayAction {
+        /**
+         * Validates the components.
+         *
+         * @param after delay after the first Ready
+         * @param length outage length, &gt; 0
+         * @throws IllegalArgumentException if a component is outside its documented range
+         */
         public DbOutage {
             nonNegative(after, "after");
             positive(length, "length");
@@ -139,6 +164,13 @@ public sealed interface ReplayAction {
      * @param length freeze length, &gt; 0
      */
     record Freeze(Duration after, Duration length) implements ReplayAction {
+        /**
+         * Validates the components.
+         *
+         * @param after delay after the first Ready
+         * @param length freeze length, &gt; 0
+         * @throws IllegalArgumentException if a component is outside its documented range
+         */
         public Freeze {
             nonNegative(after, "after");
             positive(length, "length");
@@ -167,6 +199,14 @@ public sealed interface ReplayAction {
      * @param path request path
      */
     record Post(Duration after, String path) implements ReplayAction {
+        /**
+         * Validates the components.
+         *
+         * @param after delay after the first Ready
+         * @param path request path
+         * @throws IllegalArgumentException if a component is outside its documented range
+         * @throws NullPointerException if a required component is null
+         */
         public Post {
             nonNegative(after, "after");
             Objects.requireNonNull(path, "path");

@@ -126,12 +126,22 @@ public final class ReplayCase {
         return readiness;
     }
 
-    /** @return the startup probe timing of one wiring, if it has one */
+    /**
+     * The startup probe of one wiring.
+     *
+     * @param w the wiring
+     * @return the startup probe timing of one wiring, if it has one
+     */
     public Optional<ProbeTiming> startup(Wiring w) {
         return startup.get(w);
     }
 
-    /** @return what the run of {@code w} must show */
+    /**
+     * The expectations of one wiring's run.
+     *
+     * @param w the wiring
+     * @return what the run of {@code w} must show
+     */
     public List<RunExpectation> expectations(Wiring w) {
         return expectations.get(w);
     }
@@ -272,13 +282,19 @@ public final class ReplayCase {
             }
         }
 
-        /** @param t what happens, in one line */
+        /**
+         * @param t what happens, in one line
+         * @return this builder
+         */
         public Builder title(String t) {
             this.title = Objects.requireNonNull(t, "title");
             return this;
         }
 
-        /** @param d run length, at least 5 s */
+        /**
+         * @param d run length, at least 5 s
+         * @return this builder
+         */
         public Builder duration(Duration d) {
             if (d.compareTo(Duration.ofSeconds(5)) < 0) {
                 throw new IllegalArgumentException("case '" + name + "': duration must be at least 5 s, was " + d);
@@ -287,62 +303,95 @@ public final class ReplayCase {
             return this;
         }
 
-        /** @param flags extra demo flags */
+        /**
+         * @param flags extra demo flags
+         * @return this builder
+         */
         public Builder demoFlags(String... flags) {
             demoFlags.addAll(List.of(flags));
             return this;
         }
 
-        /** @param t liveness timing of both wirings */
+        /**
+         * @param t liveness timing of both wirings
+         * @return this builder
+         */
         public Builder liveness(ProbeTiming t) {
             this.liveness = Objects.requireNonNull(t, "liveness");
             return this;
         }
 
-        /** @param t readiness timing of both wirings */
+        /**
+         * @param t readiness timing of both wirings
+         * @return this builder
+         */
         public Builder readiness(ProbeTiming t) {
             this.readiness = Objects.requireNonNull(t, "readiness");
             return this;
         }
 
-        /** @param w the wiring that gets a startup probe; @param t its timing */
+        /**
+         * @param w the wiring that gets a startup probe
+         * @param t its timing
+         * @return this builder
+         */
         public Builder startup(Wiring w, ProbeTiming t) {
             startup.put(w, Optional.of(t));
             return this;
         }
 
-        /** @param a an action (both wirings) */
+        /**
+         * @param a an action (both wirings)
+         * @return this builder
+         */
         public Builder action(ReplayAction a) {
             actions.add(Objects.requireNonNull(a, "action"));
             return this;
         }
 
-        /** @param w the wiring; @param e what its run must show */
+        /**
+         * @param w the wiring
+         * @param e what its run must show
+         * @return this builder
+         */
         public Builder expect(Wiring w, RunExpectation e) {
             expectations.get(w).add(Objects.requireNonNull(e, "expectation"));
             return this;
         }
 
-        /** The Vitals run is probed over gRPC (the demo gets {@code --grpc-port}); the naive run keeps HTTP. */
+        /**
+         * The Vitals run is probed over gRPC (the demo gets {@code --grpc-port}); the naive run keeps HTTP.
+         *
+         * @return this builder
+         */
         public Builder grpcProbes() {
             this.grpcProbes = true;
             return this;
         }
 
 
-        /** @param r the container's resources in both runs (default none) */
+        /**
+         * @param r the container's resources in both runs (default none)
+         * @return this builder
+         */
         public Builder resources(Resources r) {
             this.resources = Objects.requireNonNull(r, "resources");
             return this;
         }
 
-        /** @param m a predicted margin of one of the case's expectations */
+        /**
+         * @param m a predicted margin of one of the case's expectations
+         * @return this builder
+         */
         public Builder margin(Margin m) {
             margins.add(Objects.requireNonNull(m, "margin"));
             return this;
         }
 
-        /** @param seconds how long from spawn the run allows for its first Ready before the actions, ≥ 0 */
+        /**
+         * @param seconds how long from spawn the run allows for its first Ready before the actions, ≥ 0
+         * @return this builder
+         */
         public Builder readyAllowance(double seconds) {
             if (!(seconds >= 0)) {
                 throw new IllegalArgumentException("case '" + name + "': ready allowance must be >= 0, was " + seconds);
@@ -351,14 +400,18 @@ public final class ReplayCase {
             return this;
         }
 
-        /** @param reason why the case cannot be judged on this machine: it is reported, not run */
+        /**
+         * @param reason why the case cannot be judged on this machine: it is reported, not run
+         * @return this builder
+         */
         public Builder skip(String reason) {
             this.skip = Optional.of(Objects.requireNonNull(reason, "reason"));
             return this;
         }
 
         /**
-         * @param first the first wiring to run; @param more the others (default: naive and vitals)
+         * @param first the first wiring to run
+         * @param more the others (default: naive and vitals)
          * @return this builder
          */
         public Builder wirings(Wiring first, Wiring... more) {

@@ -29,7 +29,12 @@ public final class ReplayReport {
     private ReplayReport() {
     }
 
-    /** @return the table: scenario, wiring, restarts, seconds not ready, probe failures, liveness p99 */
+    /**
+     * Renders the side-by-side table for the terminal.
+     *
+     * @param runs the runs, in the order they ran
+     * @return the table: scenario, wiring, restarts, seconds not ready, probe failures, liveness p99
+     */
     public static String table(List<RunRecord> runs) {
         StringBuilder sb = new StringBuilder();
         String fmt = "%-16s %-11s %8s %10s %15s %13s%n";
@@ -65,6 +70,7 @@ public final class ReplayReport {
     }
 
     /**
+     * @param runs the runs, in the order they ran
      * @return whether the replay may be called a success: no run {@link RunRecord.Verdict#FAIL}ed
      *         and at least one was judged and passed (a replay where nothing could be judged on
      *         this machine is not a success)
@@ -74,7 +80,12 @@ public final class ReplayReport {
                 && runs.stream().anyMatch(r -> r.verdict() == RunRecord.Verdict.PASS);
     }
 
-    /** @return one line per scenario: PASS, FAIL or SKIP, the claim, the restart figures, and any failed check */
+    /**
+     * Renders the verdicts for the terminal.
+     *
+     * @param runs the runs, in the order they ran
+     * @return one line per scenario: PASS, FAIL or SKIP, the claim, the restart figures, and any failed check
+     */
     public static String verdicts(List<RunRecord> runs) {
         return verdicts(runs, List.of());
     }
@@ -147,6 +158,7 @@ public final class ReplayReport {
      * "passed","checks":[…],"notes":[…]}]}}. {@code scenario} is the case's row name
      * ({@code incident}, {@code incident-burst}, …); {@code group} the scenario it belongs to.
      *
+     * @param runs the runs, in the order they ran
      * @return the JSON text
      */
     public static String json(List<RunRecord> runs) {
@@ -202,12 +214,23 @@ public final class ReplayReport {
         return Math.round(v * 1000) / 1000.0;
     }
 
-    /** @return the file name of a run's page, e.g. {@code incident-naive.html} */
+    /**
+     * Names a run's HTML page.
+     *
+     * @param r the run
+     * @return the file name of a run's page, e.g. {@code incident-naive.html}
+     */
     public static String pageName(RunRecord r) {
         return r.replayCase().name() + "-" + r.wiring().flag() + ".html";
     }
 
-    /** @return a run's page: the simulator's HTML report (SVG timeline, summary, events) plus the replay's actions and checks */
+    /**
+     * Renders a run's HTML page.
+     *
+     * @param r the run
+     * @return a run's page: the simulator's HTML report (SVG timeline, summary, events) plus the replay's
+     *        actions and checks
+     */
     public static String page(RunRecord r) {
         String html = Reports.html(r.result(), r.pod());
         html = html.replace("<p>(injected runtime)</p>", "<p>" + esc(String.join(" ", r.command())) + "</p>");
@@ -227,7 +250,12 @@ public final class ReplayReport {
         return html.replaceFirst("<h2>Summary</h2>", java.util.regex.Matcher.quoteReplacement(extra.toString()) + "<h2>Summary</h2>");
     }
 
-    /** @return the index page: the side-by-side table with links to each run's page, and the verdicts */
+    /**
+     * Renders the replay's index page.
+     *
+     * @param runs the runs, in the order they ran
+     * @return the index page: the side-by-side table with links to each run's page, and the verdicts
+     */
     public static String index(List<RunRecord> runs) {
         StringBuilder rows = new StringBuilder();
         for (RunRecord r : runs) {

@@ -36,12 +36,24 @@ public final class RunExpectation {
         return check.apply(run);
     }
 
-    /** @return "restarts {@code op} {@code n}" (restartCount at the end, kubelet R45) */
+    /**
+     * An expectation on the container's restarts.
+     *
+     * @param op the comparison: {@code ==}, {@code !=}, {@code <}, {@code <=}, {@code >} or {@code >=}
+     * @param n the count to compare with, ≥ 0
+     * @return "restarts {@code op} {@code n}" (restartCount at the end, kubelet R45)
+     */
     public static RunExpectation restarts(String op, int n) {
         return count("restarts", op, n, r -> r.restarts());
     }
 
-    /** @return "kills {@code op} {@code n}" (liveness or startup Failure verdicts that killed the container) */
+    /**
+     * An expectation on the kills by probes.
+     *
+     * @param op the comparison: {@code ==}, {@code !=}, {@code <}, {@code <=}, {@code >} or {@code >=}
+     * @param n the count to compare with, ≥ 0
+     * @return "kills {@code op} {@code n}" (liveness or startup Failure verdicts that killed the container)
+     */
     public static RunExpectation kills(String op, int n) {
         return count("kills", op, n, SimulationResult::kills);
     }

@@ -47,6 +47,13 @@ public final class RunRecord {
      * @param text what happened
      */
     public record Note(double t, String text) {
+        /**
+         * Validates the components.
+         *
+         * @param t seconds since the run started (the kubelet's time base)
+         * @param text what happened
+         * @throws NullPointerException if a required component is null
+         */
         public Note {
             Objects.requireNonNull(text, "text");
         }

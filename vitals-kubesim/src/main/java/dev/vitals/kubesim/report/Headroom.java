@@ -27,13 +27,28 @@ import java.util.Optional;
  *        initialDelaySeconds, or the container never started)
  */
 public record Headroom(List<Probe> probes, List<String> notRun, Optional<Boot> boot) {
+    /**
+     * Validates the components and copies the collections (unmodifiable).
+     *
+     * @param probes one line per probe that ran
+     * @param notRun one line per configured probe that never ran in the run, saying why (its
+     *        initialDelaySeconds, or
+     *        the container never started)
+     * @param boot the boot line (how long the container took to become Ready), when the run measured it
+     * @throws NullPointerException if a required component is null
+     */
     public Headroom {
         probes = List.copyOf(probes);
         notRun = List.copyOf(notRun);
         java.util.Objects.requireNonNull(boot, "boot");
     }
 
-    /** A headroom without a boot line. */
+    /**
+     * A headroom without a boot line.
+     *
+     * @param probes one line per probe that ran
+     * @param notRun one line per configured probe that never ran, saying why
+     */
     public Headroom(List<Probe> probes, List<String> notRun) {
         this(probes, notRun, Optional.empty());
     }
@@ -108,6 +123,22 @@ public record Headroom(List<Probe> probes, List<String> notRun, Optional<Boot> b
      */
     public record Probe(ProbeType type, int count, double p50Ms, double p99Ms, double maxMs, int timeoutSeconds,
             int successes, int failures, int longestFailureRun, int failureThreshold, List<String> warnings) {
+        /**
+         * Copies the collections (unmodifiable).
+         *
+         * @param type the probe
+         * @param count evaluations
+         * @param p50Ms median latency
+         * @param p99Ms 99th percentile latency
+         * @param maxMs slowest
+         * @param timeoutSeconds the probe's timeout
+         * @param successes evaluations counted as a success (a warning included)
+         * @param failures evaluations counted as a failure
+         * @param longestFailureRun most consecutive counted failures in one instance (readiness: from its first
+         *        success in that instance)
+         * @param failureThreshold the probe's threshold
+         * @param warnings what is thin, empty when nothing is
+         */
         public Probe {
             warnings = List.copyOf(warnings);
         }

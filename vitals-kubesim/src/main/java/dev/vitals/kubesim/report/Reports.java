@@ -28,7 +28,12 @@ public final class Reports {
     private Reports() {
     }
 
-    /** @return one timeline line for the terminal */
+    /**
+     * Renders one event as it happens.
+     *
+     * @param e the event
+     * @return one timeline line for the terminal
+     */
     public static String line(SimEvent e) {
         String what;
         switch (e.type()) {
@@ -59,7 +64,13 @@ public final class Reports {
         return one.length() <= max ? one : one.substring(0, max - 1) + "…";
     }
 
-    /** @return the multi-line summary */
+    /**
+     * Renders the summary printed at the end of a run.
+     *
+     * @param r the simulation's result
+     * @param pod the simulated pod (its probes' settings)
+     * @return the multi-line summary
+     */
     public static String summary(SimulationResult r, PodSpec pod) {
         StringBuilder sb = new StringBuilder();
         sb.append(String.format(Locale.ROOT, "Summary (%.0fs of container '%s')%n", r.durationSeconds(), pod.containerName()));
@@ -88,6 +99,7 @@ public final class Reports {
     }
 
     /**
+     * @param r the simulation's result
      * @return the resources lines of the summary: the limits and how they were applied (or
      *         "limits not applied" and why), then each instance's CPU used, periods and time
      *         throttled, memory peak against the limit and exit reason; empty without resources
@@ -167,6 +179,8 @@ public final class Reports {
      * success/failure, latencyMs, detail), {@code notes} (started, backoff, verdict, action,
      * probe-error), {@code expectations}, {@code passed}.
      *
+     * @param r the simulation's result
+     * @param pod the simulated pod (its probes' settings)
      * @return the JSON text
      */
     public static String json(SimulationResult r, PodSpec pod) {
@@ -237,7 +251,14 @@ public final class Reports {
         return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
     }
 
-    /** @return a self-contained HTML page: SVG timeline (a lane per probe, Ready shading, restarts) and the summary */
+    /**
+     * Renders the HTML report.
+     *
+     * @param r the simulation's result
+     * @param pod the simulated pod (its probes' settings)
+     * @return a self-contained HTML page: SVG timeline (a lane per probe, Ready shading, restarts) and the
+     *        summary
+     */
     public static String html(SimulationResult r, PodSpec pod) {
         List<ProbeType> lanes = new ArrayList<>();
         for (ProbeType t : ProbeType.values()) {

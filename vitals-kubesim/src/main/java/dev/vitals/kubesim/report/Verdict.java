@@ -61,7 +61,12 @@ public final class Verdict {
         return String.join(", ", s);
     }
 
-    /** @return the text block printed after the summary */
+    /**
+     * Renders the expectations' verdicts.
+     *
+     * @param checks the checked expectations, in the scenario's order
+     * @return the text block printed after the summary
+     */
     public static String text(List<Expectation.Check> checks) {
         StringBuilder b = new StringBuilder("default expectations (no scenario or --expect expectations given):\n");
         for (Expectation.Check c : checks) {

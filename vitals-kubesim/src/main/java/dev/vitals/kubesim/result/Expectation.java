@@ -44,6 +44,14 @@ public final class Expectation {
 
     /** The outcome of one expectation. */
     public record Check(String expectation, boolean passed, String actual) {
+        /**
+         * Validates the components.
+         *
+         * @param expectation the expectation as written, e.g. {@code restarts == 0}
+         * @param passed whether the run met it
+         * @param actual what the run showed, in the expectation's terms
+         * @throws NullPointerException if a required component is null
+         */
         public Check {
             Objects.requireNonNull(expectation, "expectation");
             Objects.requireNonNull(actual, "actual");
@@ -55,7 +63,12 @@ public final class Expectation {
         return text;
     }
 
-    /** @return whether it holds, with the actual value */
+    /**
+     * Checks this expectation against a run.
+     *
+     * @param r the simulation's result
+     * @return whether it holds, with the actual value
+     */
     public Check check(SimulationResult r) {
         return check.apply(r);
     }
@@ -159,6 +172,12 @@ public final class Expectation {
         }
     }
 
+    /**
+     * Formats a number for reports: a whole number without decimals, else two decimals.
+     *
+     * @param v the number
+     * @return e.g. {@code 3} or {@code 2.50}
+     */
     public static String fmt(double v) {
         return v == Math.rint(v) ? Long.toString((long) v) : String.format(Locale.ROOT, "%.2f", v);
     }

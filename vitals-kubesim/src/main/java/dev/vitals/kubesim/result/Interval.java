@@ -12,6 +12,8 @@ import java.util.Objects;
  */
 public record Interval(Duration from, Duration to) {
     /**
+     * @param from where it begins, ≥ 0
+     * @param to where it ends, ≥ {@code from}
      * @throws IllegalArgumentException when {@code from} is negative or {@code to} before it
      */
     public Interval {

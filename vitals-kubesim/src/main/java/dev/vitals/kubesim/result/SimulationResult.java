@@ -169,7 +169,13 @@ public final class SimulationResult {
         return durationSeconds - readySecondsBetween(0, durationSeconds);
     }
 
-    /** @return seconds with Ready true within {@code [from, to]} */
+    /**
+     * Ready time within a span of the run.
+     *
+     * @param from seconds from the run's start
+     * @param to seconds from the run's start, ≥ {@code from}
+     * @return seconds with Ready true within {@code [from, to]}
+     */
     public double readySecondsBetween(double from, double to) {
         double sum = 0;
         for (double[] i : readyIntervals) {
@@ -178,7 +184,12 @@ public final class SimulationResult {
         return sum;
     }
 
-    /** @return whether the Ready condition was true at second {@code t} */
+    /**
+     * The Ready condition at one moment.
+     *
+     * @param t seconds from the run's start
+     * @return whether the Ready condition was true at second {@code t}
+     */
     public boolean readyAt(double t) {
         for (double[] i : readyIntervals) {
             if (t >= i[0] && t < i[1]) {
@@ -188,6 +199,12 @@ public final class SimulationResult {
         return false;
     }
 
+    /**
+     * The Ready spells for a one-line report, e.g. {@code " (ready: 3s..12.5s, 20s..40s)"} or {@code "
+     * (ready: never)"}.
+     *
+     * @return the spells, with a leading space
+     */
     public String readyIntervalsText() {
         StringBuilder sb = new StringBuilder(" (ready: ");
         if (readyIntervals.isEmpty()) {
@@ -205,7 +222,12 @@ public final class SimulationResult {
         return Math.round(v * 100) / 100.0;
     }
 
-    /** @return statistics of one probe type (zero counts when it has no probe) */
+    /**
+     * One probe type's statistics.
+     *
+     * @param t startup, liveness or readiness
+     * @return statistics of one probe type (zero counts when it has no probe)
+     */
     public ProbeStats stats(ProbeType t) {
         return stats.get(t);
     }

@@ -125,7 +125,12 @@ public interface Cgroup {
         return scope.driver().isPresent() ? scope : new Availability(Optional.empty(), why + "; " + scope.reason());
     }
 
-    /** @return the file's trimmed text, or empty when it does not exist */
+    /**
+     * Reads a control file.
+     *
+     * @param file the control file
+     * @return the file's trimmed text, or empty when it does not exist
+     */
     static Optional<String> read(Path file) {
         try {
             return Optional.of(Files.readString(file, StandardCharsets.UTF_8).trim());
@@ -136,7 +141,13 @@ public interface Cgroup {
         }
     }
 
-    /** @return the value of {@code key} in a flat-keyed file ({@code key value} lines) */
+    /**
+     * Reads one key of a flat-keyed control file such as {@code cpu.stat} or {@code memory.events}.
+     *
+     * @param file the control file
+     * @param key the key, e.g. {@code nr_throttled}
+     * @return the value of {@code key} in a flat-keyed file ({@code key value} lines)
+     */
     static OptionalLong keyed(Path file, String key) {
         Optional<String> text = read(file);
         if (text.isEmpty()) {
@@ -155,7 +166,12 @@ public interface Cgroup {
         return OptionalLong.empty();
     }
 
-    /** @return the file's single number */
+    /**
+     * Reads a control file holding one number, such as {@code memory.peak}.
+     *
+     * @param file the control file
+     * @return the file's single number
+     */
     static OptionalLong number(Path file) {
         Optional<String> text = read(file);
         try {
@@ -165,7 +181,13 @@ public interface Cgroup {
         }
     }
 
-    /** Writes one value to a control file. */
+    /**
+     * Writes one value to a control file.
+     *
+     * @param file the control file
+     * @param value the text written, e.g. {@code 50000 100000} to {@code cpu.max}
+     * @throws IOException when the kernel refuses the value or the file is not writable
+     */
     static void write(Path file, String value) throws IOException {
         Files.writeString(file, value, StandardCharsets.UTF_8);
     }

@@ -97,11 +97,24 @@ public final class ResourceLimits {
      * @param instances each exited instance's usage
      */
     public record Report(Resources resources, boolean applied, String status, List<InstanceUsage> instances) {
+        /**
+         * Copies the collections (unmodifiable).
+         *
+         * @param resources the container's resources
+         * @param applied whether each instance ran in a cgroup with them
+         * @param status how they were applied, or why not
+         * @param instances each exited instance's usage
+         */
         public Report {
             instances = List.copyOf(instances);
         }
 
-        /** @return the usage of instance {@code n}, if it exited */
+        /**
+         * One instance's usage.
+         *
+         * @param n the instance, 1 for the first
+         * @return the usage of instance {@code n}, if it exited
+         */
         public Optional<InstanceUsage> instance(int n) {
             return instances.stream().filter(u -> u.instance() == n).findFirst();
         }

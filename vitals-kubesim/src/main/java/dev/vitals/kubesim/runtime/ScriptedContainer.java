@@ -29,13 +29,20 @@ public final class ScriptedContainer implements ContainerRuntime {
         this.time = Objects.requireNonNull(time, "time");
     }
 
-    /** @param d how long an instance takes to exit after SIGTERM (default 0) */
+    /**
+     * @return this runtime
+     * @param d how long an instance takes to exit after SIGTERM (default 0)
+     */
     public ScriptedContainer exitAfterTerm(Duration d) {
         this.exitAfterTerm = Objects.requireNonNull(d, "d");
         return this;
     }
 
-    /** Instances ignore SIGTERM; only SIGKILL after the grace period ends them. */
+    /**
+     * Instances ignore SIGTERM; only SIGKILL after the grace period ends them.
+     *
+     * @return this runtime
+     */
     public ScriptedContainer ignoreTerm() {
         this.ignoreTerm = true;
         return this;
@@ -44,6 +51,7 @@ public final class ScriptedContainer implements ContainerRuntime {
     /**
      * @param runtime each instance exits by itself after running this long
      * @param code with this exit code
+     * @return this runtime
      */
     public ScriptedContainer crashAfter(Duration runtime, int code) {
         Objects.requireNonNull(runtime, "runtime");
@@ -54,6 +62,7 @@ public final class ScriptedContainer implements ContainerRuntime {
      * @param runtimeOf for instance 1, 2, …: how long it runs before exiting by itself, or null
      *        for never
      * @param code with this exit code
+     * @return this runtime
      */
     public ScriptedContainer crashAfter(java.util.function.IntFunction<Duration> runtimeOf, int code) {
         this.crashAfter = Objects.requireNonNull(runtimeOf, "runtimeOf");

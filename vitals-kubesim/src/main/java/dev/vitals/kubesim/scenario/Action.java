@@ -23,6 +23,12 @@ public sealed interface Action {
 
     /** @param spec the requests to send (a bounded count) */
     record Load(LoadGenerator.Spec spec) implements Action {
+        /**
+         * Validates the components.
+         *
+         * @param spec the requests to send (a bounded count)
+         * @throws NullPointerException if a required component is null
+         */
         public Load {
             Objects.requireNonNull(spec, "spec");
         }
@@ -49,6 +55,15 @@ public sealed interface Action {
         /** The faults a proxy knows. */
         public static final Set<String> KINDS = Set.of("refuse", "cut", "blackhole", "latency");
 
+        /**
+         * Validates the components.
+         *
+         * @param proxy the proxy's name
+         * @param fault refuse, cut, blackhole or latency
+         * @param latency the delay each way for {@code latency}, else zero
+         * @throws IllegalArgumentException if a component is outside its documented range
+         * @throws NullPointerException if a required component is null
+         */
         public Fault {
             Objects.requireNonNull(proxy, "proxy");
             Objects.requireNonNull(latency, "latency");
@@ -71,6 +86,12 @@ public sealed interface Action {
 
     /** @param proxy the proxy whose faults end */
     record Heal(String proxy) implements Action {
+        /**
+         * Validates the components.
+         *
+         * @param proxy the proxy whose faults end
+         * @throws NullPointerException if a required component is null
+         */
         public Heal {
             Objects.requireNonNull(proxy, "proxy");
         }
@@ -114,6 +135,12 @@ public sealed interface Action {
 
     /** @param name a signal name without {@code SIG}, e.g. {@code HUP} */
     record Signal(String name) implements Action {
+        /**
+         * Validates the components.
+         *
+         * @param name a signal name without {@code SIG}, e.g. {@code HUP}
+         * @throws NullPointerException if a required component is null
+         */
         public Signal {
             Objects.requireNonNull(name, "name");
         }
@@ -144,6 +171,12 @@ public sealed interface Action {
 
     /** @param grace the deletion grace period, if it overrides the pod's (R43, R53) */
     record Delete(Optional<Duration> grace) implements Action {
+        /**
+         * Validates the components.
+         *
+         * @param grace the deletion grace period, if it overrides the pod's (R43, R53)
+         * @throws NullPointerException if a required component is null
+         */
         public Delete {
             Objects.requireNonNull(grace, "grace");
         }

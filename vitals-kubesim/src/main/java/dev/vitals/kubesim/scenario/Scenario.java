@@ -71,6 +71,10 @@ public final class Scenario {
     }
 
     /**
+     * @param duration the run's length, when the scenario sets one
+     * @param proxies the fault proxies to start
+     * @param actions the timed actions
+     * @param expectations the expectations checked at the end
      * @return a scenario built in code
      */
     public static Scenario of(Optional<Duration> duration, List<FaultProxy.Spec> proxies, List<Step> actions,
@@ -105,6 +109,13 @@ public final class Scenario {
      * @param action what
      */
     public record Step(Duration at, Action action) {
+        /**
+         * Validates the components.
+         *
+         * @param at when, from the simulation start
+         * @param action what
+         * @throws NullPointerException if a required component is null
+         */
         public Step {
             Objects.requireNonNull(at, "at");
             Objects.requireNonNull(action, "action");

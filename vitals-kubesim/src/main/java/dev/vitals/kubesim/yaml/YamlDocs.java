@@ -244,7 +244,12 @@ public final class YamlDocs {
         return ctx == null || ctx.isBlank() ? "" : " (" + oneLine(ctx) + ")";
     }
 
-    /** @return the first non-blank line of {@code s}, stripped */
+    /**
+     * Shortens a text to its first line, for one-line messages.
+     *
+     * @param s the text
+     * @return the first non-blank line of {@code s}, stripped
+     */
     public static String oneLine(String s) {
         if (s == null) {
             return "unknown error";
@@ -443,14 +448,25 @@ public final class YamlDocs {
             keyLines.computeIfAbsent(o, x -> new KeyLines()).put(key, line, isNew);
         }
 
-        /** @return the line of {@code key} in mapping {@code o}, else the mapping's own line, else 0 */
+        /**
+         * Finds where a key was written, for findings.
+         *
+         * @param o a mapping read by this reader
+         * @param key one of its keys
+         * @return the line of {@code key} in mapping {@code o}, else the mapping's own line, else 0
+         */
         public int line(JsonNode o, String key) {
             KeyLines m = keyLines.get(o);
             int l = m == null ? 0 : m.get(key);
             return l > 0 ? l : line(o);
         }
 
-        /** @return the line where a mapping or sequence starts, or 0 */
+        /**
+         * Finds where a node was written, for findings.
+         *
+         * @param o a mapping or sequence read by this reader
+         * @return the line where a mapping or sequence starts, or 0
+         */
         public int line(JsonNode o) {
             Integer l = nodeLines.get(o);
             return l == null ? 0 : l;
