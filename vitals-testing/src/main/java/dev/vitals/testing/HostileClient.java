@@ -38,6 +38,10 @@ public final class HostileClient {
      * connection share tells apart from the kubelet.
      *
      * @param from the local address to bind, or {@code null} for any
+     * @param port the loopback port
+     * @param bytes what to send
+     * @param halfOpen true to connect, send and go without reading
+     * @throws IOException when the connection cannot be made within 5 s
      */
     public static void send(InetAddress from, int port, byte[] bytes, boolean halfOpen) throws IOException {
         try (Socket c = new Socket()) {

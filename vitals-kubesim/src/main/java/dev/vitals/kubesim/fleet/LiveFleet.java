@@ -324,6 +324,7 @@ public final class LiveFleet {
     public static final class Interrupted extends InterruptedException {
         private static final long serialVersionUID = 1L;
         private final transient FleetResult partial;
+        /** How long the run had been going, warm-up included. */
         private final Duration ran;
 
         Interrupted(FleetResult partial, Duration ran) {

@@ -87,6 +87,12 @@ public final class SyntheticReplica {
                 replica.warmupFactor(), replica.warmupTime().toMillis());
     }
 
+    /**
+     * Runs one synthetic replica until killed (the live fleet starts it as a child process).
+     *
+     * @param args {@code workers serviceMs startMs [stopMs [serviceMaxMs [warmupFactor warmupMs]]]}
+     * @throws Exception when its ports cannot be bound
+     */
     public static void main(String[] args) throws Exception {
         if (args.length < 3) {
             System.err.println("usage: SyntheticReplica workers serviceMs startMs [stopMs [serviceMaxMs [warmupFactor warmupMs]]]");

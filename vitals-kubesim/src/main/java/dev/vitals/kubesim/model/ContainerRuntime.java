@@ -3,7 +3,7 @@ package dev.vitals.kubesim.model;
 import java.util.function.IntConsumer;
 
 /**
- * Starts instances of "the container". The real implementation ({@link ProcessRuntime}) runs
+ * Starts instances of "the container". The real implementation ({@code runtime.ProcessRuntime}) runs
  * a local command; tests use scripted fakes. Implementations must be thread-safe.
  */
 public interface ContainerRuntime {

@@ -6,7 +6,7 @@ import java.util.function.Consumer;
 /**
  * Runs probe evaluations for the kubelet model. One evaluation covers the whole tick,
  * including up to 3 attempts when the prober returns an error (R22). Implementations decide
- * threading; the real one ({@link RealProbeExecutor}) gives each probe type its own thread so
+ * threading; the real one ({@code probe.RealProbeExecutor}) gives each probe type its own thread so
  * probe types never wait on each other (R13). Must be thread-safe.
  */
 public interface ProbeExecutor extends AutoCloseable {
