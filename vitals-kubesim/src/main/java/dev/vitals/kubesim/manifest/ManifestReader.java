@@ -457,14 +457,26 @@ public final class ManifestReader {
 
         /**
          * @return the container's {@code resources} (limits.cpu, requests.cpu, limits.memory)
-         * @throws InvalidInputException when a value is not a Kubernetes quantity
+         * @throws InvalidInputException when a value is not a Kubernetes quantity, or a request is
+         *         above its limit (the API server refuses the pod: pkg/apis/core/validation
+         *         ValidateResourceRequirements, "must be less than or equal to cpu limit of 200m")
          */
         public dev.vitals.kubesim.model.Resources resources() {
             JsonNode r = node.path("resources");
             String at = prefix() + ".resources.";
-            return new dev.vitals.kubesim.model.Resources(cpu(r.path("limits").path("cpu"), at + "limits.cpu"),
-                    cpu(r.path("requests").path("cpu"), at + "requests.cpu"), memory(r.path("limits").path("memory"),
-                    at + "limits.memory"));
+            java.util.OptionalLong cpuLimit = cpu(r.path("limits").path("cpu"), at + "limits.cpu");
+            java.util.OptionalLong cpuRequest = cpu(r.path("requests").path("cpu"), at + "requests.cpu");
+            java.util.OptionalLong memoryLimit = memory(r.path("limits").path("memory"), at + "limits.memory");
+            java.util.OptionalLong memoryRequest = memory(r.path("requests").path("memory"), at + "requests.memory");
+            if (cpuLimit.isPresent() && cpuRequest.isPresent() && cpuRequest.getAsLong() > cpuLimit.getAsLong()) {
+                throw new InvalidInputException(at + "requests: Invalid value: \"" + r.path("requests").path("cpu").asText()
+                        + "\": must be less than or equal to cpu limit of " + r.path("limits").path("cpu").asText());
+            }
+            if (memoryLimit.isPresent() && memoryRequest.isPresent() && memoryRequest.getAsLong() > memoryLimit.getAsLong()) {
+                throw new InvalidInputException(at + "requests: Invalid value: \"" + r.path("requests").path("memory").asText()
+                        + "\": must be less than or equal to memory limit of " + r.path("limits").path("memory").asText());
+            }
+            return new dev.vitals.kubesim.model.Resources(cpuLimit, cpuRequest, memoryLimit);
         }
 
         private static java.util.OptionalLong cpu(JsonNode n, String at) {

@@ -492,6 +492,7 @@ public final class Prober {
         int port = url.getPort() > 0 ? url.getPort() : (https ? 443 : 80);
         String host = url.getHost();
         String clientTimeout = " (Client.Timeout exceeded while awaiting headers)";
+        checkHeaders(customHost, headers); // before any connection, as Go's Transport.roundTrip
         try (Socket plain = new Socket()) {
             plain.setTcpNoDelay(true);
             plain.connect(new InetSocketAddress(stripBrackets(host), port), remainingMs(deadline, timeoutSeconds));
@@ -696,6 +697,34 @@ public final class Prober {
         } catch (java.security.GeneralSecurityException e) {
             throw new IOException("TLS unavailable: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * Go's checks before a request leaves (net/http transport.go roundTrip, and request.go's Host
+     * check): a header name must be a token, a value may hold no control character but a tab
+     * (httpguts.ValidHeaderFieldName/ValidHeaderFieldValue), a Host no control character or space.
+     * A CR or LF in a value never reaches the wire there; the probe fails with Go's error (kubelet:
+     * pkg/probe/http/http.go returns probe.Failure with it).
+     *
+     * @throws IOException with Go's message when a header cannot be sent
+     */
+    static void checkHeaders(String customHost, List<String[]> headers) throws IOException {
+        if (customHost != null && customHost.chars().anyMatch(c -> c <= ' ' || c == 0x7f)) {
+            throw new IOException("http: invalid Host header");
+        }
+        for (String[] h : headers) {
+            if (h[0].isEmpty() || !h[0].chars().allMatch(Prober::isTokenChar)) {
+                throw new IOException("net/http: invalid header field name \"" + h[0] + "\"");
+            }
+            if (h[1].chars().anyMatch(c -> (c < ' ' && c != '\t') || c == 0x7f)) {
+                // Go leaves the value out of the message: it may be a secret
+                throw new IOException("net/http: invalid header field value for \"" + h[0] + "\"");
+            }
+        }
+    }
+
+    private static boolean isTokenChar(int c) {
+        return c > ' ' && c < 0x7f && "\"(),/:;<=>?@[\\]{}".indexOf(c) < 0;
     }
 
     static String describe(IOException e) {

@@ -238,6 +238,27 @@ class ManifestReaderTest {
         assertThat(entry.resources().describe()).isEqualTo("cpu limit 500m (request 250m), memory limit 512Mi");
     }
 
+    /** pkg/apis/core/validation ValidateResourceRequirements: a request above its limit is refused by the API server. */
+    @Test
+    void validateResourceRequirements_aRequestAboveItsLimitIsRefused(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        java.nio.file.Path cpu = dir.resolve("cpu.yaml");
+        java.nio.file.Files.writeString(cpu, "kind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: app\n"
+                + "    resources:\n      limits: {cpu: 200m}\n      requests: {cpu: '2'}\n");
+        assertThatThrownBy(() -> ManifestReader.read(cpu).select(Optional.empty()).resources())
+                .isInstanceOf(dev.vitals.kubesim.input.InvalidInputException.class)
+                .hasMessageEndingWith("resources.requests: Invalid value: \"2\": must be less than or equal to cpu limit of 200m");
+        java.nio.file.Path memory = dir.resolve("memory.yaml");
+        java.nio.file.Files.writeString(memory, "kind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: app\n"
+                + "    resources:\n      limits: {memory: 64Mi}\n      requests: {memory: 1Gi}\n");
+        assertThatThrownBy(() -> ManifestReader.read(memory).select(Optional.empty()).resources())
+                .hasMessageEndingWith("must be less than or equal to memory limit of 64Mi");
+        java.nio.file.Path equal = dir.resolve("equal.yaml");
+        java.nio.file.Files.writeString(equal, "kind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: app\n"
+                + "    resources:\n      limits: {cpu: 500m, memory: 64Mi}\n      requests: {cpu: '0.5', memory: 64Mi}\n");
+        assertThat(ManifestReader.read(equal).select(Optional.empty()).resources().describe()).startsWith("cpu limit 500m");
+    }
+
     @Test
     void aRegularContainersRestartPolicyAndRulesAreReadAndBadOnesRefused(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
             throws Exception {

@@ -88,4 +88,26 @@ class KubeletHttpProbeParityTest {
             assertThat(o.message()).isEqualTo("all good");
         }
     }
+
+    /**
+     * Go's transport.go roundTrip (httpguts.ValidHeaderFieldValue/ValidHeaderFieldName, request.go's Host
+     * check): a CR or LF in a header value, a name that is not a token or a Host with a control character
+     * never reaches the wire; the probe fails with Go's error (http.go: probe.Failure).
+     */
+    @Test
+    void transportRoundTrip_invalidHeaderFieldsFailTheProbeBeforeAnyRequest() throws Exception {
+        try (TestHttpServer s = new TestHttpServer((head, out, sock) -> TestHttpServer.answer(out, 200, "", "ok"))) {
+            ProbeOutcome crlf = prober.probe(http(s.port(), h("X-A", "b\r\nHost: evil")));
+            assertThat(crlf.result()).isEqualTo(ProbeResult.FAILURE);
+            assertThat(crlf.message()).endsWith(": net/http: invalid header field value for \"X-A\"").doesNotContain("evil");
+            ProbeOutcome name = prober.probe(http(s.port(), h("bad name", "x")));
+            assertThat(name.result()).isEqualTo(ProbeResult.FAILURE);
+            assertThat(name.message()).endsWith(": net/http: invalid header field name \"bad name\"");
+            ProbeOutcome host = prober.probe(http(s.port(), h("Host", "a\nb")));
+            assertThat(host.result()).isEqualTo(ProbeResult.FAILURE);
+            assertThat(host.message()).endsWith(": http: invalid Host header");
+            assertThat(prober.probe(http(s.port(), h("X-Tab", "a\tb"))).result()).isEqualTo(ProbeResult.SUCCESS); // a tab is allowed
+            assertThat(s.requests).hasSize(1); // only the valid one was sent
+        }
+    }
 }
