@@ -151,8 +151,8 @@ final class LintCommand implements Callable<Integer> {
         }
         List<String> all = new ArrayList<>(paths);
         all.addAll(filenames);
-        checkOutput(all);
-        List<LintInput> inputs = LintInput.collect(all, stdin);
+        List<LintInput> inputs = LintInput.collect(all, stdin); // lists (and stats) the files, opens none
+        checkOutput(inputs);
         Writer target = openOutput();
         dev.vitals.kubesim.model.KubernetesVersion version = kubernetesVersion == null
                 ? dev.vitals.kubesim.model.KubernetesVersion.NEWEST : dev.vitals.kubesim.model.KubernetesVersion.parse(kubernetesVersion);
@@ -273,9 +273,10 @@ final class LintCommand implements Callable<Integer> {
 
     /**
      * {@code -o}: refused before any input is read or the file opened when it is a directory, sits in a
-     * missing directory, is one of the inputs (it would be emptied), or is not writable.
+     * missing directory, is one of the inputs (also a file found in an input directory: it would be
+     * emptied before it is read), or is not writable.
      */
-    private void checkOutput(List<String> inputs) {
+    private void checkOutput(List<LintInput> inputs) {
         if (output == null) {
             return;
         }
@@ -284,7 +285,7 @@ final class LintCommand implements Callable<Integer> {
             throw new InvalidInputException("--output " + output + ": directory " + parent + " does not exist");
         }
         List<Path> in = new ArrayList<>();
-        inputs.stream().filter(i -> !i.equals("-")).map(Path::of).forEach(in::add);
+        inputs.stream().map(LintInput::name).filter(i -> !i.equals("-")).map(Path::of).forEach(in::add);
         in.addAll(appConfig);
         in.add(fromRun);
         SimulateChecks.checkOutputs(in, Map.of("--output", output));

@@ -87,7 +87,8 @@ final class SimulateChecks {
      * The one check of a run's output files before anything is opened for writing or run (issue 30):
      * no empty path; no output that is one of the run's inputs (the same file, also through a symlink,
      * {@code ./} or a hard link: writing it would destroy the input); no two outputs naming the same
-     * file (one would overwrite the other); then each one {@linkplain #checkWritable writable}.
+     * file (one would overwrite the other); then each one {@linkplain #checkWritable writable}. A
+     * device or pipe ({@code /dev/null}) is exempt from the same-file checks: writing it destroys nothing.
      *
      * @param inputs the files the run reads (manifest, scenario, model...); null entries, {@code -}
      *        (standard input) and directories are skipped
@@ -114,6 +115,10 @@ final class SimulateChecks {
             }
             if (file.toString().isBlank()) {
                 throw new InvalidInputException(o.getKey() + ": empty path");
+            }
+            if (Files.exists(file) && !Files.isRegularFile(file) && !Files.isDirectory(file)) {
+                seen.add(o); // a device or pipe (/dev/null, /dev/stdout): writing it destroys nothing
+                continue;
             }
             for (Path in : inputs) {
                 if (in != null && !in.toString().equals("-") && !Files.isDirectory(in) && sameFile(file, in)) {

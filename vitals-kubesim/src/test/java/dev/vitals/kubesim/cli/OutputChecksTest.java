@@ -46,6 +46,19 @@ class OutputChecksTest {
     }
 
     @Test
+    void lintRefusesAReportOverAFileItFindsInAnInputDirectory() throws Exception {
+        Path k8s = Files.createDirectories(dir.resolve("k8s"));
+        Path in = Files.writeString(k8s.resolve("pod.yaml"), POD, StandardCharsets.UTF_8);
+        assertThat(run("lint", "--format", "json", "-o", in.toString(), k8s.toString())).isEqualTo(2);
+        assertThat(err.toString()).startsWith("error: --output " + in + ": is the input ");
+        assertThat(Files.readString(in)).isEqualTo(POD);
+        // a new file there is no input: written
+        assertThat(run("lint", "--format", "json", "-o", k8s.resolve("report.json").toString(), k8s.toString())).isZero();
+        // a device as input and output destroys nothing
+        assertThat(run("lint", "-o", "/dev/null", in.toString(), "/dev/null")).isZero();
+    }
+
+    @Test
     void twoOutputsOfOneRunNamingOneFileAreRefusedBeforeTheRun() {
         Path out = dir.resolve("same.out");
         assertThat(run("simulate", "--liveness", "tcp://:1", "--json", out.toString(), "--html", dir + "/./same.out", "--",
