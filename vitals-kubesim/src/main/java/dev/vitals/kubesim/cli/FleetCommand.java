@@ -15,11 +15,12 @@ import dev.vitals.kubesim.model.PodSpec;
 import dev.vitals.kubesim.model.ProbeHandler;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -124,6 +125,10 @@ final class FleetCommand implements Callable<Integer> {
                     + "or --manifest FILE -- CMD for a live run");
         }
         s = override(s);
+        Map<String, Path> outputs = new LinkedHashMap<>();
+        outputs.put("--json", json);
+        outputs.put("--html", html);
+        SimulateChecks.checkOutputs(java.util.Arrays.asList(model, manifest), outputs); // before any run, model or live
         if (runs != null) {
             if (runs < 1 || runs > 1000) {
                 throw new InvalidInputException("--runs must be 1-1000, was " + runs);
@@ -141,8 +146,6 @@ final class FleetCommand implements Callable<Integer> {
                     .keepStatusOnKubeletRestart(version.keepsStatusOnKubeletRestart()).build()).run();
         } else {
             SimulateChecks.checkExecutable(command.get(0)); // a missing or non-executable binary: exit 2 before the run
-            SimulateChecks.checkWritable("--json", json);
-            SimulateChecks.checkWritable("--html", html);
             Path logDir;
             try {
                 logDir = logs != null ? logs : Files.createTempDirectory("vitals-fleet-");
@@ -188,11 +191,11 @@ final class FleetCommand implements Callable<Integer> {
         out.print(FleetReport.text(r));
         out.flush();
         if (json != null) {
-            write(json, FleetReport.json(List.of(r), List.of(r.label()), List.of("-")));
+            SimulateChecks.write(json, FleetReport.json(List.of(r), List.of(r.label()), List.of("-")));
             out.println("wrote " + json);
         }
         if (html != null) {
-            write(html, FleetReport.html("vitals fleet: " + r.label(), List.of(r)));
+            SimulateChecks.write(html, FleetReport.html("vitals fleet: " + r.label(), List.of(r)));
             out.println("wrote " + html);
         }
         out.flush();
@@ -211,11 +214,11 @@ final class FleetCommand implements Callable<Integer> {
         out.println("verdict: INTERRUPTED (" + Interrupts.what() + " after " + after + " s)");
         out.flush();
         if (json != null) {
-            write(json, Interrupts.markJson(FleetReport.json(List.of(r), List.of(r.label()), List.of("-")), ran));
+            SimulateChecks.write(json, Interrupts.markJson(FleetReport.json(List.of(r), List.of(r.label()), List.of("-")), ran));
             out.println("wrote " + json);
         }
         if (html != null) {
-            write(html, Interrupts.markHtml(FleetReport.html("vitals fleet: " + r.label() + " (interrupted)", List.of(r)), ran));
+            SimulateChecks.write(html, Interrupts.markHtml(FleetReport.html("vitals fleet: " + r.label() + " (interrupted)", List.of(r)), ran));
             out.println("wrote " + html);
         }
         out.flush();
@@ -233,11 +236,11 @@ final class FleetCommand implements Callable<Integer> {
         out.print(FleetReport.verdicts(e));
         out.flush();
         if (json != null) {
-            write(json, FleetReport.ensembleJson(List.of(e), List.of(name), List.of("-")));
+            SimulateChecks.write(json, FleetReport.ensembleJson(List.of(e), List.of(name), List.of("-")));
             out.println("wrote " + json);
         }
         if (html != null) {
-            write(html, FleetReport.ensembleHtml("vitals fleet: " + name + ", " + runs + " runs", List.of(e)));
+            SimulateChecks.write(html, FleetReport.ensembleHtml("vitals fleet: " + name + ", " + runs + " runs", List.of(e)));
             out.println("wrote " + html);
         }
         out.flush();
@@ -323,18 +326,6 @@ final class FleetCommand implements Callable<Integer> {
             throw e;
         } catch (IllegalArgumentException e) {
             throw new InvalidInputException(e.getMessage());
-        }
-    }
-
-    static void write(Path file, String text) {
-        try {
-            Path parent = file.toAbsolutePath().getParent();
-            if (parent != null) {
-                Files.createDirectories(parent);
-            }
-            Files.writeString(file, text, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new InvalidInputException(file + ": cannot write: " + e.getMessage());
         }
     }
 }

@@ -130,7 +130,7 @@ final class FleetReplayCommand {
         out.print(FleetReplay.verdicts(result));
         out.printf(Locale.ROOT, "(%s: %.1f s)%n", engine, (System.nanoTime() - t0) / 1e9);
         if (json != null) {
-            FleetCommand.write(json, FleetReplay.json(result));
+            SimulateChecks.write(json, FleetReplay.json(result));
             out.println("wrote " + json);
         }
         if (html != null) {
@@ -142,7 +142,7 @@ final class FleetReplayCommand {
                     }
                 }
                 Path page = html.resolve("fleet-" + n + ".html");
-                FleetCommand.write(page, FleetReport.ensembleHtml("vitals replay " + n + " --replicas " + mine.get(0).runs().get(0).replicas()
+                SimulateChecks.write(page, FleetReport.ensembleHtml("vitals replay " + n + " --replicas " + mine.get(0).runs().get(0).replicas()
                         + flag + ": naive vs Vitals, " + runs + " run(s) each", mine));
                 out.println("wrote " + page);
             }

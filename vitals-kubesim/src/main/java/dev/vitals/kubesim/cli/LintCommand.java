@@ -151,7 +151,8 @@ final class LintCommand implements Callable<Integer> {
         }
         List<String> all = new ArrayList<>(paths);
         all.addAll(filenames);
-        List<LintInput> inputs = LintInput.collect(all, stdin);
+        List<LintInput> inputs = LintInput.collect(all, stdin); // lists (and stats) the files, opens none
+        checkOutput(inputs);
         Writer target = openOutput();
         dev.vitals.kubesim.model.KubernetesVersion version = kubernetesVersion == null
                 ? dev.vitals.kubesim.model.KubernetesVersion.NEWEST : dev.vitals.kubesim.model.KubernetesVersion.parse(kubernetesVersion);
@@ -166,11 +167,17 @@ final class LintCommand implements Callable<Integer> {
                     + " in " + report.workloads() + " workload(s)");
         }
         try {
-            fmt.write(report, threshold, VitalsCommand.VERSION, target);
-        } finally {
-            if (output != null) {
-                target.close();
+            try {
+                fmt.write(report, threshold, VitalsCommand.VERSION, target);
+            } finally {
+                if (output != null) {
+                    target.close();
+                }
             }
+        } catch (java.io.UncheckedIOException e) {
+            throw SimulateChecks.writeFailure(output, e.getCause());
+        } catch (IOException e) {
+            throw SimulateChecks.writeFailure(output, e);
         }
         for (LintReport.FileSummary s : report.errors()) {
             err.println("error: " + s.error().get());
@@ -264,22 +271,34 @@ final class LintCommand implements Callable<Integer> {
         return out;
     }
 
-    private Writer openOutput() throws IOException {
+    /**
+     * {@code -o}: refused before any input is read or the file opened when it is a directory, sits in a
+     * missing directory, is one of the inputs (also a file found in an input directory: it would be
+     * emptied before it is read), or is not writable.
+     */
+    private void checkOutput(List<LintInput> inputs) {
+        if (output == null) {
+            return;
+        }
+        Path parent = output.toString().isBlank() ? null : output.toAbsolutePath().getParent();
+        if (parent != null && !Files.exists(parent)) {
+            throw new InvalidInputException("--output " + output + ": directory " + parent + " does not exist");
+        }
+        List<Path> in = new ArrayList<>();
+        inputs.stream().map(LintInput::name).filter(i -> !i.equals("-")).map(Path::of).forEach(in::add);
+        in.addAll(appConfig);
+        in.add(fromRun);
+        SimulateChecks.checkOutputs(in, Map.of("--output", output));
+    }
+
+    private Writer openOutput() {
         if (output == null) {
             return new NonClosing(spec.commandLine().getOut());
         }
-        Path abs = output.toAbsolutePath();
-        if (Files.isDirectory(abs)) {
-            throw new InvalidInputException("--output " + output + ": is a directory");
-        }
-        Path parent = abs.getParent();
-        if (parent != null && !Files.isDirectory(parent)) {
-            throw new InvalidInputException("--output " + output + ": directory " + parent + " does not exist");
-        }
         try {
-            return new OutputStreamWriter(Files.newOutputStream(abs), StandardCharsets.UTF_8);
+            return new OutputStreamWriter(Files.newOutputStream(output), StandardCharsets.UTF_8);
         } catch (IOException e) {
-            throw new InvalidInputException("--output " + output + ": cannot write (" + InvalidInputException.reason(e) + ")");
+            throw SimulateChecks.writeFailure(output, e);
         }
     }
 

@@ -19,6 +19,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -92,7 +93,9 @@ final class ReplayCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        SimulateChecks.checkWritable("--json", json); // before any run: the report must not be lost at the end
+        // before any run: the report must not be lost at the end, nor overwrite the demo or the pages
+        SimulateChecks.checkOutputs(java.util.Arrays.asList(demoJar), json == null ? Map.of() : Map.of("--json", json),
+                html == null ? Map.of() : Map.of("--html", html));
         if (live) {
             return FleetReplayCommand.runLive(scenarios, replicas, runs, json, html, out, err, quiet);
         }

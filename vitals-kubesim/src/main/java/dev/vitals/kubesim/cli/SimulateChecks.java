@@ -83,6 +83,118 @@ final class SimulateChecks {
         throw new InvalidInputException("cannot start the target: '" + program + "' is not on PATH");
     }
 
+    /**
+     * The one check of a run's output files before anything is opened for writing or run (issue 30):
+     * no empty path; no output that is one of the run's inputs (the same file, also through a symlink,
+     * {@code ./} or a hard link: writing it would destroy the input); no two outputs naming the same
+     * file (one would overwrite the other); then each one {@linkplain #checkWritable writable}. A
+     * device or pipe ({@code /dev/null}) is exempt from the same-file checks: writing it destroys nothing.
+     *
+     * @param inputs the files the run reads (manifest, scenario, model...); null entries, {@code -}
+     *        (standard input) and directories are skipped
+     * @param outputs option name (e.g. {@code --json}) to the file it names, in order; null values skipped
+     * @throws InvalidInputException (one line, exit 2) on the first bad output
+     */
+    static void checkOutputs(List<Path> inputs, Map<String, Path> outputs) {
+        checkOutputs(inputs, outputs, Map.of());
+    }
+
+    /**
+     * As {@link #checkOutputs(List, Map)}, with output directories (e.g. {@code replay --html DIR}) that
+     * take part in the same-file checks but are not opened as files.
+     */
+    static void checkOutputs(List<Path> inputs, Map<String, Path> outputs, Map<String, Path> directories) {
+        List<Map.Entry<String, Path>> seen = new java.util.ArrayList<>();
+        Map<String, Path> all = new java.util.LinkedHashMap<>();
+        outputs.forEach(all::put);
+        directories.forEach(all::put);
+        for (Map.Entry<String, Path> o : all.entrySet()) {
+            Path file = o.getValue();
+            if (file == null) {
+                continue;
+            }
+            if (file.toString().isBlank()) {
+                throw new InvalidInputException(o.getKey() + ": empty path");
+            }
+            if (Files.exists(file) && !Files.isRegularFile(file) && !Files.isDirectory(file)) {
+                seen.add(o); // a device or pipe (/dev/null, /dev/stdout): writing it destroys nothing
+                continue;
+            }
+            for (Path in : inputs) {
+                if (in != null && !in.toString().equals("-") && !Files.isDirectory(in) && sameFile(file, in)) {
+                    throw new InvalidInputException(o.getKey() + " " + file + ": is the input " + in
+                            + "; writing the report there would destroy it, write it elsewhere");
+                }
+            }
+            for (Map.Entry<String, Path> before : seen) {
+                if (sameFile(file, before.getValue())) {
+                    throw new InvalidInputException(o.getKey() + " " + file + ": the same file as " + before.getKey() + " "
+                            + before.getValue() + "; give each output its own file");
+                }
+            }
+            seen.add(o);
+        }
+        for (Map.Entry<String, Path> o : seen) {
+            if (!directories.containsKey(o.getKey())) {
+                checkWritable(o.getKey(), o.getValue());
+            }
+        }
+    }
+
+    /** @return whether two paths name one file: {@link Files#isSameFile} when both exist, else the resolved paths */
+    static boolean sameFile(Path a, Path b) {
+        try {
+            if (Files.exists(a) && Files.exists(b)) {
+                return Files.isSameFile(a, b);
+            }
+        } catch (IOException | SecurityException e) {
+            // fall through to the paths
+        }
+        return resolved(a).equals(resolved(b));
+    }
+
+    /** @return the real path of the longest existing prefix, with the rest appended (symlinked directories resolved) */
+    private static Path resolved(Path p) {
+        Path abs = p.toAbsolutePath().normalize();
+        Path existing = abs;
+        while (existing != null && !Files.exists(existing)) {
+            existing = existing.getParent();
+        }
+        if (existing == null) {
+            return abs;
+        }
+        try {
+            return existing.toRealPath().resolve(existing.relativize(abs));
+        } catch (IOException | SecurityException e) {
+            return abs;
+        }
+    }
+
+    /**
+     * Writes an output file; a failure (a full disk, {@code /dev/full}, a vanished directory) is one
+     * line naming the file and the OS's reason, exit 2, as every other bad output.
+     *
+     * @throws InvalidInputException when the file cannot be written
+     */
+    static void write(Path file, String text) {
+        try {
+            Path parent = file.toAbsolutePath().getParent();
+            if (parent != null) {
+                Files.createDirectories(parent);
+            }
+            Files.writeString(file, text, java.nio.charset.StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw writeFailure(file, e);
+        }
+    }
+
+    /** @return the one-line error for an output that could not be written, e.g. {@code /dev/full: No space left on device} */
+    static InvalidInputException writeFailure(Path file, IOException e) {
+        String reason = e instanceof java.nio.file.FileSystemException && ((java.nio.file.FileSystemException) e).getReason() != null
+                ? ((java.nio.file.FileSystemException) e).getReason() : InvalidInputException.reason(e);
+        return new InvalidInputException(file + ": " + reason);
+    }
+
     /** A report or output file must be creatable: its directory exists (or can be made) and is writable. */
     static void checkWritable(String option, Path file) {
         if (file == null) {

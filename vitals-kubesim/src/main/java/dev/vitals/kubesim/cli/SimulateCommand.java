@@ -193,6 +193,9 @@ final class SimulateCommand implements Callable<Integer> {
             throw new InvalidInputException("--termination-grace-period must be 0-" + MAX_DURATION.toSeconds()
                     + " seconds (at most " + MAX_DURATION.toHours() + "h, the longest run), was " + grace);
         }
+        if (grace != null) { // the override meets the API server's rules as the manifest's value did
+            base.lifecycle().checkGrace("--termination-grace-period " + grace + ": lifecycle", g);
+        }
         return new PodSpec(base.containerName(), ports, s, l, r, rp, g, base.env(), base.containerRestart(), base.lifecycle());
     }
 
@@ -275,8 +278,11 @@ final class SimulateCommand implements Callable<Integer> {
             }
             throw e;
         }
-        SimulateChecks.checkWritable("--json", json);
-        SimulateChecks.checkWritable("--html", html);
+        Map<String, Path> outputs = new LinkedHashMap<>();
+        outputs.put("--json", json);
+        outputs.put("--html", html);
+        outputs.put("--app-output", List.of("discard", "inherit").contains(appOutput) ? null : Path.of(appOutput));
+        SimulateChecks.checkOutputs(java.util.Arrays.asList(manifest, scenarioFile), outputs);
         ProcessBuilder.Redirect redirect = output();
         KubeletOptions opts;
         try {
@@ -452,8 +458,7 @@ final class SimulateCommand implements Callable<Integer> {
                 return ProcessBuilder.Redirect.DISCARD;
             case "inherit":
                 return ProcessBuilder.Redirect.INHERIT;
-            default:
-                SimulateChecks.checkWritable("--app-output", Path.of(appOutput));
+            default: // checked with the other outputs
                 return ProcessBuilder.Redirect.appendTo(new File(appOutput));
         }
     }
@@ -467,7 +472,7 @@ final class SimulateCommand implements Callable<Integer> {
 
     private static void write(Path file, String text, PrintWriter out) {
         if (file != null) {
-            FleetCommand.write(file, text);
+            SimulateChecks.write(file, text);
             out.println("wrote " + file);
             out.flush();
         }

@@ -417,10 +417,14 @@ public record FleetSpec(int replicas, Duration duration, Duration step, long see
          * @param propagationDelay from a Ready change in the kubelet until the Service sees it (endpoints
          *        controller
          *        + kube-proxy), default 1 s
-         * @throws IllegalArgumentException if {@code propagationDelay} is negative
+         * @throws IllegalArgumentException if {@code propagationDelay} is negative or more than {@link #MAX_DURATION}
          */
         public Service {
             nonNegative("service.propagationDelay", propagationDelay);
+            if (propagationDelay.compareTo(MAX_DURATION) > 0) {
+                throw new IllegalArgumentException("service.propagationDelay must be at most " + MAX_DURATION.toHours()
+                        + "h (the longest run), was " + propagationDelay.toSeconds() + "s");
+            }
         }
     }
 

@@ -406,10 +406,7 @@ public final class ManifestReader {
                                 + (sec.isMissingNode() ? "missing" : sec.toString()));
                     }
                     long grace = podSpec.path("terminationGracePeriodSeconds").asLong(30);
-                    if (sec.asLong() > grace) {
-                        throw new InvalidInputException(at + ".sleep.seconds: must be less than terminationGracePeriodSeconds of "
-                                + grace + ", was " + sec.asLong());
-                    }
+                    dev.vitals.kubesim.model.Lifecycle.Sleep.checkGrace(at, sec.asLong(), grace);
                     return Optional.of(new dev.vitals.kubesim.model.Lifecycle.Sleep(sec.asLong()));
                 }
                 default -> throw new InvalidInputException(at + ".tcpSocket: kept by the API for compatibility, but the kubelet"

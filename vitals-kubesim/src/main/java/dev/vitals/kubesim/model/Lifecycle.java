@@ -96,5 +96,38 @@ public record Lifecycle(Optional<Hook> postStart, Optional<Hook> preStop) {
         public String describe() {
             return "sleep " + seconds + "s";
         }
+
+        /**
+         * The API server's rule for a sleep hook (pkg/apis/core/validation: validateSleepAction): it must
+         * not outlast the pod's grace period. One rule for the manifest's
+         * {@code terminationGracePeriodSeconds} and a command-line override of it.
+         *
+         * @param field the hook's field, e.g. {@code spec.containers[0].lifecycle.preStop}
+         * @param seconds the sleep, ≥ 0
+         * @param gracePeriodSeconds the pod's terminationGracePeriodSeconds
+         * @throws dev.vitals.kubesim.input.InvalidInputException when {@code seconds > gracePeriodSeconds}
+         */
+        public static void checkGrace(String field, long seconds, long gracePeriodSeconds) {
+            if (seconds > gracePeriodSeconds) {
+                throw new dev.vitals.kubesim.input.InvalidInputException(field + ".sleep.seconds: must be less than"
+                        + " terminationGracePeriodSeconds of " + gracePeriodSeconds + ", was " + seconds);
+            }
+        }
+    }
+
+    /**
+     * {@link Sleep#checkGrace} for both hooks, e.g. after a grace period given on the command line.
+     *
+     * @param field the lifecycle's field, e.g. {@code lifecycle}
+     * @param gracePeriodSeconds the pod's terminationGracePeriodSeconds
+     * @throws dev.vitals.kubesim.input.InvalidInputException when a sleep hook outlasts it
+     */
+    public void checkGrace(String field, long gracePeriodSeconds) {
+        if (postStart.orElse(null) instanceof Sleep s) {
+            Sleep.checkGrace(field + ".postStart", s.seconds(), gracePeriodSeconds);
+        }
+        if (preStop.orElse(null) instanceof Sleep s) {
+            Sleep.checkGrace(field + ".preStop", s.seconds(), gracePeriodSeconds);
+        }
     }
 }

@@ -128,6 +128,15 @@ class BadInputTableTest {
         write("fleet-kill-at-20s.yaml", fleet + "actions: [{at: 20s, kill: 0}]\n");
         write("fleet-long-timeout.yaml", fleet.replace("timeout: 1s", "timeout: 1000h"));
         write("fleet-rollout-bad.yaml", fleet + "rollout: {strategy: {maxSurge: 0, maxUnavailable: 0}}\n");
+        write("fleet-long-propagation.yaml", fleet + "service: {propagationDelay: 25h}\n");
+        // outputs that are inputs (each its own file: a regression would empty it)
+        write("self-lint.yaml", "kind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n" + container);
+        Files.createSymbolicLink(dir.resolve("self-lint-link.yaml"), dir.resolve("self-lint.yaml"));
+        write("self-simulate.yaml", "kind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n" + container);
+        write("self-scenario.yaml", "duration: 5s\n");
+        write("self-fleet.yaml", fleet);
+        write("prestop-sleep-4.yaml", "kind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n" + container
+                + "    lifecycle: {preStop: {sleep: {seconds: 4}}}\n");
     }
 
     @AfterAll

@@ -33,6 +33,28 @@ class FleetSpecReaderTest {
             "");
 
     @Test
+    void aProbeFieldOf0TakesTheApiDefaultAsInAManifest() {
+        // the API server's defaulting (pkg/apis/core/v1/defaults.go), applied by ProbeSpec.Builder for
+        // manifests, --liveness flags and fleet models alike: 0 is "not set"
+        FleetSpec s = FleetSpecReader.parse(FULL.replace("startup: {periodSeconds: 1, failureThreshold: 60}",
+                "startup: {periodSeconds: 0, timeoutSeconds: 0, successThreshold: 0, failureThreshold: 0}"), "f.yaml");
+        var startup = s.probes().startup().orElseThrow();
+        assertThat(startup.failureThreshold()).isEqualTo(3);
+        assertThat(startup.periodSeconds()).isEqualTo(10);
+        assertThat(startup.timeoutSeconds()).isEqualTo(1);
+        assertThat(startup.successThreshold()).isEqualTo(1);
+    }
+
+    @Test
+    void aPropagationDelayAboveTheFleetCapIsRefused() {
+        assertThat(FleetSpecReader.parse(FULL.replace("propagationDelay: 2s", "propagationDelay: 24h"), "f.yaml")
+                .service().propagationDelay()).isEqualTo(Duration.ofHours(24));
+        assertThatThrownBy(() -> FleetSpecReader.parse(FULL.replace("propagationDelay: 2s", "propagationDelay: 86401s"), "f.yaml"))
+                .isInstanceOf(InvalidInputException.class)
+                .hasMessage("f.yaml: service.propagationDelay must be at most 24h (the longest run), was 86401s");
+    }
+
+    @Test
     void readsEveryField() {
         FleetSpec s = FleetSpecReader.parse(FULL, "f.yaml");
         assertThat(s.replicas()).isEqualTo(12);
