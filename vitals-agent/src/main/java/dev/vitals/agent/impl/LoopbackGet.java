@@ -178,14 +178,9 @@ final class LoopbackGet implements AutoCloseable {
                     return finish(status > 0 ? new Answer(status, null, false)
                             : new Answer(-1, "connection closed before a status line", false), false);
                 }
-                total += n;
-                Answer a = consume(n);
+                Answer a = took(n);
                 if (a != null) {
                     return a;
-                }
-                if (total > MAX_READ) {
-                    return finish(status > 0 ? new Answer(status, null, false)
-                            : new Answer(-1, "no status line in " + MAX_READ + " bytes", false), false);
                 }
             }
         } catch (IOException e) {
@@ -204,15 +199,28 @@ final class LoopbackGet implements AutoCloseable {
             if (n <= 0) {
                 return null;
             }
-            total += n;
-            Answer a = consume(n);
+            Answer a = took(n);
             if (a != null) {
                 return a;
             }
-            if (total > MAX_READ) {
-                return finish(status > 0 ? new Answer(status, null, false)
-                        : new Answer(-1, "no status line in " + MAX_READ + " bytes", false), false);
-            }
+        }
+        return null;
+    }
+
+    /**
+     * Counts {@code n} bytes just read into {@link #buf} and feeds them to the parser.
+     *
+     * @return the answer once the response is complete or past {@link #MAX_READ}, else null
+     */
+    private Answer took(int n) {
+        total += n;
+        Answer a = consume(n);
+        if (a != null) {
+            return a;
+        }
+        if (total > MAX_READ) {
+            return finish(status > 0 ? new Answer(status, null, false)
+                    : new Answer(-1, "no status line in " + MAX_READ + " bytes", false), false);
         }
         return null;
     }
