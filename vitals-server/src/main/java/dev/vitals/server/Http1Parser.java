@@ -4,13 +4,13 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
 /**
- * An incremental, strict HTTP/1.x request-head parser for the JDK transport ({@link NioTransport}):
- * fed whatever bytes arrive, it returns each request once its head (request line and header
+ * The probe server's one HTTP/1.x parsing path, for both transports (through
+ * {@link ProbeConnection}): an incremental, strict request-head parser, fed whatever bytes arrive, it returns each request once its head (request line and header
  * block) is complete, keeping only the line being read. It reads what the probe server needs —
  * method, target, version, {@code Connection}, {@code Content-Length},
  * {@code Transfer-Encoding}, {@code Authorization} — and rejects the rest of what is malformed.
  *
- * <p>Limits (the same as the Netty transport's decoder): a request line longer than
+ * <p>Limits: a request line longer than
  * {@code maxHeaderSize} bytes is 400 "request line too long", a header block longer than it is
  * 431; a malformed line or header, a bad {@code Content-Length}, or obsolete line folding is 400
  * "malformed HTTP request" (a control character other than CR, LF and a header's tab as soon as it
@@ -105,7 +105,7 @@ final class Http1Parser {
             if (isControl(b) && !(b == '\t' && state == HEADERS)) {
                 // No request line or header may hold one (a tab only between a header's name and
                 // value's ends): fail now rather than wait for a newline that a TLS ClientHello or
-                // binary noise never sends (Netty answers those at once too).
+                // binary noise never sends.
                 return fail(MALFORMED, "control character 0x" + Integer.toHexString(b & 0xff)
                         + (state == HEADERS ? " in a header line" : " in the request line"));
             }
@@ -328,13 +328,13 @@ final class Http1Parser {
         }
     }
 
-    /** A request-target byte: visible, not a space or a control character (obs-text allowed, as Netty does). */
     /** A control character other than CR and LF (which end lines). */
     private static boolean isControl(byte b) {
         int v = b & 0xff;
         return (v < 0x20 && v != '\r' && v != '\n') || v == 0x7f;
     }
 
+    /** A request-target byte: visible, not a space or a control character (obs-text allowed). */
     private static boolean isVisible(byte b) {
         int v = b & 0xff;
         return v > 0x20 && v != 0x7f;

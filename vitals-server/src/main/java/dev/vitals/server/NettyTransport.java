@@ -1,7 +1,9 @@
 package dev.vitals.server;
 
 import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.Unpooled;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelConfig;
@@ -17,18 +19,26 @@ import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.handler.codec.http.HttpDecoderConfig;
-import io.netty.handler.codec.http.HttpRequestDecoder;
+import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.FastThreadLocalThread;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * {@link ProbeServer.Transport#NETTY}: Netty's NIO event loops, {@code HttpRequestDecoder} for
- * the limits, and {@link ProbeConnection} as the per-connection glue. Every Netty type of the
- * probe server lives here and in {@link ProbeConnection}.
+ * {@link ProbeServer.Transport#NETTY}: Netty's NIO event loops carrying raw bytes. Each channel's
+ * pipeline holds one handler, {@link Connection}, that hands every {@code ByteBuf} read to the
+ * connection's {@link ProbeConnection} (which parses, decides and answers, as on the JDK
+ * transport) and carries out what it asks: write, flush, close lingering, close, timers. No Netty
+ * HTTP codec: the HTTP/1.x parsing path is {@link Http1Parser} on both transports. Every Netty
+ * type of the probe server lives in this file; it needs {@code io.netty:netty-transport} (with
+ * {@code netty-buffer} and {@code netty-common}) 4.1 or 4.2, an optional dependency of
+ * vitals-server.
  */
 final class NettyTransport implements ServerTransport {
     private static final long BIND_WAIT_SECONDS = 10;
@@ -55,9 +65,6 @@ final class NettyTransport implements ServerTransport {
     public InetSocketAddress bind(InetSocketAddress address) {
         EventLoopGroup g = newEventLoopGroup(server.eventLoopThreads());
         ChannelGroup all = new DefaultChannelGroup("vitals-probe", g.next());
-        HttpDecoderConfig decoderConfig = new HttpDecoderConfig()
-                .setMaxInitialLineLength(server.maxHeaderSize())
-                .setMaxHeaderSize(server.maxHeaderSize());
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(g)
                 .channel(NioServerSocketChannel.class)
@@ -70,17 +77,12 @@ final class NettyTransport implements ServerTransport {
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
-                        InetSocketAddress remote = ch.remoteAddress();
-                        ProbeConnection c = new ProbeConnection(server, responder, ch,
-                                remote == null ? null : remote.getAddress());
+                        Connection c = new Connection(server, responder, ch);
                         // At the limit, make room: never refuse the newest connection (DESIGN.md 6b).
-                        server.admit(c.entry());
-                        ch.closeFuture().addListener(f -> server.closed(c.entry()));
+                        server.admit(c.connection.entry());
+                        ch.closeFuture().addListener(f -> c.connection.closed());
                         all.add(ch);
-                        ch.pipeline()
-                                .addLast("vitals-raw-bytes", c.rawBytes)
-                                .addLast("vitals-http-decoder", new HttpRequestDecoder(decoderConfig))
-                                .addLast("vitals-probe", c.requests);
+                        ch.pipeline().addLast("vitals-probe", c);
                     }
                 });
         ChannelFuture bound = bootstrap.bind(address);
@@ -106,9 +108,9 @@ final class NettyTransport implements ServerTransport {
     @Override
     public void closeIdle() {
         for (Channel ch : channels) {
-            ProbeConnection.Requests r = ch.pipeline().get(ProbeConnection.Requests.class);
-            if (r != null) {
-                ch.eventLoop().execute(() -> r.connection().closeIfIdle());
+            Connection c = ch.pipeline().get(Connection.class);
+            if (c != null) {
+                ch.eventLoop().execute(c.connection::closeIfIdle);
             }
         }
     }
@@ -127,6 +129,126 @@ final class NettyTransport implements ServerTransport {
     /** The listening channel, for tests; null before {@link #bind}. */
     Channel serverChannel() {
         return serverChannel;
+    }
+
+    /**
+     * One connection's adapter: the only handler in its channel's pipeline. It moves bytes
+     * between the channel and its {@link ProbeConnection} and runs its timers on the channel's
+     * event loop; it decides nothing about HTTP. A client that sends requests but reads no answers
+     * stops being read from (auto-read follows writability); the idle timeout then closes it.
+     */
+    static final class Connection extends ChannelInboundHandlerAdapter implements ProbeConnection.Io {
+        final ProbeConnection connection;
+        private final SocketChannel channel;
+        private ChannelHandlerContext ctx;
+
+        Connection(ProbeServer server, ProbeResponder responder, SocketChannel channel) {
+            this.channel = channel;
+            InetSocketAddress remote = channel.remoteAddress();
+            InetAddress peer = remote == null ? null : remote.getAddress();
+            this.connection = new ProbeConnection(server, responder, this, peer);
+        }
+
+        // -------------------------------------------------------------- channel → connection
+
+        @Override
+        public void handlerAdded(ChannelHandlerContext c) {
+            ctx = c;
+        }
+
+        @Override
+        public void channelActive(ChannelHandlerContext c) {
+            connection.opened();
+            c.fireChannelActive();
+        }
+
+        @Override
+        public void channelRead(ChannelHandlerContext c, Object msg) {
+            try {
+                if (msg instanceof ByteBuf) {
+                    ByteBuf b = (ByteBuf) msg;
+                    // Unpooled direct buffers lend their internal NIO view: no copy, no allocation.
+                    ByteBuffer in = b.nioBufferCount() == 1 ? b.internalNioBuffer(b.readerIndex(), b.readableBytes())
+                            : b.nioBuffer();
+                    connection.read(in);
+                }
+            } finally {
+                ReferenceCountUtil.release(msg);
+            }
+        }
+
+        @Override
+        public void channelWritabilityChanged(ChannelHandlerContext c) {
+            c.channel().config().setAutoRead(c.channel().isWritable());
+            c.fireChannelWritabilityChanged();
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext c, Throwable cause) {
+            connection.failed(cause);
+        }
+
+        // -------------------------------------------------------------- connection → channel
+
+        @Override
+        public void write(byte[] head, byte[] connectionLine, byte[] body) {
+            ByteBuf buf = ctx.alloc().ioBuffer(head.length + connectionLine.length + body.length);
+            buf.writeBytes(head).writeBytes(connectionLine).writeBytes(body);
+            ctx.write(buf, ctx.voidPromise());
+        }
+
+        @Override
+        public void flush() {
+            ctx.flush();
+        }
+
+        @Override
+        public void closeAfterWriting(long lingerMillis) {
+            ctx.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(f -> {
+                if (!f.isSuccess() || !channel.isActive()) {
+                    ctx.close();
+                    return;
+                }
+                channel.shutdownOutput();
+                channel.eventLoop().schedule(() -> {
+                    ctx.close();
+                }, lingerMillis, TimeUnit.MILLISECONDS);
+            });
+        }
+
+        @Override
+        public void close() {
+            if (ctx == null) {
+                channel.close();
+            } else {
+                ctx.close();
+            }
+        }
+
+        @Override
+        public ProbeConnection.Timer schedule(long delayNanos, Runnable task) {
+            ScheduledFuture<?> f = channel.eventLoop().schedule(task, delayNanos, TimeUnit.NANOSECONDS);
+            return () -> f.cancel(false);
+        }
+
+        @Override
+        public void execute(Runnable task) {
+            try {
+                channel.eventLoop().execute(task);
+            } catch (RejectedExecutionException e) {
+                // the event loop is shut down: the connection is gone
+            }
+        }
+
+        @Override
+        public boolean inLoop() {
+            return channel.eventLoop().inEventLoop();
+        }
+
+        @Override
+        public Object remote() {
+            return channel.remoteAddress();
+        }
     }
 
     /**

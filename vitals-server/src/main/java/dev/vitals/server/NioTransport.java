@@ -12,14 +12,12 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.PriorityQueue;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -34,27 +32,15 @@ import java.util.concurrent.atomic.AtomicLong;
  * first loop also accepts, handing connections to the loops in turn. Never a thread per
  * connection.
  *
- * <p>Per connection, everything runs on its loop, so the state needs no locks: {@link Http1Parser}
- * reads request heads incrementally; requests pipelined behind an on-demand evaluation wait in a
- * queue of at most 16 (more closes the connection) and are answered in order; answers are written
- * at once when the socket takes them, else the rest waits for {@code OP_WRITE} and the connection
- * is not read meanwhile (a client that does not read its answers stops being read; the idle
- * deadline closes it). A closing connection is closed lingering: output shut down, input read and
- * dropped until the client closes, for at most 2 s (or the read timeout, if shorter).
- *
- * <p>Deadlines, as on the Netty transport: a request must arrive within the read timeout of its
- * first byte (of the connection's opening, for the first request), never pushed back by later
- * bytes; a kept-alive connection may sit without a byte for the idle timeout. One lazily
- * re-armed timer per connection enforces both.
+ * <p>Per connection, {@link Conn} is a thin adapter: it reads into the loop's shared buffer and
+ * hands the bytes to the connection's {@link ProbeConnection}, which parses ({@link Http1Parser}),
+ * keeps the deadlines, pipelining and keep-alive rules and answers, exactly as on the Netty
+ * transport; {@code Conn} writes what it is given, waits for {@code OP_WRITE} when the socket is
+ * full (not reading meanwhile), closes lingering when asked and runs the connection's timers on
+ * the loop's timer queue.
  */
 final class NioTransport implements ServerTransport {
     private static final System.Logger LOG = System.getLogger("dev.vitals.server");
-    private static final byte[] CRLF = {'\r', '\n'};
-    private static final byte[] NOTHING = {};
-    private static final byte[] CONNECTION_CLOSE = "Connection: close\r\n".getBytes(StandardCharsets.US_ASCII);
-    private static final byte[] CONNECTION_KEEP_ALIVE = "Connection: keep-alive\r\n".getBytes(StandardCharsets.US_ASCII);
-    /** Pipelined requests queued behind one being answered; one more closes the connection. */
-    static final int MAX_QUEUED = 16;
     /** Connections accepted per wake-up of the accepting loop, so reading is not starved during a flood. */
     private static final int ACCEPTS_PER_WAKEUP = 16;
     /** Bytes read at once; one buffer per loop, shared by its connections. */
@@ -127,7 +113,7 @@ final class NioTransport implements ServerTransport {
         for (Loop l : loops) {
             l.execute(() -> {
                 for (Conn c : new ArrayList<>(l.conns)) {
-                    c.closeIfIdle();
+                    c.connection.closeIfIdle();
                 }
             });
         }
@@ -192,24 +178,25 @@ final class NioTransport implements ServerTransport {
     // ------------------------------------------------------------------ event loop
 
     /** A one-shot timer on a loop; cancelled ones stay queued until their time and are skipped. */
-    private static final class Timer implements Comparable<Timer> {
+    private static final class LoopTimer implements Comparable<LoopTimer>, ProbeConnection.Timer {
         final long at;
         final long seq;
         final Runnable task;
         boolean cancelled;
 
-        Timer(long at, long seq, Runnable task) {
+        LoopTimer(long at, long seq, Runnable task) {
             this.at = at;
             this.seq = seq;
             this.task = task;
         }
 
-        void cancel() {
+        @Override
+        public void cancel() {
             cancelled = true;
         }
 
         @Override
-        public int compareTo(Timer o) {
+        public int compareTo(LoopTimer o) {
             long d = at - o.at;
             return d < 0 ? -1 : d > 0 ? 1 : Long.compare(seq, o.seq);
         }
@@ -220,7 +207,7 @@ final class NioTransport implements ServerTransport {
         final Thread thread;
         final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
         final AtomicBoolean wakeupPending = new AtomicBoolean();
-        final PriorityQueue<Timer> timers = new PriorityQueue<>();
+        final PriorityQueue<LoopTimer> timers = new PriorityQueue<>();
         final ByteBuffer readBuffer = ByteBuffer.allocateDirect(READ_BUFFER);
         final Set<Conn> conns = new HashSet<>();
         SelectionKey acceptKey;
@@ -247,8 +234,8 @@ final class NioTransport implements ServerTransport {
         }
 
         /** Runs {@code task} on this loop after {@code delayNanos}. Loop thread only. */
-        Timer schedule(long delayNanos, Runnable task) {
-            Timer t = new Timer(System.nanoTime() + delayNanos, seq++, task);
+        LoopTimer schedule(long delayNanos, Runnable task) {
+            LoopTimer t = new LoopTimer(System.nanoTime() + delayNanos, seq++, task);
             timers.add(t);
             return t;
         }
@@ -325,7 +312,7 @@ final class NioTransport implements ServerTransport {
         private void runTimers() {
             long now = System.nanoTime();
             while (!timers.isEmpty() && timers.peek().at - now <= 0) {
-                Timer t = timers.poll();
+                LoopTimer t = timers.poll();
                 if (!t.cancelled) {
                     safely(t.task);
                 }
@@ -389,7 +376,7 @@ final class NioTransport implements ServerTransport {
                 Conn c = new Conn(target, ch, peer, remote);
                 open.incrementAndGet();
                 // At the limit, make room: never refuse the newest connection (DESIGN.md 6b).
-                server.admit(c.entry);
+                server.admit(c.connection.entry());
                 if (target == this) {
                     c.run();
                 } else {
@@ -420,37 +407,30 @@ final class NioTransport implements ServerTransport {
 
     // ------------------------------------------------------------------ one connection
 
-    /** One connection; everything but {@link #evict()} runs on its loop. {@link #run()} registers it. */
-    private final class Conn implements Runnable, ConnectionTable.Handle {
+    /**
+     * One connection's adapter: moves bytes between its socket and its {@link ProbeConnection}
+     * and runs its timers on its loop; it decides nothing about HTTP. Answers are written at once
+     * when the socket takes them, else the rest waits for {@code OP_WRITE} and the connection is
+     * not read meanwhile (a client that reads no answers stops being read). Everything runs on
+     * its loop; {@link #run()} registers it.
+     */
+    private final class Conn implements Runnable, ProbeConnection.Io {
         final Loop loop;
         final SocketChannel ch;
         final String remote;
-        final ConnectionTable.Entry entry;
-        private final Http1Parser parser;
+        final ProbeConnection connection;
         private SelectionKey key;
         private boolean closed;
-        // deadlines
-        private boolean reading = true;
-        private boolean hasDeadline;
-        private long deadline;
-        private Timer timer;
-        private long timerAt;
-        private Timer linger;
-        // requests and answers
-        private boolean busy;
-        private boolean closing;
         private boolean closeAfterFlush;
-        private boolean errorLogged;
-        private Pending pending;
-        private final ArrayDeque<Http1Parser.Request> queued = new ArrayDeque<>(2);
+        private long lingerMillis;
+        private LoopTimer linger;
         private final ArrayDeque<ByteBuffer> out = new ArrayDeque<>(2);
 
         Conn(Loop loop, SocketChannel ch, InetAddress peer, String remote) {
             this.loop = loop;
             this.ch = ch;
             this.remote = remote;
-            this.entry = new ConnectionTable.Entry(this, peer);
-            this.parser = new Http1Parser(server.maxHeaderSize());
+            this.connection = new ProbeConnection(server, responder, this, peer);
         }
 
         /** Registers with the loop's selector; the read deadline runs from here (the opening). */
@@ -470,126 +450,8 @@ final class NioTransport implements ServerTransport {
                 return;
             }
             loop.conns.add(this);
-            reading = true;
-            setDeadline(System.nanoTime() + server.readTimeoutNanos());
+            connection.opened();
         }
-
-        // -------------------------------------------------------------- deadlines
-
-        private void setDeadline(long at) {
-            deadline = at;
-            hasDeadline = true;
-            if (timer == null || at - timerAt < 0) {
-                if (timer != null) {
-                    timer.cancel();
-                }
-                timerAt = at;
-                timer = loop.schedule(at - System.nanoTime(), this::onTimer);
-            }
-        }
-
-        private void onTimer() {
-            timer = null;
-            if (!hasDeadline || closed) {
-                return;
-            }
-            long left = deadline - System.nanoTime();
-            if (left > 0) {
-                timerAt = deadline;
-                timer = loop.schedule(left, this::onTimer);
-                return;
-            }
-            LOG.log(Level.DEBUG, () -> "probe connection " + remote + " closed: "
-                    + (reading ? "no complete request within the read timeout" : "idle timeout"));
-            close();
-        }
-
-        // -------------------------------------------------------------- closing
-
-        @Override
-        public void evict() {
-            if (loop.inLoop()) {
-                evictNow(); // at once: the descriptor is free before the next accept
-            } else {
-                loop.execute(this::evictNow);
-            }
-        }
-
-        private void evictNow() {
-            if (!closed) {
-                LOG.log(Level.TRACE, () -> "probe connection " + remote + " closed to make room for a newer one");
-                close();
-            }
-        }
-
-        /** Closes the connection unless an answer is being prepared; used by a graceful stop. */
-        void closeIfIdle() {
-            if (!busy) {
-                close();
-            }
-        }
-
-        private void error(IOException e) {
-            if (!errorLogged) {
-                errorLogged = true;
-                LOG.log(Level.DEBUG, () -> "probe connection " + remote + " closed after error: " + e);
-            }
-            close();
-        }
-
-        void close() {
-            if (closed) {
-                return;
-            }
-            closed = true;
-            closing = true;
-            hasDeadline = false;
-            if (timer != null) {
-                timer.cancel();
-                timer = null;
-            }
-            if (linger != null) {
-                linger.cancel();
-                linger = null;
-            }
-            if (pending != null) {
-                pending.done = true;
-                if (pending.safety != null) {
-                    pending.safety.cancel();
-                }
-                pending = null;
-            }
-            queued.clear();
-            out.clear();
-            if (key != null) {
-                key.cancel();
-            }
-            closeQuietly(ch);
-            loop.conns.remove(this);
-            open.decrementAndGet();
-            server.closed(entry);
-        }
-
-        /**
-         * Half-closes after the last answer and reads (and drops) whatever the client still sends
-         * until it closes, for at most {@link ProbeConnection#LINGER_MILLIS} (or the read
-         * timeout, if shorter). Closing at once with unread input would make the kernel send a
-         * reset, which can destroy the answer (a 431 to a 200 KB header, say) before the client
-         * reads it.
-         */
-        private void lingeringClose() {
-            try {
-                ch.shutdownOutput();
-            } catch (IOException e) {
-                close();
-                return;
-            }
-            interest(SelectionKey.OP_READ);
-            long millis = Math.min(ProbeConnection.LINGER_MILLIS, TimeUnit.NANOSECONDS.toMillis(server.readTimeoutNanos()));
-            linger = loop.schedule(TimeUnit.MILLISECONDS.toNanos(Math.max(1, millis)), this::close);
-        }
-
-        // -------------------------------------------------------------- reading
 
         void onReadable() {
             ByteBuffer buf = loop.readBuffer;
@@ -598,136 +460,33 @@ final class NioTransport implements ServerTransport {
             try {
                 n = ch.read(buf);
             } catch (IOException e) {
-                error(e);
+                connection.failed(e);
                 return;
             }
             if (n < 0) {
                 close(); // the client closed its side: no half-open connections
                 return;
             }
-            if (n == 0 || closing) {
-                return; // a closing connection drops what it reads
-            }
-            if (!reading && !busy) {
-                reading = true;
-                setDeadline(System.nanoTime() + server.readTimeoutNanos());
-            }
             buf.flip();
-            while (!closing) {
-                Http1Parser.Request req = parser.next(buf);
-                if (req == null) {
-                    break;
-                }
-                onRequest(req);
-            }
-            flush();
+            connection.read(buf);
         }
 
-        private void onRequest(Http1Parser.Request req) {
-            if (busy) {
-                if (queued.size() >= MAX_QUEUED) {
-                    LOG.log(Level.DEBUG, () -> "probe connection " + remote + " closed: more than " + MAX_QUEUED
-                            + " pipelined requests");
-                    close();
-                    return;
-                }
-                queued.add(req);
-                return;
-            }
-            process(req);
-        }
-
-        // -------------------------------------------------------------- answering
-
-        private void process(Http1Parser.Request req) {
-            reading = false;
-            hasDeadline = false;
-            if (req.failure != null) {
-                LOG.log(Level.DEBUG, () -> "probe connection " + remote + ": bad request, " + req.failure.status()
-                        + " and closing: " + req.cause);
-                write(req.failure, false, false, false);
-                return;
-            }
-            boolean head = "HEAD".equals(req.method);
-            boolean keepAlive = req.keepAlive && !req.hasBody && !server.isStopping();
-            Route route = responder.router().route(req.method, req.target, req.authorization);
-            if (!responder.needsEvaluation(route)) {
-                write(responder.answerNow(route), head, keepAlive, req.http10);
-                return;
-            }
-            // On-demand checks: evaluate on Vitals' executor, answer back on the loop.
-            busy = true;
-            entry.busy = true;
-            Pending p = new Pending(head, keepAlive, req.http10);
-            pending = p;
-            long safetyMillis = responder.wait(route).toMillis() + ProbeConnection.SAFETY_MARGIN_MILLIS;
-            p.safety = loop.schedule(TimeUnit.MILLISECONDS.toNanos(safetyMillis), () -> {
-                LOG.log(Level.DEBUG, () -> "on-demand evaluation of " + route.groups() + " missed its deadline of "
-                        + safetyMillis + " ms; answering from the current state");
-                complete(p, responder.answerNow(route));
-            });
-            CompletableFuture<ProbeResponse> f = responder.evaluate(route);
-            f.whenComplete((response, error) -> {
-                ProbeResponse r = response != null ? response : responder.answerNow(route);
-                if (loop.inLoop()) {
-                    complete(p, r);
-                } else {
-                    loop.execute(() -> complete(p, r));
-                }
-            });
-        }
-
-        private void complete(Pending p, ProbeResponse response) {
-            if (p.done) {
-                return;
-            }
-            p.done = true;
-            p.safety.cancel();
-            pending = null;
-            busy = false;
-            entry.busy = false;
-            if (closed) {
-                return;
-            }
-            boolean keepAlive = p.keepAlive && !server.isStopping();
-            write(response, p.head, keepAlive, p.http10);
-            while (!busy && !closing && !queued.isEmpty()) {
-                process(queued.poll());
-            }
-            flush();
-        }
-
-        /** Queues an answer; {@link #flush()} writes it (at the end of the read, or at once when closing). */
-        private void write(ProbeResponse r, boolean head, boolean keepAlive, boolean http10) {
-            byte[] h = r.head();
-            byte[] connection = !keepAlive ? CONNECTION_CLOSE : http10 ? CONNECTION_KEEP_ALIVE : NOTHING;
-            byte[] body = head ? NOTHING : r.body();
-            server.answered(entry);
-            byte[] all = new byte[h.length + connection.length + CRLF.length + body.length];
-            System.arraycopy(h, 0, all, 0, h.length);
-            System.arraycopy(connection, 0, all, h.length, connection.length);
-            System.arraycopy(CRLF, 0, all, h.length + connection.length, CRLF.length);
-            System.arraycopy(body, 0, all, h.length + connection.length + CRLF.length, body.length);
+        @Override
+        public void write(byte[] head, byte[] connectionLine, byte[] body) {
+            byte[] all = new byte[head.length + connectionLine.length + body.length];
+            System.arraycopy(head, 0, all, 0, head.length);
+            System.arraycopy(connectionLine, 0, all, head.length, connectionLine.length);
+            System.arraycopy(body, 0, all, head.length + connectionLine.length, body.length);
             out.add(ByteBuffer.wrap(all));
-            if (!keepAlive) {
-                closing = true;
-                closeAfterFlush = true;
-                hasDeadline = false;
-                flush();
-                return;
-            }
-            if (!busy) {
-                reading = false;
-                setDeadline(System.nanoTime() + server.idleTimeoutNanos());
-            }
         }
 
         /**
          * Writes what the socket takes. The rest waits for {@code OP_WRITE}, and the connection is
          * not read until it is written: a client that reads no answers stops being read.
          */
-        void flush() {
-            if (closed || (key == null)) {
+        @Override
+        public void flush() {
+            if (closed || key == null) {
                 return;
             }
             while (!out.isEmpty()) {
@@ -735,7 +494,7 @@ final class NioTransport implements ServerTransport {
                 try {
                     ch.write(b);
                 } catch (IOException e) {
-                    error(e);
+                    connection.failed(e);
                     return;
                 }
                 if (b.hasRemaining()) {
@@ -746,30 +505,68 @@ final class NioTransport implements ServerTransport {
             }
             if (closeAfterFlush) {
                 closeAfterFlush = false;
-                lingeringClose();
-                return;
+                try {
+                    ch.shutdownOutput();
+                } catch (IOException e) {
+                    close();
+                    return;
+                }
+                linger = loop.schedule(TimeUnit.MILLISECONDS.toNanos(lingerMillis), this::close);
             }
             interest(SelectionKey.OP_READ);
+        }
+
+        @Override
+        public void closeAfterWriting(long millis) {
+            closeAfterFlush = true;
+            lingerMillis = millis;
+            flush();
+        }
+
+        @Override
+        public void close() {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            if (linger != null) {
+                linger.cancel();
+                linger = null;
+            }
+            out.clear();
+            if (key != null) {
+                key.cancel();
+            }
+            closeQuietly(ch);
+            loop.conns.remove(this);
+            open.decrementAndGet();
+            connection.closed();
+        }
+
+        @Override
+        public ProbeConnection.Timer schedule(long delayNanos, Runnable task) {
+            return loop.schedule(delayNanos, task);
+        }
+
+        @Override
+        public void execute(Runnable task) {
+            loop.execute(task);
+        }
+
+        @Override
+        public boolean inLoop() {
+            return loop.inLoop();
+        }
+
+        @Override
+        public Object remote() {
+            return remote;
         }
 
         private void interest(int ops) {
             if (key.isValid() && key.interestOps() != ops) {
                 key.interestOps(ops);
             }
-        }
-    }
-
-    private static final class Pending {
-        final boolean head;
-        final boolean keepAlive;
-        final boolean http10;
-        Timer safety;
-        boolean done;
-
-        Pending(boolean head, boolean keepAlive, boolean http10) {
-            this.head = head;
-            this.keepAlive = keepAlive;
-            this.http10 = http10;
         }
     }
 }

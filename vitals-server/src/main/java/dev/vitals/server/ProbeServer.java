@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The isolated probe server (DESIGN.md P1 and section 6): an HTTP/1.1 listener on its own event
- * loop (Netty's by default, or the JDK's {@code java.nio} alone: {@link Builder#transport}), which
+ * loop (the JDK's {@code java.nio} by default, or Netty's: {@link Builder#transport}), which
  * Vitals creates and never shares with the application, answering
  * {@code /livez}, {@code /readyz}, {@code /startupz} (plus per-check paths, {@code ?verbose},
  * {@code ?exclude=}) and JSON reports at {@code /health} and {@code /health/<group>}.
@@ -96,26 +96,27 @@ public final class ProbeServer implements AutoCloseable {
     private enum State { NEW, RUNNING, STOPPED }
 
     /**
-     * What carries the probe server's bytes. Both speak the same HTTP contract (routes, formats,
-     * details policy), keep the same limits, deadlines and connection policy (DESIGN.md 6b), run
-     * on {@code vitals-probe-N} daemon threads of their own, and answer on-demand evaluations the
-     * same way; they differ in what they load into the JVM (DESIGN.md 6a).
+     * What carries the probe server's bytes. Only the event loop differs: both hand raw bytes to
+     * the same connection state machine and HTTP/1.x parser, so they answer every request alike
+     * (routes, formats, details policy, limits, deadlines, pipelining, keep-alive and the
+     * connection policy of DESIGN.md 6b), run on {@code vitals-probe-N} daemon threads of their
+     * own, and answer on-demand evaluations the same way; they differ in what they load into the
+     * JVM (DESIGN.md 6a).
      */
     public enum Transport {
         /**
-         * Netty's NIO event loops and HTTP/1.1 decoder (the default). Costs the Netty classes the
-         * server needs, about 420 of them (transport, buffer, codec, common), loaded at start;
-         * free when the application already loads Netty. Requires {@code io.netty:netty-codec-http}
-         * 4.1 or 4.2 at run time.
+         * Netty's NIO event loops. Costs the Netty classes the server needs (transport, buffer,
+         * common), loaded at start; free when the application already loads Netty. Requires
+         * {@code io.netty:netty-transport} 4.1 or 4.2, which vitals-server does not bring (an
+         * optional dependency): {@link ProbeServer#start()} throws {@link IllegalStateException}
+         * naming it when it is missing.
          */
         NETTY,
         /**
          * The JDK's {@code java.nio} alone ({@code Selector}, {@code ServerSocketChannel},
-         * {@code SocketChannel}) with a small strict HTTP/1.x parser of Vitals' own: no Netty class
-         * is loaded, so the server costs a few dozen classes of its own. Made for the Java agent,
-         * which runs inside a JVM it does not know under a start-up and memory budget; any
-         * application may choose it. On the class path Netty may then be absent; on the module
-         * path the {@code dev.vitals.server} module still requires Netty's modules to resolve.
+         * {@code SocketChannel}), the default: no Netty class is loaded and no Netty jar is
+         * needed, on the class path or the module path, so the server costs a few dozen classes
+         * of its own.
          */
         JDK
     }
@@ -156,8 +157,9 @@ public final class ProbeServer implements AutoCloseable {
      *
      * @return this server
      * @throws IllegalStateException if the server is running or was stopped (build a new one), if
-     *     the registry is closed, or if the port cannot be bound; the message names the port
-     *     (for example "port 8081 is already in use")
+     *     the registry is closed, if the port cannot be bound (the message names the port, for
+     *     example "port 8081 is already in use"), or if {@link Transport#NETTY} was chosen and
+     *     Netty is not present (the message names the artifact to add)
      */
     public ProbeServer start() {
         synchronized (lifecycle) {
@@ -241,7 +243,27 @@ public final class ProbeServer implements AutoCloseable {
         if (kind == Transport.JDK) {
             return new NioTransport(this, responder);
         }
+        requireNetty();
         return new NettyTransport(this, responder);
+    }
+
+    /** The artifact {@link Transport#NETTY} needs, which vitals-server declares optional. */
+    static final String NETTY_ARTIFACT = "io.netty:netty-transport";
+
+    /**
+     * @throws IllegalStateException naming {@link #NETTY_ARTIFACT} if Netty's transport cannot be
+     *     loaded by this module (absent from the class path, or from the module path's resolved
+     *     modules)
+     */
+    static void requireNetty() {
+        try {
+            Class.forName("io.netty.channel.nio.NioEventLoopGroup", false, ProbeServer.class.getClassLoader());
+            Class.forName("io.netty.buffer.ByteBuf", false, ProbeServer.class.getClassLoader());
+        } catch (ClassNotFoundException | LinkageError e) {
+            throw new IllegalStateException("probe server: Transport.NETTY needs " + NETTY_ARTIFACT
+                    + " (4.1 or 4.2), which is not present: add it to the application's dependencies"
+                    + " (on the module path also require io.netty.transport), or use Transport.JDK", e);
+        }
     }
 
     /**
@@ -445,7 +467,7 @@ public final class ProbeServer implements AutoCloseable {
         private InetAddress bindAddress;
         private int port = DEFAULT_PORT;
         private int eventLoopThreads = 1;
-        private Transport transport = Transport.NETTY;
+        private Transport transport = Transport.JDK;
         private int maxConnections = 1024;
         private int maxConnectionsPerAddress = -1;
         private int maxHeaderSize = 8192;
@@ -499,9 +521,10 @@ public final class ProbeServer implements AutoCloseable {
         }
 
         /**
-         * @param transport what carries the bytes: {@link Transport#NETTY} (default) or
-         *     {@link Transport#JDK} (java.nio only, no Netty class loaded); the HTTP contract,
-         *     limits, deadlines and connection policy are the same
+         * @param transport what carries the bytes: {@link Transport#JDK} (default: java.nio only,
+         *     no Netty class loaded or needed) or {@link Transport#NETTY} (needs
+         *     {@code io.netty:netty-transport}, an optional dependency); the HTTP contract, limits,
+         *     deadlines and connection policy are the same, from one connection state machine
          * @return this builder
          * @throws NullPointerException if {@code transport} is null
          */

@@ -3,13 +3,14 @@ package dev.vitals.server;
 import java.net.InetSocketAddress;
 
 /**
- * The probe server's network side, behind {@link ProbeServer}: listening, accepting, parsing
- * HTTP/1.x, deadlines and writing answers on event-loop threads of its own. Two implementations:
- * {@link NettyTransport} ({@link ProbeServer.Transport#NETTY}) and {@link NioTransport}
- * ({@link ProbeServer.Transport#JDK}, java.nio only). Both admit connections through the
- * server's {@link ConnectionTable} ({@link ProbeServer#admit}), route through the same
- * {@link ProbeResponder} and keep the same HTTP contract, limits and deadlines (the class Javadoc
- * of {@link ProbeServer}, DESIGN.md sections 6, 6a and 6b).
+ * The probe server's network side, behind {@link ProbeServer}: listening, accepting, reading and
+ * writing bytes and running timers on event-loop threads of its own. Two implementations:
+ * {@link NioTransport} ({@link ProbeServer.Transport#JDK}, java.nio only, the default) and
+ * {@link NettyTransport} ({@link ProbeServer.Transport#NETTY}). Both admit connections through
+ * the server's {@link ConnectionTable} ({@link ProbeServer#admit}) and give each one a
+ * {@link ProbeConnection}, the one state machine that parses, decides and answers, so the HTTP
+ * contract, limits and deadlines are the same by construction (the class Javadoc of
+ * {@link ProbeServer}, DESIGN.md sections 6, 6a and 6b).
  *
  * <p>Its type appears nowhere else in the facade's signatures, fields or static initialisers, so
  * running the JDK transport never loads a Netty class. Lifecycle calls come from

@@ -9,8 +9,9 @@
  * {@link java.lang.NullPointerException} naming the parameter.
  *
  * <p>Routing and formatting are kept apart from the transports (package-private
- * {@code ProbeRouter}; the transports are {@code NettyTransport} and {@code NioTransport}, chosen
- * with {@link dev.vitals.server.ProbeServer.Builder#transport}), so that a Servlet or Spring
- * adapter can reuse them later.
+ * {@code ProbeRouter}), and so is each connection's protocol ({@code ProbeConnection}, an I/O-free
+ * state machine with the one HTTP/1.x parser); the transports, {@code NioTransport} (default) and
+ * {@code NettyTransport}, chosen with {@link dev.vitals.server.ProbeServer.Builder#transport},
+ * only move bytes and run timers.
  */
 package dev.vitals.server;

@@ -130,7 +130,8 @@ class BadInputTest {
         System.arraycopy(head, 0, clientHello, 0, head.length);
         for (byte[] garbage : new byte[][] {
                 clientHello,
-                new byte[] {0, 0, 0, 0}}) { // control bytes mid-line: Http1ParserTest (Netty waits for the line)
+                new byte[] {0, 0, 0, 0},
+                "GET /livez\u0001 HTTP/1.1".getBytes(StandardCharsets.ISO_8859_1)}) { // a control byte mid-line, no newline
             try (RawHttp c = new RawHttp(server.port(), 5000)) {
                 long start = System.nanoTime();
                 c.send(garbage);

@@ -340,7 +340,7 @@ class ProbeServerTest {
         assertThat(s.readTimeout()).isEqualTo(Duration.ofSeconds(5));
         assertThat(s.detailsPolicy()).isSameAs(DetailsPolicy.never());
         assertThat(s.eventLoopThreads()).isBetween(1, 2);
-        assertThat(s.transport()).isEqualTo(ProbeServer.Transport.NETTY);
+        assertThat(s.transport()).isEqualTo(ProbeServer.Transport.JDK);
         assertThatThrownBy(() -> b.transport(null)).isInstanceOf(NullPointerException.class).hasMessage("transport");
         assertThatThrownBy(() -> s.stop(Duration.ofSeconds(-1))).hasMessage("grace must not be negative, was PT-1S");
     }
