@@ -140,7 +140,7 @@ public final class GrpcHealthServer implements AutoCloseable {
             EventLoopGroup g = new MultiThreadIoEventLoopGroup(eventLoopThreads, threadFactory(), NioIoHandler.newFactory());
             InetSocketAddress address = bindAddress == null ? new InetSocketAddress(port) : new InetSocketAddress(bindAddress, port);
             // the listening channel is the connection cap (DESIGN.md 6c); one address, one channel
-            CappedServerChannel capped = new CappedServerChannel(maxConnections, maxConnectionsPerAddress);
+            CappedServerChannel capped = new CappedServerChannel(maxConnections, maxConnectionsPerAddress, handshakeTimeout);
             Server s = NettyServerBuilder.forAddress(address)
                     .channelFactory(() -> capped)
                     .bossEventLoopGroup(g)
