@@ -44,14 +44,28 @@ import java.util.concurrent.atomic.AtomicLong;
  * share makes room among its own connections.
  *
  * <p>grpc-java has no cap option, so this is the listening channel itself, handed to
- * {@code NettyServerBuilder.channelFactory}: after Netty accepts ({@link #doReadMessages}) each new
- * child is admitted and victims are closed before the children are registered, so descriptors are
- * freed before the next accept. Calls are seen by {@link #interceptor()}, which finds the
- * connection by its remote address ({@link Grpc#TRANSPORT_ATTR_REMOTE_ADDR}): a call makes its
- * connection the youngest and busy until it ends.
+ * {@code NettyServerBuilder.channelFactory}: each accepted connection ({@link #doReadMessages})
+ * is admitted and victims are closed at once, so descriptors are freed before the next accept.
+ * Calls are seen by {@link #interceptor()}, which finds the connection by its remote address
+ * ({@link Grpc#TRANSPORT_ATTR_REMOTE_ADDR}): a call makes its connection the youngest and busy
+ * until it ends.
+ *
+ * <p><b>The gate</b> (issue 30, the soak's first minute): grpc-java sets up HTTP/2 for a connection
+ * (codec, flow control, timers, the server's SETTINGS) as soon as it is registered, on the event
+ * loop; a flood of silent connections made that queue of set-ups what a probe's new connection
+ * waited behind, 3.2–3.5 s in the demo's first minute. So an accepted connection first waits,
+ * unregistered, at the gate: a selector of this channel's own, polled on the event loop every
+ * {@link #TICK_NANOS 2 ms} while connections wait. Its first read (at most 1 KiB) makes it
+ * ready; it is then handed to the pipeline (ServerBootstrap's acceptor, grpc-java's set-up) with
+ * those bytes, which a {@link FirstBytes} handler replays as the channel's first read. A client
+ * speaks first in HTTP/2 (the connection preface), so no client waits for the server. A
+ * connection that ends, or sends nothing within the handshake timeout, is closed without ever
+ * reaching grpc-java. Ready connections are set up {@link #SETUPS_PER_TICK} per turn, one per
+ * peer address in turn, with an I/O pass of the event loop between turns: a probe's connection
+ * waits for at most one set-up per other address, not for a flood's.
  *
  * <p>Thread-safe: the table is guarded by this channel's lock (accepts run on the boss loop, closes
- * and calls on the children's loops).
+ * and calls on the children's loops); the gate is confined to this channel's event loop.
  */
 final class CappedServerChannel extends NioServerSocketChannel {
     private static final System.Logger LOG = System.getLogger("dev.vitals.grpc");
@@ -104,6 +118,7 @@ final class CappedServerChannel extends NioServerSocketChannel {
     private final LinkedHashMap<InetAddress, ArrayDeque<Entry>> ready = new LinkedHashMap<>();
     private boolean tickScheduled;
     private volatile long silentClosed;
+    private volatile long setUps;
 
     /**
      * @param max connections open at once
@@ -324,6 +339,7 @@ final class CappedServerChannel extends NioServerSocketChannel {
                 return;
             }
         }
+        setUps++; // one writer: this channel's event loop
         e.channel.pipeline().addFirst("vitals-first-bytes", new FirstBytes(first));
         e.channel.closeFuture().addListener(f -> remove(e));
         pipeline().fireChannelRead(e.channel);
@@ -402,6 +418,11 @@ final class CappedServerChannel extends NioServerSocketChannel {
     /** @return connections accepted that closed, or outstayed the handshake deadline, without sending a byte */
     long silentClosed() {
         return silentClosed;
+    }
+
+    /** @return connections handed to grpc-java's HTTP/2 set-up so far */
+    long setUps() {
+        return setUps;
     }
 
     private static void closeQuietly(SocketChannel s) {
