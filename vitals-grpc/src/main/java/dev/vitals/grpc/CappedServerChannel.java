@@ -279,17 +279,17 @@ final class CappedServerChannel extends NioServerSocketChannel {
         selected.clear(); // readiness seen here is seen again on the next tick (level-triggered)
         int setUp = 0;
         while (setUp < SETUPS_PER_TICK && !ready.isEmpty()) {
-            Iterator<Map.Entry<InetAddress, ArrayDeque<Entry>>> turns = ready.entrySet().iterator();
-            while (turns.hasNext() && setUp < SETUPS_PER_TICK) {
-                Map.Entry<InetAddress, ArrayDeque<Entry>> turn = turns.next();
-                Entry e = turn.getValue().poll();
-                if (turn.getValue().isEmpty()) {
-                    turns.remove();
-                }
-                if (e != null) {
-                    setUp(e);
-                    setUp++;
-                }
+            // the address first in line gives one connection and goes to the back of the line
+            Iterator<Map.Entry<InetAddress, ArrayDeque<Entry>>> line = ready.entrySet().iterator();
+            Map.Entry<InetAddress, ArrayDeque<Entry>> turn = line.next();
+            line.remove();
+            Entry e = turn.getValue().poll();
+            if (!turn.getValue().isEmpty()) {
+                ready.put(turn.getKey(), turn.getValue());
+            }
+            if (e != null) {
+                setUp(e);
+                setUp++;
             }
         }
         if (setUp > 0) {
