@@ -50,8 +50,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * connections open [1024] and per peer address [256, a quarter], where a new connection is never
  * refused but the one longest without a call is closed to make room (vitals-server's policy);
  * concurrent calls per connection (HTTP/2 MAX_CONCURRENT_STREAMS) [32]; inbound message [1 KiB]
- * and metadata [8 KiB] size; HTTP/2 flow-control window [64 KiB]; a connection must finish its
- * HTTP/2 handshake within [5 s], is closed after [60 s] without calls and after at most [5 min]
+ * and metadata [8 KiB] size; HTTP/2 flow-control window [64 KiB]; a connection must send its first
+ * bytes within [5 s] (until then it waits at a gate, unregistered: a flood of silent connections
+ * costs no HTTP/2 set-up, so a probe's connection does not queue behind one; ready connections are
+ * set up one per peer address in turn) and then finish its HTTP/2 handshake within [5 s], is
+ * closed after [60 s] without calls and after at most [5 min]
  * plus a [10 s] grace (a Watch client reconnects); client keep-alive pings more often than every
  * [10 s], or without calls, end the connection; more than 200 RST_STREAM in 10 s (rapid reset)
  * end it too; Watch streams are capped [100]. A client that never reads holds at most its
@@ -140,7 +143,7 @@ public final class GrpcHealthServer implements AutoCloseable {
             EventLoopGroup g = new MultiThreadIoEventLoopGroup(eventLoopThreads, threadFactory(), NioIoHandler.newFactory());
             InetSocketAddress address = bindAddress == null ? new InetSocketAddress(port) : new InetSocketAddress(bindAddress, port);
             // the listening channel is the connection cap (DESIGN.md 6c); one address, one channel
-            CappedServerChannel capped = new CappedServerChannel(maxConnections, maxConnectionsPerAddress);
+            CappedServerChannel capped = new CappedServerChannel(maxConnections, maxConnectionsPerAddress, handshakeTimeout);
             Server s = NettyServerBuilder.forAddress(address)
                     .channelFactory(() -> capped)
                     .bossEventLoopGroup(g)
@@ -476,8 +479,9 @@ public final class GrpcHealthServer implements AutoCloseable {
         }
 
         /**
-         * @param timeout time a new connection has to complete the HTTP/2 handshake, 100 ms–60 s;
-         *     default 5 s
+         * @param timeout time a new connection has to send its first bytes (until then it waits at
+         *     the gate, costing no HTTP/2 set-up, and is closed when the time is up), and then again
+         *     to complete the HTTP/2 handshake, 100 ms–60 s; default 5 s
          * @return this builder
          * @throws IllegalArgumentException if out of range
          */

@@ -110,11 +110,13 @@ class ConnectionCapTest {
         for (int i = 0; i < 200; i++) {
             raw.add(new RawHttp2(server.port(), flooder));
         }
+        // every flooder connection accepted (the cap acts at the accept; the server may still be
+        // accepting when the client's connects have returned, on a loaded machine)
+        await().atMost(Duration.ofSeconds(10)).until(() -> server.evictedConnections() >= 200 - 16);
         await().atMost(Duration.ofSeconds(10)).until(() -> server.openConnections() <= 8 + 16);
         for (RawHttp2 c : others) {
             assertThat(c.closedByServer(20)).as("another address's connection").isFalse();
         }
-        assertThat(server.evictedConnections()).isGreaterThanOrEqualTo(200 - 16);
         assertThat(Clients.probe(server.port(), "")).isEqualTo("SERVING");
     }
 

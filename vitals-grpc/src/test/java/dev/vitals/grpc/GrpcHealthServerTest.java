@@ -12,8 +12,12 @@ import dev.vitals.Mode;
 import dev.vitals.StartupCompletion;
 import io.grpc.ManagedChannel;
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
+import java.io.OutputStream;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -353,6 +357,43 @@ class GrpcHealthServerTest {
                 .noneMatch(t -> t.getName().startsWith("vitals-grpc-") && t.isAlive()));
         s.stop(Duration.ofSeconds(1)); // idempotent
         assertThatThrownBy(s::start).isInstanceOf(IllegalStateException.class).hasMessageContaining("was stopped");
+    }
+
+    @Test
+    void aConnectionIsSetUpWhenItSendsAndASilentOneIsClosedAtTheHandshakeDeadline() throws Exception {
+        // issue 30 (soak warm-up): grpc-java set up HTTP/2 for every accepted connection, silent or
+        // not, and a flood of silent ones kept a probe's connection waiting; now a connection waits
+        // at the gate, counted by the cap, until its first bytes, and is closed at the deadline if none come
+        GrpcHealthServer s = start(GrpcHealthServer.builder(registry()).handshakeTimeout(Duration.ofMillis(500)));
+        CappedServerChannel listening = s.listeningChannel();
+        InetSocketAddress at = new InetSocketAddress(InetAddress.getLoopbackAddress(), s.port());
+        try (Socket silent = new Socket(); Socket speaking = new Socket()) {
+            silent.connect(at, 5000);
+            speaking.connect(at, 5000);
+            await().atMost(WAIT).until(() -> s.openConnections() == 2);
+
+            OutputStream out = speaking.getOutputStream();
+            out.write("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            out.write(new byte[] {0, 0, 0, 4, 0, 0, 0, 0, 0}); // SETTINGS, empty
+            out.flush();
+            speaking.setSoTimeout((int) WAIT.toMillis());
+            byte[] frame = speaking.getInputStream().readNBytes(9);
+            assertThat(frame).hasSize(9);
+            assertThat(frame[3]).as("the server's first frame: SETTINGS").isEqualTo((byte) 4);
+
+            silent.setSoTimeout((int) WAIT.toMillis());
+            int first;
+            try {
+                first = silent.getInputStream().read();
+            } catch (java.net.SocketException e) {
+                first = -1; // reset: closed as well
+            }
+            assertThat(first).as("the silent connection got no byte (no server preface) and was closed").isEqualTo(-1);
+            await().atMost(WAIT).until(() -> s.openConnections() == 1);
+            assertThat(listening.silentClosed()).isEqualTo(1);
+            assertThat(listening.setUps()).isEqualTo(1);
+        }
+        assertThat(Clients.probe(s.port(), "liveness")).isEqualTo("SERVING");
     }
 
     @Test

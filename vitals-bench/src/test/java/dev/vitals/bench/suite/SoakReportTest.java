@@ -82,6 +82,25 @@ class SoakReportTest {
     }
 
     @Test
+    void byDefaultEveryProbeFromTheReadyLineIsJudged() {
+        // issue 30: the first minute's gRPC answers (3.2-3.5 s at the first flood) were reported
+        // apart; with no probe warm-up (the default) they count, and the table says so
+        List<SoakReport.Probe> probes = steady(10, 3);
+        probes.add(ok(0.5, 3500));
+
+        SoakReport.PathSummary s = SoakReport.path("grpc liveness", 800, 200, probes, 0);
+
+        assertThat(s.pass()).isFalse();
+        assertThat(s.count()).isEqualTo(11);
+        assertThat(s.warmUpCount()).isZero();
+        assertThat(s.firstProblem()).isEqualTo("at 0.5 s: 200 in 3500 ms");
+        String text = SoakReport.text(List.of(s), List.of(), 200, 0);
+        assertThat(text).contains("every probe from the demo's ready line judged").doesNotContain("warm-up worst");
+        assertThat(text.lines().filter(l -> l.startsWith("grpc liveness")).findFirst().orElseThrow())
+                .endsWith("FAIL at 0.5 s: 200 in 3500 ms");
+    }
+
+    @Test
     void aPathWithNoProbeAfterTheWarmUpFails() {
         SoakReport.PathSummary s = SoakReport.path("http /startupz", 800, 200, List.of(ok(1, 2)), 20);
 
@@ -142,7 +161,7 @@ class SoakReportTest {
 
         assertThat(r).extracting(SoakReport.ResourceSummary::pass).containsExactly(false, false, false, false);
         assertThat(r.get(2).allowance()).isEqualTo(32 * 1024); // 32 MiB beats 10 % of 100,000 KiB
-        assertThat(SoakReport.text(List.of(), r, 200)).contains("GROWING (+9)").contains("GROWING (+33)");
+        assertThat(SoakReport.text(List.of(), r, 200, 0)).contains("GROWING (+9)").contains("GROWING (+33)");
     }
 
     @Test
@@ -161,8 +180,9 @@ class SoakReportTest {
                 sample(50, 60, 40, 1, 1, true));
         List<SoakReport.ResourceSummary> res = SoakReport.resources(samples);
 
-        String text = SoakReport.text(List.of(good, late), res, 200);
-        assertThat(text).contains("limit = budget + margin 200 ms");
+        String text = SoakReport.text(List.of(good, late), res, 200, 20);
+        assertThat(text).contains("limit = budget + margin 200 ms")
+                .contains("probes in the first 20 s (--probe-warm-up) reported apart, not judged").contains("warm-up worst");
         assertThat(text.lines().filter(l -> l.startsWith("http /livez")).findFirst().orElseThrow()).endsWith("pass");
         assertThat(text.lines().filter(l -> l.startsWith("grpc readiness")).findFirst().orElseThrow())
                 .endsWith("FAIL at 40.0 s: 200 in 1500 ms");

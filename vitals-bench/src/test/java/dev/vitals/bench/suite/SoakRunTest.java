@@ -21,6 +21,7 @@ class SoakRunTest {
         SoakRun r = parse();
         assertThat(r.duration).isEqualTo(Duration.ofMinutes(10));
         assertThat(r.warmUp).isEqualTo(Duration.ofMinutes(1));
+        assertThat(r.probeWarmUp).as("probes are judged from the demo's ready line").isZero();
         assertThat(r.cycle).isEqualTo(Duration.ofSeconds(30));
         assertThat(r.period).isEqualTo(Duration.ofSeconds(1));
         assertThat(r.marginMs).isEqualTo(200);
@@ -59,6 +60,8 @@ class SoakRunTest {
         "--flood 100000|--flood must be between 0 and 5000, was 100000",
         "--margin-ms -1|--margin-ms must be between 0 and 60000, was -1",
         "--duration 25h|--duration must be between 0.0 s and 86400 s, was 90000.0 s",
+        "--duration 2m --probe-warm-up 2m|--probe-warm-up (120 s) must be shorter than --duration (120 s): no probe would be judged",
+        "--probe-warm-up 2h|--probe-warm-up must be between 0.0 s and 3600 s, was 7200.0 s",
         "--bogus|Unknown option: '--bogus'"})
     void badUsageIsOneClearLine(String args, String message) {
         assertThatThrownBy(() -> SoakRun.parse(args.split(" "))).isInstanceOf(CommandLine.ParameterException.class)
