@@ -13,8 +13,8 @@ import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.ReactiveHealthIndicator;
 import org.springframework.context.ConfigurableApplicationContext;
 import reactor.core.publisher.Mono;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
  * {@code vitals.actuator.serve-through-vitals=true} in a WebFlux application on Reactor Netty
@@ -71,13 +71,14 @@ class ReactiveServeThroughVitalsTest {
                     slowest = Math.max(slowest, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
                     assertThat(r.statusCode()).isEqualTo(503);
                     JsonNode c = JSON.readTree(r.body()).path("components");
-                    assertThat(c.path("stuck").path("status").asString()).isEqualTo("DOWN");
-                    assertThat(c.path("stuck").path("description").asString()).startsWith("timed out after 500 ms");
-                    assertThat(c.path("slow").path("details").path("kind").asString()).isEqualTo("blocking");
-                    assertThat(c.path("react").path("details").path("kind").asString()).isEqualTo("reactive");
+                    assertThat(c.path("stuck").path("status").asText()).isEqualTo("DOWN");
+                    assertThat(c.path("stuck").path("description").asText()).startsWith("timed out after 500 ms");
+                    assertThat(c.path("slow").path("details").path("kind").asText()).isEqualTo("blocking");
+                    assertThat(c.path("react").path("details").path("kind").asText()).isEqualTo("reactive");
                 }
                 System.out.printf("reactive endpoint, hung indicator served through Vitals: 10 requests, slowest %d ms%n", slowest);
-                assertThat(slowest).isLessThan(3_000);
+                // Hung would be the request's own 10 s timeout; the bound is generous for a loaded machine.
+                assertThat(slowest).isLessThan(8_000);
             }
         } finally {
             never.countDown();
