@@ -339,7 +339,7 @@ final class ActuatorBridge implements BeanPostProcessor {
 
         @Override
         Mono<org.springframework.boot.health.contributor.Health> answer(boolean includeDetails) {
-            Binding b = bridge.binding(delegate);
+            Binding b = bridge.binding(HealthApi.adopted(delegate));
             return b == null ? HealthApi.health(delegate, includeDetails) : b.springHealthMono(includeDetails);
         }
 

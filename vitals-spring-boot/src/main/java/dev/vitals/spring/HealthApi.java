@@ -38,6 +38,15 @@ final class HealthApi {
         return indicator.health(includeDetails);
     }
 
+    /**
+     * The instance Vitals adopted behind an indicator a reactive endpoint calls: the indicator
+     * itself (Boot 4's reactive registry holds reactive beans only; blocking ones stay in their
+     * own registry). Boot 3.5's side unwraps Boot's adapter of a blocking indicator.
+     */
+    static Object adopted(ReactiveHealthIndicator indicator) {
+        return indicator;
+    }
+
     /** Each child of a composite, by name, in the composite's order. */
     static void forEach(CompositeHealthContributor composite, BiConsumer<String, HealthContributor> action) {
         for (HealthContributors.Entry e : composite) {

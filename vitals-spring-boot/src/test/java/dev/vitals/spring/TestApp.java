@@ -1,33 +1,24 @@
 package dev.vitals.spring;
 
-import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
-import dev.vitals.server.ProbeServer;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.context.support.GenericApplicationContext;
-import org.springframework.web.bind.annotation.GetMapping;
-import org.springframework.web.bind.annotation.RequestParam;
-import org.springframework.web.bind.annotation.RestController;
 
-/** Starts a real Spring Boot application (embedded Tomcat on a free loopback port) for a test. */
+/**
+ * Starts a real Spring Boot application (embedded Tomcat on a free loopback port) for a test. Its
+ * builder is per generation (vitals-spring-boot3 has its own TestApp: Boot 3.5 chooses the web server
+ * differently); the rest ({@code get}, {@code port}, {@code probePort}) is {@link TestAppSupport}.
+ */
 @Configuration(proxyBeanMethods = false)
 @EnableAutoConfiguration
-@Import(TestApp.SlowController.class)
-class TestApp {
-    static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
-
+@Import(SlowController.class)
+class TestApp extends TestAppSupport {
     static final class Builder {
         private final List<String> properties = new ArrayList<>(List.of(
                 "server.port=0", "server.address=127.0.0.1", "spring.main.banner-mode=off",
@@ -87,28 +78,5 @@ class TestApp {
 
     static Builder builder() {
         return new Builder();
-    }
-
-    /** {@code GET /slow?ms=N}: holds a Tomcat worker for N ms. */
-    @RestController
-    static class SlowController {
-        @GetMapping("/slow")
-        String slow(@RequestParam("ms") long ms) throws InterruptedException {
-            Thread.sleep(ms);
-            return "slept " + ms + " ms";
-        }
-    }
-
-    static int probePort(ConfigurableApplicationContext ctx) {
-        return ctx.getBean(ProbeServer.class).port();
-    }
-
-    static int port(ConfigurableApplicationContext ctx) {
-        return ((WebServerApplicationContext) ctx).getWebServer().getPort();
-    }
-
-    static HttpResponse<String> get(int port, String path, Duration timeout) throws IOException, InterruptedException {
-        HttpRequest req = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).timeout(timeout).GET().build();
-        return HTTP.send(req, HttpResponse.BodyHandlers.ofString());
     }
 }

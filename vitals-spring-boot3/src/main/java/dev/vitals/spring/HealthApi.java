@@ -1,5 +1,6 @@
 package dev.vitals.spring;
 
+import java.lang.reflect.Field;
 import java.util.Iterator;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
@@ -37,6 +38,38 @@ final class HealthApi {
 
     static Mono<Health> health(ReactiveHealthIndicator indicator, boolean includeDetails) {
         return indicator.getHealth(includeDetails);
+    }
+
+    /** Boot 3.5's adapter of a blocking indicator in the reactive registry (package-private in Boot). */
+    private static final Field ADAPTED = adaptedField();
+
+    /**
+     * The instance Vitals adopted behind an indicator a reactive endpoint calls. Boot 3.5's
+     * reactive registry holds every blocking indicator inside Boot's package-private
+     * {@code HealthIndicatorReactiveAdapter} (Boot 4 keeps blocking ones in their own registry):
+     * its {@code delegate}, read by reflection, is the adopted bean. Without that field (another
+     * Boot release), the adapter itself, which Vitals did not adopt: it is then called directly.
+     */
+    static Object adopted(ReactiveHealthIndicator indicator) {
+        if (ADAPTED != null && ADAPTED.getDeclaringClass() == indicator.getClass()) {
+            try {
+                return ADAPTED.get(indicator);
+            } catch (IllegalAccessException | RuntimeException e) {
+                return indicator;
+            }
+        }
+        return indicator;
+    }
+
+    private static Field adaptedField() {
+        try {
+            Field f = Class.forName("org.springframework.boot.actuate.health.HealthIndicatorReactiveAdapter", false,
+                    HealthApi.class.getClassLoader()).getDeclaredField("delegate");
+            f.setAccessible(true);
+            return f;
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return null;
+        }
     }
 
     static void forEach(CompositeHealthContributor composite, BiConsumer<String, HealthContributor> action) {

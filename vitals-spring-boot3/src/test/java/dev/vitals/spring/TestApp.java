@@ -1,28 +1,26 @@
 package dev.vitals.spring;
 
-import dev.vitals.server.ProbeServer;
-import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.boot.web.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 import org.springframework.context.support.GenericApplicationContext;
 
-/** Starts a real Spring Boot 3.5 application (embedded Tomcat on a free loopback port) for a test. */
+/**
+ * Starts a real Spring Boot 3.5 application (embedded Tomcat on a free loopback port) for a test. Written by
+ * hand, not generated (tools/boot3-sources, HAND_WRITTEN): the same builder as vitals-spring-boot's TestApp,
+ * but Boot 3.5 picks Jetty or Reactor Netty by a factory bean, where Boot 4 excludes the other servers'
+ * auto-configurations, and Boot 3.5 exposes the liveness and readiness groups only when asked. The rest
+ * ({@code get}, {@code port}, {@code probePort}) is the generated {@link TestAppSupport}.
+ */
 @Configuration(proxyBeanMethods = false)
 @EnableAutoConfiguration
-class TestApp {
-    static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
-
+@Import(SlowController.class)
+class TestApp extends TestAppSupport {
     static final class Builder {
         private final List<String> properties = new ArrayList<>(List.of(
                 "server.port=0", "server.address=127.0.0.1", "spring.main.banner-mode=off",
@@ -67,18 +65,5 @@ class TestApp {
 
     static Builder builder() {
         return new Builder();
-    }
-
-    static int probePort(ConfigurableApplicationContext ctx) {
-        return ctx.getBean(ProbeServer.class).port();
-    }
-
-    static int port(ConfigurableApplicationContext ctx) {
-        return ((WebServerApplicationContext) ctx).getWebServer().getPort();
-    }
-
-    static HttpResponse<String> get(int port, String path, Duration timeout) throws IOException, InterruptedException {
-        HttpRequest req = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).timeout(timeout).GET().build();
-        return HTTP.send(req, HttpResponse.BodyHandlers.ofString());
     }
 }

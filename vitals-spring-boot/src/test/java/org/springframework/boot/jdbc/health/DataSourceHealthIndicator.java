@@ -4,15 +4,10 @@ import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 
 /**
- * A stand-in with the name and package of Spring Boot 4's JDBC indicator (spring-boot-jdbc is not
- * a test dependency here), for {@code DependencyTagTest}: only its name matters.
+ * A stand-in with the name and package of Spring Boot's JDBC indicator (spring-boot-jdbc is not a
+ * test dependency here), for {@code DependencyTagTest}: only its name matters.
  */
 public class DataSourceHealthIndicator implements HealthIndicator {
-    @Override
-    public Health health(boolean includeDetails) {
-        return Health.up().build();
-    }
-
     @Override
     public Health health() {
         return Health.up().build();
