@@ -12,7 +12,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.context.annotation.Bean;
 
 /**
- * Vitals' probe server ({@code vitals.server.*}): its own port, one Netty event-loop thread,
+ * Vitals' probe server ({@code vitals.server.*}): its own port, one event-loop thread (the JDK transport),
  * independent of the web server.
  */
 @AutoConfiguration(after = VitalsAutoConfiguration.class)
