@@ -32,7 +32,7 @@ public final class ReplayCase {
     private final ProbeTiming liveness;
     private final ProbeTiming readiness;
     private final Map<Wiring, Optional<ProbeTiming>> startup;
-    private final List<ReplayAction> actions;
+    private final List<ReplayStep> steps;
     private final Map<Wiring, List<RunExpectation>> expectations;
     private final List<Margin> margins;
     private final Optional<String> skip;
@@ -52,7 +52,7 @@ public final class ReplayCase {
         this.liveness = b.liveness;
         this.readiness = b.readiness;
         this.startup = new EnumMap<>(b.startup);
-        this.actions = List.copyOf(b.actions);
+        this.steps = List.copyOf(b.steps);
         Map<Wiring, List<RunExpectation>> e = new EnumMap<>(Wiring.class);
         for (Wiring w : Wiring.values()) {
             e.put(w, List.copyOf(b.expectations.get(w)));
@@ -111,9 +111,9 @@ public final class ReplayCase {
         return demoFlags;
     }
 
-    /** @return the actions, in the order given */
-    public List<ReplayAction> actions() {
-        return actions;
+    /** @return the steps (the actions and their timing), in the order given */
+    public List<ReplayStep> steps() {
+        return steps;
     }
 
     /** @return liveness timing (both wirings) */
@@ -261,7 +261,7 @@ public final class ReplayCase {
         private ProbeTiming liveness = new ProbeTiming(10, 1, 3);
         private ProbeTiming readiness = new ProbeTiming(10, 1, 3);
         private final Map<Wiring, Optional<ProbeTiming>> startup = new EnumMap<>(Wiring.class);
-        private final List<ReplayAction> actions = new ArrayList<>();
+        private final List<ReplayStep> steps = new ArrayList<>();
         private final Map<Wiring, List<RunExpectation>> expectations = new EnumMap<>(Wiring.class);
         private final List<Margin> margins = new ArrayList<>();
         private Optional<String> skip = Optional.empty();
@@ -341,11 +341,11 @@ public final class ReplayCase {
         }
 
         /**
-         * @param a an action (both wirings)
+         * @param a a step (both wirings)
          * @return this builder
          */
-        public Builder action(ReplayAction a) {
-            actions.add(Objects.requireNonNull(a, "action"));
+        public Builder step(ReplayStep a) {
+            steps.add(Objects.requireNonNull(a, "step"));
             return this;
         }
 

@@ -94,7 +94,7 @@ public final class RunExpectation {
     }
 
     /**
-     * @param kind an action kind ({@link ReplayAction#kind()})
+     * @param kind an action kind ({@link ReplayStep#kind()})
      * @return "not ready during the action": some of the action's window had Ready false
      */
     public static RunExpectation notReadyDuring(String kind) {

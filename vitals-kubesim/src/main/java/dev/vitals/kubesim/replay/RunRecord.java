@@ -73,7 +73,7 @@ public final class RunRecord {
         this.windows = Collections.unmodifiableMap(w);
         this.command = List.copyOf(command);
         List<Expectation.Check> c = new ArrayList<>();
-        for (ReplayAction a : replayCase.actions()) {
+        for (ReplayStep a : replayCase.steps()) {
             String text = "the " + a.kind() + " ran";
             double[] at = w.get(a.kind());
             double latest = result.durationSeconds() - a.observe().toNanos() / 1e9;
