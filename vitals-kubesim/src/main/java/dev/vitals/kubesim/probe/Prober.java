@@ -48,7 +48,7 @@ import javax.net.ssl.X509TrustManager;
  *       HTTPS without certificate checks (R58).</li>
  *   <li>TCP (pkg/probe/tcp/tcp.go): connect within {@code T}, close at once (R63).</li>
  *   <li>gRPC (pkg/probe/grpc/grpc.go): {@code grpc.health.v1.Health/Check} under one deadline
- *       (R64–R66); see {@link GrpcProber}.</li>
+ *       (R64–R66); see {@code GrpcProber}.</li>
  *   <li>exec (pkg/probe/exec/exec.go): runs a process where its {@link ContainerExec} puts it
  *       (inside the container instance's cgroup for a simulation with limits; else a local
  *       process); exit 0 Success, else Failure; timeout Failure; start failure, or an instance

@@ -455,9 +455,9 @@ public final class Replay {
         private void onEvent(SimEvent e) {
             if (!started) {
                 started = true;
-                startNanos = System.nanoTime() - (long) (e.t() * 1e9);
+                startNanos = System.nanoTime() - (long) (RunRecord.seconds(e.at()) * 1e9);
             }
-            t = e.t();
+            t = RunRecord.seconds(e.at());
             if (e.type() == SimEvent.Type.START && e.instance() > 1) {
                 restarts = e.instance() - 1;
             }
@@ -465,11 +465,11 @@ public final class Replay {
                 ready = e.type() == SimEvent.Type.READY;
                 if (ready && !readySeen) {
                     readySeen = true;
-                    scheduleActions(e.t());
+                    scheduleActions(RunRecord.seconds(e.at()));
                 }
             }
             if (burstArmedAt >= 0 && !burstFired && e.type() == SimEvent.Type.PROBE
-                    && e.probe().orElse(null) == ProbeType.LIVENESS && e.t() >= burstArmedAt) {
+                    && e.probe().orElse(null) == ProbeType.LIVENESS && RunRecord.seconds(e.at()) >= burstArmedAt) {
                 burstFired = true;
                 for (ReplayStep s : c.steps()) {
                     if (s.trigger() == ReplayStep.Trigger.NEXT_LIVENESS_PROBE) {

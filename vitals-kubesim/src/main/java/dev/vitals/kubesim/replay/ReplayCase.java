@@ -142,7 +142,7 @@ public final class ReplayCase {
      * @param w the wiring
      * @return what the run of {@code w} must show
      */
-    public List<RunExpectation> expectations(Wiring w) {
+    List<RunExpectation> expectations(Wiring w) {
         return expectations.get(w);
     }
 
@@ -150,7 +150,7 @@ public final class ReplayCase {
      * @return the case's predicted margins (from the calibrated boot time and the scenario's
      *         numbers): each must be at least 2× for the case to be judged
      */
-    public List<Margin> margins() {
+    List<Margin> margins() {
         return margins;
     }
 
@@ -354,7 +354,7 @@ public final class ReplayCase {
          * @param e what its run must show
          * @return this builder
          */
-        public Builder expect(Wiring w, RunExpectation e) {
+        Builder expect(Wiring w, RunExpectation e) {
             expectations.get(w).add(Objects.requireNonNull(e, "expectation"));
             return this;
         }
@@ -383,7 +383,7 @@ public final class ReplayCase {
          * @param m a predicted margin of one of the case's expectations
          * @return this builder
          */
-        public Builder margin(Margin m) {
+        Builder margin(Margin m) {
             margins.add(Objects.requireNonNull(m, "margin"));
             return this;
         }

@@ -19,7 +19,7 @@ import java.util.Set;
 /**
  * The replay scenarios (DESIGN.md section 7.2), each a pair of runs per case: naive and Vitals,
  * sized from the demo's boot time measured on this machine ({@link Sizing}). Every expectation
- * has a stated margin of at least 2× on its side ({@link Margin}), printed in the header:
+ * has a stated margin of at least 2× on its side ({@code Margin}), printed in the header:
  *
  * <ul>
  *   <li>{@code incident}: the incident's liveness probe (period 2 s, timeout 3 s,
