@@ -309,7 +309,7 @@ final class FleetCommand implements Callable<Integer> {
             } else if (container != null && model != null) {
                 throw new InvalidInputException("--container needs --manifest");
             }
-            for (FleetSpec.Action a : s.actions()) {
+            for (FleetSpec.Kill a : s.actions()) {
                 if (a.at().compareTo(s.duration()) >= 0) { // it would never run (issue 30), as in simulate's scenarios
                     throw new InvalidInputException("actions: the kill of replica " + a.replica() + " at " + a.at().toSeconds()
                             + "s is at or after the end of the " + s.duration().toSeconds() + "s run and would never run;"

@@ -226,7 +226,7 @@ public final class LiveFleet {
             progress.accept(String.format(java.util.Locale.ROOT, "warm-up done in %.1f s (%d of %d endpoints); Service on 127.0.0.1:%d",
                     t0, service.endpoints(), n, service.port()));
             long t0ns = start + Math.round(t0 * 1e9);
-            for (FleetSpec.Action a : spec.actions()) {
+            for (FleetSpec.Kill a : spec.actions()) {
                 Kubelet k = pods.kubelets[a.replica()];
                 time.schedule(t0ns + a.at().toNanos() - System.nanoTime(), () -> k.currentInstance().ifPresent(inst -> time.offload(inst::kill)));
             }
