@@ -44,7 +44,7 @@ import java.util.function.Consumer;
  *         .listener(event -> System.out.println(event))
  *         .build()
  *         .run();
- * r.restarts(); r.notReadySeconds(); r.stats(ProbeType.LIVENESS).p99Ms(); r.passed();
+ * r.restarts(); r.notReady(); r.stats(ProbeType.LIVENESS).p99Ms(); r.passed();
  * }</pre>
  *
  * <p>By default it runs in real time: the command is the container ({@link ProcessRuntime}),
@@ -192,17 +192,17 @@ public final class Simulation {
         }
         synchronized (late) {
             for (String text : late) {
-                events.add(new SimEvent(Durations.seconds(duration), SimEvent.Type.ACTION, 0, Optional.empty(),
+                events.add(new SimEvent(duration, SimEvent.Type.ACTION, 0, Optional.empty(),
                         Optional.empty(), Optional.empty(), text));
             }
         }
         if (interrupted != null) {
             Duration ran = Duration.ofNanos(Math.max(0, Math.min(duration.toNanos(), time.monotonicTime() - startedAt[0])));
             Thread.currentThread().interrupt();
-            throw new Interrupted(new SimulationResult(events, Durations.seconds(ran), restarts[0], List.of(), target,
+            throw new Interrupted(new SimulationResult(events, ran, restarts[0], List.of(), target,
                     limits.map(dev.vitals.kubesim.runtime.ResourceLimits::report)), ran);
         }
-        return new SimulationResult(events, Durations.seconds(duration), restarts[0], scenario.expectations(), target,
+        return new SimulationResult(events, duration, restarts[0], scenario.expectations(), target,
                 limits.map(dev.vitals.kubesim.runtime.ResourceLimits::report));
     }
 

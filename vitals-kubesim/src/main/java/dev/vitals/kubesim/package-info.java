@@ -7,8 +7,8 @@
  * and {@link dev.vitals.kubesim.result.Interval}, or as seconds for reports). The parts:
  * <ul>
  *   <li>{@code .model}: the kubelet model — {@link dev.vitals.kubesim.model.Kubelet} (one
- *       container's state machine), {@link dev.vitals.kubesim.model.PodKubelet} (init containers,
- *       sidecars, several containers), the specs ({@link dev.vitals.kubesim.model.PodSpec},
+ *       container's state machine), {@code model.PodKubelet} (init containers, sidecars, several
+ *       containers; package-private until a command runs it), the specs ({@link dev.vitals.kubesim.model.PodSpec},
  *       {@link dev.vitals.kubesim.model.ProbeSpec}) and time ({@link dev.vitals.kubesim.model.SimTime},
  *       {@link dev.vitals.kubesim.model.VirtualTime});</li>
  *   <li>{@code .probe}: evaluating probes; {@code .runtime}: running containers (the model's

@@ -5,7 +5,9 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaModifier;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import java.io.IOException;
@@ -13,6 +15,7 @@ import java.io.InputStream;
 import java.lang.module.ModuleDescriptor;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeAll;
@@ -101,6 +104,29 @@ class PackageGraphTest {
         for (String internal : new String[] {"probe", "yaml", "report", "fleet", "replay"}) {
             assertThat(Path.of("target/classes/dev/vitals/kubesim", internal)).isDirectory();
         }
+    }
+
+    /**
+     * No public type that only tests use: every public top-level type of the main code is used by main
+     * code outside its own package (bytecode dependencies, not names in comments), or is named here:
+     * the two main classes users run and the lint library's values (a report's findings, what a rule
+     * checks), which the CLI only passes on. A type only its own package and the tests use is
+     * package-private, and its tests live in its package.
+     */
+    @Test
+    void everyPublicTypeHasAUserOutsideItsPackage() {
+        Set<String> entryPoints = Set.of(BASE + ".cli.VitalsCommand", // the jar's Main-Class
+                BASE + ".fleet.SyntheticReplica", // java -cp vitals.jar ...SyntheticReplica (docs/fleet.md)
+                BASE + ".lint.Finding", BASE + ".lint.Target"); // LintReport.findings(), Rule.check(Target, ...)
+        List<String> unused = classes.stream()
+                .filter(c -> c.isTopLevelClass() && c.getModifiers().contains(JavaModifier.PUBLIC))
+                .filter(c -> !entryPoints.contains(c.getName()))
+                .filter(c -> c.getDirectDependenciesToSelf().stream()
+                        .noneMatch(d -> !d.getOriginClass().getPackageName().equals(c.getPackageName())))
+                .map(JavaClass::getName)
+                .sorted()
+                .toList();
+        assertThat(unused).as("public types with no user outside their package in main code").isEmpty();
     }
 
     private static String[] engine() {

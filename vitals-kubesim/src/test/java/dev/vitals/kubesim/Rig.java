@@ -78,12 +78,12 @@ public final class Rig {
 
     /** Times the probes of a type started (completion minus latency), rounded to ms. */
     public List<Double> probeStarts(ProbeType t) {
-        return probes(t).stream().map(e -> round(e.t() - e.latency().map(Durations::seconds).orElse(0.0)))
+        return probes(t).stream().map(e -> round(e.at().toNanos() / 1e9 - e.latency().map(Durations::seconds).orElse(0.0)))
                 .collect(Collectors.toList());
     }
 
     public List<Double> times(SimEvent.Type type) {
-        return of(e -> e.type() == type).stream().map(e -> round(e.t())).collect(Collectors.toList());
+        return of(e -> e.type() == type).stream().map(e -> round(e.at().toNanos() / 1e9)).collect(Collectors.toList());
     }
 
     public List<SimEvent> typed(SimEvent.Type type) {

@@ -258,12 +258,11 @@ final class FleetCommand implements Callable<Integer> {
         PodSpec pod = entry.toPodSpec();
         Optional<Integer> first = pod.ports().values().stream().findFirst();
         boolean isolated = pod.liveness().or(pod::readiness).map(p -> {
-            if (p.handler() instanceof ProbeHandler.HttpGet) {
-                ProbeHandler.PortRef port = ((ProbeHandler.HttpGet) p.handler()).port();
+            return p.handler().match(g -> {
+                ProbeHandler.PortRef port = g.port();
                 int n = port.isNamed() ? pod.ports().getOrDefault(port.name().get(), -1) : port.number();
                 return first.isPresent() && n != first.get();
-            }
-            return false;
+            }, t -> false, g -> false, e -> false);
         }).orElse(false);
         FleetSpec.Probes probes = new FleetSpec.Probes(pod.startup(), pod.liveness(), pod.readiness(),
                 isolated ? FleetSpec.ProbeServer.ISOLATED : FleetSpec.ProbeServer.APP_POOL, FleetSpec.DependencyRole.NONE,
@@ -310,7 +309,7 @@ final class FleetCommand implements Callable<Integer> {
             } else if (container != null && model != null) {
                 throw new InvalidInputException("--container needs --manifest");
             }
-            for (FleetSpec.Action a : s.actions()) {
+            for (FleetSpec.Kill a : s.actions()) {
                 if (a.at().compareTo(s.duration()) >= 0) { // it would never run (issue 30), as in simulate's scenarios
                     throw new InvalidInputException("actions: the kill of replica " + a.replica() + " at " + a.at().toSeconds()
                             + "s is at or after the end of the " + s.duration().toSeconds() + "s run and would never run;"

@@ -4,7 +4,7 @@ import dev.vitals.kubesim.input.InvalidInputException;
 import dev.vitals.kubesim.replay.DemoJar;
 import dev.vitals.kubesim.replay.ProbeTiming;
 import dev.vitals.kubesim.replay.Replay;
-import dev.vitals.kubesim.replay.ReplayAction;
+import dev.vitals.kubesim.replay.ReplayStep;
 import dev.vitals.kubesim.replay.ReplayCase;
 import dev.vitals.kubesim.replay.ReplayCatalog;
 import dev.vitals.kubesim.replay.ReplayReport;
@@ -318,8 +318,8 @@ final class ReplayCommand implements Callable<Integer> {
             }
         }
         List<String> acts = new ArrayList<>();
-        for (ReplayAction a : c.actions()) {
-            acts.add(a.describe() + " at Ready+" + a.after().toSeconds() + "s");
+        for (ReplayStep a : c.steps()) {
+            acts.add(a.description() + " at Ready+" + a.after().toSeconds() + "s");
         }
         sb.append(String.format(Locale.ROOT, "%n  %-16s %s; %ds per run", "", acts.isEmpty() ? "no faults" : String.join(", ", acts),
                 c.duration().toSeconds()));

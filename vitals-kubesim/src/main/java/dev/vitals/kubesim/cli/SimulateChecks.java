@@ -247,8 +247,7 @@ final class SimulateChecks {
     static String describe(ProbeSpec p, Map<String, Integer> ports) {
         String d = p.describe();
         ProbeHandler h = p.handler();
-        ProbeHandler.PortRef ref = h instanceof ProbeHandler.HttpGet ? ((ProbeHandler.HttpGet) h).port()
-                : h instanceof ProbeHandler.TcpSocket ? ((ProbeHandler.TcpSocket) h).port() : null;
+        ProbeHandler.PortRef ref = h.portRef().orElse(null);
         if (ref != null && ref.isNamed() && ports.containsKey(ref.name().get())) {
             String name = ref.name().get();
             d = d.replaceFirst(":" + Pattern.quote(name) + "(?=[/ ]|$)", ":" + ports.get(name) + " (" + name + ")");

@@ -20,9 +20,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
- * The scenario's {@code load} action: {@code count} HTTP requests at most {@code concurrency}
- * at a time, each with its own timeout, using the JDK {@link HttpClient}. Bounded in count,
- * concurrency and time. Threads are daemons named {@code vitals-kubesim-load-…}.
+ * HTTP load, with the JDK {@link HttpClient}: the scenario's {@code load} action ({@link Spec},
+ * {@link #start}: {@code count} requests at most {@code concurrency} at a time, each with its own
+ * timeout; bounded in count, concurrency and time; threads {@code vitals-kubesim-load-…}) and
+ * replay's sustained load ({@link Sustained}, {@link #sustain}: closed-loop clients for a time;
+ * threads {@code vitals-replay-load-…}).
  */
 public final class LoadGenerator {
     private LoadGenerator() {
@@ -33,7 +35,8 @@ public final class LoadGenerator {
      * @param concurrency requests in flight at most (1–1000)
      * @param method HTTP method
      * @param path path and query
-     * @param port target port on the pod IP
+     * @param port target port on the pod IP, or {@value #APP_PORT}: the target's application port
+     *        ({@code ActionRunner.Target.appPort()}; replay's loads, whose port is picked per run)
      * @param timeout per-request timeout
      */
     public record Spec(int count, int concurrency, String method, String path, int port, Duration timeout) {
@@ -44,7 +47,7 @@ public final class LoadGenerator {
          * @param concurrency requests in flight at most (1–1000)
          * @param method HTTP method
          * @param path path and query
-         * @param port target port on the pod IP
+         * @param port target port on the pod IP, or {@value LoadGenerator#APP_PORT}: the target's application port
          * @param timeout per-request timeout
          * @throws InvalidInputException if a component is outside its documented range
          * @throws NullPointerException if a required component is null
@@ -56,7 +59,7 @@ public final class LoadGenerator {
             if (concurrency < 1 || concurrency > 1000) {
                 throw new InvalidInputException("load: concurrency must be 1-1000, was " + concurrency);
             }
-            if (port < 1 || port > 65535) {
+            if (port < APP_PORT || port > 65535) {
                 throw new InvalidInputException("load: port must be 1-65535, was " + port);
             }
             if (timeout.isNegative() || timeout.isZero()) {
@@ -64,6 +67,14 @@ public final class LoadGenerator {
             }
             Objects.requireNonNull(method, "method");
             Objects.requireNonNull(path, "path");
+        }
+
+        /**
+         * @param port the port to send to
+         * @return this load aimed at {@code port}
+         */
+        public Spec at(int port) {
+            return new Spec(count, concurrency, method, path, port, timeout);
         }
 
         /** @return a short description */
@@ -91,10 +102,84 @@ public final class LoadGenerator {
         }
     }
 
+    /**
+     * Sustained closed-loop load: {@code clients} clients each send {@code GET} again as soon as the
+     * previous answer arrived, until {@code sustain} has passed; client {@code n} sends
+     * {@code paths[n mod paths.size()]}. After a refused or broken connection a client waits 250 ms.
+     *
+     * @param clients concurrent clients, 1–1000
+     * @param paths paths and queries (at least one, each starting with {@code /})
+     * @param port target port, or {@value LoadGenerator#APP_PORT}: the target's application port
+     * @param sustain how long new requests are sent, &gt; 0
+     * @param timeout per-request timeout, &gt; 0
+     */
+    public record Sustained(int clients, List<String> paths, int port, Duration sustain, Duration timeout) {
+        /**
+         * Validates the components and copies the paths (unmodifiable).
+         *
+         * @param clients concurrent clients, 1–1000
+         * @param paths paths and queries (at least one, each starting with {@code /})
+         * @param port target port, or {@value LoadGenerator#APP_PORT}: the target's application port
+         * @param sustain how long new requests are sent, &gt; 0
+         * @param timeout per-request timeout, &gt; 0
+         * @throws IllegalArgumentException if a component is outside its documented range
+         * @throws NullPointerException if a required component is null
+         */
+        public Sustained {
+            if (clients < 1 || clients > 1000) {
+                throw new IllegalArgumentException("load: clients must be 1-1000, was " + clients);
+            }
+            paths = List.copyOf(paths);
+            if (paths.isEmpty() || paths.stream().anyMatch(p -> !p.startsWith("/"))) {
+                throw new IllegalArgumentException("load: paths must be at least one, each starting with '/', was " + paths);
+            }
+            if (port < APP_PORT || port > 65535) {
+                throw new IllegalArgumentException("load: port must be 1-65535, was " + port);
+            }
+            for (Duration d : new Duration[] {sustain, timeout}) {
+                if (Objects.requireNonNull(d, "duration").isNegative() || d.isZero()) {
+                    throw new IllegalArgumentException("load: sustain and timeout must be > 0, was " + d);
+                }
+            }
+        }
+
+        /**
+         * @param port the port to send to
+         * @return this load aimed at {@code port}
+         */
+        public Sustained at(int port) {
+            return new Sustained(clients, paths, port, sustain, timeout);
+        }
+
+        /** @return a short description */
+        public String describe() {
+            return String.format(Locale.ROOT, "%d clients re-sending for %ds", clients, sustain.toSeconds());
+        }
+    }
+
+    /** Port 0 in a load: the target's application port, resolved when the load starts. */
+    public static final int APP_PORT = 0;
+
     /** A running load; {@link #cancel()} stops sending more. */
     public interface Handle {
         /** Stops sending; requests in flight end by their timeout. */
         void cancel();
+
+        /** @return the totals so far, one line; empty for a load that reports them only at its end */
+        default String totals() {
+            return "";
+        }
+    }
+
+    /**
+     * Starts a sustained load in the background.
+     *
+     * @param spec what to send
+     * @param host target host
+     * @return a handle to stop it at once ({@link Handle#totals()} reads its totals so far)
+     */
+    public static Handle sustain(Sustained spec, String host) {
+        return SustainedLoad.start(spec, host);
     }
 
     /**

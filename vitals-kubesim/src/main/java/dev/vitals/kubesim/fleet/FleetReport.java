@@ -183,9 +183,9 @@ public final class FleetReport {
                     ArrayNode res = ln.putArray("resources");
                     for (dev.vitals.kubesim.runtime.ResourceLimits.InstanceUsage u : l.resources()) {
                         dev.vitals.kubesim.runtime.ResourceUsage x = u.usage();
-                        ObjectNode o = res.addObject().put("instance", u.instance()).put("cpuSeconds", Recorder.round(x.cpuSeconds()))
+                        ObjectNode o = res.addObject().put("instance", u.instance()).put("cpuSeconds", Recorder.round(x.cpu().map(dev.vitals.kubesim.model.Durations::seconds).orElse(-1.0)))
                                 .put("periods", x.periods()).put("throttledPeriods", x.throttledPeriods())
-                                .put("throttledSeconds", Recorder.round(x.throttledSeconds())).put("oomKills", x.oomKills())
+                                .put("throttledSeconds", Recorder.round(dev.vitals.kubesim.model.Durations.seconds(x.throttled()))).put("oomKills", x.oomKills())
                                 .put("exitCode", u.exitCode()).put("reason", u.reason());
                         if (x.memoryPeakBytes().isPresent()) {
                             o.put("memoryPeakBytes", x.memoryPeakBytes().getAsLong());
@@ -552,9 +552,9 @@ public final class FleetReport {
                 dev.vitals.kubesim.runtime.ResourceUsage x = u.usage();
                 sb.append("<tr><td>").append(l.version().isEmpty() ? "r" + l.replica() : l.version() + " " + l.replica())
                         .append("</td><td>#").append(u.instance()).append("</td><td>")
-                        .append(x.cpuSeconds() < 0 ? "n/a" : String.format(java.util.Locale.ROOT, "%.2f", x.cpuSeconds()))
+                        .append(x.cpu().map(c -> String.format(java.util.Locale.ROOT, "%.2f", dev.vitals.kubesim.model.Durations.seconds(c))).orElse("n/a"))
                         .append("</td><td>").append(x.throttledPeriods()).append(" of ").append(x.periods()).append("</td><td>")
-                        .append(String.format(java.util.Locale.ROOT, "%.2f", x.throttledSeconds())).append("</td><td>")
+                        .append(String.format(java.util.Locale.ROOT, "%.2f", dev.vitals.kubesim.model.Durations.seconds(x.throttled()))).append("</td><td>")
                         .append(x.memoryPeakBytes().isPresent() ? String.format(java.util.Locale.ROOT, "%.1f",
                                 x.memoryPeakBytes().getAsLong() / 1048576.0) : "n/a")
                         .append("</td><td>").append(u.exitCode()).append(' ').append(esc(u.reason())).append("</td></tr>\n");

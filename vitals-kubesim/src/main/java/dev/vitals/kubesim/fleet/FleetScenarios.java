@@ -217,7 +217,7 @@ public final class FleetScenarios {
         // a bounded queue (400 waiting requests, 2 s of work): overload beyond it is refused at once, and the
         // client's retry (a new connection) lands on another replica
         return new FleetSpec(replicas, Duration.ofMinutes(5), Duration.ofMillis(100), 1, demoReplica(400), probes, Optional.empty(),
-                new FleetSpec.Service(Duration.ofSeconds(1)), List.of(app), List.of(new FleetSpec.Action(Duration.ofSeconds(60), 0)),
+                new FleetSpec.Service(Duration.ofSeconds(1)), List.of(app), List.of(new FleetSpec.Kill(Duration.ofSeconds(60), 0)),
                 expect);
     }
 

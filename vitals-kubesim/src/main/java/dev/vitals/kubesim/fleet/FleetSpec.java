@@ -28,7 +28,7 @@ import java.util.Optional;
  * @param rollout a rolling update during the scenario (both engines), if any
  */
 public record FleetSpec(int replicas, Duration duration, Duration step, long seed, Replica replica, Probes probes,
-        Optional<Dependency> dependency, Service service, List<Clients> clients, List<Action> actions,
+        Optional<Dependency> dependency, Service service, List<Clients> clients, List<Kill> actions,
         List<FleetExpectation> expectations, Optional<Rollout> rollout) {
 
     /** The largest fleet the model engine accepts. */
@@ -95,7 +95,7 @@ public record FleetSpec(int replicas, Duration duration, Duration step, long see
                         + "ms, which the model cannot hold; shorten it or lengthen step");
             }
         }
-        for (Action a : actions) {
+        for (Kill a : actions) {
             if (a.replica() >= replicas) {
                 throw new IllegalArgumentException("actions: kill of replica " + a.replica() + " but there are only "
                         + replicas + " replicas (0-" + (replicas - 1) + ")");
@@ -119,7 +119,7 @@ public record FleetSpec(int replicas, Duration duration, Duration step, long see
      * @param expectations expectations checked at the end
      */
     public FleetSpec(int replicas, Duration duration, Duration step, long seed, Replica replica, Probes probes,
-            Optional<Dependency> dependency, Service service, List<Clients> clients, List<Action> actions,
+            Optional<Dependency> dependency, Service service, List<Clients> clients, List<Kill> actions,
             List<FleetExpectation> expectations) {
         this(replicas, duration, step, seed, replica, probes, dependency, service, clients, actions, expectations, Optional.empty());
     }
@@ -535,12 +535,13 @@ public record FleetSpec(int replicas, Duration duration, Duration step, long see
     }
 
     /**
-     * A timed action: the container of one replica is killed (OOM, a node drain, a deploy).
+     * A fleet spec's timed action (its {@code actions: - {at, kill}}): the container of one replica is
+     * killed (OOM, a node drain, a deploy). Not a {@code scenario.Action}: it targets one replica of N.
      *
      * @param at when, from scenario start
      * @param replica which replica, 0-based
      */
-    public record Action(Duration at, int replica) {
+    public record Kill(Duration at, int replica) {
         /**
          * Validates the components.
          *
@@ -548,7 +549,7 @@ public record FleetSpec(int replicas, Duration duration, Duration step, long see
          * @param replica which replica, 0-based
          * @throws IllegalArgumentException if {@code at} is negative or {@code replica} below 0
          */
-        public Action {
+        public Kill {
             nonNegative("actions.at", at);
             if (replica < 0) {
                 throw new IllegalArgumentException("actions: replica must be at least 0, was " + replica);

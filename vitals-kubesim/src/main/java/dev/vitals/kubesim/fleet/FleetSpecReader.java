@@ -215,11 +215,11 @@ public final class FleetSpecReader {
                     c.has("connections") ? c.integer("connections", 0, 10_000_000) : 0, c.has("usesDependency") && c.bool("usesDependency"),
                     c.has("total") ? c.integer("total", 1, 1_000_000_000) : 0));
         }
-        List<FleetSpec.Action> actions = new ArrayList<>();
+        List<FleetSpec.Kill> actions = new ArrayList<>();
         if (r.has("actions")) {
             for (Node a : r.list("actions")) {
                 a.known("at", "kill");
-                actions.add(new FleetSpec.Action(a.duration("at"), a.integer("kill", 0, replicas - 1)));
+                actions.add(new FleetSpec.Kill(a.duration("at"), a.integer("kill", 0, replicas - 1)));
             }
         }
         List<FleetExpectation> expect = new ArrayList<>();

@@ -226,7 +226,7 @@ public final class LiveFleet {
             progress.accept(String.format(java.util.Locale.ROOT, "warm-up done in %.1f s (%d of %d endpoints); Service on 127.0.0.1:%d",
                     t0, service.endpoints(), n, service.port()));
             long t0ns = start + Math.round(t0 * 1e9);
-            for (FleetSpec.Action a : spec.actions()) {
+            for (FleetSpec.Kill a : spec.actions()) {
                 Kubelet k = pods.kubelets[a.replica()];
                 time.schedule(t0ns + a.at().toNanos() - System.nanoTime(), () -> k.currentInstance().ifPresent(inst -> time.offload(inst::kill)));
             }
@@ -586,18 +586,11 @@ public final class LiveFleet {
 
     /** @return the probe aimed at {@code port} on the pod (HTTP, TCP and gRPC handlers; exec as is) */
     static ProbeSpec retarget(ProbeSpec p, int port) {
-        ProbeHandler h = p.handler();
-        ProbeHandler to;
-        if (h instanceof ProbeHandler.HttpGet) {
-            ProbeHandler.HttpGet g = (ProbeHandler.HttpGet) h;
-            to = new ProbeHandler.HttpGet(Optional.empty(), ProbeHandler.PortRef.of(port), g.path(), g.scheme(), g.headers());
-        } else if (h instanceof ProbeHandler.TcpSocket) {
-            to = new ProbeHandler.TcpSocket(Optional.empty(), ProbeHandler.PortRef.of(port));
-        } else if (h instanceof ProbeHandler.Grpc) {
-            to = new ProbeHandler.Grpc(port, ((ProbeHandler.Grpc) h).service());
-        } else {
-            to = h;
-        }
+        ProbeHandler to = p.handler().<ProbeHandler>match(
+                g -> new ProbeHandler.HttpGet(Optional.empty(), ProbeHandler.PortRef.of(port), g.path(), g.scheme(), g.headers()),
+                t -> new ProbeHandler.TcpSocket(Optional.empty(), ProbeHandler.PortRef.of(port)),
+                g -> new ProbeHandler.Grpc(port, g.service()),
+                e -> e);
         return new ProbeSpec(p.type(), to, p.initialDelaySeconds(), p.timeoutSeconds(), p.periodSeconds(), p.successThreshold(),
                 p.failureThreshold(), p.terminationGracePeriodSeconds());
     }

@@ -180,7 +180,7 @@ public final class ModelFleet {
         if (rollout != null) {
             time.schedule(rollout.at().toNanos(), this::startRollout);
         }
-        for (FleetSpec.Action a : spec.actions()) {
+        for (FleetSpec.Kill a : spec.actions()) {
             Rep r = reps[a.replica()];
             time.schedule(a.at().toNanos(), () -> r.die(r.epoch, 137));
         }

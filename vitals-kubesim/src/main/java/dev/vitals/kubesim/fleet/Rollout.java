@@ -24,7 +24,7 @@ import java.util.Objects;
  *        cold); true: its readiness stays DOWN until warm-up is over (vitals-core {@code Warmup}:
  *        with {@code warmupRequests}, its warm-up routine sends them itself)
  */
-public record Rollout(Duration at, String maxSurge, String maxUnavailable, int minReadySeconds, int progressDeadlineSeconds,
+record Rollout(Duration at, String maxSurge, String maxUnavailable, int minReadySeconds, int progressDeadlineSeconds,
         Duration startTime, double warmupFactor, Duration warmupPeriod, int warmupRequests, boolean readinessWaitsForWarmup) {
 
     /**

@@ -55,7 +55,7 @@ public final class AppConfig {
      * @param files {@code .yaml}, {@code .yml} or {@code .properties} files, lowest precedence first
      * @param profiles active profiles; empty = {@code spring.profiles.active} from the files or environment
      * @return the configuration
-     * @throws LintInputException when a file cannot be read, has another extension or is not valid
+     * @throws InvalidInputException when a file cannot be read, has another extension or is not valid
      */
     public static AppConfig load(List<Path> files, Set<String> profiles) {
         AppConfig c = new AppConfig(files, profiles);
@@ -73,7 +73,7 @@ public final class AppConfig {
     private static List<Section> read(Path f) {
         String n = f.getFileName().toString().toLowerCase(Locale.ROOT);
         if (!Files.isRegularFile(f)) {
-            throw new LintInputException(f + ": " + (Files.isDirectory(f) ? "is a directory" : "no such file")
+            throw new InvalidInputException(f + ": " + (Files.isDirectory(f) ? "is a directory" : "no such file")
                     + " (--app-config takes an application.yaml, .yml or .properties file)");
         }
         try {
@@ -84,9 +84,9 @@ public final class AppConfig {
                 return readYaml(f);
             }
         } catch (IOException e) {
-            throw new LintInputException(f + ": cannot read: " + dev.vitals.kubesim.input.InvalidInputException.reason(e));
+            throw new InvalidInputException(f + ": cannot read: " + InvalidInputException.reason(e));
         }
-        throw new LintInputException(f + ": --app-config takes .yaml, .yml or .properties files");
+        throw new InvalidInputException(f + ": --app-config takes .yaml, .yml or .properties files");
     }
 
     private static List<Section> readYaml(Path f) throws IOException {
@@ -98,7 +98,7 @@ public final class AppConfig {
                 try {
                     d = docs.next();
                 } catch (YamlDocs.YamlInputException e) {
-                    throw new LintInputException(f + (e.line > 0 ? ":" + e.line : "") + ": " + e.getMessage());
+                    throw new InvalidInputException(f + (e.line > 0 ? ":" + e.line : "") + ": " + e.getMessage());
                 } catch (UncheckedIOException e) {
                     throw e.getCause();
                 }
@@ -106,12 +106,12 @@ public final class AppConfig {
                     break;
                 }
                 if (!d.get().root.isObject()) {
-                    throw new LintInputException(f + ": document " + d.get().index + " is not a mapping of properties");
+                    throw new InvalidInputException(f + ": document " + d.get().index + " is not a mapping of properties");
                 }
                 // Spring Boot's YAML loader refuses a key written twice (OriginTrackedYamlLoader:
                 // setAllowDuplicateKeys(false)), as the API server does for manifests
                 for (YamlDocs.DuplicateKey k : d.get().duplicates) {
-                    throw new LintInputException(f + ":" + k.secondLine() + ": " + YamlDocs.duplicateMessage(k));
+                    throw new InvalidInputException(f + ":" + k.secondLine() + ": " + YamlDocs.duplicateMessage(k));
                 }
                 Map<String, Prop> props = new LinkedHashMap<>();
                 flatten(d.get().root, "", f.toString(), d.get().locations, props, 0);

@@ -30,7 +30,7 @@ import java.util.TreeSet;
  * {@code /livez}, {@code /readyz}, {@code /startupz} from the Spring groups it adopts plus
  * {@code vitals.checks.<name>.groups}.
  */
-public final class AppHealth {
+final class AppHealth {
     /** Indicator names of remote dependencies (Spring Boot's auto-configured ones and common others). */
     static final Set<String> DEPENDENCIES = Set.of("db", "datasource", "r2dbc", "redis", "mongo", "mail",
             "elasticsearch", "elasticsearchrest", "elasticsearchreactive", "rabbit", "cassandra", "cassandrareactive",

@@ -17,10 +17,11 @@ final class AppProbes {
      */
     static Optional<AppHealth.Endpoint> endpoint(Target t, LintContext ctx, ProbeType type) {
         Optional<ProbeSpec> p = t.probe(type);
-        if (p.isEmpty() || !(p.get().handler() instanceof ProbeHandler.HttpGet)) {
+        Optional<ProbeHandler.HttpGet> get = p.flatMap(s -> s.handler().asHttpGet());
+        if (get.isEmpty()) {
             return Optional.empty();
         }
-        ProbeHandler.HttpGet h = (ProbeHandler.HttpGet) p.get().handler();
+        ProbeHandler.HttpGet h = get.get();
         OptionalInt port = t.portNumber(h.port());
         if (h.host().isPresent() || port.isEmpty()) {
             return Optional.empty();

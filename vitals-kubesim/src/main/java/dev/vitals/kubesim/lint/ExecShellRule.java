@@ -44,10 +44,11 @@ final class ExecShellRule implements Rule {
     public void check(Target t, LintContext ctx, Consumer<Finding> out) {
         for (ProbeType type : ProbeType.values()) {
             java.util.Optional<ProbeSpec> p = t.probe(type);
-            if (p.isEmpty() || !(p.get().handler() instanceof ProbeHandler.Exec)) {
+            java.util.Optional<ProbeHandler.Exec> exec = p.flatMap(s -> s.handler().asExec());
+            if (exec.isEmpty()) {
                 continue;
             }
-            List<String> cmd = ((ProbeHandler.Exec) p.get().handler()).command();
+            List<String> cmd = exec.get().command();
             List<String> why = reasons(cmd);
             if (why.isEmpty()) {
                 continue;

@@ -22,7 +22,7 @@ import java.util.Optional;
  * @param killer the probe that killed
  * @param firstProbeAt seconds to the killer's first probe
  */
-public record KillPrediction(Optional<Double> killAt, ProbeType killer, double firstProbeAt) {
+record KillPrediction(Optional<Double> killAt, ProbeType killer, double firstProbeAt) {
 
     /**
      * @param pod the probes
@@ -47,8 +47,8 @@ public record KillPrediction(Optional<Double> killAt, ProbeType killer, double f
             if (e.type() == SimEvent.Type.KILL) {
                 ProbeType killer = e.probe().orElseThrow();
                 double first = events.stream().filter(x -> x.type() == SimEvent.Type.PROBE && x.probe().orElse(null) == killer)
-                        .mapToDouble(x -> x.t() - x.latency().map(Durations::seconds).orElse(0.0)).min().orElse(e.t());
-                return new KillPrediction(Optional.of(e.t()), killer, first);
+                        .mapToDouble(x -> Durations.seconds(x.at()) - x.latency().map(Durations::seconds).orElse(0.0)).min().orElse(Durations.seconds(e.at()));
+                return new KillPrediction(Optional.of(Durations.seconds(e.at())), killer, first);
             }
         }
         return new KillPrediction(Optional.empty(), ProbeType.LIVENESS, 0);

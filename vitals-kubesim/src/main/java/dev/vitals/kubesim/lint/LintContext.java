@@ -70,7 +70,7 @@ public final class LintContext {
      * @param t a container
      * @return the application's health layout as that container runs it (its env and args applied)
      */
-    public Optional<AppHealth> app(Target t) {
+    Optional<AppHealth> app(Target t) {
         if (appConfig.isEmpty()) {
             return Optional.empty();
         }

@@ -39,7 +39,7 @@ public enum LintFormat {
     /**
      * @param text {@code text}, {@code json}, {@code sarif} or {@code junit}
      * @return the format
-     * @throws LintInputException for anything else
+     * @throws dev.vitals.kubesim.input.InvalidInputException for anything else
      */
     public static LintFormat parse(String text) {
         for (LintFormat f : values()) {
@@ -47,7 +47,7 @@ public enum LintFormat {
                 return f;
             }
         }
-        throw new LintInputException("--format must be text, json, sarif or junit, was '" + text + "'");
+        throw new dev.vitals.kubesim.input.InvalidInputException("--format must be text, json, sarif or junit, was '" + text + "'");
     }
 
     /**

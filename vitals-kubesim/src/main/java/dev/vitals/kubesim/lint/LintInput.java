@@ -93,19 +93,19 @@ public final class LintInput {
      * @param args files, directories and {@code -}
      * @param stdin standard input, read when {@code -} is given
      * @return the inputs in the order given, directories expanded
-     * @throws LintInputException when a path does not exist, {@code -} is given twice, a
+     * @throws dev.vitals.kubesim.input.InvalidInputException when a path does not exist, {@code -} is given twice, a
      *         directory holds no manifest, or none is given
      */
     public static List<LintInput> collect(List<String> args, InputStream stdin) {
         if (args.isEmpty()) {
-            throw new LintInputException("no input: give files, directories, or - for standard input");
+            throw new dev.vitals.kubesim.input.InvalidInputException("no input: give files, directories, or - for standard input");
         }
         List<LintInput> out = new ArrayList<>();
         boolean sawStdin = false;
         for (String a : args) {
             if (a.equals("-")) {
                 if (sawStdin) {
-                    throw new LintInputException("- (standard input) given twice");
+                    throw new dev.vitals.kubesim.input.InvalidInputException("- (standard input) given twice");
                 }
                 sawStdin = true;
                 out.add(stream("-", stdin));
@@ -117,16 +117,16 @@ public final class LintInput {
                 try (Stream<Path> walk = Files.walk(p)) {
                     walk.filter(f -> Files.isRegularFile(f) && manifestName(f) && !hidden(p, f)).sorted().forEach(found::add);
                 } catch (IOException | java.io.UncheckedIOException e) {
-                    throw new LintInputException(a + ": cannot list directory: " + e.getMessage());
+                    throw new dev.vitals.kubesim.input.InvalidInputException(a + ": cannot list directory: " + e.getMessage());
                 }
                 if (found.isEmpty()) {
-                    throw new LintInputException(a + ": no *.yaml, *.yml or *.json files in this directory");
+                    throw new dev.vitals.kubesim.input.InvalidInputException(a + ": no *.yaml, *.yml or *.json files in this directory");
                 }
                 found.forEach(f -> out.add(file(f)));
             } else if (Files.exists(p)) { // a regular file, or a pipe or device: vitals lint <(helm template …)
                 out.add(file(p));
             } else {
-                throw new LintInputException(a + ": no such file or directory");
+                throw new dev.vitals.kubesim.input.InvalidInputException(a + ": no such file or directory");
             }
         }
         return out;

@@ -77,9 +77,9 @@ public final class Linter {
             } catch (YamlDocs.YamlInputException e) {
                 error = Optional.of(in.name() + (e.line > 0 ? ":" + e.line : "") + ": " + e.getMessage());
             } catch (IOException e) {
-                error = Optional.of(in.name() + ": cannot read: " + dev.vitals.kubesim.input.InvalidInputException.reason(e));
+                error = Optional.of(in.name() + ": cannot read: " + InvalidInputException.reason(e));
             } catch (UncheckedIOException e) {
-                error = Optional.of(in.name() + ": cannot read: " + dev.vitals.kubesim.input.InvalidInputException.reason(e.getCause()));
+                error = Optional.of(in.name() + ": cannot read: " + InvalidInputException.reason(e.getCause()));
             }
             // this input's findings by line (stable: rule order within a line); app-config findings last
             findings.subList(from, findings.size()).sort(java.util.Comparator

@@ -1,6 +1,7 @@
 package dev.vitals.kubesim.lint;
 
 import dev.vitals.kubesim.manifest.ManifestReader;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
 
@@ -56,10 +57,10 @@ final class NoReadinessRule implements Rule {
         }
         int port = t.declaredPorts().iterator().next();
         String example = t.probe(dev.vitals.kubesim.model.ProbeType.LIVENESS).map(l -> l.handler())
-                .filter(h -> !(h instanceof dev.vitals.kubesim.model.ProbeHandler.HttpGet)).map(h -> h instanceof
-                        dev.vitals.kubesim.model.ProbeHandler.TcpSocket ? "tcpSocket {port: " + port + "} (accepting connections)"
-                        : h instanceof dev.vitals.kubesim.model.ProbeHandler.Grpc ? "grpc {port: " + ((dev.vitals.kubesim.model.ProbeHandler.Grpc) h).port()
-                                + ", service: readiness}" : "an exec command that checks the server answers")
+                .flatMap(h -> h.<Optional<String>>match(g -> Optional.empty(),
+                        s -> Optional.of("tcpSocket {port: " + port + "} (accepting connections)"),
+                        g -> Optional.of("grpc {port: " + g.port() + ", service: readiness}"),
+                        e -> Optional.of("an exec command that checks the server answers")))
                 .orElse("httpGet {path: /readyz, port: " + port + "} (or tcpSocket {port: " + port + "} for a non-HTTP server)");
         out.accept(t.finding(this, "ports", "no container of the pod has a readinessProbe, and this one serves port" + (t.declaredPorts().size() > 1 ? "s " : " ")
                 + t.declaredPorts().toString().replaceAll("[\\[\\]]", "") + ": the pod is Ready as"

@@ -39,11 +39,11 @@ final class ProbeHostRule implements Rule {
             if (p.isEmpty()) {
                 continue;
             }
-            Optional<String> host = Probes.host(p.get().handler());
+            Optional<String> host = p.get().handler().host();
             if (host.isEmpty() || host.get().isEmpty()) {
                 continue;
             }
-            String kind = p.get().handler() instanceof dev.vitals.kubesim.model.ProbeHandler.HttpGet ? "httpGet" : "tcpSocket";
+            String kind = p.get().handler().field();
             out.accept(t.finding(this, type.fieldName() + "." + kind + ".host", type.label() + " probe connects to host "
                     + host.get() + " instead of the pod IP: it does not test this container, and a namespace enforcing the"
                     + " baseline Pod Security level refuses the pod from Kubernetes 1.34 (KEP-4940)", "KEP-4940",

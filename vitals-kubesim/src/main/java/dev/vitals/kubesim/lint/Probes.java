@@ -13,27 +13,8 @@ final class Probes {
 
     /** @return the port a handler connects to (names resolved), if it has one */
     static OptionalInt port(Target t, ProbeHandler h) {
-        if (h instanceof ProbeHandler.HttpGet) {
-            return t.portNumber(((ProbeHandler.HttpGet) h).port());
-        }
-        if (h instanceof ProbeHandler.TcpSocket) {
-            return t.portNumber(((ProbeHandler.TcpSocket) h).port());
-        }
-        if (h instanceof ProbeHandler.Grpc) {
-            return OptionalInt.of(((ProbeHandler.Grpc) h).port());
-        }
-        return OptionalInt.empty();
-    }
-
-    /** @return the host a network handler names (empty = the pod IP) */
-    static Optional<String> host(ProbeHandler h) {
-        if (h instanceof ProbeHandler.HttpGet) {
-            return ((ProbeHandler.HttpGet) h).host();
-        }
-        if (h instanceof ProbeHandler.TcpSocket) {
-            return ((ProbeHandler.TcpSocket) h).host();
-        }
-        return Optional.empty();
+        return h.match(g -> t.portNumber(g.port()), s -> t.portNumber(s.port()), g -> OptionalInt.of(g.port()),
+                e -> OptionalInt.empty());
     }
 
     /**
@@ -43,26 +24,16 @@ final class Probes {
      * endpoint" in this sense: a connect fails only when nothing accepts, for both alike.
      */
     static boolean sameEndpoint(Target t, ProbeHandler a, ProbeHandler b) {
-        if (a instanceof ProbeHandler.HttpGet && b instanceof ProbeHandler.HttpGet) {
-            ProbeHandler.HttpGet x = (ProbeHandler.HttpGet) a;
-            ProbeHandler.HttpGet y = (ProbeHandler.HttpGet) b;
-            return port(t, x).equals(port(t, y)) && x.host().equals(y.host()) && x.scheme().equals(y.scheme())
-                    && path(x).equals(path(y));
-        }
-        if (a instanceof ProbeHandler.Grpc && b instanceof ProbeHandler.Grpc) {
-            return a.equals(b);
-        }
-        if (a instanceof ProbeHandler.Exec && b instanceof ProbeHandler.Exec) {
-            return a.equals(b);
-        }
-        return false;
+        return a.match(x -> b.match(y -> port(t, x).equals(port(t, y)) && x.host().equals(y.host())
+                && x.scheme().equals(y.scheme()) && path(x).equals(path(y)), s -> false, g -> false, e -> false),
+                tcp -> false, grpc -> grpc.equals(b), exec -> exec.equals(b));
     }
 
     /** Same server: both network probes reach one port of one host, so load queues both alike. */
     static boolean sameServer(Target t, ProbeHandler a, ProbeHandler b) {
         OptionalInt pa = port(t, a);
         OptionalInt pb = port(t, b);
-        return pa.isPresent() && pa.equals(pb) && host(a).equals(host(b));
+        return pa.isPresent() && pa.equals(pb) && a.host().equals(b.host());
     }
 
     /** @return an httpGet path without its query, never empty */
@@ -75,48 +46,20 @@ final class Probes {
 
     /** @return the field below the container that names the endpoint, e.g. {@code livenessProbe.httpGet.path} */
     static String endpointField(ProbeType type, ProbeHandler h) {
-        String f = type.fieldName();
-        if (h instanceof ProbeHandler.HttpGet) {
-            return f + ".httpGet.path";
-        }
-        if (h instanceof ProbeHandler.TcpSocket) {
-            return f + ".tcpSocket.port";
-        }
-        if (h instanceof ProbeHandler.Grpc) {
-            return f + ".grpc";
-        }
-        return f + ".exec.command";
-    }
-
-    /** @return the handler kind as written in manifests */
-    static String kind(ProbeHandler h) {
-        if (h instanceof ProbeHandler.HttpGet) {
-            return "httpGet";
-        }
-        if (h instanceof ProbeHandler.TcpSocket) {
-            return "tcpSocket";
-        }
-        if (h instanceof ProbeHandler.Grpc) {
-            return "grpc";
-        }
-        return "exec";
+        return type.fieldName() + "." + h.match(g -> "httpGet.path", s -> "tcpSocket.port", g -> "grpc", e -> "exec.command");
     }
 
     /** @return a fix that separates liveness from readiness, in the handler's own terms */
     static String separateFix(ProbeHandler h) {
-        if (h instanceof ProbeHandler.Grpc) {
-            int port = ((ProbeHandler.Grpc) h).port();
-            return "give each probe its own grpc.service name (livenessProbe grpc {port: " + port
-                    + ", service: liveness}, readinessProbe grpc {port: " + port + ", service: readiness}) and have the"
-                    + " grpc.health.v1 server answer 'liveness' from process health only";
-        }
-        if (h instanceof ProbeHandler.Exec) {
-            return "run a different command for each probe (liveness: process health only), or better, probe an HTTP"
-                    + " endpoint of the application's probe server";
-        }
-        return "point livenessProbe at an endpoint that checks only the process (Vitals /livez, Spring Boot"
+        String network = "point livenessProbe at an endpoint that checks only the process (Vitals /livez, Spring Boot"
                 + " /actuator/health/liveness) and readinessProbe at one that checks what requests need (/readyz,"
                 + " /actuator/health/readiness)";
+        return h.match(g -> network, s -> network,
+                g -> "give each probe its own grpc.service name (livenessProbe grpc {port: " + g.port()
+                        + ", service: liveness}, readinessProbe grpc {port: " + g.port() + ", service: readiness}) and have the"
+                        + " grpc.health.v1 server answer 'liveness' from process health only",
+                e -> "run a different command for each probe (liveness: process health only), or better, probe an HTTP"
+                        + " endpoint of the application's probe server");
     }
 
     /** @return "FT × P = Ns" */

@@ -42,14 +42,14 @@ public final class Rules {
      * @param enable ids or names to run (empty = all)
      * @param disable ids or names not to run
      * @return the selected rules, never empty
-     * @throws LintInputException naming an unknown id, with the known ones; on an empty or blank
+     * @throws dev.vitals.kubesim.input.InvalidInputException naming an unknown id, with the known ones; on an empty or blank
      *         item ({@code --enable ''}, {@code --enable L4,}); when no rule is left to run
      */
     public static List<Rule> select(List<String> enable, List<String> disable) {
         Set<Rule> on = new LinkedHashSet<>(enable.isEmpty() ? ALL : resolve(enable, "--enable"));
         on.removeAll(resolve(disable, "--disable"));
         if (on.isEmpty()) {
-            throw new LintInputException("no rule left to run: --disable removes every rule "
+            throw new dev.vitals.kubesim.input.InvalidInputException("no rule left to run: --disable removes every rule "
                     + (enable.isEmpty() ? "" : "--enable selects ") + "(rules: " + ids() + ")");
         }
         return new ArrayList<>(on);
@@ -62,12 +62,12 @@ public final class Rules {
             for (String n : raw.split(",", -1)) {
                 String s = n.strip();
                 if (s.isEmpty()) {
-                    throw new LintInputException(option + ": " + (raw.isBlank() ? "no rule given" : "an empty rule in '"
+                    throw new dev.vitals.kubesim.input.InvalidInputException(option + ": " + (raw.isBlank() ? "no rule given" : "an empty rule in '"
                             + raw + "'") + "; name rules by id or name, e.g. " + option + " L4,L5 (rules: " + ids() + ")");
                 }
                 Rule r = find(s);
                 if (r == null) {
-                    throw new LintInputException(option + ": unknown rule '" + s + "' (rules: " + ids() + ")");
+                    throw new dev.vitals.kubesim.input.InvalidInputException(option + ": unknown rule '" + s + "' (rules: " + ids() + ")");
                 }
                 out.add(r);
             }

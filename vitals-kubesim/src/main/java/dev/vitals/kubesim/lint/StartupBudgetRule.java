@@ -10,7 +10,7 @@ import java.util.function.Consumer;
 
 /**
  * L2 (needs {@code --startup-seconds}): a start-up of that length is killed by the startup or
- * liveness probe, computed by replaying the kubelet model ({@link KillPrediction}).
+ * liveness probe, computed by replaying the kubelet model ({@code KillPrediction}).
  */
 final class StartupBudgetRule implements Rule {
     @Override

@@ -45,18 +45,17 @@ final class UndeclaredPortRule implements Rule {
         java.util.Map<Integer, String> firstField = new java.util.HashMap<>();
         for (ProbeType type : ProbeType.values()) {
             Optional<ProbeSpec> p = t.probe(type);
-            if (p.isEmpty() || Probes.host(p.get().handler()).isPresent()) {
+            if (p.isEmpty() || p.get().handler().host().isPresent()) {
                 continue;
             }
             ProbeHandler h = p.get().handler();
-            boolean named = h instanceof ProbeHandler.HttpGet && ((ProbeHandler.HttpGet) h).port().isNamed()
-                    || h instanceof ProbeHandler.TcpSocket && ((ProbeHandler.TcpSocket) h).port().isNamed();
+            boolean named = h.portRef().map(ProbeHandler.PortRef::isNamed).orElse(false);
             OptionalInt port = Probes.port(t, h);
             if (named || port.isEmpty() || declared.contains(port.getAsInt())) {
                 continue;
             }
             byPort.computeIfAbsent(port.getAsInt(), k -> new java.util.ArrayList<>()).add(type);
-            firstField.putIfAbsent(port.getAsInt(), type.fieldName() + "." + Probes.kind(h) + ".port");
+            firstField.putIfAbsent(port.getAsInt(), type.fieldName() + "." + h.field() + ".port");
         }
         for (java.util.Map.Entry<Integer, java.util.List<ProbeType>> e : byPort.entrySet()) {
             java.util.List<String> labels = new java.util.ArrayList<>();

@@ -5,7 +5,7 @@ package dev.vitals.kubesim.model;
  * listed in docs/DESIGN.md section 7 (state, event, next state, rule) and implemented by
  * {@link Kubelet}'s single transition method.
  */
-public enum ContainerState {
+enum ContainerState {
     /** The pod's workers exist but the first instance has not been asked for yet (R14). */
     WAITING,
     /** The runtime is creating an instance; the kubelet has no container ID for it yet. */

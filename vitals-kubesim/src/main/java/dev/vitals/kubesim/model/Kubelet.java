@@ -11,7 +11,7 @@ import java.util.function.Consumer;
 /**
  * The kubelet model for one container of one pod.
  *
- * <p>Read it top to bottom: the container's life is a {@link ContainerState} changed only by
+ * <p>Read it top to bottom: the container's life is a {@code ContainerState} changed only by
  * {@link #transition(Event)} (each branch cites its rule in docs/spec/kubelet-probes.md); the
  * probe workers are {@link ProbeWorker}s (spec §3–§6); CrashLoopBackOff is a {@link BackOff}
  * (§9); the results cache and the Ready condition (R23, R31, R36, R19) come last.
@@ -149,7 +149,7 @@ public final class Kubelet {
     }
 
     /**
-     * For a pod of several containers ({@link PodKubelet}): {@link #start()} creates the
+     * For a pod of several containers ({@code PodKubelet}): {@link #start()} creates the
      * workers but leaves the container WAITING until {@link #release(Duration)} (init
      * containers run one after another, regular containers after them).
      */
@@ -681,7 +681,7 @@ public final class Kubelet {
     // ---- what the workers and the simulation read -----------------------------------------
 
     /** @return the container's state */
-    public ContainerState state() {
+    ContainerState state() {
         return state;
     }
 
@@ -737,7 +737,7 @@ public final class Kubelet {
     }
 
     /** @return seconds since {@link #start()} */
-    public double now() {
+    double now() {
         return (time.monotonicTime() - t0) / 1e9;
     }
 
@@ -753,6 +753,6 @@ public final class Kubelet {
 
     void emit(SimEvent.Type type, Optional<ProbeType> probe, Optional<ProbeResult> result,
             Optional<Duration> latency, String detail) {
-        sink.accept(new SimEvent(now(), type, instanceNo, probe, result, latency, detail));
+        sink.accept(new SimEvent(Duration.ofNanos(time.monotonicTime() - t0), type, instanceNo, probe, result, latency, detail));
     }
 }

@@ -63,7 +63,7 @@ public record Lifecycle(Optional<Hook> postStart, Optional<Hook> preStop) {
          * @throws IllegalArgumentException if a component is outside its documented range
          */
         public Handler {
-            if (!(handler instanceof ProbeHandler.Exec) && !(handler instanceof ProbeHandler.HttpGet)) {
+            if (!handler.match(g -> true, t -> false, g -> false, e -> true)) {
                 throw new IllegalArgumentException("a lifecycle hook is exec, httpGet or sleep, was " + handler.describe());
             }
         }

@@ -40,7 +40,7 @@ import java.util.function.Consumer;
  * container-level READY/NOT_READY become notes, and this class emits the pod's READY and
  * NOT_READY. Runs on the {@link SimTime} scheduler thread; not thread-safe.
  */
-public final class PodKubelet {
+final class PodKubelet {
     /** Where a container sits in the pod. */
     public enum Role {
         /** {@code initContainers[]} without {@code restartPolicy: Always}: runs to completion. */
@@ -148,7 +148,7 @@ public final class PodKubelet {
     private void forward(String container, SimEvent e) {
         SimEvent.Type type = e.type() == SimEvent.Type.READY || e.type() == SimEvent.Type.NOT_READY
                 ? SimEvent.Type.ACTION : e.type();
-        sink.accept(new SimEvent(e.t(), type, e.instance(), e.probe(), e.result(), e.latency(),
+        sink.accept(new SimEvent(e.at(), type, e.instance(), e.probe(), e.result(), e.latency(),
                 "[" + container + "] " + e.detail()));
     }
 
@@ -317,7 +317,7 @@ public final class PodKubelet {
         }
         if (nowReady != ready) {
             ready = nowReady;
-            sink.accept(new SimEvent((time.monotonicTime() - t0) / 1e9, ready ? SimEvent.Type.READY : SimEvent.Type.NOT_READY,
+            sink.accept(new SimEvent(Duration.ofNanos(time.monotonicTime() - t0), ready ? SimEvent.Type.READY : SimEvent.Type.NOT_READY,
                     0, Optional.empty(), Optional.empty(), Optional.empty(),
                     ready ? "Ready condition true (every container and sidecar ready)" : "Ready condition false"));
         }

@@ -3,15 +3,39 @@ package dev.vitals.kubesim.model;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * The one handler of a probe (R1): {@link HttpGet}, {@link TcpSocket}, {@link Grpc} or {@link Exec}.
  * Values are immutable and mirror the Kubernetes API fields with defaults already applied.
+ *
+ * <p>Code that depends on the kind dispatches with {@link #match}, which takes one function per kind:
+ * Java 17 has no pattern {@code switch}, and this is what makes the compiler check that every kind is
+ * handled (a fifth kind adds a parameter, and every call site fails to compile until it handles it).
  */
-public sealed interface ProbeHandler {
+public sealed interface ProbeHandler permits ProbeHandler.HttpGet, ProbeHandler.TcpSocket, ProbeHandler.Grpc,
+        ProbeHandler.Exec {
 
     /** @return a short human description, e.g. {@code httpGet http://:8080/livez} */
     String describe();
+
+    /**
+     * The exhaustive dispatch on the handler's kind: applies the one function that fits.
+     *
+     * @param <R> the result type
+     * @param httpGet applied to an {@code httpGet} handler
+     * @param tcpSocket applied to a {@code tcpSocket} handler
+     * @param grpc applied to a {@code grpc} handler
+     * @param exec applied to an {@code exec} handler
+     * @return what the applied function returned
+     */
+    <R> R match(Function<? super HttpGet, ? extends R> httpGet, Function<? super TcpSocket, ? extends R> tcpSocket,
+            Function<? super Grpc, ? extends R> grpc, Function<? super Exec, ? extends R> exec);
+
+    /** @return the handler's field as written in manifests: {@code httpGet}, {@code tcpSocket}, {@code grpc} or {@code exec} */
+    default String field() {
+        return match(g -> "httpGet", t -> "tcpSocket", g -> "grpc", e -> "exec");
+    }
 
     /**
      * @return the port to resolve against the container's ports ({@link PortResolver}), for
@@ -19,13 +43,22 @@ public sealed interface ProbeHandler {
      *         and {@code exec}
      */
     default Optional<PortRef> portRef() {
-        if (this instanceof HttpGet g) {
-            return Optional.of(g.port());
-        }
-        if (this instanceof TcpSocket t) {
-            return Optional.of(t.port());
-        }
-        return Optional.empty();
+        return match(g -> Optional.of(g.port()), t -> Optional.of(t.port()), g -> Optional.empty(), e -> Optional.empty());
+    }
+
+    /** @return this handler when it is an {@code httpGet}, else empty */
+    default Optional<HttpGet> asHttpGet() {
+        return match(Optional::of, t -> Optional.empty(), g -> Optional.empty(), e -> Optional.empty());
+    }
+
+    /** @return this handler when it is an {@code exec}, else empty */
+    default Optional<Exec> asExec() {
+        return match(g -> Optional.empty(), t -> Optional.empty(), g -> Optional.empty(), Optional::of);
+    }
+
+    /** @return the host a network handler names (empty: the pod IP); always empty for {@code grpc} and {@code exec} */
+    default Optional<String> host() {
+        return match(HttpGet::host, TcpSocket::host, g -> Optional.empty(), e -> Optional.empty());
     }
 
     /**
@@ -122,6 +155,12 @@ public sealed interface ProbeHandler {
         }
 
         @Override
+        public <R> R match(Function<? super HttpGet, ? extends R> httpGet, Function<? super TcpSocket, ? extends R> tcpSocket,
+                Function<? super Grpc, ? extends R> grpc, Function<? super Exec, ? extends R> exec) {
+            return httpGet.apply(this);
+        }
+
+        @Override
         public String describe() {
             return "httpGet " + scheme.toLowerCase(java.util.Locale.ROOT) + "://" + host.orElse("") + ":" + port + path;
         }
@@ -139,6 +178,12 @@ public sealed interface ProbeHandler {
         public TcpSocket {
             Objects.requireNonNull(host, "host");
             Objects.requireNonNull(port, "port");
+        }
+
+        @Override
+        public <R> R match(Function<? super HttpGet, ? extends R> httpGet, Function<? super TcpSocket, ? extends R> tcpSocket,
+                Function<? super Grpc, ? extends R> grpc, Function<? super Exec, ? extends R> exec) {
+            return tcpSocket.apply(this);
         }
 
         @Override
@@ -161,6 +206,12 @@ public sealed interface ProbeHandler {
         }
 
         @Override
+        public <R> R match(Function<? super HttpGet, ? extends R> httpGet, Function<? super TcpSocket, ? extends R> tcpSocket,
+                Function<? super Grpc, ? extends R> grpc, Function<? super Exec, ? extends R> exec) {
+            return grpc.apply(this);
+        }
+
+        @Override
         public String describe() {
             return "grpc :" + port + (service.isEmpty() ? "" : " service=" + service);
         }
@@ -175,6 +226,12 @@ public sealed interface ProbeHandler {
          */
         public Exec {
             command = List.copyOf(command);
+        }
+
+        @Override
+        public <R> R match(Function<? super HttpGet, ? extends R> httpGet, Function<? super TcpSocket, ? extends R> tcpSocket,
+                Function<? super Grpc, ? extends R> grpc, Function<? super Exec, ? extends R> exec) {
+            return exec.apply(this);
         }
 
         @Override

@@ -237,35 +237,42 @@ public record ProbeSpec(ProbeType type, ProbeHandler handler, int initialDelaySe
         }
 
         private void validateHandler(List<Violation> out, ProbeHandler h) {
-            if (h instanceof ProbeHandler.HttpGet) {
-                ProbeHandler.HttpGet g = (ProbeHandler.HttpGet) h;
-                if (g.path().isEmpty()) {
-                    out.add(v("R11", "httpGet.path", "must not be empty", "use a path such as /livez"));
-                }
-                if (!g.scheme().equals("HTTP") && !g.scheme().equals("HTTPS")) {
-                    out.add(v("R11", "httpGet.scheme", "unsupported value \"" + g.scheme()
-                            + "\": supported values: \"HTTP\", \"HTTPS\"", "use HTTP or HTTPS (upper case)"));
-                }
-                for (ProbeHandler.HttpHeader hd : g.headers()) {
-                    if (!TOKEN.matcher(hd.name()).matches()) {
-                        out.add(v("R11", "httpGet.httpHeaders.name", "invalid HTTP header name '" + hd.name() + "'",
-                                "use a valid HTTP token (letters, digits, - and a few symbols)"));
-                    }
-                }
-                validatePort(out, "httpGet.port", g.port());
-            } else if (h instanceof ProbeHandler.TcpSocket) {
-                validatePort(out, "tcpSocket.port", ((ProbeHandler.TcpSocket) h).port());
-            } else if (h instanceof ProbeHandler.Grpc) {
-                int p = ((ProbeHandler.Grpc) h).port();
+            h.match(g -> {
+                validateHttpGet(out, g);
+                return null;
+            }, t -> {
+                validatePort(out, "tcpSocket.port", t.port());
+                return null;
+            }, g -> {
+                int p = g.port();
                 if (p < 1 || p > 65535) {
                     out.add(v("R11", "grpc.port", "must be between 1 and 65535, inclusive, was " + p,
                             "use the numeric gRPC port (names are not allowed for grpc)"));
                 }
-            } else if (h instanceof ProbeHandler.Exec) {
-                if (((ProbeHandler.Exec) h).command().isEmpty()) {
+                return null;
+            }, e -> {
+                if (e.command().isEmpty()) {
                     out.add(v("R11", "exec.command", "must not be empty", "give the command to run"));
                 }
+                return null;
+            });
+        }
+
+        private void validateHttpGet(List<Violation> out, ProbeHandler.HttpGet g) {
+            if (g.path().isEmpty()) {
+                out.add(v("R11", "httpGet.path", "must not be empty", "use a path such as /livez"));
             }
+            if (!g.scheme().equals("HTTP") && !g.scheme().equals("HTTPS")) {
+                out.add(v("R11", "httpGet.scheme", "unsupported value \"" + g.scheme()
+                        + "\": supported values: \"HTTP\", \"HTTPS\"", "use HTTP or HTTPS (upper case)"));
+            }
+            for (ProbeHandler.HttpHeader hd : g.headers()) {
+                if (!TOKEN.matcher(hd.name()).matches()) {
+                    out.add(v("R11", "httpGet.httpHeaders.name", "invalid HTTP header name '" + hd.name() + "'",
+                            "use a valid HTTP token (letters, digits, - and a few symbols)"));
+                }
+            }
+            validatePort(out, "httpGet.port", g.port());
         }
 
         private void validatePort(List<Violation> out, String field, ProbeHandler.PortRef port) {

@@ -9,7 +9,7 @@ import java.util.Optional;
 /**
  * One thing that happened in a simulation. Immutable.
  *
- * @param t seconds since the simulation started (when the kubelet learned of it; for probes,
+ * @param at time since the simulation started (when the kubelet learned of it; for probes,
  *        when the evaluation completed)
  * @param type what happened
  * @param instance the container instance (1, 2, …; 0 before the first start)
@@ -18,15 +18,14 @@ import java.util.Optional;
  * @param latency the evaluation time, for {@link Type#PROBE} events
  * @param detail human detail
  */
-public record SimEvent(double t, Type type, int instance, Optional<ProbeType> probe, Optional<ProbeResult> result,
+public record SimEvent(Duration at, Type type, int instance, Optional<ProbeType> probe, Optional<ProbeResult> result,
         Optional<Duration> latency, String detail) {
 
     /**
      * Validates the components.
      *
-     * @param t seconds since the simulation started (when the kubelet learned of it; for probes, when the
-     *        evaluation
-     *        completed)
+     * @param at time since the simulation started (when the kubelet learned of it; for probes, when the
+     *        evaluation completed)
      * @param type what happened
      * @param instance the container instance (1, 2, …; 0 before the first start)
      * @param probe the probe type, for probe-related events
@@ -36,6 +35,7 @@ public record SimEvent(double t, Type type, int instance, Optional<ProbeType> pr
      * @throws NullPointerException if a required component is null
      */
     public SimEvent {
+        Objects.requireNonNull(at, "at");
         Objects.requireNonNull(type, "type");
         Objects.requireNonNull(probe, "probe");
         Objects.requireNonNull(result, "result");

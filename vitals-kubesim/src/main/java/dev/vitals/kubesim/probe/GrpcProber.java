@@ -21,7 +21,7 @@ import java.util.concurrent.TimeUnit;
  * kubelet: pkg/probe/grpc/grpc.go). SERVING is Success; every other status, RPC code or
  * connection problem is a counted Failure. Never returns an error. Thread-safe.
  */
-public final class GrpcProber {
+final class GrpcProber {
     private GrpcProber() {
     }
 

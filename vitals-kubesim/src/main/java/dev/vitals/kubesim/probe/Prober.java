@@ -48,7 +48,7 @@ import javax.net.ssl.X509TrustManager;
  *       HTTPS without certificate checks (R58).</li>
  *   <li>TCP (pkg/probe/tcp/tcp.go): connect within {@code T}, close at once (R63).</li>
  *   <li>gRPC (pkg/probe/grpc/grpc.go): {@code grpc.health.v1.Health/Check} under one deadline
- *       (R64–R66); see {@link GrpcProber}.</li>
+ *       (R64–R66); see {@code GrpcProber}.</li>
  *   <li>exec (pkg/probe/exec/exec.go): runs a process where its {@link ContainerExec} puts it
  *       (inside the container instance's cgroup for a simulation with limits; else a local
  *       process); exit 0 Success, else Failure; timeout Failure; start failure, or an instance
@@ -121,16 +121,9 @@ public final class Prober {
     public ProbeOutcome probe(ProbeSpec probe, int instance) {
         long start = System.nanoTime();
         ProbeOutcome o;
-        ProbeHandler h = probe.handler();
-        if (h instanceof ProbeHandler.HttpGet) {
-            o = http((ProbeHandler.HttpGet) h, probe.timeoutSeconds(), start);
-        } else if (h instanceof ProbeHandler.TcpSocket) {
-            o = tcp((ProbeHandler.TcpSocket) h, probe.timeoutSeconds(), start);
-        } else if (h instanceof ProbeHandler.Grpc) {
-            o = GrpcProber.check(podIp, (ProbeHandler.Grpc) h, probe.timeoutSeconds(), userAgent);
-        } else {
-            o = exec((ProbeHandler.Exec) h, probe.timeoutSeconds(), instance);
-        }
+        int timeout = probe.timeoutSeconds();
+        o = probe.handler().match(g -> http(g, timeout, start), t -> tcp(t, timeout, start),
+                g -> GrpcProber.check(podIp, g, timeout, userAgent), e -> exec(e, timeout, instance));
         return new ProbeOutcome(o.result(), o.message(), Duration.ofNanos(System.nanoTime() - start), 1);
     }
 
@@ -181,13 +174,8 @@ public final class Prober {
      * @return empty on success, else the failure message
      */
     public Optional<String> runHook(ProbeHandler handler, int instance, Duration limit) {
-        if (handler instanceof ProbeHandler.Exec e) {
-            return execHook(e.command(), instance, limit);
-        }
-        if (handler instanceof ProbeHandler.HttpGet g) {
-            return httpHook(g, limit);
-        }
-        return Optional.of("Cannot run handler: invalid handler: " + handler.describe());
+        Optional<String> invalid = Optional.of("Cannot run handler: invalid handler: " + handler.describe());
+        return handler.match(g -> httpHook(g, limit), t -> invalid, g -> invalid, e -> execHook(e.command(), instance, limit));
     }
 
     private Optional<String> execHook(List<String> command, int instance, Duration limit) {

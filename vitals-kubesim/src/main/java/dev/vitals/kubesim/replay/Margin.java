@@ -20,7 +20,7 @@ import java.util.Objects;
  * @param measured true when {@code need} was measured in the run itself, false when it was
  *        predicted from the calibrated boot time and the scenario's numbers
  */
-public record Margin(String what, double have, double need, double required, boolean measured) {
+record Margin(String what, double have, double need, double required, boolean measured) {
     /** The factor every replay expectation must have on its side. */
     public static final double TWICE = 2.0;
 

@@ -455,9 +455,9 @@ public final class Replay {
         private void onEvent(SimEvent e) {
             if (!started) {
                 started = true;
-                startNanos = System.nanoTime() - (long) (e.t() * 1e9);
+                startNanos = System.nanoTime() - (long) (RunRecord.seconds(e.at()) * 1e9);
             }
-            t = e.t();
+            t = RunRecord.seconds(e.at());
             if (e.type() == SimEvent.Type.START && e.instance() > 1) {
                 restarts = e.instance() - 1;
             }
@@ -465,15 +465,15 @@ public final class Replay {
                 ready = e.type() == SimEvent.Type.READY;
                 if (ready && !readySeen) {
                     readySeen = true;
-                    scheduleActions(e.t());
+                    scheduleActions(RunRecord.seconds(e.at()));
                 }
             }
             if (burstArmedAt >= 0 && !burstFired && e.type() == SimEvent.Type.PROBE
-                    && e.probe().orElse(null) == ProbeType.LIVENESS && e.t() >= burstArmedAt) {
+                    && e.probe().orElse(null) == ProbeType.LIVENESS && RunRecord.seconds(e.at()) >= burstArmedAt) {
                 burstFired = true;
-                for (ReplayAction a : c.actions()) {
-                    if (a instanceof ReplayAction.Burst) {
-                        later(Duration.ofMillis(300), () -> burst((ReplayAction.Burst) a));
+                for (ReplayStep s : c.steps()) {
+                    if (s.trigger() == ReplayStep.Trigger.NEXT_LIVENESS_PROBE) {
+                        later(Duration.ofMillis(300), () -> perform(s));
                     }
                 }
             }
@@ -500,58 +500,53 @@ public final class Replay {
 
         private void scheduleActions(double readyAt) {
             note(String.format(Locale.ROOT, "first Ready at %.1fs: actions are timed from here", readyAt));
-            for (ReplayAction a : c.actions()) {
-                if (a instanceof ReplayAction.Burst) {
-                    burstArmedAt = readyAt + a.after().toNanos() / 1e9;
+            for (ReplayStep s : c.steps()) {
+                if (s.trigger() == ReplayStep.Trigger.NEXT_LIVENESS_PROBE) {
+                    burstArmedAt = readyAt + s.after().toNanos() / 1e9;
                     continue;
                 }
-                later(a.after(), () -> perform(a));
+                later(s.after(), () -> perform(s));
             }
         }
 
-        private void perform(ReplayAction a) {
+        /**
+         * Performs a step's start actions through the shared {@link ActionRunner}, and its end actions
+         * {@code length} later on the same container instance; its window [start, end] goes to the
+         * report under its kind (a load's end is when its last request finished).
+         */
+        private void perform(ReplayStep s) {
+            Optional<ContainerRuntime.Instance> instance = runtime.current();
+            List<LoadGenerator.Handle> loads = new java.util.concurrent.CopyOnWriteArrayList<>();
+            boolean countBounded = s.start().stream().anyMatch(a -> a instanceof Action.Load);
             double at = now();
-            if (a instanceof ReplayAction.Load) {
-                ReplayAction.Load l = (ReplayAction.Load) a;
-                ExportLoad load = ExportLoad.start(appPort, l.clients(), l.sustain(), l.requestTimeout());
-                cleanups.add(load::stop);
-                at = now();
-                windows.put(a.kind(), new double[] {at, at + l.sustain().toNanos() / 1e9});
-                note("load started: " + l.describe());
-                later(l.sustain(), () -> note("load stopped sending: " + load.describe()));
-            } else if (a instanceof ReplayAction.DbOutage) {
-                ReplayAction.DbOutage o = (ReplayAction.DbOutage) a;
-                Optional<ContainerRuntime.Instance> none = Optional.empty();
-                ActionRunner.perform(new Action.Fault("db", "refuse", Duration.ZERO), target(none), stats -> { });
-                ActionRunner.perform(new Action.Fault("db", "cut", Duration.ZERO), target(none), stats -> { });
-                windows.put(a.kind(), new double[] {at, at + o.length().toNanos() / 1e9});
-                note("database cut: proxy refuses new connections and reset the open ones");
-                later(o.length(), () -> {
-                    ActionRunner.perform(new Action.Heal("db"), target(none), stats -> { });
-                    note("database back: proxy healed");
+            windows.put(s.kind(), new double[] {at, at + s.length().toNanos() / 1e9});
+            StringBuilder outcome = new StringBuilder();
+            for (Action a : s.start()) {
+                outcome.append(ActionRunner.perform(a, target(instance, loads::add), stats -> {
+                    if (countBounded && s.length().isZero()) {
+                        windows.computeIfPresent(s.kind(), (k, v) -> new double[] {v[0], now()});
+                    }
+                    note(s.kind() + " finished: " + stats);
+                }));
+            }
+            note(s.kind() + " started" + (s.trigger() == ReplayStep.Trigger.NEXT_LIVENESS_PROBE ? " 300 ms after a liveness probe" : "")
+                    + ": " + s.description() + instance.map(i -> " (" + i.describe() + ")").orElse("") + outcome);
+            if (!s.length().isZero()) {
+                later(s.length(), () -> {
+                    StringBuilder ended = new StringBuilder();
+                    for (Action a : s.end()) {
+                        ended.append(ActionRunner.perform(a, target(instance, loads::add), stats -> { }));
+                    }
+                    String totals = loads.stream().map(LoadGenerator.Handle::totals).filter(t -> !t.isEmpty())
+                            .reduce((x, y) -> x + "; " + y).map(t -> ": " + t).orElse("");
+                    note(s.kind() + " over" + (s.end().isEmpty() ? "" : " (" + s.end().stream().map(Action::describe)
+                            .reduce((x, y) -> x + ", " + y).orElse("") + ")") + ended + totals);
                 });
-            } else if (a instanceof ReplayAction.Freeze) {
-                ReplayAction.Freeze f = (ReplayAction.Freeze) a;
-                ContainerRuntime.Instance i = runtime.current()
-                        .orElseThrow(() -> new IllegalStateException("no container to freeze"));
-                ActionRunner.perform(new Action.Pause(), target(Optional.of(i)), stats -> { });
-                windows.put(a.kind(), new double[] {at, at + f.length().toNanos() / 1e9});
-                note("SIGSTOP " + i.describe());
-                later(f.length(), () -> {
-                    ActionRunner.perform(new Action.Resume(), target(Optional.of(i)), stats -> { });
-                    note("SIGCONT " + i.describe());
-                });
-            } else if (a instanceof ReplayAction.Post) {
-                ReplayAction.Post p = (ReplayAction.Post) a;
-                windows.put(a.kind(), new double[] {at, at});
-                ActionRunner.perform(new Action.Load(new LoadGenerator.Spec(1, 1, "POST", p.path(), appPort,
-                        Duration.ofSeconds(15))), target(Optional.empty()), stats -> note("POST " + p.path() + " done: " + stats));
-                note("POST " + p.path() + " sent");
             }
         }
 
         /** What the shared {@link ActionRunner} acts on in this run: the "db" proxy, the demo, one instance. */
-        private ActionRunner.Target target(Optional<ContainerRuntime.Instance> instance) {
+        private ActionRunner.Target target(Optional<ContainerRuntime.Instance> instance, Consumer<LoadGenerator.Handle> loads) {
             return new ActionRunner.Target() {
                 @Override
                 public FaultProxy proxy(String name) {
@@ -572,8 +567,14 @@ public final class Replay {
                 }
 
                 @Override
+                public int appPort() {
+                    return appPort;
+                }
+
+                @Override
                 public void loadStarted(LoadGenerator.Handle handle) {
                     cleanups.add(handle::cancel);
+                    loads.accept(handle);
                 }
 
                 @Override
@@ -590,16 +591,6 @@ public final class Replay {
             };
         }
 
-        private void burst(ReplayAction.Burst b) {
-            double at = now();
-            windows.put(b.kind(), new double[] {at, at});
-            ActionRunner.perform(new Action.Load(new LoadGenerator.Spec(b.count(), b.concurrency(), "GET",
-                    "/reports/export?costCenter=CC-7", appPort, b.requestTimeout())), target(Optional.empty()), stats -> {
-                        windows.computeIfPresent(b.kind(), (k, v) -> new double[] {v[0], now()});
-                        note("burst finished: " + stats);
-                    });
-            note("burst started 300 ms after a liveness probe: " + b.describe());
-        }
     }
 
     private static void safely(Runnable r) {

@@ -32,7 +32,7 @@ public final class ReplayCase {
     private final ProbeTiming liveness;
     private final ProbeTiming readiness;
     private final Map<Wiring, Optional<ProbeTiming>> startup;
-    private final List<ReplayAction> actions;
+    private final List<ReplayStep> steps;
     private final Map<Wiring, List<RunExpectation>> expectations;
     private final List<Margin> margins;
     private final Optional<String> skip;
@@ -52,7 +52,7 @@ public final class ReplayCase {
         this.liveness = b.liveness;
         this.readiness = b.readiness;
         this.startup = new EnumMap<>(b.startup);
-        this.actions = List.copyOf(b.actions);
+        this.steps = List.copyOf(b.steps);
         Map<Wiring, List<RunExpectation>> e = new EnumMap<>(Wiring.class);
         for (Wiring w : Wiring.values()) {
             e.put(w, List.copyOf(b.expectations.get(w)));
@@ -111,9 +111,9 @@ public final class ReplayCase {
         return demoFlags;
     }
 
-    /** @return the actions, in the order given */
-    public List<ReplayAction> actions() {
-        return actions;
+    /** @return the steps (the actions and their timing), in the order given */
+    public List<ReplayStep> steps() {
+        return steps;
     }
 
     /** @return liveness timing (both wirings) */
@@ -142,7 +142,7 @@ public final class ReplayCase {
      * @param w the wiring
      * @return what the run of {@code w} must show
      */
-    public List<RunExpectation> expectations(Wiring w) {
+    List<RunExpectation> expectations(Wiring w) {
         return expectations.get(w);
     }
 
@@ -150,7 +150,7 @@ public final class ReplayCase {
      * @return the case's predicted margins (from the calibrated boot time and the scenario's
      *         numbers): each must be at least 2× for the case to be judged
      */
-    public List<Margin> margins() {
+    List<Margin> margins() {
         return margins;
     }
 
@@ -261,7 +261,7 @@ public final class ReplayCase {
         private ProbeTiming liveness = new ProbeTiming(10, 1, 3);
         private ProbeTiming readiness = new ProbeTiming(10, 1, 3);
         private final Map<Wiring, Optional<ProbeTiming>> startup = new EnumMap<>(Wiring.class);
-        private final List<ReplayAction> actions = new ArrayList<>();
+        private final List<ReplayStep> steps = new ArrayList<>();
         private final Map<Wiring, List<RunExpectation>> expectations = new EnumMap<>(Wiring.class);
         private final List<Margin> margins = new ArrayList<>();
         private Optional<String> skip = Optional.empty();
@@ -341,11 +341,11 @@ public final class ReplayCase {
         }
 
         /**
-         * @param a an action (both wirings)
+         * @param a a step (both wirings)
          * @return this builder
          */
-        public Builder action(ReplayAction a) {
-            actions.add(Objects.requireNonNull(a, "action"));
+        public Builder step(ReplayStep a) {
+            steps.add(Objects.requireNonNull(a, "step"));
             return this;
         }
 
@@ -354,7 +354,7 @@ public final class ReplayCase {
          * @param e what its run must show
          * @return this builder
          */
-        public Builder expect(Wiring w, RunExpectation e) {
+        Builder expect(Wiring w, RunExpectation e) {
             expectations.get(w).add(Objects.requireNonNull(e, "expectation"));
             return this;
         }
@@ -383,7 +383,7 @@ public final class ReplayCase {
          * @param m a predicted margin of one of the case's expectations
          * @return this builder
          */
-        public Builder margin(Margin m) {
+        Builder margin(Margin m) {
             margins.add(Objects.requireNonNull(m, "margin"));
             return this;
         }

@@ -19,7 +19,7 @@ import java.util.Set;
 /**
  * The replay scenarios (DESIGN.md section 7.2), each a pair of runs per case: naive and Vitals,
  * sized from the demo's boot time measured on this machine ({@link Sizing}). Every expectation
- * has a stated margin of at least 2× on its side ({@link Margin}), printed in the header:
+ * has a stated margin of at least 2× on its side ({@code Margin}), printed in the header:
  *
  * <ul>
  *   <li>{@code incident}: the incident's liveness probe (period 2 s, timeout 3 s,
@@ -211,7 +211,7 @@ public final class ReplayCatalog {
                 .demoFlags(exports)
                 .startup(Wiring.NAIVE, boot60).startup(Wiring.NAIVE_AGENT, boot60).startup(Wiring.VITALS, boot60)
                 .liveness(incident).readiness(incident)
-                .action(new ReplayAction.Load(Duration.ofSeconds(2), clients, sustain, Duration.ofSeconds(60)))
+                .step(ReplayStep.load(Duration.ofSeconds(2), clients, sustain, Duration.ofSeconds(60)))
                 .duration(seconds(allowance + 2 + sustain.toSeconds() + 8))
                 .expect(Wiring.VITALS, restarts("==", 0))
                 .expect(Wiring.VITALS, livenessHeadroom(Margin.TWICE))
@@ -229,7 +229,7 @@ public final class ReplayCatalog {
                 .demoFlags(exports)
                 .startup(Wiring.NAIVE, boot60).startup(Wiring.VITALS, boot60)
                 .liveness(incidentDefaultTimeout).readiness(incidentDefaultTimeout)
-                .action(new ReplayAction.Burst(Duration.ofSeconds(1), 53, 50, Duration.ofSeconds(60)))
+                .step(ReplayStep.burst(Duration.ofSeconds(1), 53, 50, Duration.ofSeconds(60)))
                 .duration(seconds(allowance + 1 + 2 + 12 + 15))
                 .expect(Wiring.VITALS, restarts("==", 0))
                 .expect(Wiring.VITALS, livenessHeadroom(Margin.TWICE))
@@ -245,7 +245,7 @@ public final class ReplayCatalog {
                 .title("the database cut at the fault proxy for 20 s (new connections refused, open ones reset)")
                 .startup(Wiring.NAIVE, boot60).startup(Wiring.VITALS, boot60)
                 .liveness(incident).readiness(incident)
-                .action(new ReplayAction.DbOutage(Duration.ofSeconds(3), outage))
+                .step(ReplayStep.dbOutage(Duration.ofSeconds(3), outage))
                 .duration(seconds(allowance + 3 + outage.toSeconds() + tail))
                 .expect(Wiring.NAIVE, restarts(">=", 1))
                 .expect(Wiring.VITALS, restarts("==", 0))
@@ -292,7 +292,7 @@ public final class ReplayCatalog {
                 .demoFlags("--stall-after-ms", Long.toString((long) (stallAfter * 1000)))
                 .startup(Wiring.NAIVE, boot60).startup(Wiring.VITALS, boot60)
                 .liveness(fast).readiness(fast)
-                .action(new ReplayAction.Freeze(Duration.ofSeconds(3), freeze))
+                .step(ReplayStep.freeze(Duration.ofSeconds(3), freeze))
                 .duration(seconds(allowance + 3 + freeze.toMillis() / 1000.0 + 12))
                 .expect(Wiring.NAIVE, restarts("==", 0))
                 .expect(Wiring.VITALS, restarts("==", 0))
@@ -309,7 +309,7 @@ public final class ReplayCatalog {
                 .demoFlags("--chaos", "--stall-after-ms", Long.toString((long) (stallAfter * 1000)))
                 .startup(Wiring.NAIVE, boot60).startup(Wiring.VITALS, boot60)
                 .liveness(fast).readiness(fast)
-                .action(new ReplayAction.Post(Duration.ofSeconds(3), "/chaos/deadlock-workers"))
+                .step(ReplayStep.post(Duration.ofSeconds(3), "/chaos/deadlock-workers"))
                 .duration(seconds(allowance + 3 + observeDeadlock))
                 .expect(Wiring.NAIVE, restarts(">=", 1))
                 .expect(Wiring.VITALS, restarts(">=", 1))
@@ -344,7 +344,7 @@ public final class ReplayCatalog {
                 .demoFlags(exports)
                 .startup(Wiring.NAIVE, limitedBoot).startup(Wiring.VITALS, limitedBoot)
                 .liveness(incident).readiness(incident)
-                .action(new ReplayAction.Load(Duration.ofSeconds(2), clients, sustain, Duration.ofSeconds(60)))
+                .step(ReplayStep.load(Duration.ofSeconds(2), clients, sustain, Duration.ofSeconds(60)))
                 .duration(seconds(limitedAllowance + 2 + sustain.toSeconds() + 8))
                 .expect(Wiring.NAIVE, restarts(">=", 1))
                 .expect(Wiring.VITALS, restarts("==", 0))

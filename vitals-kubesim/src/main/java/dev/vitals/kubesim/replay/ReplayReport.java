@@ -181,7 +181,7 @@ public final class ReplayReport {
             } else {
                 n.putNull("firstReadySeconds");
             }
-            n.put("durationSeconds", r.result().durationSeconds());
+            n.put("durationSeconds", RunRecord.seconds(r.result().duration()));
             n.put("passed", r.passed());
             n.put("verdict", r.verdict().name());
             r.inconclusive().ifPresent(why -> n.put("skipReason", why));

@@ -14,7 +14,7 @@ import java.util.function.Function;
  * ran (e.g. "not ready during the database outage"), which are known only after the run.
  * Immutable.
  */
-public final class RunExpectation {
+final class RunExpectation {
     private final String text;
     private final Function<RunRecord, Expectation.Check> check;
 
@@ -94,14 +94,14 @@ public final class RunExpectation {
     }
 
     /**
-     * @param kind an action kind ({@link ReplayAction#kind()})
+     * @param kind an action kind ({@link ReplayStep#kind()})
      * @return "not ready during the action": some of the action's window had Ready false
      */
     public static RunExpectation notReadyDuring(String kind) {
         Objects.requireNonNull(kind, "kind");
         String text = "not ready during the " + kind;
         return new RunExpectation(text, run -> run.window(kind).map(w -> {
-            double ready = run.result().readySecondsBetween(w[0], w[1]);
+            double ready = RunRecord.seconds(run.result().readyWithin(new dev.vitals.kubesim.result.Interval(RunRecord.duration(w[0]), RunRecord.duration(w[1]))));
             double span = w[1] - w[0];
             return new Expectation.Check(text, ready < span - 0.5,
                     String.format(Locale.ROOT, "ready for %.1fs of the %.1fs from %.1fs to %.1fs", ready, span, w[0], w[1]));
@@ -131,8 +131,8 @@ public final class RunExpectation {
     public static RunExpectation readyAtEnd() {
         String text = "ready at the end";
         return new RunExpectation(text, run -> {
-            double end = run.result().durationSeconds();
-            boolean ready = run.result().readyAt(end - 0.01);
+            double end = RunRecord.seconds(run.result().duration());
+            boolean ready = run.result().readyAt(RunRecord.duration(end - 0.01));
             return new Expectation.Check(text, ready, String.format(Locale.ROOT, "%s at %.1fs", ready ? "ready" : "not ready", end));
         });
     }

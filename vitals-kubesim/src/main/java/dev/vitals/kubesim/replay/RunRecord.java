@@ -3,8 +3,11 @@ package dev.vitals.kubesim.replay;
 import dev.vitals.kubesim.model.PodSpec;
 import dev.vitals.kubesim.model.ProbeType;
 import dev.vitals.kubesim.model.SimEvent;
+import dev.vitals.kubesim.model.Durations;
 import dev.vitals.kubesim.result.Expectation;
+import dev.vitals.kubesim.result.Interval;
 import dev.vitals.kubesim.result.SimulationResult;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -73,18 +76,18 @@ public final class RunRecord {
         this.windows = Collections.unmodifiableMap(w);
         this.command = List.copyOf(command);
         List<Expectation.Check> c = new ArrayList<>();
-        for (ReplayAction a : replayCase.actions()) {
+        for (ReplayStep a : replayCase.steps()) {
             String text = "the " + a.kind() + " ran";
             double[] at = w.get(a.kind());
-            double latest = result.durationSeconds() - a.observe().toNanos() / 1e9;
+            double latest = seconds(result.duration()) - a.observe().toNanos() / 1e9;
             c.add(new Expectation.Check(text, at != null && at[0] <= latest, at == null
                     ? "it did not run (the service never became Ready?)"
                     : String.format(java.util.Locale.ROOT, "at %.1fs%s", at[0], at[0] <= latest ? ""
-                            : ", too late to observe (the run ends at " + result.durationSeconds() + "s)")));
+                            : ", too late to observe (the run ends at " + seconds(result.duration()) + "s)")));
         }
         OptionalDouble firstAction = w.values().stream().mapToDouble(v -> v[0]).min();
         if (firstAction.isPresent()) {
-            long early = result.killTimes().stream().filter(k -> k < firstAction.getAsDouble()).count();
+            long early = result.killsAt().stream().filter(k -> seconds(k) < firstAction.getAsDouble()).count();
             c.add(new Expectation.Check("no kill before the first action", early == 0, early == 0 ? "none"
                     : early + " kill(s) before " + String.format(java.util.Locale.ROOT, "%.1fs", firstAction.getAsDouble())
                             + ": a start-up problem, not the fault under test"));
@@ -99,17 +102,17 @@ public final class RunRecord {
     /** The margins that only the run can tell: its own boot against the budgets sized for it. */
     private static List<Margin> measure(ReplayCase c, Wiring w, SimulationResult result) {
         List<Margin> m = new ArrayList<>();
-        double end = result.durationSeconds();
+        double end = seconds(result.duration());
         c.startupBudgetSeconds(w).ifPresent(budget -> {
             OptionalDouble started = result.events().stream()
-                    .filter(e -> e.type() == SimEvent.Type.STARTED && e.instance() == 1).mapToDouble(SimEvent::t).findFirst();
+                    .filter(e -> e.type() == SimEvent.Type.STARTED && e.instance() == 1).mapToDouble(e -> seconds(e.at())).findFirst();
             // never started in its first life: the budget did not cover the boot at all
             double boot = started.isPresent() ? started.getAsDouble() : Math.max(budget, end) + 1;
             m.add(new Margin("startup budget vs this run's boot", budget, Math.max(boot, 0.001), Margin.TWICE, true));
         });
         if (c.readyAllowanceSeconds() > 0) {
             OptionalDouble ready = result.events().stream().filter(e -> e.type() == SimEvent.Type.READY)
-                    .mapToDouble(SimEvent::t).findFirst();
+                    .mapToDouble(e -> seconds(e.at())).findFirst();
             double t = ready.isPresent() ? ready.getAsDouble() : end + 1;
             // the allowance is already twice the slowest calibrated boot: a run must only fit in it
             m.add(new Margin("Ready allowance vs this run's first Ready", c.readyAllowanceSeconds(), Math.max(t, 0.001), 1, true));
@@ -160,7 +163,7 @@ public final class RunRecord {
     public OptionalDouble firstReadySeconds() {
         for (SimEvent e : result.events()) {
             if (e.type() == SimEvent.Type.READY) {
-                return OptionalDouble.of(e.t());
+                return OptionalDouble.of(seconds(e.at()));
             }
         }
         return OptionalDouble.empty();
@@ -178,12 +181,12 @@ public final class RunRecord {
      */
     public double notReadySeconds() {
         double from = firstReadySeconds().orElse(0);
-        return Math.max(0, result.durationSeconds() - from - result.readySecondsBetween(from, result.durationSeconds()));
+        return Math.max(0, seconds(result.duration()) - from - seconds(result.readyWithin(new Interval(duration(from), result.duration()))));
     }
 
     /** @return seconds with the Ready condition false over the whole run, start-up included */
     public double notReadyTotalSeconds() {
-        return result.notReadySeconds();
+        return seconds(result.notReady());
     }
 
     /**
@@ -210,7 +213,7 @@ public final class RunRecord {
     }
 
     /** @return the margins measured in this run (its boot against the startup budget and the Ready allowance) */
-    public List<Margin> measuredMargins() {
+    List<Margin> measuredMargins() {
         return measured;
     }
 
@@ -241,5 +244,15 @@ public final class RunRecord {
             return Verdict.SKIP;
         }
         return passed() ? Verdict.PASS : Verdict.FAIL;
+    }
+
+    /** The result's API speaks {@code Duration}; the replay's reports print seconds: converted here, at the edge. */
+    static double seconds(Duration d) {
+        return Durations.seconds(d);
+    }
+
+    /** @return {@code s} seconds as a duration (to the nanosecond) */
+    static Duration duration(double s) {
+        return Duration.ofNanos(Math.round(s * 1e9));
     }
 }

@@ -90,7 +90,7 @@ public record Headroom(List<Probe> probes, List<String> notRun, Optional<Boot> b
                 continue;
             }
             if (e.type() == SimEvent.Type.START && start < 0) {
-                start = e.t();
+                start = dev.vitals.kubesim.model.Durations.seconds(e.at());
             }
             boolean up = pod.startup().isPresent() ? e.type() == SimEvent.Type.STARTED && !e.detail().startsWith("container started (no")
                     : e.type() == SimEvent.Type.READY;
@@ -99,7 +99,7 @@ public record Headroom(List<Probe> probes, List<String> notRun, Optional<Boot> b
                     java.util.OptionalLong m = l.resources().cpuLimitMillis();
                     return m.isPresent() ? Optional.of(dev.vitals.kubesim.model.Resources.cpu(m.getAsLong())) : Optional.empty();
                 });
-                return Optional.of(new Boot(e.t() - start, b, p.type(), cpu));
+                return Optional.of(new Boot(dev.vitals.kubesim.model.Durations.seconds(e.at()) - start, b, p.type(), cpu));
             }
         }
         return Optional.empty();
@@ -179,8 +179,8 @@ public record Headroom(List<Probe> probes, List<String> notRun, Optional<Boot> b
                 // an empty headroom block said nothing; say what is true
                 int delay = spec.get().initialDelaySeconds();
                 notRun.add(String.format(Locale.ROOT, "  %-10s no probe ran in the %s s run%s%n", t.label(),
-                        dev.vitals.kubesim.result.Expectation.fmt(r.durationSeconds()),
-                        delay >= r.durationSeconds() ? " (initialDelaySeconds " + delay + ")" : ""));
+                        dev.vitals.kubesim.result.Expectation.fmt(dev.vitals.kubesim.model.Durations.seconds(r.duration())),
+                        delay >= dev.vitals.kubesim.model.Durations.seconds(r.duration()) ? " (initialDelaySeconds " + delay + ")" : ""));
                 continue;
             }
             int run = 0;

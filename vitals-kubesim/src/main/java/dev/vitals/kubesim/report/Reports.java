@@ -56,7 +56,7 @@ public final class Reports {
             default:
                 what = String.format(Locale.ROOT, "%-10s %s", e.type().label(), e.detail());
         }
-        return String.format(Locale.ROOT, "%8.2fs  #%d  %s", e.t(), e.instance(), what);
+        return String.format(Locale.ROOT, "%8.2fs  #%d  %s", seconds(e.at()), e.instance(), what);
     }
 
     private static String shorten(String s, int max) {
@@ -73,10 +73,10 @@ public final class Reports {
      */
     public static String summary(SimulationResult r, PodSpec pod) {
         StringBuilder sb = new StringBuilder();
-        sb.append(String.format(Locale.ROOT, "Summary (%.0fs of container '%s')%n", r.durationSeconds(), pod.containerName()));
+        sb.append(String.format(Locale.ROOT, "Summary (%.0fs of container '%s')%n", seconds(r.duration()), pod.containerName()));
         sb.append(String.format(Locale.ROOT, "  restarts          %d (kills %d%s)%n", r.restarts(), r.kills(),
-                r.killTimes().isEmpty() ? "" : " at " + times(r.killTimes())));
-        sb.append(String.format(Locale.ROOT, "  not ready         %.1fs of %.0fs%s%n", r.notReadySeconds(), r.durationSeconds(),
+                r.killsAt().isEmpty() ? "" : " at " + times(r.killsAt())));
+        sb.append(String.format(Locale.ROOT, "  not ready         %.1fs of %.0fs%s%n", seconds(r.notReady()), seconds(r.duration()),
                 r.readyIntervalsText()));
         sb.append(resources(r));
         for (ProbeType t : ProbeType.values()) {
@@ -117,8 +117,8 @@ public final class Reports {
                     x.memoryPeakBytes().getAsLong() / 1048576.0, l.resources().memoryLimitBytes().isPresent()
                             ? " of " + Resources.memory(l.resources().memoryLimitBytes().getAsLong()) : "") : "";
             sb.append(String.format(Locale.ROOT, "  instance #%-7d cpu %s, throttled %d of %d periods (%.2fs)%s; exit %d %s%n",
-                    u.instance(), x.cpuSeconds() < 0 ? "n/a" : String.format(Locale.ROOT, "%.2fs", x.cpuSeconds()),
-                    x.throttledPeriods(), x.periods(), x.throttledSeconds(), mem, u.exitCode(), u.reason()));
+                    u.instance(), x.cpu().map(c -> String.format(Locale.ROOT, "%.2fs", seconds(c))).orElse("n/a"),
+                    x.throttledPeriods(), x.periods(), seconds(x.throttled()), mem, u.exitCode(), u.reason()));
         }
         return sb.toString();
     }
@@ -148,23 +148,33 @@ public final class Reports {
             i.put("instance", u.instance());
             i.put("exitCode", u.exitCode());
             i.put("reason", u.reason());
-            if (x.cpuSeconds() >= 0) {
-                i.put("cpuSeconds", round(x.cpuSeconds(), 3));
+            if (x.cpu().isPresent()) {
+                i.put("cpuSeconds", round(seconds(x.cpu().get()), 3));
             }
             i.put("periods", x.periods());
             i.put("throttledPeriods", x.throttledPeriods());
-            i.put("throttledSeconds", round(x.throttledSeconds(), 3));
+            i.put("throttledSeconds", round(seconds(x.throttled()), 3));
             x.memoryPeakBytes().ifPresent(v -> i.put("memoryPeakBytes", v));
             i.put("oomKills", x.oomKills());
         }
     }
 
-    private static String times(List<Double> ts) {
+    private static String times(List<java.time.Duration> ts) {
         List<String> out = new ArrayList<>();
-        for (double t : ts) {
-            out.add(String.format(Locale.ROOT, "%.1fs", t));
+        for (java.time.Duration t : ts) {
+            out.add(String.format(Locale.ROOT, "%.1fs", seconds(t)));
         }
         return String.join(", ", out);
+    }
+
+    /** The result's API speaks {@code Duration}; the report formats print seconds: converted here, at the edge. */
+    private static double seconds(java.time.Duration d) {
+        return dev.vitals.kubesim.model.Durations.seconds(d);
+    }
+
+    /** @return the Ready periods as {@code [from, to]} seconds */
+    private static List<double[]> readyIntervals(SimulationResult r) {
+        return r.readyPeriods().stream().map(i -> new double[] {seconds(i.from()), seconds(i.to())}).toList();
     }
 
     private static double round(double v, int digits) {
@@ -187,12 +197,12 @@ public final class Reports {
         ObjectNode root = JSON.createObjectNode();
         root.put("container", pod.containerName());
         root.put("target", r.target());
-        root.put("durationSeconds", r.durationSeconds());
+        root.put("durationSeconds", seconds(r.duration()));
         root.put("restarts", r.restarts());
         root.put("kills", r.kills());
-        root.put("notReadySeconds", round(r.notReadySeconds(), 3));
+        root.put("notReadySeconds", round(seconds(r.notReady()), 3));
         ArrayNode ready = root.putArray("readyIntervals");
-        for (double[] i : r.readyIntervals()) {
+        for (double[] i : readyIntervals(r)) {
             ready.addArray().add(round(i[0], 3)).add(round(i[1], 3));
         }
         ObjectNode probes = root.putObject("probes");
@@ -217,7 +227,7 @@ public final class Reports {
         for (SimEvent e : r.events()) {
             boolean error = e.type() == SimEvent.Type.PROBE && e.result().orElse(null) == ProbeResult.ERROR;
             ObjectNode n = (e.type().core() && !error ? events : notes).addObject();
-            n.put("t", round(e.t(), 3));
+            n.put("t", round(seconds(e.at()), 3));
             n.put("type", error ? "probe-error" : e.type().label());
             n.put("instance", e.instance());
             e.probe().ifPresent(p -> n.put("probe", p.label()));
@@ -272,13 +282,13 @@ public final class Reports {
         int top = 30;
         int rows = lanes.size() + 2; // container + probes + ready
         int height = top + rows * laneH + 40;
-        double dur = Math.max(r.durationSeconds(), 1e-3);
+        double dur = Math.max(seconds(r.duration()), 1e-3);
         java.util.function.DoubleUnaryOperator x = t -> left + (Math.min(Math.max(t, 0), dur) / dur) * width;
         StringBuilder svg = new StringBuilder();
         svg.append(String.format(Locale.ROOT, "<svg xmlns='http://www.w3.org/2000/svg' width='%d' height='%d' font-family='sans-serif' font-size='12'>",
                 left + width + 20, height));
         // ready shading across all lanes
-        for (double[] i : r.readyIntervals()) {
+        for (double[] i : readyIntervals(r)) {
             svg.append(String.format(Locale.ROOT, "<rect x='%.1f' y='%d' width='%.1f' height='%d' fill='#2e9e44' fill-opacity='0.08'/>",
                     x.applyAsDouble(i[0]), top, Math.max(0.5, x.applyAsDouble(i[1]) - x.applyAsDouble(i[0])), rows * laneH));
         }
@@ -307,21 +317,21 @@ public final class Reports {
         int inst = 0;
         for (SimEvent e : r.events()) {
             if (e.type() == SimEvent.Type.START) {
-                runStart = e.t();
+                runStart = seconds(e.at());
                 inst = e.instance();
                 if (e.instance() > 1) {
-                    double px = x.applyAsDouble(e.t());
+                    double px = x.applyAsDouble(seconds(e.at()));
                     svg.append(String.format(Locale.ROOT, "<line x1='%.1f' y1='%d' x2='%.1f' y2='%d' stroke='#1f5fbf' stroke-dasharray='4 3'><title>restart at %.2fs (instance #%d)</title></line>",
-                            px, top, px, top + rows * laneH, e.t(), e.instance()));
+                            px, top, px, top + rows * laneH, seconds(e.at()), e.instance()));
                     svg.append(String.format(Locale.ROOT, "<text x='%.1f' y='%d' fill='#1f5fbf' font-size='10'>restart #%d</text>", px + 3, top - 4, e.instance() - 1));
                 }
             } else if (e.type() == SimEvent.Type.EXIT && runStart >= 0) {
-                svg.append(bar(x.applyAsDouble(runStart), x.applyAsDouble(e.t()), top, inst, runStart, e.t()));
+                svg.append(bar(x.applyAsDouble(runStart), x.applyAsDouble(seconds(e.at())), top, inst, runStart, seconds(e.at())));
                 runStart = -1;
             } else if (e.type() == SimEvent.Type.KILL) {
-                double px = x.applyAsDouble(e.t());
+                double px = x.applyAsDouble(seconds(e.at()));
                 svg.append(String.format(Locale.ROOT, "<path d='M%.1f %d l6 -10 l-12 0 z' fill='#c62828'><title>%.2fs kill: %s</title></path>",
-                        px, top + 12, e.t(), esc(e.detail())));
+                        px, top + 12, seconds(e.at()), esc(e.detail())));
                 svg.append(String.format(Locale.ROOT, "<line x1='%.1f' y1='%d' x2='%.1f' y2='%d' stroke='#c62828'/>", px, top, px, top + rows * laneH));
             }
         }
@@ -339,20 +349,20 @@ public final class Reports {
                     : res.counted() == ProbeResult.SUCCESS ? "#2e9e44" : "#c62828";
             double lat = e.latency().map(d -> d.toNanos() / 1e9).orElse(0.0);
             double y = top + lane * laneH + laneH / 2.0;
-            double x1 = x.applyAsDouble(e.t() - lat);
-            double x2 = x.applyAsDouble(e.t());
+            double x1 = x.applyAsDouble(seconds(e.at()) - lat);
+            double x2 = x.applyAsDouble(seconds(e.at()));
             if (x2 - x1 > 2) {
                 svg.append(String.format(Locale.ROOT, "<line x1='%.1f' y1='%.1f' x2='%.1f' y2='%.1f' stroke='%s' stroke-width='3' stroke-opacity='0.4'/>",
                         x1, y, x2, y, color));
             }
             svg.append(String.format(Locale.ROOT, "<circle cx='%.1f' cy='%.1f' r='5' fill='%s'><title>%.2fs %s %s, %.0f ms: %s</title></circle>",
-                    x2, y, color, e.t(), e.probe().get().label(), res.label(), lat * 1000, esc(shorten(e.detail(), 200))));
+                    x2, y, color, seconds(e.at()), e.probe().get().label(), res.label(), lat * 1000, esc(shorten(e.detail(), 200))));
         }
         // ready lane
         int ry = top + (lanes.size() + 1) * laneH;
         svg.append(String.format(Locale.ROOT, "<rect x='%d' y='%d' width='%d' height='%d' fill='#f3c4c4'><title>not ready</title></rect>",
                 left, ry + 8, width, laneH - 16));
-        for (double[] i : r.readyIntervals()) {
+        for (double[] i : readyIntervals(r)) {
             svg.append(String.format(Locale.ROOT, "<rect x='%.1f' y='%d' width='%.1f' height='%d' fill='#2e9e44'><title>ready %.2fs..%.2fs</title></rect>",
                     x.applyAsDouble(i[0]), ry + 8, Math.max(0.5, x.applyAsDouble(i[1]) - x.applyAsDouble(i[0])), laneH - 16, i[0], i[1]));
         }
@@ -363,7 +373,7 @@ public final class Reports {
             if (e.type() == SimEvent.Type.PROBE && e.result().orElse(null) == ProbeResult.SUCCESS) {
                 continue;
             }
-            rows2.append(String.format(Locale.ROOT, "<tr><td>%.2f</td><td>#%d</td><td>%s</td><td>%s</td></tr>%n", e.t(), e.instance(),
+            rows2.append(String.format(Locale.ROOT, "<tr><td>%.2f</td><td>#%d</td><td>%s</td><td>%s</td></tr>%n", seconds(e.at()), e.instance(),
                     esc(e.type().label() + e.probe().map(p -> " " + p.label()).orElse("") + e.result().map(x2 -> " " + x2.label()).orElse("")),
                     esc(shorten(e.detail(), 300))));
         }
@@ -373,8 +383,8 @@ public final class Reports {
                 + ".legend span{display:inline-block;margin-right:16px}</style></head><body>\n"
                 + "<h1>vitals simulate: container " + esc(pod.containerName()) + "</h1>\n"
                 + "<p>" + esc(r.target()) + "</p>\n"
-                + String.format(Locale.ROOT, "<p><b>%d restarts</b>, not ready %.1fs of %.0fs%s</p>%n", r.restarts(), r.notReadySeconds(),
-                        r.durationSeconds(), r.checks().isEmpty() ? "" : r.passed() ? ", <b style='color:#2e9e44'>expectations hold</b>"
+                + String.format(Locale.ROOT, "<p><b>%d restarts</b>, not ready %.1fs of %.0fs%s</p>%n", r.restarts(), seconds(r.notReady()),
+                        seconds(r.duration()), r.checks().isEmpty() ? "" : r.passed() ? ", <b style='color:#2e9e44'>expectations hold</b>"
                                 : ", <b style='color:#c62828'>expectations failed</b>")
                 + "<div class='legend'><span style='color:#2e9e44'>&#9679; success</span><span style='color:#e0a800'>&#9679; warning (3xx)</span>"
                 + "<span style='color:#c62828'>&#9679; failure</span><span style='color:#888'>&#9679; error (discarded)</span>"

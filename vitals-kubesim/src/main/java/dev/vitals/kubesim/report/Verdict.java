@@ -28,7 +28,7 @@ public final class Verdict {
         List<Double> probeKills = new ArrayList<>();
         for (SimEvent e : r.events()) {
             if (e.type() == SimEvent.Type.KILL && e.probe().isPresent()) {
-                probeKills.add(e.t());
+                probeKills.add(dev.vitals.kubesim.model.Durations.seconds(e.at()));
             }
         }
         out.add(new Expectation.Check("no kill by a probe", probeKills.isEmpty(), "kills = " + probeKills.size()
@@ -37,15 +37,15 @@ public final class Verdict {
         double lostAt = -1;
         for (SimEvent e : r.events()) {
             if (e.type() == SimEvent.Type.READY && firstReady < 0) {
-                firstReady = e.t();
+                firstReady = dev.vitals.kubesim.model.Durations.seconds(e.at());
             } else if (e.type() == SimEvent.Type.NOT_READY && firstReady >= 0 && lostAt < 0
-                    && e.t() < r.durationSeconds() - 1e-6 && (firstActionAt < 0 || e.t() < firstActionAt)) {
-                lostAt = e.t();
+                    && dev.vitals.kubesim.model.Durations.seconds(e.at()) < dev.vitals.kubesim.model.Durations.seconds(r.duration()) - 1e-6 && (firstActionAt < 0 || dev.vitals.kubesim.model.Durations.seconds(e.at()) < firstActionAt)) {
+                lostAt = dev.vitals.kubesim.model.Durations.seconds(e.at());
             }
         }
         out.add(new Expectation.Check("ready at least once", firstReady >= 0, firstReady >= 0
                 ? String.format(Locale.ROOT, "first ready at %.1fs", firstReady) : "never ready in "
-                        + Expectation.fmt(r.durationSeconds()) + "s"));
+                        + Expectation.fmt(dev.vitals.kubesim.model.Durations.seconds(r.duration())) + "s"));
         String scope = firstActionAt >= 0 ? String.format(Locale.ROOT, " (until the first action at %.1fs)", firstActionAt) : "";
         out.add(new Expectation.Check("stays ready after the first ready" + scope, firstReady >= 0 && lostAt < 0,
                 firstReady < 0 ? "never ready" : lostAt < 0 ? "ready throughout" + r.readyIntervalsText()

@@ -32,17 +32,17 @@ public final class SimulationResult {
      * checked here, once.
      *
      * @param events          the run's events in time order (copied)
-     * @param durationSeconds how long the run lasted, in simulated seconds
+     * @param duration        how long the run lasted, in simulated time
      * @param restarts        container restarts during the run
      * @param expectations    the scenario's {@code expect} lines, checked against this result
      * @param target          what ran (the command or the scripted target's name)
      * @param limits          the resource limits' report when limits were applied
      */
-    public SimulationResult(List<SimEvent> events, double durationSeconds, int restarts, List<Expectation> expectations,
+    public SimulationResult(List<SimEvent> events, Duration duration, int restarts, List<Expectation> expectations,
             String target, java.util.Optional<dev.vitals.kubesim.runtime.ResourceLimits.Report> limits) {
         this.limits = limits;
         this.events = List.copyOf(events);
-        this.durationSeconds = durationSeconds;
+        this.durationSeconds = Interval.toSeconds(duration);
         this.restarts = restarts;
         this.target = target;
         this.readyIntervals = computeReady(this.events, durationSeconds);
@@ -63,9 +63,9 @@ public final class SimulationResult {
         double since = -1;
         for (SimEvent e : events) {
             if (e.type() == SimEvent.Type.READY && since < 0) {
-                since = e.t();
+                since = Interval.toSeconds(e.at());
             } else if (e.type() == SimEvent.Type.NOT_READY && since >= 0) {
-                out.add(new double[] {since, e.t()});
+                out.add(new double[] {since, Interval.toSeconds(e.at())});
                 since = -1;
             }
         }
@@ -88,8 +88,8 @@ public final class SimulationResult {
         return events;
     }
 
-    /** @return the simulated time span in seconds ({@link #duration()} as a number, for reports) */
-    public double durationSeconds() {
+    /** @return the simulated time span in seconds (for the expectations' arithmetic) */
+    double durationSeconds() {
         return durationSeconds;
     }
 
@@ -104,11 +104,11 @@ public final class SimulationResult {
     }
 
     /** @return the times (seconds) of each liveness/startup kill */
-    public List<Double> killTimes() {
+    private List<Double> killTimes() {
         List<Double> out = new ArrayList<>();
         for (SimEvent e : events) {
             if (e.type() == SimEvent.Type.KILL && e.probe().isPresent()) { // a deletion's stop has no probe
-                out.add(e.t());
+                out.add(Interval.toSeconds(e.at()));
             }
         }
         return out;
@@ -155,17 +155,8 @@ public final class SimulationResult {
         return target;
     }
 
-    /** @return Ready intervals {@code [from, to]} in seconds, copies ({@link #readyPeriods()} as numbers, for reports) */
-    public List<double[]> readyIntervals() {
-        List<double[]> out = new ArrayList<>();
-        for (double[] i : readyIntervals) {
-            out.add(i.clone());
-        }
-        return out;
-    }
-
     /** @return seconds in {@code [0, duration]} with the Ready condition false */
-    public double notReadySeconds() {
+    double notReadySeconds() {
         return durationSeconds - readySecondsBetween(0, durationSeconds);
     }
 
@@ -176,7 +167,7 @@ public final class SimulationResult {
      * @param to seconds from the run's start, ≥ {@code from}
      * @return seconds with Ready true within {@code [from, to]}
      */
-    public double readySecondsBetween(double from, double to) {
+    double readySecondsBetween(double from, double to) {
         double sum = 0;
         for (double[] i : readyIntervals) {
             sum += Math.max(0, Math.min(to, i[1]) - Math.max(from, i[0]));
@@ -190,7 +181,7 @@ public final class SimulationResult {
      * @param t seconds from the run's start
      * @return whether the Ready condition was true at second {@code t}
      */
-    public boolean readyAt(double t) {
+    boolean readyAt(double t) {
         for (double[] i : readyIntervals) {
             if (t >= i[0] && t < i[1]) {
                 return true;

@@ -14,7 +14,7 @@ import java.util.OptionalLong;
  * One container instance's cgroup: created with the container's limits before the process
  * starts, read when it exits, removed after. Implementations: {@link CgroupV1}, {@link CgroupV2}.
  */
-public interface Cgroup {
+interface Cgroup {
 
     /** @return the {@code cgroup.procs} files a process joins (one per v1 hierarchy; one in v2) */
     List<Path> procsFiles();

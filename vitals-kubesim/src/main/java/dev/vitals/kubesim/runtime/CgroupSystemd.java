@@ -48,7 +48,7 @@ final class CgroupSystemd implements Cgroup {
     private final Path unifiedRoot;
     private volatile long pid = -1;
     private volatile Path dir;
-    private volatile ResourceUsage last = new ResourceUsage(-1, 0, 0, 0, OptionalLong.empty(), 0);
+    private volatile ResourceUsage last = ResourceUsage.NONE;
     private volatile ScheduledFuture<?> sampling;
 
     private CgroupSystemd(String unit, List<String> launch, Path unifiedRoot) {
@@ -178,11 +178,11 @@ final class CgroupSystemd implements Cgroup {
     private void sample() {
         scope().filter(Files::isDirectory).ifPresent(d -> {
             ResourceUsage u = CgroupV2.read(d);
-            if (u.cpuSeconds() >= 0) {
+            if (u.cpu().isPresent()) {
                 ResourceUsage before = last;
                 OptionalLong peak = u.memoryPeakBytes().isPresent() || before.memoryPeakBytes().isEmpty() ? u.memoryPeakBytes()
                         : before.memoryPeakBytes();
-                last = new ResourceUsage(u.cpuSeconds(), u.periods(), u.throttledPeriods(), u.throttledSeconds(), peak,
+                last = new ResourceUsage(u.cpu(), u.periods(), u.throttledPeriods(), u.throttled(), peak,
                         Math.max(u.oomKills(), before.oomKills()));
             }
         });

@@ -128,9 +128,9 @@ final class CgroupV1 implements Cgroup {
         Path stat = cpu.resolve("cpu.stat");
         OptionalLong peak = Cgroup.number(memory.resolve("memory.max_usage_in_bytes"));
         long oom = Cgroup.keyed(memory.resolve("memory.oom_control"), "oom_kill").orElse(0);
-        return new ResourceUsage(used.isPresent() ? used.getAsLong() / 1e9 : -1,
-                Cgroup.keyed(stat, "nr_periods").orElse(0), Cgroup.keyed(stat, "nr_throttled").orElse(0),
-                Cgroup.keyed(stat, "throttled_time").orElse(0) / 1e9, peak, oom);
+        return new ResourceUsage(used.isPresent() ? java.util.Optional.of(ResourceUsage.counter(used.getAsLong(), 1))
+                : java.util.Optional.empty(), Cgroup.keyed(stat, "nr_periods").orElse(0), Cgroup.keyed(stat, "nr_throttled").orElse(0),
+                ResourceUsage.counter(Cgroup.keyed(stat, "throttled_time").orElse(0), 1), peak, oom);
     }
 
     @Override

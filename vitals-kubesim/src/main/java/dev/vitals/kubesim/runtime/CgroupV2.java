@@ -110,12 +110,13 @@ final class CgroupV2 implements Cgroup {
         return read(dir);
     }
 
-    /** @return the counters of the v2 cgroup {@code dir} now (CPU -1 when it has no {@code cpu.stat}) */
+    /** @return the counters of the v2 cgroup {@code dir} now (no CPU figure when it has no {@code cpu.stat}) */
     static ResourceUsage read(Path dir) {
         Path stat = dir.resolve("cpu.stat");
         OptionalLong used = Cgroup.keyed(stat, "usage_usec");
-        return new ResourceUsage(used.isPresent() ? used.getAsLong() / 1e6 : -1, Cgroup.keyed(stat, "nr_periods").orElse(0),
-                Cgroup.keyed(stat, "nr_throttled").orElse(0), Cgroup.keyed(stat, "throttled_usec").orElse(0) / 1e6,
+        return new ResourceUsage(used.isPresent() ? java.util.Optional.of(ResourceUsage.counter(used.getAsLong(), 1000))
+                : java.util.Optional.empty(), Cgroup.keyed(stat, "nr_periods").orElse(0),
+                Cgroup.keyed(stat, "nr_throttled").orElse(0), ResourceUsage.counter(Cgroup.keyed(stat, "throttled_usec").orElse(0), 1000),
                 Cgroup.number(dir.resolve("memory.peak")), Cgroup.keyed(dir.resolve("memory.events"), "oom_kill").orElse(0));
     }
 

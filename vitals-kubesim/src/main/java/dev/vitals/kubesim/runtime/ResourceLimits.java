@@ -32,7 +32,7 @@ public final class ResourceLimits {
 
     /**
      * @param resources the container's resources
-     * @return limits applied through the cgroup driver this process can use ({@link Cgroup#detect()})
+     * @return limits applied through the cgroup driver this process can use ({@code Cgroup.detect()})
      */
     public static ResourceLimits of(Resources resources) {
         return new ResourceLimits(resources, resources.isEmpty() ? new Cgroup.Availability(Optional.empty(), "") : Cgroup.detect());

@@ -11,11 +11,14 @@ import java.util.Set;
 /**
  * One thing a scenario or a replay does to the pod, its dependencies or its traffic. The one
  * action model of the simulator: scenario files ({@link Scenario}) and {@code vitals replay}
- * build these, and {@link ActionRunner} performs them. Immutable values.
+ * (its steps) build these, and {@link ActionRunner} performs them. Immutable values.
  */
 public sealed interface Action {
 
-    /** @return the action's kind as written in scenario files: load, fault, heal, pause, resume, signal, delete, kubelet-restart */
+    /**
+     * @return the action's kind as written in scenario files: load, fault, heal, pause, resume, signal,
+     *         delete, kubelet-restart; and sustained-load (replay's; scenario files do not offer it)
+     */
     String kind();
 
     /** @return a short description for the timeline */
@@ -41,6 +44,34 @@ public sealed interface Action {
         @Override
         public String describe() {
             return "load " + spec.describe();
+        }
+    }
+
+    /**
+     * Closed-loop load for a time (replay's export load): each client re-sends as soon as its previous
+     * answer arrived.
+     *
+     * @param spec the clients, paths and how long they send
+     */
+    record SustainedLoad(LoadGenerator.Sustained spec) implements Action {
+        /**
+         * Validates the components.
+         *
+         * @param spec the clients, paths and how long they send
+         * @throws NullPointerException if a required component is null
+         */
+        public SustainedLoad {
+            Objects.requireNonNull(spec, "spec");
+        }
+
+        @Override
+        public String kind() {
+            return "sustained-load";
+        }
+
+        @Override
+        public String describe() {
+            return "sustained load: " + spec.describe();
         }
     }
 

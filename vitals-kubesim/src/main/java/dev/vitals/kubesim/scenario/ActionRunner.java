@@ -34,6 +34,14 @@ public final class ActionRunner {
         String podIp();
 
         /**
+         * @return the application's port, for a load aimed at {@link LoadGenerator#APP_PORT}
+         * @throws UnsupportedOperationException where loads name their port (scenario files)
+         */
+        default int appPort() {
+            throw new UnsupportedOperationException("a load here names its port");
+        }
+
+        /**
          * A load was started: keep the handle to cancel it at the end.
          *
          * @param handle the load
@@ -67,13 +75,18 @@ public final class ActionRunner {
     /**
      * @param action the action
      * @param target what it acts on
-     * @param loadFinished receives a finished load's statistics (any thread)
+     * @param loadFinished receives a finished count-bounded load's statistics (any thread); a sustained
+     *        load's totals are read from its handle
      * @return an outcome to append to the action's description: empty, or why nothing happened
      */
     public static String perform(Action action, Target target, Consumer<LoadGenerator.Stats> loadFinished) {
         Objects.requireNonNull(action, "action");
         if (action instanceof Action.Load l) {
-            target.loadStarted(LoadGenerator.start(l.spec(), target.podIp(), loadFinished));
+            LoadGenerator.Spec spec = l.spec().port() == LoadGenerator.APP_PORT ? l.spec().at(target.appPort()) : l.spec();
+            target.loadStarted(LoadGenerator.start(spec, target.podIp(), loadFinished));
+        } else if (action instanceof Action.SustainedLoad l) {
+            LoadGenerator.Sustained spec = l.spec().port() == LoadGenerator.APP_PORT ? l.spec().at(target.appPort()) : l.spec();
+            target.loadStarted(LoadGenerator.sustain(spec, target.podIp()));
         } else if (action instanceof Action.Fault f) {
             target.proxy(f.proxy()).apply(f.fault(), f.latency().toMillis());
         } else if (action instanceof Action.Heal h) {

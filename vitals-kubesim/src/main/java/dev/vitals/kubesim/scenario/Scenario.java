@@ -260,6 +260,9 @@ public final class Scenario {
                 } catch (IllegalArgumentException e) {
                     throw new InvalidInputException(where + ".load: path must be a URL path starting with '/', was '" + path + "'");
                 }
+                if (v.path("port").asInt() == LoadGenerator.APP_PORT) { // a scenario names its port
+                    throw new InvalidInputException(where + ": load: port must be 1-65535, was " + v.path("port").asInt());
+                }
                 try {
                     return new Step(at, new Action.Load(new LoadGenerator.Spec(v.path("count").asInt(1),
                             v.path("concurrency").asInt(1), v.path("method").asText("GET").toUpperCase(Locale.ROOT),

@@ -72,7 +72,7 @@ class FleetSpecReaderTest {
         assertThat(s.clients()).hasSize(2);
         assertThat(s.clients().get(0).meanServiceSeconds()).isEqualTo(8.0);
         assertThat(s.clients().get(1).connections()).isEqualTo(50);
-        assertThat(s.actions()).containsExactly(new FleetSpec.Action(Duration.ofSeconds(60), 3));
+        assertThat(s.actions()).containsExactly(new FleetSpec.Kill(Duration.ofSeconds(60), 3));
         assertThat(s.expectations()).extracting(FleetExpectation::metric).containsExactly(FleetExpectation.Metric.ENDPOINTS,
                 FleetExpectation.Metric.RESTARTS, FleetExpectation.Metric.CLIENT_ERRORS);
     }

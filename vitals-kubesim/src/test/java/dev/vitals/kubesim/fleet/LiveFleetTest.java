@@ -71,14 +71,14 @@ class LiveFleetTest {
             assertThat(l.status()).startsWith("applied through cgroup");
             // each replica's instance ran in its cgroup: the cgroup's counters saw its CPU, its CFS periods and its memory
             assertThat(l.report().instances()).as(l.status()).singleElement().satisfies(u -> {
-                assertThat(u.usage().cpuSeconds()).isPositive();
+                assertThat(u.usage().cpu()).hasValueSatisfying(c -> assertThat(c).isPositive());
                 assertThat(u.usage().periods()).isPositive();
                 assertThat(u.usage().memoryPeakBytes()).isPresent();
             });
         }
         // and the report carries them: JSON lanes[].resources[], an HTML table
         for (FleetResult.Lane lane : r.lanes()) {
-            assertThat(lane.resources()).singleElement().satisfies(u -> assertThat(u.usage().cpuSeconds()).isPositive());
+            assertThat(lane.resources()).singleElement().satisfies(u -> assertThat(u.usage().cpu()).hasValueSatisfying(c -> assertThat(c).isPositive()));
         }
         String json = FleetReport.json(List.of(r), List.of("limits"), List.of("-"));
         assertThat(json).contains("\"resources\"").contains("\"throttledPeriods\"").contains("\"memoryPeakBytes\"");

@@ -229,7 +229,7 @@ class AppConfigJoinTest {
     @Test
     void badConfigFilesAreOneLineErrors() throws Exception {
         assertThatThrownBy(() -> AppConfig.load(List.of(dir.resolve("missing.yaml")), Set.of()))
-                .isInstanceOf(LintInputException.class).hasMessageContaining("no such file");
+                .isInstanceOf(dev.vitals.kubesim.input.InvalidInputException.class).hasMessageContaining("no such file");
         Path txt = dir.resolve("app.txt");
         Files.writeString(txt, "x=1");
         assertThatThrownBy(() -> AppConfig.load(List.of(txt), Set.of())).hasMessageContaining(".yaml, .yml or .properties");
@@ -246,7 +246,7 @@ class AppConfigJoinTest {
         Path twice = dir.resolve("application.yaml");
         Files.writeString(twice, "management:\n  endpoint:\n    health:\n      probes:\n        enabled: true\n"
                 + "management:\n  server:\n    port: 9090\n");
-        assertThatThrownBy(() -> AppConfig.load(List.of(twice), Set.of())).isInstanceOf(LintInputException.class)
+        assertThatThrownBy(() -> AppConfig.load(List.of(twice), Set.of())).isInstanceOf(dev.vitals.kubesim.input.InvalidInputException.class)
                 .hasMessage(twice + ":6: key 'management' is written twice in one mapping (lines 1 and 6): YAML keys are"
                         + " unique, and strict readers reject it (the API server: duplicate field; Spring Boot refuses to"
                         + " start); keep one 'management' (merge the two)");

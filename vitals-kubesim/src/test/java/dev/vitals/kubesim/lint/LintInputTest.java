@@ -64,7 +64,7 @@ class LintInputTest {
     @Test
     void missingPathsAndEmptyDirectoriesAreBadInput(@TempDir Path dir) {
         assertThatThrownBy(() -> LintInput.collect(List.of(dir.resolve("nope.yaml").toString()), System.in))
-                .isInstanceOf(LintInputException.class).hasMessageEndingWith("nope.yaml: no such file or directory");
+                .isInstanceOf(dev.vitals.kubesim.input.InvalidInputException.class).hasMessageEndingWith("nope.yaml: no such file or directory");
         assertThatThrownBy(() -> LintInput.collect(List.of(dir.toString()), System.in))
                 .hasMessageContaining("no *.yaml, *.yml or *.json files");
         assertThatThrownBy(() -> LintInput.collect(List.of(), System.in)).hasMessageContaining("no input");

@@ -265,7 +265,7 @@ class LintRulesTest {
         r = new Linter(onlyL4, LintContext.empty(), Optional.empty()).lint(List.of(LintInput.text("d.yaml", deployment(SAME_HTTP))));
         assertThat(rules(r)).containsExactly("L4");
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> Rules.select(List.of(), List.of("L99")))
-                .isInstanceOf(LintInputException.class).hasMessageContaining("unknown rule 'L99'").hasMessageContaining("L15");
+                .isInstanceOf(dev.vitals.kubesim.input.InvalidInputException.class).hasMessageContaining("unknown rule 'L99'").hasMessageContaining("L15");
     }
 
     @Test

@@ -21,6 +21,11 @@ import org.junit.jupiter.api.Test;
 
 /** Lint and simulate agree on kill times; the library entry point. */
 class LintTest {
+
+    /** Every rule, as {@code vitals lint} runs them. */
+    private static LintReport lint(List<LintInput> inputs, LintContext context) {
+        return new Linter(Rules.all(), context, Optional.empty()).lint(inputs);
+    }
     private static final String C11 = "kind: Deployment\nmetadata: {name: migrate}\nspec:\n  template:\n    spec:\n      containers:\n"
             + "      - name: app\n        livenessProbe:\n          httpGet: {path: /livez, port: 8080}\n"
             + "          initialDelaySeconds: 30\n          periodSeconds: 10\n          failureThreshold: 3\n";
@@ -33,7 +38,7 @@ class LintTest {
     @Test
     void c11_lintAndSimulatePredictTheSameKillTime() {
         // case C11: startup 5 min; liveness delay 30 s, period 10 s, threshold 3, no startup probe
-        LintReport r = Lint.lint(List.of(LintInput.text("c11.yaml", C11)),
+        LintReport r = lint(List.of(LintInput.text("c11.yaml", C11)),
                 new LintContext(Optional.of(Duration.ofMinutes(5)), Optional.empty(), Map.of()));
         assertThat(Manifests.rules(r)).contains("L2", "L5");
         Finding budget = Manifests.only(r, "L2");
@@ -45,7 +50,7 @@ class LintTest {
         PodSpec pod = ManifestReader.parse(C11, "c11.yaml").select(Optional.empty()).toPodSpec();
         Rig rig = new Rig();
         rig.run(pod, 70, (p, i, s, t) -> s < 300 ? ScriptedProbes.fail() : ScriptedProbes.ok());
-        assertThat(rig.result.killTimes().get(0)).isCloseTo(Lint.predictKill(pod, Duration.ofMinutes(5)).killAt().get(),
+        assertThat(dev.vitals.kubesim.model.Durations.seconds(rig.result.killsAt().get(0))).isCloseTo(KillPrediction.of(pod, Duration.ofMinutes(5)).killAt().get(),
                 within(1e-9)).isCloseTo(60.0, within(0.01));
     }
 
@@ -54,11 +59,11 @@ class LintTest {
         ProbeSpec live = http(LIVENESS, "/livez", 0, 10, 1, 3);
         ProbeSpec start = http(STARTUP, "/livez", 0, 10, 1, 45);
         PodSpec fixed = PodSpec.of("app", Map.of(), Optional.of(start), Optional.of(live), Optional.empty());
-        assertThat(Lint.predictKill(fixed, Duration.ofMinutes(5)).killAt()).isEmpty();
+        assertThat(KillPrediction.of(fixed, Duration.ofMinutes(5)).killAt()).isEmpty();
         String yaml = C11.replace("          initialDelaySeconds: 30\n", "")
                 + "        startupProbe:\n          httpGet: {path: /livez, port: 8080}\n          periodSeconds: 10\n"
                 + "          failureThreshold: 45\n";
-        LintReport r = Lint.lint(List.of(LintInput.text("fixed.yaml", yaml)),
+        LintReport r = lint(List.of(LintInput.text("fixed.yaml", yaml)),
                 new LintContext(Optional.of(Duration.ofMinutes(5)), Optional.empty(), Map.of()));
         assertThat(r.findings()).isEmpty();
     }
@@ -68,7 +73,7 @@ class LintTest {
         String yaml = "kind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: app\n    livenessProbe:\n"
                 + "      httpGet: {path: /livez, port: 8080}\n      successThreshold: 2\n    readinessProbe:\n"
                 + "      tcpSocket: {port: 8080}\n      terminationGracePeriodSeconds: 10\n";
-        LintReport r = Lint.lint(List.of(LintInput.text("p.yaml", yaml)));
+        LintReport r = lint(List.of(LintInput.text("p.yaml", yaml)), LintContext.empty());
         assertThat(r.findings()).extracting(Finding::refs).containsExactly("R9", "R10");
         assertThat(r.findings()).extracting(Finding::line).containsExactly(8, 11);
         assertThat(r.findings()).allMatch(x -> x.severity() == Severity.ERROR && !x.fix().isEmpty());

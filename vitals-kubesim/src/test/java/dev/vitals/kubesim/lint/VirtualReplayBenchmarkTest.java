@@ -66,7 +66,7 @@ class VirtualReplayBenchmarkTest {
             thousandPods(20);
             reference(20, 2000);
         }
-        // one pod, one hour, through Simulation (what Lint.predictKill runs), repeated
+        // one pod, one hour, through Simulation (what lint's KillPrediction runs), repeated
         int reps = 200;
         long events = 0;
         long t0 = cpu();

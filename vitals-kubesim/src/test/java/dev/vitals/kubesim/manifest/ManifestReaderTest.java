@@ -14,6 +14,12 @@ import org.junit.jupiter.api.Test;
 
 /** Reading probes from manifests of every workload kind, and the errors for bad ones. */
 class ManifestReaderTest {
+
+    /** Every rule, as {@code vitals lint} runs them. */
+    private static dev.vitals.kubesim.lint.LintReport lintAll(java.util.List<dev.vitals.kubesim.lint.LintInput> inputs) {
+        return new dev.vitals.kubesim.lint.Linter(dev.vitals.kubesim.lint.Rules.all(), dev.vitals.kubesim.lint.LintContext.empty(),
+                Optional.empty()).lint(inputs);
+    }
     private static final String CONTAINER = "containers:\n"
             + "  - name: app\n"
             + "    ports: [{name: http, containerPort: 8080}]\n"
@@ -78,7 +84,7 @@ class ManifestReaderTest {
         assertThat(m.select(Optional.of("Deployment/operator:operator")).toPodSpec().liveness()).isPresent();
         assertThat(m.select(Optional.of("shipper")).role()).isEqualTo(ManifestReader.Role.SIDECAR);
         // lint reads every one of them
-        assertThat(dev.vitals.kubesim.lint.Lint.lint(java.util.List.of(dev.vitals.kubesim.lint.LintInput.text("op.yaml", yaml)))
+        assertThat(lintAll(java.util.List.of(dev.vitals.kubesim.lint.LintInput.text("op.yaml", yaml)))
                 .containers()).isEqualTo(3);
     }
 
@@ -123,7 +129,7 @@ class ManifestReaderTest {
         assertThat(((ProbeHandler.HttpGet) pod.readiness().orElseThrow().handler()).path()).isEqualTo("/readyz");
         assertThat(pod.liveness().orElseThrow().failureThreshold()).isEqualTo(3);
         // the same text through lint: no finding about it either
-        dev.vitals.kubesim.lint.LintReport report = dev.vitals.kubesim.lint.Lint.lint(java.util.List.of(
+        dev.vitals.kubesim.lint.LintReport report = lintAll(java.util.List.of(
                 dev.vitals.kubesim.lint.LintInput.text("merge.yaml", yaml)));
         assertThat(report.findings()).noneMatch(f -> f.severity() == dev.vitals.kubesim.lint.Severity.ERROR);
     }

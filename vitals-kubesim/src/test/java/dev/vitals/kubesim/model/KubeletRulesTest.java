@@ -113,7 +113,7 @@ class KubeletRulesTest {
         Rig rig = new Rig();
         rig.run(Rig.pod(Rig.probe(READINESS, 0, 10, 3)), 5,
                 (p, i, s, t) -> ProbeOutcome.of(ProbeResult.WARNING, "Probe terminated redirects", Duration.ofMillis(1)));
-        assertThat(rig.result.readyAt(1)).isTrue();
+        assertThat(rig.result.readyAt(Duration.ofSeconds(1))).isTrue();
     }
 
     @Test
@@ -131,7 +131,7 @@ class KubeletRulesTest {
                 (p, i, s, t) -> ProbeOutcome.of(ProbeResult.ERROR, "unable to find port named \"http\"", Duration.ofMillis(1)));
         assertThat(rig.probes(LIVENESS)).hasSizeGreaterThan(20);
         assertThat(rig.result.kills()).isZero();
-        assertThat(rig.result.readyIntervals()).isEmpty(); // readiness stays at its initial Failure
+        assertThat(rig.result.readyPeriods()).isEmpty(); // readiness stays at its initial Failure
         assertThat(rig.result.stats(LIVENESS).errors()).isEqualTo(rig.probes(LIVENESS).size());
     }
 
@@ -154,7 +154,7 @@ class KubeletRulesTest {
         rig.run(Rig.pod(Rig.probe(STARTUP, 60, 10, 3), Rig.probe(LIVENESS, 60, 10, 3), Rig.probe(READINESS, 60, 10, 3)), 9,
                 (p, i, s, t) -> ScriptedProbes.fail());
         assertThat(rig.events).noneMatch(e -> e.type() == SimEvent.Type.PROBE);
-        assertThat(rig.result.readyIntervals()).isEmpty();
+        assertThat(rig.result.readyPeriods()).isEmpty();
         assertThat(rig.result.kills()).isZero();
         assertThat(rig.typed(SimEvent.Type.STARTED)).isEmpty();
     }
@@ -174,8 +174,8 @@ class KubeletRulesTest {
         rig.run(Rig.pod(Rig.probe(READINESS, 0, 1, 1, 3, 1)), 6, (p, i, s, t) -> ScriptedProbes.ok());
         // probes at 0.01 (manual), 0.01 (queued trigger), 1.01, …: the third success publishes Success.
         List<SimEvent> probes = rig.probes(READINESS);
-        assertThat(rig.result.readyIntervals()).hasSize(1);
-        assertThat(rig.times(SimEvent.Type.READY).get(0)).isEqualTo(Rig.round(probes.get(2).t()));
+        assertThat(rig.result.readyPeriods()).hasSize(1);
+        assertThat(rig.times(SimEvent.Type.READY).get(0)).isEqualTo(Rig.round(probes.get(2).at().toNanos() / 1e9));
     }
 
     @Test
@@ -196,7 +196,7 @@ class KubeletRulesTest {
         assertThat(rig.times(SimEvent.Type.KILL)).containsExactly(1.001);
         assertThat(rig.probeStarts(LIVENESS)).containsExactly(1.0); // on hold for the rest
         assertThat(rig.probes(READINESS)).hasSizeGreaterThan(15); // R40: still probing, still Ready
-        assertThat(rig.result.readyAt(19)).isTrue();
+        assertThat(rig.result.readyAt(Duration.ofSeconds(19))).isTrue();
         assertThat(rig.result.restarts()).isZero();
     }
 
@@ -229,7 +229,7 @@ class KubeletRulesTest {
         assertThat(rig.times(SimEvent.Type.NOT_READY)).containsExactly(5.0);
         // new instance: ST=2 successes needed again (manual trigger + queued trigger at 5.0)
         assertThat(rig.times(SimEvent.Type.READY)).hasSize(2);
-        assertThat(rig.result.readyAt(5.0005)).isFalse();
+        assertThat(rig.result.readyAt(Duration.ofNanos(5_000_500_000L))).isFalse();
     }
 
     // ---- §6 startup gating ---------------------------------------------------------------
@@ -246,8 +246,8 @@ class KubeletRulesTest {
         assertThat(rig.probeStarts(LIVENESS)).allMatch(x -> x >= started);
         assertThat(rig.probeStarts(READINESS)).allMatch(x -> x >= started);
         assertThat(rig.probeStarts(STARTUP)).containsExactly(5.0, 10.0, 15.0, 20.0, 25.0); // then it holds (R27)
-        assertThat(rig.result.readyAt(26)).isTrue();
-        assertThat(rig.result.readyAt(24)).isFalse(); // R32
+        assertThat(rig.result.readyAt(Duration.ofSeconds(26))).isTrue();
+        assertThat(rig.result.readyAt(Duration.ofSeconds(24))).isFalse(); // R32
     }
 
     @Test
@@ -280,7 +280,7 @@ class KubeletRulesTest {
         rig.run(Rig.pod(Rig.probe(READINESS, 0, 1, 1)), 30, (p, i, s, t) -> ScriptedProbes.fail());
         assertThat(rig.result.restarts()).isZero();
         assertThat(rig.result.kills()).isZero();
-        assertThat(rig.result.notReadySeconds()).isCloseTo(30, within(1e-6));
+        assertThat(dev.vitals.kubesim.model.Durations.seconds(rig.result.notReady())).isCloseTo(30, within(1e-6));
     }
 
     // ---- §8 kill and restart -------------------------------------------------------------
@@ -312,7 +312,7 @@ class KubeletRulesTest {
         PodSpec pod = Rig.pod(Rig.probe(READINESS, 0, 1, 1)).with(RestartPolicy.ON_FAILURE, 30);
         rig.run(pod, 10, (p, i, s, t) -> ScriptedProbes.ok());
         assertThat(rig.result.restarts()).isZero();
-        assertThat(rig.probes(READINESS).stream().mapToDouble(SimEvent::t).max().orElse(0)).isLessThan(2.1);
+        assertThat(rig.probes(READINESS).stream().mapToDouble(e -> dev.vitals.kubesim.model.Durations.seconds(e.at())).max().orElse(0)).isLessThan(2.1);
     }
 
     @Test
@@ -431,11 +431,11 @@ class KubeletRulesTest {
         // case C11: startup 5 min; liveness delay 30 s, period 10 s, threshold 3, no startup probe
         Rig rig = new Rig();
         rig.run(Rig.pod(Rig.probe(LIVENESS, 30, 10, 3)), 200, (p, i, s, t) -> s < 300 ? ScriptedProbes.fail() : ScriptedProbes.ok());
-        assertThat(rig.result.killTimes().get(0)).isCloseTo(60.001, within(0.002));
+        assertThat(dev.vitals.kubesim.model.Durations.seconds(rig.result.killsAt().get(0))).isCloseTo(60.001, within(0.002));
         // every instance is killed about 60 s after it starts: it never reaches its 300 s start-up
-        assertThat(rig.result.killTimes()).hasSize(3);
-        assertThat(rig.result.killTimes().get(1)).isCloseTo(120.0, within(0.01));
-        assertThat(rig.result.killTimes().get(2)).isCloseTo(180.0, within(0.01));
+        assertThat(rig.result.killsAt()).hasSize(3);
+        assertThat(dev.vitals.kubesim.model.Durations.seconds(rig.result.killsAt().get(1))).isCloseTo(120.0, within(0.01));
+        assertThat(dev.vitals.kubesim.model.Durations.seconds(rig.result.killsAt().get(2))).isCloseTo(180.0, within(0.01));
         assertThat(rig.probes(LIVENESS)).allMatch(e -> e.result().get() == ProbeResult.FAILURE);
     }
 }

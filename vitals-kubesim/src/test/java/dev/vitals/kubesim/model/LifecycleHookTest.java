@@ -75,7 +75,7 @@ class LifecycleHookTest {
         at(32);
         assertThat(k.state()).isEqualTo(ContainerState.EXITED);
         SimEvent exit = first(SimEvent.Type.EXIT, "exit code 137").orElseThrow();
-        assertThat(exit.t()).isBetween(31.0, 31.1); // 1.01 + 10 + 20: preStop and SIGTERM within the 30 s
+        assertThat(exit.at().toNanos() / 1e9).isBetween(31.0, 31.1); // 1.01 + 10 + 20: preStop and SIGTERM within the 30 s
     }
 
     @Test
@@ -88,7 +88,7 @@ class LifecycleHookTest {
         assertThat(first(SimEvent.Type.HOOK, "0s of the grace period left")).isPresent();
         assertThat(first(SimEvent.Type.ACTION, "grace period of 2s over: SIGKILL")).isPresent();
         SimEvent exit = first(SimEvent.Type.EXIT, "exit code 137").orElseThrow();
-        assertThat(exit.t()).isBetween(8.0, 8.1); // 1.01 + 5 (hook) + 2 (minimum)
+        assertThat(exit.at().toNanos() / 1e9).isBetween(8.0, 8.1); // 1.01 + 5 (hook) + 2 (minimum)
         assertThat(k.state()).isEqualTo(ContainerState.EXITED);
     }
 
@@ -102,7 +102,7 @@ class LifecycleHookTest {
         assertThat(hooksRun).containsExactly("exec false");
         assertThat(first(SimEvent.Type.HOOK, "FailedPreStopHook")).isPresent();
         SimEvent exit = first(SimEvent.Type.EXIT, "exit code 143").orElseThrow();
-        assertThat(exit.t()).isBetween(4.0, 4.1); // SIGTERM at once after the failed hook, exit 3 s later
+        assertThat(exit.at().toNanos() / 1e9).isBetween(4.0, 4.1); // SIGTERM at once after the failed hook, exit 3 s later
         assertThat(k.state()).isEqualTo(ContainerState.EXITED);
     }
 
@@ -116,7 +116,7 @@ class LifecycleHookTest {
         at(7);
         assertThat(k.state()).isEqualTo(ContainerState.RUNNING);
         assertThat(first(SimEvent.Type.HOOK, "postStart hook sleep 5s completed")).isPresent();
-        assertThat(events).anyMatch(e -> e.type() == SimEvent.Type.PROBE && e.t() > 5);
+        assertThat(events).anyMatch(e -> e.type() == SimEvent.Type.PROBE && e.at().toNanos() / 1e9 > 5);
     }
 
     @Test

@@ -41,13 +41,13 @@ class PodDeletionTest {
         assertThat(rig.typed(SimEvent.Type.KILL)).singleElement()
                 .satisfies(k -> assertThat(k.detail()).contains("pod deleted").contains("SIGKILL after 30s"));
         assertThat(rig.times(SimEvent.Type.KILL)).containsExactly(5.0);
-        assertThat(rig.probes(LIVENESS)).allSatisfy(e -> assertThat(e.t()).isLessThanOrEqualTo(5.0));
-        assertThat(rig.probes(READINESS).stream().filter(e -> e.t() > 5.0 && e.t() < 8.0)).hasSizeGreaterThanOrEqualTo(2);
+        assertThat(rig.probes(LIVENESS)).allSatisfy(e -> assertThat(e.at().toNanos() / 1e9).isLessThanOrEqualTo(5.0));
+        assertThat(rig.probes(READINESS).stream().filter(e -> e.at().toNanos() / 1e9 > 5.0 && e.at().toNanos() / 1e9 < 8.0)).hasSizeGreaterThanOrEqualTo(2);
         assertThat(rig.times(SimEvent.Type.EXIT)).containsExactly(8.0);
         assertThat(rig.times(SimEvent.Type.NOT_READY)).containsExactly(8.0); // Ready until the container stopped
         assertThat(rig.times(SimEvent.Type.START)).hasSize(1); // not restarted, whatever the policy
         assertThat(r.restarts()).isZero();
-        assertThat(rig.probes(READINESS)).allSatisfy(e -> assertThat(e.t()).isLessThanOrEqualTo(8.0));
+        assertThat(rig.probes(READINESS)).allSatisfy(e -> assertThat(e.at().toNanos() / 1e9).isLessThanOrEqualTo(8.0));
     }
 
     /** Found by QA: simulate's default expectation "no kill by a probe" failed on a pod deletion's stop. */
@@ -59,7 +59,7 @@ class PodDeletionTest {
                 "actions:\n  - at: 5s\n    delete: true\n", (p, i, s, t) -> ScriptedProbes.ok());
         assertThat(rig.typed(SimEvent.Type.KILL)).hasSize(1);
         assertThat(r.kills()).as("a deletion's stop is not a kill by a probe").isZero();
-        assertThat(r.killTimes()).isEmpty();
+        assertThat(r.killsAt()).isEmpty();
         assertThat(dev.vitals.kubesim.report.Verdict.defaults(r, 5.0).get(0))
                 .satisfies(c -> assertThat(c.passed()).as(c.actual()).isTrue());
     }
@@ -74,7 +74,7 @@ class PodDeletionTest {
         assertThat(rig.typed(SimEvent.Type.KILL)).singleElement()
                 .satisfies(k -> assertThat(k.detail()).contains("SIGKILL after 2s"));
         assertThat(rig.typed(SimEvent.Type.EXIT)).singleElement().satisfies(e -> {
-            assertThat(e.t()).isEqualTo(6.0);
+            assertThat(e.at().toNanos() / 1e9).isEqualTo(6.0);
             assertThat(e.detail()).contains("137");
         });
     }

@@ -35,7 +35,7 @@ class PodKubeletTest {
     }
 
     private List<Double> times(Predicate<SimEvent> p) {
-        return events.stream().filter(p).map(SimEvent::t).toList();
+        return events.stream().filter(p).map(e -> dev.vitals.kubesim.model.Durations.seconds(e.at())).toList();
     }
 
     private PodKubelet run(List<PodKubelet.Member> members, double seconds) {

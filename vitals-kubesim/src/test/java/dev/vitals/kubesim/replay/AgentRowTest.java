@@ -22,7 +22,7 @@ class AgentRowTest {
         assertThat(agent.scenario()).isEqualTo("agent");
         assertThat(agent.wirings()).containsExactly(Wiring.NAIVE_AGENT, Wiring.VITALS);
         assertThat(agent.demoFlags()).isEqualTo(incident.demoFlags());
-        assertThat(agent.actions()).extracting(ReplayAction::describe).isEqualTo(incident.actions().stream().map(ReplayAction::describe).toList());
+        assertThat(agent.steps()).isEqualTo(incident.steps());
         assertThat(agent.liveness()).isEqualTo(incident.liveness());
         assertThat(agent.expectations(Wiring.NAIVE_AGENT)).extracting(RunExpectation::text).containsExactly("restarts == 0", "liveness p99 <= timeout / 2");
         assertThat(ReplayCatalog.select(List.of("agent"))).containsExactly(agent);

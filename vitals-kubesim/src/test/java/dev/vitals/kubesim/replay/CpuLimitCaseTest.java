@@ -31,7 +31,7 @@ class CpuLimitCaseTest {
         assertThat(c.liveness()).isEqualTo(incident.liveness());
         assertThat(c.readiness()).isEqualTo(incident.readiness());
         assertThat(c.demoFlags()).isEqualTo(incident.demoFlags());
-        assertThat(c.actions()).isEqualTo(incident.actions());
+        assertThat(c.steps()).isEqualTo(incident.steps());
         assertThat(c.wirings()).containsExactly(Wiring.NAIVE, Wiring.VITALS);
         for (Wiring w : c.wirings()) {
             assertThat(c.expectations(w)).extracting(RunExpectation::text)

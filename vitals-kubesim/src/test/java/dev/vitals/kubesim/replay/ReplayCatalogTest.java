@@ -3,10 +3,12 @@ package dev.vitals.kubesim.replay;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.vitals.kubesim.fault.LoadGenerator;
 import dev.vitals.kubesim.model.PodSpec;
 import dev.vitals.kubesim.model.ProbeHandler;
 import dev.vitals.kubesim.model.ProbeSpec;
 import dev.vitals.kubesim.model.ProbeType;
+import dev.vitals.kubesim.scenario.Action;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -27,15 +29,23 @@ class ReplayCatalogTest {
         assertThat(c.liveness()).isEqualTo(new ProbeTiming(2, 3, 3));
         assertThat(c.demoFlags()).containsSequence("--workers", "40").containsSequence("--export-min-ms", "4000")
                 .containsSequence("--export-max-ms", "12000");
-        assertThat(c.actions()).singleElement().isInstanceOfSatisfying(ReplayAction.Load.class, l -> {
-            assertThat(l.clients()).isEqualTo(100);
-            assertThat(l.sustain()).isEqualTo(Duration.ofSeconds(40));
+        ReplayStep load = c.steps().get(0);
+        assertThat(c.steps()).hasSize(1);
+        assertThat(load.kind()).isEqualTo("load");
+        assertThat(load.length()).isEqualTo(Duration.ofSeconds(40));
+        assertThat(load.start()).singleElement().isInstanceOfSatisfying(Action.SustainedLoad.class, l -> {
+            assertThat(l.spec().clients()).isEqualTo(100);
+            assertThat(l.spec().sustain()).isEqualTo(Duration.ofSeconds(40));
+            assertThat(l.spec().port()).isEqualTo(LoadGenerator.APP_PORT);
         });
         ReplayCase burst = only("incident-burst");
         assertThat(burst.liveness().timeoutSeconds()).isEqualTo(1); // kubelet's default timeout
-        assertThat(burst.actions()).singleElement().isInstanceOfSatisfying(ReplayAction.Burst.class, b -> {
-            assertThat(b.count()).isEqualTo(53);
-            assertThat(b.concurrency()).isEqualTo(50);
+        assertThat(burst.steps()).singleElement().satisfies(b -> {
+            assertThat(b.trigger()).isEqualTo(ReplayStep.Trigger.NEXT_LIVENESS_PROBE);
+            assertThat(b.start()).singleElement().isInstanceOfSatisfying(Action.Load.class, l -> {
+                assertThat(l.spec().count()).isEqualTo(53);
+                assertThat(l.spec().concurrency()).isEqualTo(50);
+            });
         });
     }
 
@@ -157,14 +167,20 @@ class ReplayCatalogTest {
     @Test
     void stallHasAFreezeThatRestartsNeitherAndADeadlockThatRestartsBoth() {
         ReplayCase stall = only("stall");
-        assertThat(stall.actions()).singleElement().isInstanceOfSatisfying(ReplayAction.Freeze.class,
-                f -> assertThat(f.length()).isEqualTo(Duration.ofMillis(1500))); // a kill needs 3 s: 2x headroom
+        assertThat(stall.steps()).singleElement().satisfies(f -> {
+            assertThat(f.length()).isEqualTo(Duration.ofMillis(1500)); // a kill needs 3 s: 2x headroom
+            assertThat(f.start()).containsExactly(new Action.Pause());
+            assertThat(f.end()).containsExactly(new Action.Resume());
+        });
         assertThat(stall.expectations(Wiring.NAIVE)).extracting(RunExpectation::text).containsExactly("restarts == 0");
         assertThat(stall.expectations(Wiring.VITALS)).extracting(RunExpectation::text).containsExactly("restarts == 0");
         ReplayCase dl = only("stall-deadlock");
         assertThat(dl.demoFlags()).contains("--chaos");
-        assertThat(dl.actions()).singleElement().isInstanceOfSatisfying(ReplayAction.Post.class,
-                p -> assertThat(p.path()).isEqualTo("/chaos/deadlock-workers"));
+        assertThat(dl.steps()).singleElement().satisfies(p -> assertThat(p.start()).singleElement()
+                .isInstanceOfSatisfying(Action.Load.class, l -> {
+                    assertThat(l.spec().method()).isEqualTo("POST");
+                    assertThat(l.spec().path()).isEqualTo("/chaos/deadlock-workers");
+                }));
         assertThat(dl.expectations(Wiring.VITALS)).extracting(RunExpectation::text).containsExactly("restarts >= 1");
         assertThat(only("incident").expectations(Wiring.VITALS)).extracting(RunExpectation::text)
                 .containsExactly("restarts == 0", "liveness p99 <= timeout / 2");
@@ -190,11 +206,11 @@ class ReplayCatalogTest {
 
     @Test
     void badActionsAndTimingsAreRejectedWithTheBound() {
-        assertThatThrownBy(() -> new ReplayAction.Load(Duration.ofSeconds(1), 0, Duration.ofSeconds(1), Duration.ofSeconds(1)))
+        assertThatThrownBy(() -> ReplayStep.load(Duration.ofSeconds(1), 0, Duration.ofSeconds(1), Duration.ofSeconds(1)))
                 .hasMessageContaining("clients must be 1-1000, was 0");
-        assertThatThrownBy(() -> new ReplayAction.DbOutage(Duration.ofSeconds(-1), Duration.ofSeconds(1)))
+        assertThatThrownBy(() -> ReplayStep.dbOutage(Duration.ofSeconds(-1), Duration.ofSeconds(1)))
                 .hasMessageContaining("after must be ≥ 0");
-        assertThatThrownBy(() -> new ReplayAction.Post(Duration.ZERO, "chaos")).hasMessageContaining("must start with '/'");
+        assertThatThrownBy(() -> ReplayStep.post(Duration.ZERO, "chaos")).hasMessageContaining("must start with '/'");
         assertThatThrownBy(() -> new ProbeTiming(0, 1, 3)).hasMessageContaining("must be ≥ 1");
         assertThatThrownBy(() -> ReplayCase.builder("Bad Name", "x")).hasMessageContaining("lower-case");
         assertThatThrownBy(() -> ReplayCase.builder("x", "x").duration(Duration.ofSeconds(1)))

@@ -88,8 +88,8 @@ class RunRecordTest {
         assertThat(check(run, "ready at the end").passed()).isTrue();
         assertThat(run.passed()).isTrue();
         double firstReady = run.firstReadySeconds().orElseThrow();
-        assertThat(run.notReadySeconds()).isEqualTo(r.notReadySeconds() - firstReady, org.assertj.core.data.Offset.offset(1e-6));
-        assertThat(run.notReadyTotalSeconds()).isEqualTo(r.notReadySeconds());
+        assertThat(run.notReadySeconds()).isEqualTo(dev.vitals.kubesim.model.Durations.seconds(r.notReady()) - firstReady, org.assertj.core.data.Offset.offset(1e-6));
+        assertThat(run.notReadyTotalSeconds()).isEqualTo(dev.vitals.kubesim.model.Durations.seconds(r.notReady()));
     }
 
     @Test

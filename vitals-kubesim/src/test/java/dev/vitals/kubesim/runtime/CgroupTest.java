@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.vitals.kubesim.model.Resources;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
 import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -44,7 +46,7 @@ class CgroupTest {
         Files.writeString(d.resolve("memory.peak"), "536870912\n");
         Files.writeString(d.resolve("memory.events"), "low 0\nhigh 0\nmax 12\noom 1\noom_kill 1\n");
         ResourceUsage u = g.usage();
-        assertThat(u).isEqualTo(new ResourceUsage(2.5, 60, 41, 3.1, OptionalLong.of(512L << 20), 1));
+        assertThat(u).isEqualTo(new ResourceUsage(Optional.of(Duration.ofMillis(2500)), 60, 41, Duration.ofMillis(3100), OptionalLong.of(512L << 20), 1));
         assertThat(ResourceLimits.reason(137, u)).isEqualTo("OOMKilled");
         assertThat(ResourceLimits.reason(1, u)).isEqualTo("Error");
         g.destroy();
@@ -81,7 +83,7 @@ class CgroupTest {
         Files.writeString(cpu.resolve("vitals-9-2/cpu.stat"), "nr_periods 30\nnr_throttled 12\nthrottled_time 900000000\n");
         Files.writeString(mem.resolve("vitals-9-2/memory.max_usage_in_bytes"), "1048576\n");
         Files.writeString(mem.resolve("vitals-9-2/memory.oom_control"), "oom_kill_disable 0\nunder_oom 0\noom_kill 0\n");
-        assertThat(g.usage()).isEqualTo(new ResourceUsage(1.5, 30, 12, 0.9, OptionalLong.of(1048576), 0));
+        assertThat(g.usage()).isEqualTo(new ResourceUsage(Optional.of(Duration.ofMillis(1500)), 30, 12, Duration.ofMillis(900), OptionalLong.of(1048576), 0));
         g.destroy();
         assertThat(cpu.resolve("vitals-9-2")).doesNotExist();
         assertThat(mem.resolve("vitals-9-2")).doesNotExist();

@@ -60,16 +60,16 @@ class RealProcessTest {
         // every Ready transition is the probe result just before it, and comes within one period of the
         // last probe with the opposite result (R25 with ST = FT = 1, P = 1)
         for (SimEvent change : of(events, SimEvent.Type.NOT_READY)) {
-            SimEvent cause = lastProbeAtOrBefore(probes, change.t());
+            SimEvent cause = lastProbeAtOrBefore(probes, change.at().toNanos() / 1e9);
             assertThat(cause.result().get().counted()).isEqualTo(ProbeResult.FAILURE);
-            SimEvent lastOk = lastProbeWith(probes, change.t(), ProbeResult.SUCCESS);
-            assertThat(cause.t() - cause.latency().get().toNanos() / 1e9 - (lastOk.t() - lastOk.latency().get().toNanos() / 1e9))
+            SimEvent lastOk = lastProbeWith(probes, change.at().toNanos() / 1e9, ProbeResult.SUCCESS);
+            assertThat(cause.at().toNanos() / 1e9 - cause.latency().get().toNanos() / 1e9 - (lastOk.at().toNanos() / 1e9 - lastOk.latency().get().toNanos() / 1e9))
                     .isLessThanOrEqualTo(PERIOD + SLACK);
         }
         assertThat(of(events, SimEvent.Type.READY)).as(events.stream().map(Reports::line).collect(Collectors.joining("\n"))).hasSize(2);
         assertThat(of(events, SimEvent.Type.NOT_READY)).hasSize(1);
-        double notReadyAt = of(events, SimEvent.Type.NOT_READY).get(0).t();
-        double readyAgain = of(events, SimEvent.Type.READY).get(1).t();
+        double notReadyAt = of(events, SimEvent.Type.NOT_READY).get(0).at().toNanos() / 1e9;
+        double readyAgain = of(events, SimEvent.Type.READY).get(1).at().toNanos() / 1e9;
         assertThat(notReadyAt).isBetween(3.0, 3.0 + 2.5 + PERIOD + SLACK); // 500 from ≈3 s + JVM start
         assertThat(readyAgain - notReadyAt).isBetween(6.5 - PERIOD - SLACK, 6.5 + PERIOD + SLACK); // 500+hang+refuse = 6.5 s
         // hang: counted failures after the whole timeout T = 1 s; refuse: immediate failures
@@ -84,7 +84,7 @@ class RealProcessTest {
     private static SimEvent lastProbeAtOrBefore(List<SimEvent> probes, double t) {
         SimEvent last = null;
         for (SimEvent e : probes) {
-            if (e.t() <= t + 1e-9) {
+            if (e.at().toNanos() / 1e9 <= t + 1e-9) {
                 last = e;
             }
         }
@@ -94,7 +94,7 @@ class RealProcessTest {
     private static SimEvent lastProbeWith(List<SimEvent> probes, double t, ProbeResult r) {
         SimEvent last = null;
         for (SimEvent e : probes) {
-            if (e.t() <= t + 1e-9 && e.result().get().counted() == r) {
+            if (e.at().toNanos() / 1e9 <= t + 1e-9 && e.result().get().counted() == r) {
                 last = e;
             }
         }
@@ -119,22 +119,22 @@ class RealProcessTest {
         // resets), so the run that kills counts from the last success before the kill.
         String timeline = events.stream().map(Reports::line).collect(Collectors.joining("\n"));
         double lastOk = live.stream().filter(e -> e.instance() == 1 && e.result().get() == ProbeResult.SUCCESS
-                && e.t() <= kill.t() + 1e-9).mapToDouble(SimEvent::t).max().orElse(-1);
+                && e.at().toNanos() / 1e9 <= kill.at().toNanos() / 1e9 + 1e-9).mapToDouble(e -> dev.vitals.kubesim.model.Durations.seconds(e.at())).max().orElse(-1);
         List<SimEvent> failures = live.stream().filter(e -> e.instance() == 1 && e.result().get() == ProbeResult.FAILURE
-                && e.t() > lastOk).collect(Collectors.toList());
+                && e.at().toNanos() / 1e9 > lastOk).collect(Collectors.toList());
         assertThat(failures).as(timeline).hasSizeGreaterThanOrEqualTo(2);
         // The kill follows the second failure (and no third one was needed); the kubelet thread may
         // act on the verdict a little later on a loaded machine, so the bound is generous.
-        assertThat(failures.stream().filter(e -> e.t() <= kill.t() + 1e-9).count()).as(timeline).isEqualTo(2);
-        assertThat(kill.t() - failures.get(1).t()).isBetween(0.0, 2 * PERIOD + SLACK);
-        assertThat(failures.get(1).t() - failures.get(0).t()).isBetween(PERIOD - SLACK, PERIOD + SLACK);
+        assertThat(failures.stream().filter(e -> e.at().toNanos() / 1e9 <= kill.at().toNanos() / 1e9 + 1e-9).count()).as(timeline).isEqualTo(2);
+        assertThat(kill.at().toNanos() / 1e9 - failures.get(1).at().toNanos() / 1e9).isBetween(0.0, 2 * PERIOD + SLACK);
+        assertThat(failures.get(1).at().toNanos() / 1e9 - failures.get(0).at().toNanos() / 1e9).isBetween(PERIOD - SLACK, PERIOD + SLACK);
         // SIGTERM ends the JVM (143); the first kill restarts at once (R49: no earlier exit)
         SimEvent exit = of(events, SimEvent.Type.EXIT).get(0);
         assertThat(exit.detail()).contains("143");
         SimEvent start2 = of(events, SimEvent.Type.START).get(1);
-        assertThat(start2.t() - exit.t()).isLessThan(0.5);
+        assertThat(start2.at().toNanos() / 1e9 - exit.at().toNanos() / 1e9).isLessThan(0.5);
         // readiness dropped by the time of the kill, and came back on the new instance
-        assertThat(r.readyAt(kill.t() + 0.01)).isFalse();
+        assertThat(r.readyAt(java.time.Duration.ofNanos(Math.round((kill.at().toNanos() / 1e9 + 0.01) * 1e9)))).isFalse();
         assertThat(of(events, SimEvent.Type.READY).stream().anyMatch(e -> e.instance() == 2)).isTrue();
         assertThat(r.restarts()).isEqualTo(of(events, SimEvent.Type.START).size() - 1).isGreaterThanOrEqualTo(1);
     }
@@ -156,9 +156,9 @@ class RealProcessTest {
         SimEvent kill = of(events, SimEvent.Type.KILL).get(0);
         SimEvent exit = of(events, SimEvent.Type.EXIT).get(0);
         // two timed-out liveness probes after the stall (FT = 2, T = 1 s, P = 1 s)
-        assertThat(kill.t()).as(timeline).isBetween(4.5 + 1, 4.5 + 2 + 2 * PERIOD + SLACK);
+        assertThat(kill.at().toNanos() / 1e9).as(timeline).isBetween(4.5 + 1, 4.5 + 2 + 2 * PERIOD + SLACK);
         assertThat(exit.detail()).contains("137"); // SIGTERM stays pending in a stopped process: SIGKILL (R44)
-        assertThat(exit.t() - kill.t()).isBetween(1.9, 3.5);
+        assertThat(exit.at().toNanos() / 1e9 - kill.at().toNanos() / 1e9).isBetween(1.9, 3.5);
         assertThat(of(events, SimEvent.Type.ACTION)).anySatisfy(e -> assertThat(e.detail()).contains("pause"));
     }
 

@@ -91,21 +91,21 @@ class ResourceLimitsC23Test {
         assertThat(l.applied()).as(l.status()).isTrue();
         assertThat(l.instances()).hasSize(1);
         ResourceUsage u = l.instances().get(0).usage();
-        double started = events.stream().filter(e -> e.type() == SimEvent.Type.START).findFirst().orElseThrow().t();
-        double wall = r.durationSeconds() - started + 5; // up to the end, plus at most the shutdown's wait
+        double started = events.stream().filter(e -> e.type() == SimEvent.Type.START).findFirst().orElseThrow().at().toNanos() / 1e9;
+        double wall = dev.vitals.kubesim.model.Durations.seconds(r.duration()) - started + 5; // up to the end, plus at most the shutdown's wait
         // the process's CPU time, from the cgroup's own accounting: at most 200m of the time it ran
-        assertThat(u.cpuSeconds()).isGreaterThan(0.05).isLessThanOrEqualTo(0.2 * wall * 1.25);
-        assertThat(u.cpuSeconds()).isLessThan(0.2 * (r.durationSeconds() - started) * 1.25 + 0.2);
+        assertThat(dev.vitals.kubesim.model.Durations.seconds(u.cpu().orElseThrow())).isGreaterThan(0.05).isLessThanOrEqualTo(0.2 * wall * 1.25);
+        assertThat(dev.vitals.kubesim.model.Durations.seconds(u.cpu().orElseThrow())).isLessThan(0.2 * (dev.vitals.kubesim.model.Durations.seconds(r.duration()) - started) * 1.25 + 0.2);
         // nr_periods counts only under a CFS quota; throttling shows once the group gets near its quota
         // (on a busy shared host its 204 shares may keep it below, as a busy node does)
         assertThat(u.periods()).isPositive();
-        if (u.cpuSeconds() > 0.2 * (r.durationSeconds() - started) * 0.7) {
+        if (dev.vitals.kubesim.model.Durations.seconds(u.cpu().orElseThrow()) > 0.2 * (dev.vitals.kubesim.model.Durations.seconds(r.duration()) - started) * 0.7) {
             assertThat(u.throttledPeriods()).isPositive();
-            assertThat(u.throttledSeconds()).isPositive();
+            assertThat(u.throttled()).isPositive();
         }
         assertThat(Reports.summary(r, entry.toPodSpec())).contains("resources         cpu limit 200m, memory limit 256Mi: applied")
                 .contains("throttled " + u.throttledPeriods() + " of " + u.periods() + " periods");
-        System.out.println("C23 cpu: " + u.describe() + " in " + (r.durationSeconds() - started) + " s of run");
+        System.out.println("C23 cpu: " + u.describe() + " in " + (dev.vitals.kubesim.model.Durations.seconds(r.duration()) - started) + " s of run");
     }
 
     @Test

@@ -1,5 +1,4 @@
-package dev.vitals.kubesim.replay;
-
+package dev.vitals.kubesim.fault;
 
 import java.io.IOException;
 import java.net.URI;
@@ -16,10 +15,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Sustained closed-loop load: {@code clients} threads, each sending the next request as soon as
- * the previous one ends, until {@code sustain} has passed (a time bound, where the simulator's
- * {@link dev.vitals.kubesim.fault.LoadGenerator} has a count bound: a restarted target refuses
- * connections for a while, and a count would be spent on refusals within milliseconds). After a
+ * Sustained closed-loop load ({@link LoadGenerator.Sustained}, started by {@link LoadGenerator#sustain}):
+ * {@code clients} threads, each sending the next request as soon as the previous one ends, until
+ * {@code sustain} has passed (a time bound, where {@link LoadGenerator.Spec} has a count bound: a
+ * restarted target refuses connections for a while, and a count would be spent on refusals within
+ * milliseconds). Client {@code n} sends {@code paths[n mod paths.size()]}. After a
  * refused or broken connection a client waits {@value #RETRY_MS} ms before trying again, like
  * a client with a back-off, so a restart costs no CPU storm. Requests still in flight at the end
  * of {@code sustain} run on until they end or {@link #stop()}.
@@ -28,7 +28,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * each with at most one request in flight, for at most {@code sustain} plus one request
  * timeout. Thread-safe.
  */
-final class ExportLoad {
+final class SustainedLoad implements LoadGenerator.Handle {
     static final long RETRY_MS = 250;
     private final List<Thread> threads = new ArrayList<>();
     private final AtomicInteger sent = new AtomicInteger();
@@ -40,33 +40,30 @@ final class ExportLoad {
     private volatile long endNanos;
     private volatile boolean stopped;
 
-    private ExportLoad() {
+    private SustainedLoad() {
     }
 
     /**
      * Starts the clients.
      *
-     * @param port the demo's application port on 127.0.0.1
-     * @param clients concurrent clients, 1–1000
-     * @param sustain how long new requests are sent
-     * @param timeout per-request timeout
+     * @param spec what to send
+     * @param host the target host
      * @return the running load
      */
-    static ExportLoad start(int port, int clients, Duration sustain, Duration timeout) {
-        if (clients < 1 || clients > 1000) {
-            throw new IllegalArgumentException("clients must be 1-1000, was " + clients);
-        }
-        ExportLoad load = new ExportLoad();
+    static SustainedLoad start(LoadGenerator.Sustained spec, String host) {
+        SustainedLoad load = new SustainedLoad();
+        Duration timeout = spec.timeout();
         HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(Duration.ofSeconds(5)).build();
-        for (int i = 0; i < clients; i++) {
+        for (int i = 0; i < spec.clients(); i++) {
             int n = i;
-            URI uri = URI.create("http://127.0.0.1:" + port + "/reports/export?costCenter=CC-" + (n % 100 + 1));
+            URI uri = URI.create("http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + spec.port()
+                    + spec.paths().get(n % spec.paths().size()));
             Thread t = new Thread(() -> load.client(http, uri, timeout), "vitals-replay-load-" + (n + 1));
             t.setDaemon(true);
             load.threads.add(t);
         }
-        load.endNanos = System.nanoTime() + sustain.toNanos(); // from now: building the client can take a while
+        load.endNanos = System.nanoTime() + spec.sustain().toNanos(); // from now: building the client can take a while
         load.threads.forEach(Thread::start);
         return load;
     }
@@ -100,7 +97,8 @@ final class ExportLoad {
     }
 
     /** Stops at once: no new requests, requests in flight are abandoned. Idempotent. */
-    void stop() {
+    @Override
+    public void cancel() {
         stopped = true;
         threads.forEach(Thread::interrupt);
     }
@@ -120,8 +118,8 @@ final class ExportLoad {
         return ok.get();
     }
 
-    /** @return the totals so far, one line */
-    String describe() {
+    @Override
+    public String totals() {
         int o = ok.get();
         return String.format(Locale.ROOT, "%d sent: %d ok (mean %.1f s), %d http errors, %d timeouts, %d refused/broken",
                 sent.get(), o, o == 0 ? 0.0 : okNanos.get() / 1e9 / o, httpErrors.get(), timeouts.get(), failed.get());

@@ -1,4 +1,4 @@
-package dev.vitals.kubesim.replay;
+package dev.vitals.kubesim.fault;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -9,13 +9,20 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
+import java.util.stream.IntStream;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
-class ExportLoadTest {
+class SustainedLoadTest {
+
+    private static SustainedLoad start(int port, int clients, Duration sustain, Duration timeout) {
+        List<String> paths = IntStream.rangeClosed(1, 100).mapToObj(n -> "/reports/export?costCenter=CC-" + n).toList();
+        return SustainedLoad.start(new LoadGenerator.Sustained(clients, paths, port, sustain, timeout), "127.0.0.1");
+    }
 
     @Test
     void clientsResendUntilTheSustainEndsThenStop() throws Exception {
@@ -42,14 +49,14 @@ class ExportLoadTest {
         });
         server.start();
         try {
-            ExportLoad load = ExportLoad.start(server.getAddress().getPort(), 4, Duration.ofSeconds(1), Duration.ofSeconds(5));
+            SustainedLoad load = start(server.getAddress().getPort(), 4, Duration.ofSeconds(1), Duration.ofSeconds(5));
             await().atMost(Duration.ofSeconds(20)).until(() -> !load.running());
             int sent = load.sent();
             assertThat(load.ok()).isEqualTo(sent);
             assertThat(sent).isGreaterThan(4); // re-sent, not just one each
             assertThat(maxInFlight.get()).isLessThanOrEqualTo(4);
             assertThat(path.get()).startsWith("/reports/export?costCenter=CC-");
-            assertThat(load.describe()).startsWith(sent + " sent: " + sent + " ok");
+            assertThat(load.totals()).startsWith(sent + " sent: " + sent + " ok");
             Thread.sleep(300);
             assertThat(load.sent()).isEqualTo(sent); // nothing after the sustain
         } finally {
@@ -64,12 +71,12 @@ class ExportLoadTest {
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = s.getLocalPort();
         }
-        ExportLoad load = ExportLoad.start(port, 3, Duration.ofMillis(1000), Duration.ofSeconds(2));
+        SustainedLoad load = start(port, 3, Duration.ofMillis(1000), Duration.ofSeconds(2));
         await().atMost(Duration.ofSeconds(20)).until(() -> !load.running());
         // each client waits 250 ms after a refusal: at most about 1000 / 250 + 1 attempts each
         assertThat(load.sent()).isBetween(3, 3 * 6);
         assertThat(load.ok()).isZero();
-        assertThat(load.describe()).contains("refused/broken");
+        assertThat(load.totals()).contains("refused/broken");
     }
 
     @Test
@@ -87,9 +94,9 @@ class ExportLoadTest {
         });
         server.start();
         try {
-            ExportLoad load = ExportLoad.start(server.getAddress().getPort(), 2, Duration.ofSeconds(60), Duration.ofSeconds(60));
+            SustainedLoad load = start(server.getAddress().getPort(), 2, Duration.ofSeconds(60), Duration.ofSeconds(60));
             await().atMost(Duration.ofSeconds(10)).until(() -> load.sent() == 2);
-            load.stop();
+            load.cancel();
             await().atMost(Duration.ofSeconds(10)).until(() -> !load.running());
         } finally {
             server.stop(0);
