@@ -13,10 +13,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The demo's naive wiring (no probe code at all: {@code /healthz} on the application's worker
- * pool) with the agent attached, as real child JVMs on loopback: probes, readiness from the
- * framework's own check, drain and bad options. The application's faults (deadlock, a stalled
- * pool) are {@link AgentDemoFaultsIT}, a class of its own so that failsafe's two forks run both
- * halves at once.
+ * pool) with the agent attached, as real child JVMs on loopback.
  */
 class AgentDemoIT {
     private static final Duration BOOT = Duration.ofSeconds(90);
@@ -63,6 +60,51 @@ class AgentDemoIT {
             await().atMost(BOOT).until(() -> get(probes, "/readyz?verbose").body.contains("timed out"));
             assertAnsweredFromMemory(probes, "/readyz?verbose", 503, "[-]app failed: timed out after 500 ms");
             assertThat(get(probes, "/livez").status).isEqualTo(200);
+        }
+    }
+
+    @Test
+    void applicationDeadlockMakesLivezDown() throws Exception {
+        try (AgentProcess demo = AgentProcess.demo("deadlock", "drain-delay=1s,details=always,deadlock-interval=1s", "--chaos")) {
+            int probes = demo.probePort();
+            int app = demo.demoPort();
+            await().atMost(BOOT).until(() -> get(probes, "/livez").status == 200);
+            AgentProcess.fireAndForget(app, "POST", "/chaos/deadlock-workers");
+            await().atMost(Duration.ofSeconds(60)).until(() -> get(probes, "/livez").status == 503);
+            assertThat(get(probes, "/livez?verbose").body).contains("[-]jvm failed: deadlock: 2 threads");
+        }
+    }
+
+    @Test
+    void stalledWorkerPoolWithWaitingWorkMakesLivezDownWhileCompletingWorkStaysUp() throws Exception {
+        try (AgentProcess demo = AgentProcess.demo("stall", "drain-delay=1s,details=always,stall-after=4s",
+                "--workers", "2", "--export-min-ms", "1000", "--export-max-ms", "1000")) {
+            int probes = demo.probePort();
+            int app = demo.demoPort();
+            await().atMost(BOOT).until(() -> get(probes, "/livez").status == 200);
+            // Saturated but completing: 2 workers, 1 s exports, 6 waiting at a time, for 8 s.
+            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(8);
+            List<Integer> seen = Collections.synchronizedList(new ArrayList<>());
+            while (System.nanoTime() < end) {
+                for (int i = 0; i < 2; i++) {
+                    AgentProcess.fireAndForget(app, "GET", "/reports/export?costCenter=CC-" + i);
+                }
+                seen.add(get(probes, "/livez").status);
+                Thread.sleep(1000);
+            }
+            assertThat(seen).as("liveness while the pool is saturated but completing").containsOnly(200);
+        }
+        try (AgentProcess demo = AgentProcess.demo("stall2", "drain-delay=1s,details=always,stall-after=4s",
+                "--workers", "2", "--export-min-ms", "600000", "--export-max-ms", "600000", "--stall-after-ms", "700000")) {
+            int probes = demo.probePort();
+            int app = demo.demoPort();
+            await().atMost(BOOT).until(() -> get(probes, "/livez").status == 200);
+            for (int i = 0; i < 4; i++) { // 2 running forever, 2 waiting
+                AgentProcess.fireAndForget(app, "GET", "/reports/export?costCenter=CC-" + i);
+            }
+            await().atMost(Duration.ofSeconds(60)).until(() -> get(probes, "/livez").status == 503);
+            assertThat(get(probes, "/livez?verbose").body)
+                    .contains("[-]jvm failed: pool 'demo-worker-*': stalled: no task completed for");
         }
     }
 
