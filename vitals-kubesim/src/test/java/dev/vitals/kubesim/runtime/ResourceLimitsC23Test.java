@@ -146,11 +146,29 @@ class ResourceLimitsC23Test {
         Resources res = new Resources(OptionalLong.empty(), OptionalLong.empty(), OptionalLong.of(128L << 20));
         List<SimEvent> events = new java.util.concurrent.CopyOnWriteArrayList<>();
         PodSpec pod = noProbes();
-        SimulationResult r = Simulation.builder(pod).resources(res)
+        // The run ends as soon as the restarted instance has started (Simulation.Interrupted, the path a
+        // signal takes: the kubelet stopped, the container shut down, what was measured kept), not after a
+        // fixed 30 s; 30 s stays the bound for a slow machine.
+        Simulation sim = Simulation.builder(pod).resources(res)
                 .options(KubeletOptions.builder().initialBackoff(Duration.ofSeconds(1)).maxBackoff(Duration.ofSeconds(2)).build())
                 .command(List.of(java(), "-Xshare:auto", "-XX:+UseSerialGC", "-Xmx1g", "-cp", Targets.classes(),
                         LimitsTarget.class.getName(), "allocate", "512"))
-                .duration(Duration.ofSeconds(30)).listener(events::add).build().run();
+                .duration(Duration.ofSeconds(30)).listener(events::add).build();
+        java.util.concurrent.CompletableFuture<SimulationResult> result = new java.util.concurrent.CompletableFuture<>();
+        Thread runner = new Thread(() -> {
+            try {
+                result.complete(sim.run());
+            } catch (Simulation.Interrupted e) {
+                result.complete(e.partial());
+            } catch (InterruptedException | RuntimeException e) {
+                result.completeExceptionally(e);
+            }
+        }, "c23-oom-run");
+        runner.start();
+        Awaitility.await().atMost(40, TimeUnit.SECONDS).until(() -> result.isDone()
+                || events.stream().anyMatch(e -> e.type() == SimEvent.Type.START && e.instance() == 2));
+        runner.interrupt();
+        SimulationResult r = result.get(30, TimeUnit.SECONDS);
         List<SimEvent> exits = new ArrayList<>(events.stream().filter(e -> e.type() == SimEvent.Type.EXIT).toList());
         assertThat(exits).isNotEmpty();
         assertThat(exits.get(0).detail()).contains("exit code 137").contains("OOMKilled");
