@@ -521,7 +521,7 @@ final class Scenarios {
         return rows;
     }
 
-    /** Jar size of a module and of its runtime dependencies (from target/runtime-classpath.txt, written by bench/run). */
+    /** Jar size of a module and of its runtime dependencies (from target/runtime-classpath.txt, written at package: root pom). */
     private List<Row> jarRows(String module) throws IOException {
         Path dir = paths.root().resolve(module).resolve("target");
         Path jar = dir.resolve(module + "-0.1.0-SNAPSHOT.jar");
@@ -535,7 +535,7 @@ final class Scenarios {
                 OptionalDouble.empty(), "", Optional.empty(), "");
         if (!Files.isRegularFile(cp)) {
             return List.of(ownRow, new Row("jars", module + " + runtime deps", "KiB", OptionalDouble.empty(), "-",
-                    OptionalDouble.empty(), "", Optional.empty(), "no " + cp + " (run bench/run to write it)"));
+                    OptionalDouble.empty(), "", Optional.empty(), "no " + cp + " (mvn package writes it)"));
         }
         String text = Files.readString(cp).trim();
         long total = Files.size(jar);
