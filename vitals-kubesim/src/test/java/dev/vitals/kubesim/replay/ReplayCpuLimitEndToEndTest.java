@@ -27,8 +27,7 @@ class ReplayCpuLimitEndToEndTest {
      */
     @Test
     void cpuLimitRunsTheIncidentUnderTheLimitWithTheThrottlingInTheRecord(@TempDir Path dir) throws Exception {
-        Path jar = Path.of(System.getProperty("vitals.demoJar", "../vitals-demo/target/vitals-demo.jar"));
-        assertThat(jar).as("the demo jar is built before vitals-kubesim's tests run").isRegularFile();
+        Path jar = ReplayEndToEndTest.demoJar();
         Path json = dir.resolve("replay.json");
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();

@@ -26,8 +26,7 @@ class ReplayEndToEndTest {
 
     @Test
     void incidentAndDbOutageBehaveAsTheIssueExpects(@TempDir Path dir) throws Exception {
-        Path jar = Path.of(System.getProperty("vitals.demoJar", "../vitals-demo/target/vitals-demo.jar"));
-        assertThat(jar).as("the demo jar is built before vitals-kubesim's tests run").isRegularFile();
+        Path jar = demoJar();
         Path json = dir.resolve("replay.json");
         Path html = dir.resolve("html");
         StringWriter out = new StringWriter();
@@ -57,6 +56,13 @@ class ReplayEndToEndTest {
         assertThat(out.toString()).contains("PASS incident").contains("PASS db-outage");
         assertThat(html.resolve("index.html")).isRegularFile();
         assertThat(Files.readString(html.resolve("incident-naive.html"))).contains("<svg");
+    }
+
+    /** @return the demo jar the reactor built before this module (see the pom), checked to exist */
+    static Path demoJar() {
+        Path jar = Path.of(System.getProperty("vitals.demoJar", "../vitals-demo/target/vitals-demo.jar"));
+        assertThat(jar).as("the demo jar is built before vitals-kubesim's tests run").isRegularFile();
+        return jar;
     }
 
     static JsonNode run(JsonNode runs, String scenario, String wiring) {
