@@ -6,8 +6,10 @@ import dev.vitals.kubesim.fleet.FleetReport;
 import dev.vitals.kubesim.fleet.FleetResult;
 import dev.vitals.kubesim.fleet.FleetSpec;
 import dev.vitals.kubesim.fleet.FleetSpecReader;
+import dev.vitals.kubesim.fleet.FleetSweep;
 import dev.vitals.kubesim.fleet.LiveFleet;
 import dev.vitals.kubesim.fleet.ModelFleet;
+import dev.vitals.kubesim.fleet.SweepReport;
 import dev.vitals.kubesim.input.InvalidInputException;
 import dev.vitals.kubesim.manifest.ManifestReader;
 import dev.vitals.kubesim.model.Durations;
@@ -89,7 +91,14 @@ final class FleetCommand implements Callable<Integer> {
             description = "the Kubernetes release to model (1.29-1.36, default 1.36), as for simulate and lint")
     String kubernetesVersion;
 
-        @Option(names = {"-q", "--quiet"}, description = "no progress line")
+    @Option(names = "--sweep", paramLabel = "PATH=FROM..TO[:STEPS]",
+            description = "model engine: run FILE at STEPS points of one of its values (a YAML path such as clients.concurrency, replicas,"
+                    + " probes.liveness.timeoutSeconds, clients[0].timeout), each point an ensemble of --runs seeds (default 5), and report"
+                    + " where each expectation flips; give it twice for a 2-D sweep. STEPS: 2-100 points (default 11, or every whole"
+                    + " number of a range of at most 21). Exit 0 when the sweep ran, 2 on bad input")
+    List<String> sweep = new ArrayList<>();
+
+    @Option(names = {"-q", "--quiet"}, description = "no progress line")
     boolean quiet;
 
     @picocli.CommandLine.Spec
@@ -112,6 +121,9 @@ final class FleetCommand implements Callable<Integer> {
         dev.vitals.kubesim.model.KubernetesVersion version = kubernetesVersion == null
                 ? dev.vitals.kubesim.model.KubernetesVersion.NEWEST
                 : dev.vitals.kubesim.model.KubernetesVersion.parse(kubernetesVersion);
+        if (!sweep.isEmpty()) {
+            return sweep(out);
+        }
         FleetSpec s;
         String name;
         if (model != null) {
@@ -245,6 +257,56 @@ final class FleetCommand implements Callable<Integer> {
         }
         out.flush();
         return e.passed() ? VitalsCommand.OK : VitalsCommand.FAILED;
+    }
+
+    /**
+     * {@code --sweep}: every point's spec is built (and validated) first, then the points' ensembles
+     * share one pool of threads ({@link FleetSweep}); the reports are {@link SweepReport}'s.
+     */
+    private int sweep(PrintWriter out) throws IOException {
+        if (model == null || !command.isEmpty()) {
+            throw new InvalidInputException("--sweep is for the model engine: vitals fleet FILE --sweep PATH=FROM..TO[:STEPS]"
+                    + (model == null ? " (no FILE given)" : " (without a command after --)"));
+        }
+        if (sweep.size() > 2) {
+            throw new InvalidInputException("--sweep: give it once, or twice for a 2-D sweep, was " + sweep.size() + " times");
+        }
+        for (String o : sweep) {
+            String p = o.strip();
+            String[][] clashes = {{"replicas", replicas == null ? null : "--replicas"}, {"duration", duration}, {"seed",
+                    seed == null ? null : "--seed"}};
+            for (String[] c : clashes) {
+                if (c[1] != null && (p.startsWith(c[0] + "=") || p.startsWith(c[0] + " "))) {
+                    throw new InvalidInputException("--sweep " + c[0] + " and --" + c[0] + " both set it: drop one");
+                }
+            }
+        }
+        int perPoint = runs == null ? 5 : runs;
+        if (perPoint < 1 || perPoint > 1000) {
+            throw new InvalidInputException("--runs must be 1-1000, was " + perPoint);
+        }
+        Map<String, Path> outputs = new LinkedHashMap<>();
+        outputs.put("--json", json);
+        outputs.put("--html", html);
+        SimulateChecks.checkOutputs(java.util.Arrays.asList(model, manifest), outputs);
+        FleetSweep plan = FleetSweep.plan(model, sweep, this::override);
+        FleetSweep.Result r;
+        try {
+            r = plan.run(perPoint, Math.max(1, Runtime.getRuntime().availableProcessors()));
+        } catch (IllegalArgumentException e) {
+            throw new InvalidInputException(e.getMessage());
+        }
+        out.print(SweepReport.text(r));
+        if (json != null) {
+            SimulateChecks.write(json, SweepReport.json(r));
+            out.println("wrote " + json);
+        }
+        if (html != null) {
+            SimulateChecks.write(html, SweepReport.html("vitals fleet: " + model.getFileName() + ", sweep", r));
+            out.println("wrote " + html);
+        }
+        out.flush();
+        return VitalsCommand.OK;
     }
 
     /**

@@ -417,7 +417,7 @@ public final class FleetReport {
         return sb.toString();
     }
 
-    private static void head(StringBuilder sb, String title) {
+    static void head(StringBuilder sb, String title) {
         sb.append("<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'><title>").append(esc(title))
                 .append("</title>\n<style>body{font-family:system-ui,sans-serif;margin:24px;color:#222}"
                         + "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}"
@@ -582,7 +582,7 @@ public final class FleetReport {
                 .append("' stroke='").append(color).append("' stroke-dasharray='4,3'/>");
     }
 
-    private static String svgOpen(int w, int h) {
+    static String svgOpen(int w, int h) {
         return "<svg xmlns='http://www.w3.org/2000/svg' width='" + w + "' height='" + h + "' viewBox='0 0 " + w + " " + h + "'>";
     }
 

@@ -89,6 +89,18 @@ public final class FleetSpecReader {
      * @throws InvalidInputException when the file cannot be read or a field is missing or invalid
      */
     public static FleetSpec read(Path file) {
+        return parse(tree(file), file.toString());
+    }
+
+    /**
+     * The file's YAML tree, before any field is read: {@link FleetSweep} changes one value in it
+     * and builds the spec with {@link #parse(JsonNode, String)}.
+     *
+     * @param file the YAML file
+     * @return its one document (a mapping, unless the file is not a fleet file)
+     * @throws InvalidInputException when the file cannot be read or is not one YAML document
+     */
+    static JsonNode tree(Path file) {
         String text;
         try {
             text = dev.vitals.kubesim.yaml.InputFiles.readText(file);
@@ -96,7 +108,7 @@ public final class FleetSpecReader {
             throw new InvalidInputException(file + ": cannot read: " + (e instanceof java.nio.file.NoSuchFileException
                     ? "no such file" : String.valueOf(e.getMessage())), e);
         }
-        return parse(text, file.toString());
+        return dev.vitals.kubesim.yaml.YamlDocs.readOne(text, file.toString());
     }
 
     /**
@@ -106,7 +118,16 @@ public final class FleetSpecReader {
      * @throws InvalidInputException when a field is missing or invalid
      */
     public static FleetSpec parse(String yaml, String source) {
-        JsonNode root = dev.vitals.kubesim.yaml.YamlDocs.readOne(yaml, source);
+        return parse(dev.vitals.kubesim.yaml.YamlDocs.readOne(yaml, source), source);
+    }
+
+    /**
+     * @param root the YAML tree (as {@link #tree} reads it; not changed)
+     * @param source the name used in messages
+     * @return the spec
+     * @throws InvalidInputException when a field is missing or invalid
+     */
+    static FleetSpec parse(JsonNode root, String source) {
         if (root == null || !root.isObject()) {
             throw new InvalidInputException(source + ": expected a YAML mapping with replicas, duration, replica, probes, clients");
         }

@@ -22,7 +22,7 @@ class CompletionCommandTest {
                 .contains("function _complete_vitals()")
                 .contains("complete -F _complete_vitals -o default kubectl-vitals")
                 .contains("lint").contains("simulate").contains("replay").contains("fleet").contains("completion")
-                .contains("--format").contains("--filename").contains("--fail-on");
+                .contains("--format").contains("--filename").contains("--fail-on").contains("--sweep");
         assertThat(err.toString()).isEmpty();
     }
 

@@ -97,6 +97,56 @@ class FleetCliTest {
     }
 
     @Test
+    void aSweepReportsWhereEachExpectationFlipsAndWritesItsReports() throws Exception {
+        // the hand-computed case of FleetSweepTest: W = 4, S = 1 s, T = 3 s; C = 11 holds, C = 20 fails
+        Path m = dir.resolve("hand.yaml");
+        Files.writeString(m, String.join("\n", "replicas: 1", "duration: 60s", "replica: {workers: 4, startTime: 1s}", "probes:",
+                "  server: app-pool", "  startup: {periodSeconds: 1, failureThreshold: 30}",
+                "  liveness: {periodSeconds: 2, timeoutSeconds: 3, failureThreshold: 3}",
+                "clients: [{name: load, concurrency: 8, serviceTime: 1s, timeout: 60s}]", "expect: ['restarts == 0']", ""));
+        Path json = dir.resolve("out/sweep.json");
+        Path html = dir.resolve("out/sweep.html");
+        int code = run("fleet", m.toString(), "--sweep", "clients.concurrency=2..29:4", "--runs", "2", "--json", json.toString(),
+                "--html", html.toString());
+        assertThat(code).as(err.toString()).isZero();
+        assertThat(out.toString()).contains("hand.yaml (model engine): sweep clients.concurrency 2..29 (4 points), 2 runs per point (seeds 1-2), 1 replica")
+                .contains("  restarts == 0: holds up to clients.concurrency=11; fails in some run from 20, in every run from 20");
+        JsonNode b = new ObjectMapper().readTree(json.toFile()).get("boundaries").get(0);
+        assertThat(b.get("held").asInt()).isEqualTo(11);
+        assertThat(b.get("failed").asInt()).isEqualTo(20);
+        assertThat(Files.readString(html)).contains("<svg").contains("boundary: 11 | 20");
+    }
+
+    @Test
+    void aBadSweepIsOneLineAndExitTwo() throws Exception {
+        Path m = model("'restarts == 0'");
+        String[][] cases = {
+            {"--sweep", "replica.workers=40"},
+            {"--sweep", "replica.nope=1..3"},
+            {"--sweep", "probes.server=1..3"},
+            {"--sweep", "replicas=6..1"},
+            {"--sweep", "replicas=1..6:200"},
+            {"--sweep", "replicas=1..6", "--replicas", "3"},
+            {"--sweep", "replicas=1..6", "--runs", "0"},
+            {"--sweep", "replicas=1..6", "--sweep", "duration=1m..2m", "--sweep", "seed=1..2"},
+        };
+        for (String[] c : cases) {
+            err.getBuffer().setLength(0);
+            String[] args = new String[c.length + 2];
+            args[0] = "fleet";
+            args[1] = m.toString();
+            System.arraycopy(c, 0, args, 2, c.length);
+            assertThat(run(args)).as(String.join(" ", c)).isEqualTo(2);
+            assertThat(err.toString().lines().count()).as(err.toString()).isEqualTo(1);
+            assertThat(err.toString()).startsWith("error: --").doesNotContain("Exception");
+        }
+        err.getBuffer().setLength(0);
+        assertThat(run("fleet", m.toString(), "--sweep", "replicas=1..6", "--", "/bin/true")).isEqualTo(2);
+        assertThat(err.toString().strip()).isEqualTo("error: --sweep is for the model engine: vitals fleet FILE --sweep PATH=FROM..TO[:STEPS]"
+                + " (without a command after --)");
+    }
+
+    @Test
     void aServicePortInUseIsOneLineAndExitTwo() throws Exception {
         Path m = dir.resolve("live.yaml");
         Files.writeString(m, MODEL.replace("EXPECT", "'restarts == 0'").replace("dependency: {name: cache, outages: [{at: 20s, duration: 60s}]}\n", "")
