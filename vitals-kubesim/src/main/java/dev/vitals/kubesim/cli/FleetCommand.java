@@ -37,7 +37,9 @@ import picocli.CommandLine.Parameters;
             "",
             "Live engine (a command after --): N real processes of CMD, each with PORT, PROBE_PORT and REPLICA in its environment, probed by the kubelet model, behind a real TCP Service on --service-port. Without FILE, --manifest gives the probes and there are no clients: vitals fleet --replicas 4 --manifest deploy.yaml -- CMD...",
             "",
-            "Exit code: 0 when every expectation holds, 1 when one does not, 2 on bad input."},
+            "Where does it break (model engine): FILE --sweep PATH=FROM..TO[:STEPS] runs an ensemble at each point of one (or, given twice, two) of FILE's values and reports where each expectation flips, e.g. vitals fleet fleet.yaml --sweep clients.concurrency=50..1000:20",
+            "",
+            "Exit code: 0 when every expectation holds (a sweep: when it ran), 1 when one does not, 2 on bad input."},
         subcommands = {FleetCalibrateCommand.class})
 final class FleetCommand implements Callable<Integer> {
     @Parameters(index = "0", arity = "0..1", paramLabel = "FILE", description = "the fleet model (YAML)")

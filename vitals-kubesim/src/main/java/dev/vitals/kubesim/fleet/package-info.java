@@ -15,6 +15,9 @@
  *       {@link dev.vitals.kubesim.fleet.FleetReplay} runs the fleet replays naive and Vitals.</li>
  *   <li>Run it with several seeds: {@link dev.vitals.kubesim.fleet.FleetEnsemble} (median and range
  *       of every figure, expectations judged over the runs, "unstable" when seeds disagree).</li>
+ *   <li>Find where it breaks: {@link dev.vitals.kubesim.fleet.FleetSweep} (one or two values of a
+ *       fleet file over a range, an ensemble per point, where each expectation flips), reported by
+ *       {@link dev.vitals.kubesim.fleet.SweepReport}.</li>
  * </ul>
  *
  * <p>No method accepts or returns null. Bad input raises
