@@ -71,7 +71,7 @@ final class FleetCommand implements Callable<Integer> {
     Long seed;
 
     @Option(names = "--runs", paramLabel = "N",
-            description = "model engine: run N seeds (the seed, seed+1, …) and report the median and range; an expectation holds when it holds in every run unless it says 'in P% of runs' (1-1000, default 1)")
+            description = "model engine: run N seeds (the seed, seed+1, …) and report the median and range; an expectation holds when it holds in every run unless it says 'in P%% of runs' (1-1000, default 1)")
     Integer runs;
 
     @Option(names = "--service-port", paramLabel = "PORT", description = "live engine: the Service's port (default: a free port)")
