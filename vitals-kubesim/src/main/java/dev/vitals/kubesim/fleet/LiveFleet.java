@@ -392,24 +392,25 @@ public final class LiveFleet {
             this.controller = rollout == null ? null : new DeploymentController(rollout, desired, this);
         }
 
-        private double now() {
+        @Override
+        public double now() {
             return (System.nanoTime() - start) / 1e9;
         }
 
-        /** The new pod template is applied (kubelet thread); the controller then syncs once a second. */
+        /** The new pod template is applied (kubelet thread); the controller then syncs on pod events and its timers. */
         void startRollout(double scenarioStart) {
             t0 = scenarioStart;
-            double now = now();
-            if (!controller.start(now, now - t0)) {
-                time.schedule(Duration.ofSeconds(1).toNanos(), this::sync);
-            }
+            controller.start();
         }
 
-        private void sync() {
-            double now = now();
-            if (!controller.sync(now, now - t0)) {
-                time.schedule(Duration.ofSeconds(1).toNanos(), this::sync);
-            }
+        @Override
+        public double scenarioTime() {
+            return now() - t0;
+        }
+
+        @Override
+        public void after(double seconds, Runnable action) {
+            time.schedule(Math.round(seconds * 1e9), action); // the kubelet thread
         }
 
         /** A response (or its absence) the Service relayed from endpoint {@code port}: counted for the pod's version. */
@@ -508,6 +509,9 @@ public final class LiveFleet {
                     if (r != ready[i]) {
                         ready[i] = r;
                         readyCount.addAndGet(r ? 1 : -1);
+                        if (controller != null) {
+                            controller.podChanged(); // the ReplicaSet's status changes: the Deployment syncs
+                        }
                     }
                     int port = appPorts[i];
                     time.schedule(spec.service().propagationDelay().toNanos(), () -> {

@@ -476,21 +476,28 @@ public final class ModelFleet {
 
     // ---- the Deployment controller: a rolling update -----------------------------------------
 
+    /** The new pod template is applied; the controller then syncs on pod events and its own timers. */
     private void startRollout() {
-        if (!controller.start(now(), scenarioTime())) {
-            time.schedule(Duration.ofSeconds(1).toNanos(), this::reconcile);
-        }
+        controller.start();
     }
 
-    /** One sync of the Deployment controller ({@link DeploymentController}), once a second of virtual time. */
-    private void reconcile() {
-        if (!controller.sync(now(), scenarioTime())) {
-            time.schedule(Duration.ofSeconds(1).toNanos(), this::reconcile);
-        }
-    }
-
-    /** The model's pods as the Deployment controller sees them. */
+    /** The model's pods as the Deployment controller sees them, and the virtual clock. */
     private final class ModelPods implements DeploymentController.Pods {
+        @Override
+        public double now() {
+            return ModelFleet.this.now();
+        }
+
+        @Override
+        public double scenarioTime() {
+            return ModelFleet.this.scenarioTime();
+        }
+
+        @Override
+        public void after(double seconds, Runnable action) {
+            time.schedule(Math.round(seconds * 1e9), action);
+        }
+
         @Override
         public double readySince(int i) {
             Rep r = reps[i];
@@ -753,6 +760,9 @@ public final class ModelFleet {
                     if (r != kubeletReady) {
                         kubeletReady = r;
                         readyCount += r ? 1 : -1;
+                        if (controller != null) {
+                            controller.podChanged(); // the ReplicaSet's status changes: the Deployment syncs
+                        }
                     }
                     rec.ready(index, now, r);
                     time.schedule(spec.service().propagationDelay().toNanos(), () -> setEndpoint(index, r));
