@@ -60,6 +60,9 @@ final class FleetCommand implements Callable<Integer> {
 
     /** The manifest container's resources: the live engine runs each replica under them. */
     private dev.vitals.kubesim.model.Resources manifestResources = dev.vitals.kubesim.model.Resources.NONE;
+    /** The manifest container's env: declared (exec probes' $(VAR), R68) and resolved (the process), as simulate has them. */
+    private Map<String, String> declaredEnv = Map.of();
+    private Map<String, String> processEnv = Map.of();
 
     @Option(names = "--container", paramLabel = "NAME", description = "the manifest's container (needed when it has several)")
     String container;
@@ -177,7 +180,7 @@ final class FleetCommand implements Callable<Integer> {
                                 err.println(line);
                                 err.flush();
                             }
-                        }, name, manifestResources);
+                        }, name, manifestResources).environment(declaredEnv, processEnv);
             } catch (IllegalArgumentException e) {
                 throw new InvalidInputException(e.getMessage());
             }
@@ -318,7 +321,7 @@ final class FleetCommand implements Callable<Integer> {
      */
     private FleetSpec manifestOnly() {
         ManifestReader.ContainerEntry entry = ManifestReader.read(manifest).select(Optional.ofNullable(container));
-        manifestResources = entry.resources();
+        container(entry);
         PodSpec pod = entry.toPodSpec();
         Optional<Integer> first = pod.ports().values().stream().findFirst();
         boolean isolated = pod.liveness().or(pod::readiness).map(p -> {
@@ -336,6 +339,13 @@ final class FleetCommand implements Callable<Integer> {
                 new FleetSpec.Replica(1, Integer.MAX_VALUE, java.time.Duration.ZERO, java.time.Duration.ZERO,
                         java.time.Duration.ofMillis(1), 1, java.time.Duration.ZERO),
                 probes, Optional.empty(), new FleetSpec.Service(java.time.Duration.ofSeconds(1)), List.of(), List.of(), List.of());
+    }
+
+    /** The manifest container's resources and environment, for the live engine's replicas. */
+    private void container(ManifestReader.ContainerEntry entry) {
+        manifestResources = entry.resources();
+        declaredEnv = dev.vitals.kubesim.manifest.ContainerProcess.staticEnv(entry.node());
+        processEnv = dev.vitals.kubesim.manifest.ContainerProcess.of(entry.node(), SimulateCommand.identity(entry, "127.0.0.1")).env();
     }
 
     private FleetSpec override(FleetSpec s) {
@@ -363,7 +373,7 @@ final class FleetCommand implements Callable<Integer> {
             }
             if (manifest != null) {
                 ManifestReader.ContainerEntry entry = ManifestReader.read(manifest).select(Optional.ofNullable(container));
-                manifestResources = entry.resources();
+                container(entry);
                 PodSpec pod = entry.toPodSpec();
                 FleetSpec.Probes p = s.probes();
                 s = new FleetSpec(s.replicas(), s.duration(), s.step(), s.seed(), s.replica(),

@@ -464,6 +464,16 @@ final class SimulateCommand implements Callable<Integer> {
     }
 
     private dev.vitals.kubesim.manifest.ContainerProcess.PodIdentity identity() {
+        return identity(entry, podIp);
+    }
+
+    /**
+     * @param entry the manifest's container
+     * @param podIp the pod's address
+     * @return the pod's identity for {@code fieldRef}s: {@code <workload>-kubesim-0} in {@code default}
+     */
+    static dev.vitals.kubesim.manifest.ContainerProcess.PodIdentity identity(dev.vitals.kubesim.manifest.ManifestReader.ContainerEntry entry,
+            String podIp) {
         String workload = entry.workload();
         String name = workload.substring(workload.indexOf('/') + 1).toLowerCase(Locale.ROOT) + "-kubesim-0";
         return new dev.vitals.kubesim.manifest.ContainerProcess.PodIdentity(name, "default", podIp, Map.of(), Map.of(),

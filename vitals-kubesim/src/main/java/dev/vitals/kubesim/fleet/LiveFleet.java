@@ -75,6 +75,8 @@ public final class LiveFleet {
     private final Consumer<String> progress;
     private final String path;
     private final List<ResourceLimits> limits;
+    private Map<String, String> staticEnv = Map.of(); // the container's env[] as $(VAR) sees it (R68)
+    private Map<String, String> processEnv = Map.of(); // the container's env as its process gets it
 
     /**
      * @param spec the fleet (its replica model's numbers are not used: the processes are real)
@@ -153,6 +155,26 @@ public final class LiveFleet {
      */
     public List<ResourceLimits> limits() {
         return limits;
+    }
+
+    /**
+     * The container's environment (a manifest's {@code env}), given before {@link #run}: each
+     * replica's process gets {@code process} (as {@code simulate} resolves it:
+     * {@code ContainerProcess.env()}), and its exec probes expand {@code $(VAR)} from
+     * {@code declared} ({@code ContainerProcess.staticEnv}: a {@code valueFrom} variable is empty;
+     * R68, kubelet {@code ExpandContainerCommandOnlyStatic}) through the prober {@code simulate}
+     * uses. In both, the engine's own variables ({@code PORT}, {@code PROBE_PORT}, {@code REPLICA},
+     * {@code DEPENDENCY_*}, {@code VERSION}, {@code ROLLOUT_*}) are the container's too and win a
+     * clash. Not thread-safe: call it before {@link #run}.
+     *
+     * @param declared the static env for {@code $(VAR)} expansion
+     * @param process the env the process starts with
+     * @return this
+     */
+    public LiveFleet environment(Map<String, String> declared, Map<String, String> process) {
+        this.staticEnv = Map.copyOf(declared);
+        this.processEnv = Map.copyOf(process);
+        return this;
     }
 
     /**
@@ -451,19 +473,24 @@ public final class LiveFleet {
             PodSpec pod = PodSpec.of("replica-" + i, Map.of("http", appPort, "probe", probePort),
                     spec.probes().startup().map(p -> retarget(p, probeTarget)), spec.probes().liveness().map(p -> retarget(p, probeTarget)),
                     spec.probes().readiness().map(p -> retarget(p, probeTarget)));
-            Map<String, String> env = new java.util.HashMap<>(Map.of("PORT", Integer.toString(appPort),
+            Map<String, String> own = new java.util.HashMap<>(Map.of("PORT", Integer.toString(appPort),
                     "PROBE_PORT", Integer.toString(probePort), "REPLICA", Integer.toString(i)));
             if (dependency != null) {
-                env.put("DEPENDENCY_HOST", "127.0.0.1");
-                env.put("DEPENDENCY_PORT", Integer.toString(dependency.port()));
+                own.put("DEPENDENCY_HOST", "127.0.0.1");
+                own.put("DEPENDENCY_PORT", Integer.toString(dependency.port()));
             }
             if (rollout != null) {
-                env.putAll(rolloutEnvironment(rollout, isNew));
+                own.putAll(rolloutEnvironment(rollout, isNew));
             }
+            Map<String, String> env = new java.util.LinkedHashMap<>(processEnv);
+            env.putAll(own);
+            Map<String, String> declared = new java.util.LinkedHashMap<>(staticEnv);
+            declared.putAll(own);
+            pod = pod.withEnv(declared); // exec probes: $(VAR) as simulate expands it (Prober, EnvExpansion)
             ContainerRuntime runtime = limits.isEmpty() ? new ProcessRuntime(command, output, env, null)
                     : new ProcessRuntime(command, output, env, null, limits.get(i));
-            RealProbeExecutor exec = new RealProbeExecutor(new Prober("127.0.0.1", pod.ports(), KubeletOptions.defaults().kubeletVersion())
-                    .inContainer(((ProcessRuntime) runtime)::execArgv)); // exec probes inside the replica's cgroup
+            RealProbeExecutor exec = new RealProbeExecutor(new Prober("127.0.0.1", pod.ports(), KubeletOptions.defaults().kubeletVersion(),
+                    pod.env()).inContainer(((ProcessRuntime) runtime)::execArgv)); // exec probes inside the replica's cgroup
             executors.add(exec);
             if (rollout != null) {
                 synchronized (lock) {

@@ -210,6 +210,23 @@ class FleetCliTest {
     }
 
     @Test
+    @org.junit.jupiter.api.Tag("fleet-live")
+    void aLiveReplicasExecProbeExpandsTheContainersEnvironment() throws Exception {
+        // issue 38: $(VAR) in an exec probe expands from the container's env (R68, as simulate does), here
+        // the manifest's MARK and the engine's PORT; unexpanded, sh would run the commands MARK and PORT and the
+        // replica would never be Ready
+        Path m = dir.resolve("exec.yaml");
+        Files.writeString(m, String.join("\n", "apiVersion: v1", "kind: Pod", "metadata: {name: app}", "spec:", "  containers:",
+                "    - name: app", "      image: app", "      env: [{name: MARK, value: 'yes'}]",
+                "      readinessProbe: {exec: {command: [sh, -c, 'test \"$(MARK)\" = yes && test $(PORT) -gt 0']}, periodSeconds: 1}",
+                ""));
+        int code = run("fleet", "--replicas", "1", "--manifest", m.toString(), "--duration", "3s", "--expect", "endpoints > 0 always",
+                "--logs", dir.toString(), "-q", "--", "/bin/sleep", "60");
+        assertThat(code).as(out + "\n" + err).isZero();
+        assertThat(out.toString()).contains("[PASS] endpoints > 0 always (actual 1)");
+    }
+
+    @Test
     void calibrateRejectsACommandThatCannotStart() {
         assertThat(run("fleet", "calibrate", "--logs", dir.toString(), "--", "/nonexistent/replica")).isEqualTo(2);
         assertThat(err.toString().strip()).startsWith("error: cannot start /nonexistent/replica: ").doesNotContain("\n");
