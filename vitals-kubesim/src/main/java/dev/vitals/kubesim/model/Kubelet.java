@@ -63,6 +63,8 @@ public final class Kubelet {
     private Scheduler.Cancellable preStopTimer;
     // ---- pod status (R31, R36) ----------------------------------------------------------
     private boolean started;
+    private int startedInstance; // the last instance whose Started turned true
+    private boolean inheritedStarted; // kubernetes#141155: this instance took Started from the previous one
     private boolean ready;
     // ---- the simulation's end -------------------------------------------------------------
     private boolean stopped;
@@ -357,6 +359,8 @@ public final class Kubelet {
             restartCount++; // R45
         }
         containerId = "c" + s.n();
+        // kubernetes#141155 (1.35-1.37): the new container's status inherits Started by name from the last one
+        inheritedStarted = opts.startedInheritedOnContainerRestart() && s.n() > 1 && startedInstance == s.n() - 1;
         current = s.handle();
         state = ContainerState.RUNNING;
         startedAt = time.monotonicTime();
@@ -657,9 +661,12 @@ public final class Kubelet {
         }
         boolean running = state.running();
         boolean nowStarted = running && (!workers.containsKey(ProbeType.STARTUP)
-                || publishedFor(ProbeType.STARTUP, containerId) == ProbeResult.SUCCESS);
+                || publishedFor(ProbeType.STARTUP, containerId) == ProbeResult.SUCCESS || inheritedStarted);
         if (nowStarted && !started) {
-            note(SimEvent.Type.STARTED, workers.containsKey(ProbeType.STARTUP) ? "container started (startup probe succeeded)"
+            startedInstance = instanceNo;
+            note(SimEvent.Type.STARTED, inheritedStarted ? "container started (Started inherited from the previous container,"
+                    + " kubernetes#141155: liveness and readiness are not gated by the startup probe)"
+                    : workers.containsKey(ProbeType.STARTUP) ? "container started (startup probe succeeded)"
                     : "container started (no startup probe)");
         }
         started = nowStarted;

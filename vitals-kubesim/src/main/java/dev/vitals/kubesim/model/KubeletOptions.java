@@ -16,6 +16,7 @@ public final class KubeletOptions {
     private final Duration containerStartDelay;
     private final boolean resetCountersPerInstance;
     private final boolean keepStatusOnKubeletRestart;
+    private final boolean startedInheritedOnContainerRestart;
     private final long jitterSeed;
 
     private KubeletOptions(Builder b) {
@@ -28,6 +29,7 @@ public final class KubeletOptions {
         this.containerStartDelay = b.containerStartDelay;
         this.resetCountersPerInstance = b.resetCountersPerInstance;
         this.keepStatusOnKubeletRestart = b.keepStatusOnKubeletRestart;
+        this.startedInheritedOnContainerRestart = b.startedInheritedOnContainerRestart;
         this.jitterSeed = b.jitterSeed;
     }
 
@@ -38,6 +40,17 @@ public final class KubeletOptions {
      */
     public boolean keepStatusOnKubeletRestart() {
         return keepStatusOnKubeletRestart;
+    }
+
+    /**
+     * @return true to model kubernetes#141155 (kubelet 1.35–1.37,
+     *         {@link KubernetesVersion#startupGatingRegression()}): a container restarted after its previous
+     *         instance had started inherits {@code Started}, so its liveness and readiness probes run at once,
+     *         not gated by its startup probe (whose worker then stops, as for any started container); false
+     *         (the default) for the documented rule (R30)
+     */
+    public boolean startedInheritedOnContainerRestart() {
+        return startedInheritedOnContainerRestart;
     }
 
     /** @return the seed of the worker start jitter after a kubelet restart (R15); default 0 */
@@ -105,6 +118,7 @@ public final class KubeletOptions {
         private Duration containerStartDelay = Duration.ofMillis(10);
         private boolean resetCountersPerInstance;
         private boolean keepStatusOnKubeletRestart = true;
+        private boolean startedInheritedOnContainerRestart;
         private long jitterSeed;
 
         private Builder() {
@@ -174,6 +188,15 @@ public final class KubeletOptions {
          */
         public Builder keepStatusOnKubeletRestart(boolean keep) {
             this.keepStatusOnKubeletRestart = keep;
+            return this;
+        }
+
+        /**
+         * @param inherit true to model kubernetes#141155 ({@link KubeletOptions#startedInheritedOnContainerRestart()})
+         * @return this builder
+         */
+        public Builder startedInheritedOnContainerRestart(boolean inherit) {
+            this.startedInheritedOnContainerRestart = inherit;
             return this;
         }
 

@@ -14,7 +14,7 @@ public record KubernetesVersion(int minor) {
     /** The oldest release the spec describes. */
     public static final int OLDEST_MINOR = 29;
     /** The newest release the spec covers. */
-    public static final int NEWEST_MINOR = 36;
+    public static final int NEWEST_MINOR = 37;
     /** The newest release the spec covers: the default. */
     public static final KubernetesVersion NEWEST = new KubernetesVersion(NEWEST_MINOR);
     private static final Pattern TEXT = Pattern.compile("v?1\\.(\\d{1,3})(?:\\.\\d+)?");
@@ -60,6 +60,23 @@ public record KubernetesVersion(int minor) {
      */
     public boolean keepsStatusOnKubeletRestart() {
         return minor >= 35;
+    }
+
+    /**
+     * @return whether the release's kubelet has the startup-gating regression of kubernetes#141155
+     *         (1.35–1.37): with {@code ChangeContainerStatusOnKubeletRestart} off (the default since
+     *         1.35), {@code convertToAPIContainerStatuses} (kubelet_pods.go) inherits {@code Started} from
+     *         the previous status by container name without checking the container ID, so a container
+     *         restarted after it had started is started at once and its liveness and readiness probes run
+     *         before its startup probe succeeded (root cause as kubernetes#141179 states it). Fixed on
+     *         master by kubernetes#141342; its cherry-picks to release-1.35, 1.36 and 1.37 (#142043,
+     *         #142042, #142041) were open when this was written, so every release of the line counts as
+     *         affected. {@code simulate} models it when {@code --kubernetes-version} names such a
+     *         release ({@link KubeletOptions#startedInheritedOnContainerRestart()}); lint L23 notes a
+     *         manifest that relies on startup gating there.
+     */
+    public boolean startupGatingRegression() {
+        return minor >= 35 && minor <= 37;
     }
 
     /** @return whether the baseline Pod Security level refuses {@code host} in probes and hooks (1.34+, KEP-4940) */
