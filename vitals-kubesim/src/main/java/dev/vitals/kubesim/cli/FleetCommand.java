@@ -93,7 +93,7 @@ final class FleetCommand implements Callable<Integer> {
     Path html;
 
     @Option(names = "--kubernetes-version", paramLabel = "1.N",
-            description = "the Kubernetes release to model (1.29-1.36, default 1.36), as for simulate and lint")
+            description = "the Kubernetes release to model (1.29-1.37, default 1.37), as for simulate and lint")
     String kubernetesVersion;
 
     @Option(names = "--sweep", paramLabel = "PATH=FROM..TO[:STEPS]",
@@ -160,7 +160,8 @@ final class FleetCommand implements Callable<Integer> {
         FleetResult r;
         if (command.isEmpty()) {
             r = new ModelFleet(s, name, dev.vitals.kubesim.model.KubeletOptions.builder()
-                    .keepStatusOnKubeletRestart(version.keepsStatusOnKubeletRestart()).build()).run();
+                    .keepStatusOnKubeletRestart(version.keepsStatusOnKubeletRestart())
+                    .startedInheritedOnContainerRestart(version.startupGatingRegression()).build()).run();
         } else {
             SimulateChecks.checkExecutable(command.get(0)); // a missing or non-executable binary: exit 2 before the run
             Path logDir;

@@ -94,8 +94,9 @@ final class LintCommand implements Callable<Integer> {
     List<String> probeLatency = new ArrayList<>();
 
     @Option(names = "--kubernetes-version", paramLabel = "1.N",
-            description = "the Kubernetes release the manifests are for (default: the newest the spec covers, 1.36):"
-                    + " fields it drops are reported (rule L18)")
+            description = "the Kubernetes release the manifests are for, 1.29-1.37 (default: the newest the spec covers, 1.37):"
+                    + " fields it drops are reported (rule L18); on 1.35-1.37 a note where a manifest relies on startup gating"
+                    + " that kubernetes#141155 loses after a restart (rule L23)")
     String kubernetesVersion;
 
     @Option(names = "--from-run", paramLabel = "FILE", description = "probe latencies (rule L15) and the boot time (rule L2)"

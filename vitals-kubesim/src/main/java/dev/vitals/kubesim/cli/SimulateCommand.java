@@ -114,8 +114,10 @@ final class SimulateCommand implements Callable<Integer> {
     String memoryLimit;
 
     @Option(names = "--kubernetes-version", paramLabel = "1.N",
-            description = "the Kubernetes release to model (default: the newest the spec covers, 1.36): before 1.35 a"
-                    + " container's restartPolicy/restartPolicyRules are dropped and a kubelet restart resets Started/Ready")
+            description = "the Kubernetes release to model, 1.29-1.37 (default: the newest the spec covers, 1.37, with its documented"
+                    + " rules): before 1.35 a container's restartPolicy/restartPolicyRules are dropped and a kubelet restart resets"
+                    + " Started/Ready; naming 1.35-1.37 also models their known regression kubernetes#141155 (a restarted container"
+                    + " inherits Started: liveness is not gated by the startup probe)")
     String kubernetesVersion;
 
     @Option(names = "--kubelet-version", paramLabel = "X.Y", defaultValue = "1.36", description = "version in User-Agent kube-probe/X.Y (default ${DEFAULT-VALUE})")
@@ -288,6 +290,8 @@ final class SimulateCommand implements Callable<Integer> {
         try {
             opts = KubeletOptions.builder().podIp(podIp).kubeletVersion(kubeletVersion)
                     .keepStatusOnKubeletRestart(version.keepsStatusOnKubeletRestart())
+                    // a named release as shipped: its known regression; the default, the documented rules
+                    .startedInheritedOnContainerRestart(version.startupGatingRegression())
                     .initialBackoff(initial).maxBackoff(max).resetCountersPerInstance(resetCounters).build();
         } catch (IllegalArgumentException e) {
             throw new InvalidInputException(e.getMessage());

@@ -28,7 +28,7 @@ public final class Rules {
             new ExecShellRule(), new UndeclaredPortRule(), new NoReadinessRule(), new SharedDependencyRule(),
             new LivenessDependencyRule(), new WidenedGroupRule(), new LivenessReadinessGroupRule(), new AppPortRule(),
             new MissingGroupRule(), new ProbeLatencyRule(), new CpuStarvedLivenessRule(), new ProbeHostRule(),
-            new VersionFieldRule(), new FinalProbeKillRule(), new SidecarStartupNeverRule());
+            new VersionFieldRule(), new FinalProbeKillRule(), new SidecarStartupNeverRule(), new StartupGatingRule());
 
     private Rules() {
     }

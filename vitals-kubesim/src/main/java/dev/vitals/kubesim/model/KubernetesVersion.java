@@ -9,20 +9,24 @@ import java.util.regex.Pattern;
  * differ by release (docs/spec/kubelet-probes.md, "Versions"). Immutable.
  *
  * @param minor the minor release, e.g. 36 for 1.36
+ * @param named true when the user named the release ({@link #parse}): it is modelled as shipped,
+ *        with its known regressions; false for the default ({@link #NEWEST}), which stands for the
+ *        release's documented rules
  */
-public record KubernetesVersion(int minor) {
+public record KubernetesVersion(int minor, boolean named) {
     /** The oldest release the spec describes. */
     public static final int OLDEST_MINOR = 29;
     /** The newest release the spec covers. */
     public static final int NEWEST_MINOR = 37;
     /** The newest release the spec covers: the default. */
-    public static final KubernetesVersion NEWEST = new KubernetesVersion(NEWEST_MINOR);
+    public static final KubernetesVersion NEWEST = new KubernetesVersion(NEWEST_MINOR, false);
     private static final Pattern TEXT = Pattern.compile("v?1\\.(\\d{1,3})(?:\\.\\d+)?");
 
     /**
      * Validates the components.
      *
      * @param minor the minor release, e.g. 36 for 1.36
+     * @param named whether the user named it
      * @throws InvalidInputException if a component is outside its documented range
      */
     public KubernetesVersion {
@@ -42,7 +46,7 @@ public record KubernetesVersion(int minor) {
         if (!m.matches()) {
             throw new InvalidInputException("--kubernetes-version: '" + text + "' is not a release like 1.34");
         }
-        return new KubernetesVersion(Integer.parseInt(m.group(1)));
+        return new KubernetesVersion(Integer.parseInt(m.group(1)), true);
     }
 
     /**
@@ -71,12 +75,12 @@ public record KubernetesVersion(int minor) {
      *         before its startup probe succeeded (root cause as kubernetes#141179 states it). Fixed on
      *         master by kubernetes#141342; its cherry-picks to release-1.35, 1.36 and 1.37 (#142043,
      *         #142042, #142041) were open when this was written, so every release of the line counts as
-     *         affected. {@code simulate} models it when {@code --kubernetes-version} names such a
-     *         release ({@link KubeletOptions#startedInheritedOnContainerRestart()}); lint L23 notes a
-     *         manifest that relies on startup gating there.
+     *         affected. Only a {@linkplain #named() named} release: the default stands for the documented
+     *         rules. {@code simulate} and {@code fleet} model it ({@link KubeletOptions#startedInheritedOnContainerRestart()});
+     *         lint L23 notes a manifest that relies on startup gating there.
      */
     public boolean startupGatingRegression() {
-        return minor >= 35 && minor <= 37;
+        return named && minor >= 35 && minor <= 37;
     }
 
     /** @return whether the baseline Pod Security level refuses {@code host} in probes and hooks (1.34+, KEP-4940) */

@@ -194,7 +194,11 @@ class CliTest {
         out.getBuffer().setLength(0);
         assertThat(run("simulate", "--manifest", m.toString(), "--duration", "1s", "-q", "--", "sleep", "5")).isIn(0, 1);
         assertThat(out.toString()).contains("container restartPolicy Never (overrides the pod's, KEP-5307)");
-        for (String bad : new String[] {"1.99", "2.0", "latest"}) {
+        out.getBuffer().setLength(0);
+        assertThat(run("simulate", "--manifest", m.toString(), "--kubernetes-version", "1.37", "--duration", "1s", "-q",
+                "--", "sleep", "5")).isIn(0, 1);
+        assertThat(out.toString()).contains("container restartPolicy Never (overrides the pod's, KEP-5307)");
+        for (String bad : new String[] {"1.99", "1.38", "2.0", "latest"}) {
             err.getBuffer().setLength(0);
             assertThat(run("simulate", "--manifest", m.toString(), "--kubernetes-version", bad, "--", "true")).as(bad).isEqualTo(2);
             assertThat(err.toString()).as(bad).startsWith("error: --kubernetes-version");

@@ -341,7 +341,7 @@ class FleetCliTest {
     void kubernetesVersionIsValidatedAndAcceptedAsForSimulateAndLint() throws Exception {
         Path m = model("'restarts == 0'");
         assertThat(run("fleet", m.toString(), "--kubernetes-version", "1.99")).isEqualTo(2);
-        assertThat(err.toString().strip()).startsWith("error: --kubernetes-version must be 1.29 to 1.36");
+        assertThat(err.toString().strip()).startsWith("error: --kubernetes-version must be 1.29 to 1.37");
         err.getBuffer().setLength(0);
         assertThat(run("fleet", m.toString(), "--kubernetes-version", "latest")).isEqualTo(2);
         assertThat(err.toString().strip()).isEqualTo("error: --kubernetes-version: 'latest' is not a release like 1.34");

@@ -166,7 +166,7 @@ class LintCliTest {
         assertThat(root.path("version").asText()).isEqualTo("2.1.0");
         JsonNode run = root.path("runs").get(0);
         assertThat(run.path("tool").path("driver").path("name").asText()).isEqualTo("vitals-lint");
-        assertThat(run.path("tool").path("driver").path("rules").size()).isEqualTo(23); // 20 L rules + api, R22, Y1
+        assertThat(run.path("tool").path("driver").path("rules").size()).isEqualTo(24); // 21 L rules + api, R22, Y1
         JsonNode first = null;
         for (JsonNode res : run.path("results")) {
             if (res.path("ruleId").asText().equals("L1")) {

@@ -54,5 +54,6 @@ class StartupGatingRegressionTest {
         assertThat(KubernetesVersion.parse("1.36").startupGatingRegression()).isTrue();
         assertThat(KubernetesVersion.parse("v1.37.1").startupGatingRegression()).isTrue();
         assertThat(KubernetesVersion.NEWEST).hasToString("1.37");
+        assertThat(KubernetesVersion.NEWEST.startupGatingRegression()).as("the default: the documented rules").isFalse();
     }
 }
