@@ -216,6 +216,17 @@ class DeploymentControllerTest {
     }
 
     @Test
+    void theModelEngineRollsTheExampleInTwoWavesOfItsPodsStart() throws Exception {
+        // examples/kubesim/fleet-rollout.yaml: 6 replicas at the defaults (maxSurge 2, maxUnavailable 1), a new pod
+        // answers 4.5 s after its start and its startup probe (period 1 s) passes at the next whole second, 5 s after
+        // creation; so the first case's two waves: complete 10 s after the template (was 14 s with a sync once a second)
+        FleetSpec spec = FleetSpecReader.read(java.nio.file.Path.of("..", "examples", "kubesim", "fleet-rollout.yaml"));
+        FleetResult.RolloutStatus r = new ModelFleet(spec, "rollout").run().rollout().orElseThrow();
+        assertThat(r.condition()).isEqualTo("Progressing=True reason NewReplicaSetAvailable");
+        assertThat(r.completedAt() - r.startedAt()).isBetween(9.9, 10.5);
+    }
+
+    @Test
     void syncsFollowEventsNotATick() {
         // five minutes of the first case: a handful of syncs (start, each scale's follow-up, each Ready), not 300
         Pods p = roll(6, "2", "1", 0, 600, 5, Duration.ofMinutes(5));
