@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The rolling update's timeline against the Deployment controller's own rules, computed by hand
- * from kubernetes pkg/controller/deployment/rolling.go ({@code rolloutRolling},
+ * from the Kubernetes sources (read at kubernetes/kubernetes 95f08499d652): pkg/controller/deployment/rolling.go ({@code rolloutRolling},
  * {@code reconcileNewReplicaSet}, {@code reconcileOldReplicaSets}, {@code cleanupUnhealthyReplicas},
  * {@code scaleDownOldReplicaSetsForRollingUpdate}), util/deployment_util.go ({@code NewRSNewReplicas},
  * {@code MaxUnavailable}, {@code ResolveFenceposts}, {@code DeploymentTimedOut}), progress.go
