@@ -279,6 +279,10 @@ final class FleetCommand implements Callable<Integer> {
         }
         for (String o : sweep) {
             String p = o.strip();
+            if (manifest != null && p.startsWith("probes.") && !p.startsWith("probes.server")) {
+                throw new InvalidInputException("--sweep " + p.replaceAll("=.*", "") + " with --manifest: the manifest's probes replace"
+                        + " the file's, so the swept value would not be used; sweep the file's probes without --manifest");
+            }
             String[][] clashes = {{"replicas", replicas == null ? null : "--replicas"}, {"duration", duration}, {"seed",
                     seed == null ? null : "--seed"}};
             for (String[] c : clashes) {

@@ -129,6 +129,7 @@ class FleetCliTest {
             {"--sweep", "replicas=1..6", "--replicas", "3"},
             {"--sweep", "replicas=1..6", "--runs", "0"},
             {"--sweep", "replicas=1..6", "--sweep", "duration=1m..2m", "--sweep", "seed=1..2"},
+            {"--sweep", "probes.readiness.periodSeconds=1..5", "--manifest", "deploy.yaml"},
         };
         for (String[] c : cases) {
             err.getBuffer().setLength(0);
