@@ -187,6 +187,13 @@ class FleetSweepTest {
                 UnaryOperator.identity())).hasMessage("--sweep: give one or two (a 2-D sweep), was 3");
     }
 
+    @Test
+    void moreThanFiveThousandRunsInAllAreRefusedBeforeAnyRuns() {
+        FleetSweep s = plan(HAND, "clients.concurrency=1..100:100");
+        org.assertj.core.api.Assertions.assertThatIllegalArgumentException().isThrownBy(() -> s.run(51, 2))
+                .withMessage("--sweep: 100 points x 51 runs is 5100 runs, more than 5000: use fewer STEPS or --runs");
+    }
+
     private static void assertBad(String yaml, String option, String message) {
         assertThatThrownBy(() -> plan(yaml, option)).isInstanceOf(InvalidInputException.class)
                 .hasMessageStartingWith(message).hasMessageNotContaining("\n");
