@@ -45,22 +45,18 @@ public final class Kubelet {
     private int restartCount;
     /** R50: decided when a probe kill starts; the replacement then starts at once. */
     private boolean killStartsAtOnce;
-    /** R53: the pod is being deleted; nothing restarts. */
-    private boolean deleting;
-    private long deletionGraceSeconds;
+    /** R53: the pod is being deleted (nothing restarts), or null. */
+    private Deletion deletion;
     private Scheduler.Cancellable sigkillTimer;
     private Scheduler.Cancellable restartTimer;
     private final Map<Integer, Integer> earlyExits = new HashMap<>();
     // ---- lifecycle hooks (Lifecycle) ----------------------------------------------------------
     /** postStart of the current instance is running: the container is not Running yet. */
     private boolean postStartRunning;
-    /** The current instance is being killed because its postStart hook failed. */
-    private boolean killedForPostStart;
-    /** preStop of the current instance is running: the stop signal waits for it. */
-    private boolean preStopRunning;
-    private long preStopStartedAt;
-    private long preStopGrace;
-    private Scheduler.Cancellable preStopTimer;
+    /** The kill of the current instance in progress (TERMINATING's inner state), or null. */
+    private Termination termination;
+    /** Why the current instance was killed (kept after its exit until the next start), or null. */
+    private String killReason;
     // ---- pod status (R31, R36) ----------------------------------------------------------
     private boolean started;
     private boolean ready;
@@ -136,7 +132,7 @@ public final class Kubelet {
             }
         }
         for (ProbeType t : ProbeType.values()) {
-            if (deleting && t != ProbeType.READINESS) {
+            if (deletion != null && t != ProbeType.READINESS) {
                 continue;
             }
             pod.probe(t).ifPresent(spec -> workers.put(t, new ProbeWorker(this, spec, time, prober,
@@ -185,7 +181,9 @@ public final class Kubelet {
         }
         cancel(sigkillTimer);
         cancel(restartTimer);
-        cancel(preStopTimer);
+        if (termination != null) {
+            cancel(termination.deadline);
+        }
     }
 
     /**
@@ -197,21 +195,58 @@ public final class Kubelet {
      * @param grace the deletion grace period, if it overrides the pod's
      */
     public void deletePod(Optional<Duration> grace) {
-        transition(new Delete(grace.map(Duration::toSeconds).orElse(pod.terminationGracePeriodSeconds())));
+        transition(new Delete(grace.map(Duration::toSeconds).orElse(pod.terminationGracePeriodSeconds()), false));
+    }
+
+    /**
+     * Deletes the pod as {@code PodKubelet} does for each of its containers, all at once
+     * (kuberuntime_container.go killContainersWithSyncResult: one goroutine per container): the
+     * preStop hook starts now; an {@code ordered} container (a sidecar,
+     * kuberuntime_termination_order.go) then waits for {@link #turnCame()} before its stop signal,
+     * at most what is left of the grace period.
+     *
+     * @param graceSeconds the grace period in seconds
+     * @param ordered whether the stop signal waits for this container's turn
+     */
+    void deletePod(long graceSeconds, boolean ordered) {
+        transition(new Delete(graceSeconds, ordered));
+    }
+
+    /**
+     * This container's turn to stop has come (terminationOrdering: every regular container and the
+     * next sidecar have exited). Idempotent; before the preStop hook ends it only records the turn.
+     */
+    void turnCame() {
+        if (deletion != null && deletion.ordered() && !deletion.turnCame()) {
+            deletion = deletion.withTurn();
+            transition(new TurnCame(instanceNo, false));
+        }
     }
 
     // ---- the state machine ----------------------------------------------------------------
 
     /** What can happen to the container. */
-    sealed interface Event permits StartDue, Spawned, Exited, Kill, Delete, GraceOver, PostStartDone, PreStopOver {
+    sealed interface Event permits StartDue, Spawned, Exited, Kill, Delete, GraceOver, PostStartDone, PreStopReturned,
+            PreStopDeadline, TurnCame {
     }
 
     /** The postStart hook of instance {@code n} returned: {@code error} empty on success. */
     record PostStartDone(int n, Optional<String> error) implements Event {
     }
 
-    /** The preStop hook of instance {@code n} returned, or the grace period ran out while it ran. */
-    record PreStopOver(int n) implements Event {
+    /** The preStop hook of instance {@code n} returned: {@code error} empty on success. */
+    record PreStopReturned(int n, Optional<String> error) implements Event {
+    }
+
+    /** The grace period ran out while the preStop hook of instance {@code n} ran (executePreStopHook's time.After). */
+    record PreStopDeadline(int n) implements Event {
+    }
+
+    /**
+     * A sidecar's turn to stop (waitForTurn returned): its prerequisites exited, or
+     * ({@code graceOver}) what was left of the grace period ran out.
+     */
+    record TurnCame(int n, boolean graceOver) implements Event {
     }
 
     /** The first start is due (R14), or a back-off wait is over (R48, R51). */
@@ -230,8 +265,11 @@ public final class Kubelet {
     record Kill(ProbeType probe) implements Event {
     }
 
-    /** The pod is deleted (R53), with this grace period in seconds (R43 first match). */
-    record Delete(long graceSeconds) implements Event {
+    /**
+     * The pod is deleted (R53), with this grace period in seconds (R43 first match); {@code ordered}:
+     * the stop signal waits for the container's turn (a sidecar, KEP-753).
+     */
+    record Delete(long graceSeconds, boolean ordered) implements Event {
     }
 
     /** The grace period ({@code seconds}) of instance {@code n} is over: SIGKILL (R44 step 3). */
@@ -286,20 +324,20 @@ public final class Kubelet {
                     terminate(k.probe(), null, graceFor(k.probe())); // R41–R44
                 } else if (e instanceof Delete d) {
                     markDeleting(d);
-                    terminate(null, "pod deleted", d.graceSeconds()); // R53, R43 (1)
+                    terminate(null, POD_DELETED, d.graceSeconds()); // R53, R43 (1)
                 }
             }
             case TERMINATING -> {
                 if (e instanceof Exited x && x.n() == instanceNo) {
                     onExit(x.code(), true); // R42, R45, R50
-                } else if (e instanceof PreStopOver p && p.n() == instanceNo && preStopRunning) {
-                    preStopRunning = false;
-                    cancel(preStopTimer);
-                    // executePreStopHook returns the whole seconds it waited; killContainer subtracts them
-                    long took = (time.monotonicTime() - preStopStartedAt) / 1_000_000_000L;
-                    long left = preStopGrace - Math.min(took, preStopGrace);
-                    note(SimEvent.Type.HOOK, "preStop hook over after " + took + "s: " + left + "s of the grace period left");
-                    sendStopSignal(left);
+                } else if (e instanceof PreStopReturned r && r.n() == instanceNo) {
+                    onPreStopReturned(r);
+                } else if (e instanceof PreStopDeadline d && d.n() == instanceNo && termination.phase == Termination.Phase.PRE_STOP) {
+                    // executePreStopHook stops waiting; the hook goes on (a kubelet log line, no event)
+                    note(SimEvent.Type.HOOK, "preStop hook not completed in the grace period of " + termination.graceLeft + "s");
+                    endPreStop();
+                } else if (e instanceof TurnCame t && t.n() == instanceNo && termination.phase == Termination.Phase.WAITING_FOR_TURN) {
+                    onTurn(t.graceOver());
                 } else if (e instanceof GraceOver g && g.n() == instanceNo) {
                     note(SimEvent.Type.ACTION, "grace period of " + g.seconds() + "s over: SIGKILL"); // R44 step 3
                     ContainerRuntime.Instance victim = current;
@@ -335,8 +373,8 @@ public final class Kubelet {
         state = ContainerState.STARTING;
         current = null;
         postStartRunning = false;
-        killedForPostStart = false;
-        preStopRunning = false;
+        termination = null;
+        killReason = null;
         // spawning may block: do it off the kubelet thread (R13: ticks must not wait)
         time.offload(() -> {
             ContainerRuntime.Instance handle = null;
@@ -387,8 +425,8 @@ public final class Kubelet {
         Integer early = earlyExits.remove(instanceNo);
         if (early != null) {
             onExit(early, false);
-        } else if (deleting) {
-            terminate(null, "pod deleted", deletionGraceSeconds); // R53: deleted while it was starting
+        } else if (deletion != null) {
+            terminate(null, POD_DELETED, deletion.graceSeconds()); // R53: deleted while it was starting
         }
     }
 
@@ -412,8 +450,7 @@ public final class Kubelet {
             onExit(early, false);
             return;
         }
-        killedForPostStart = true;
-        terminate(null, "FailedPostStartHook", deleting ? deletionGraceSeconds : pod.terminationGracePeriodSeconds());
+        terminate(null, FAILED_POST_START, deletion != null ? deletion.graceSeconds() : pod.terminationGracePeriodSeconds());
     }
 
     /**
@@ -444,11 +481,66 @@ public final class Kubelet {
         });
     }
 
+    /** The reason {@link #terminate} gets for a kill after a failed postStart hook. */
+    private static final String FAILED_POST_START = "FailedPostStartHook";
+    /** The reason {@link #terminate} gets for pod deletion (R53). */
+    private static final String POD_DELETED = "pod deleted";
+
     /**
-     * RUNNING → TERMINATING (kuberuntime_container.go killContainer): the preStop hook first,
-     * if there is one and the grace period is above 0, waited for at most the grace period; then
-     * the stop signal, and SIGKILL after what is left of the grace period, never less than 2 s
-     * (R44, minimumGracePeriodInSeconds).
+     * The pod's deletion as this container sees it (R53; the two settings of its killContainer).
+     *
+     * @param graceSeconds the grace period (R43 first match)
+     * @param ordered whether the stop signal waits for the container's turn (a sidecar, KEP-753)
+     * @param turnCame whether that turn has come
+     */
+    private record Deletion(long graceSeconds, boolean ordered, boolean turnCame) {
+        Deletion withTurn() {
+            return new Deletion(graceSeconds, ordered, true);
+        }
+    }
+
+    /**
+     * One kill of the current instance, TERMINATING's inner state machine (kuberuntime_container.go
+     * killContainer, quoted): {@code PRE_STOP} while the hook is waited for ("gracePeriod =
+     * gracePeriod - m.executePreStopHook(ctx, pod, containerID, containerSpec, gracePeriod)", at
+     * most the grace period); {@code WAITING_FOR_TURN} for a sidecar on pod deletion ("gracePeriod
+     * -= int64(ordering.waitForTurn(containerName, gracePeriod))", at most what is left); then
+     * {@code SIGNALLED}: "if gracePeriod &lt; minimumGracePeriodInSeconds { gracePeriod =
+     * minimumGracePeriodInSeconds }" and StopContainer (SIGTERM, SIGKILL after that).
+     */
+    private static final class Termination {
+        enum Phase { PRE_STOP, WAITING_FOR_TURN, SIGNALLED }
+
+        final String reason;
+        final Optional<Lifecycle.Hook> preStop;
+        Phase phase;
+        /** Seconds of the grace period left. */
+        long graceLeft;
+        /** When the phase began (monotonic ns). */
+        long since;
+        /** The end of the phase's wait: the hook's deadline or the turn's. */
+        Scheduler.Cancellable deadline;
+        /** The hook's own run has not returned (it can outlive its wait). */
+        boolean hookRunning;
+
+        Termination(String reason, Optional<Lifecycle.Hook> preStop, long grace, long now) {
+            this.reason = reason;
+            this.preStop = preStop;
+            this.graceLeft = grace;
+            this.since = now;
+        }
+
+        /** Whole seconds since the phase began, truncated as the kubelet's int64(seconds). */
+        long secondsIn(long now) {
+            return (now - since) / 1_000_000_000L;
+        }
+    }
+
+    /**
+     * RUNNING → TERMINATING (kuberuntime_container.go killContainer): the Killing event, then the
+     * preStop hook if there is one and the grace period is above 0 (waited for at most the grace
+     * period), a sidecar's turn on pod deletion, and the stop signal with what is left of the grace
+     * period, never less than 2 s (R44, minimumGracePeriodInSeconds).
      *
      * @param probe the probe whose Failure verdict kills (R41), or null
      * @param why the reason when {@code probe} is null: pod deletion (R53) or FailedPostStartHook
@@ -458,9 +550,13 @@ public final class Kubelet {
         long effective = Math.max(grace, 2); // R44: never less than 2 s
         state = ContainerState.TERMINATING;
         Optional<Lifecycle.Hook> preStop = pod.lifecycle().preStop().filter(h -> grace > 0);
-        String how = preStop.map(h -> "preStop hook " + h.describe() + " first, then SIGTERM; SIGKILL " + grace
-                + "s after the hook began at the latest, never less than 2s after SIGTERM")
-                .orElse("SIGTERM, SIGKILL after " + effective + "s");
+        boolean ordered = probe == null && deletion != null && deletion.ordered() && grace > 0;
+        String how = preStop.map(h -> "preStop hook " + h.describe() + " first, then "
+                        + (ordered ? "its turn, " : "") + "SIGTERM; SIGKILL " + grace
+                        + "s after the hook began at the latest, never less than 2s after SIGTERM")
+                .orElse(ordered ? "SIGTERM at its turn (the regular containers and later sidecars exited), at most "
+                        + grace + "s from now; SIGKILL then after what is left, never less than 2s"
+                        : "SIGTERM, SIGKILL after " + effective + "s");
         if (probe == null) {
             emit(SimEvent.Type.KILL, Optional.empty(), Optional.empty(), Optional.empty(),
                     "Stopping container " + pod.containerName() + ": " + why + " (" + how + ")");
@@ -477,31 +573,80 @@ public final class Kubelet {
             }
         }
         if (current == null) {
+            return; // not spawned yet: nowRunning terminates it (R53)
+        }
+        killReason = probe == null ? why : probe.label();
+        termination = new Termination(killReason, preStop, grace, time.monotonicTime());
+        if (preStop.isEmpty()) {
+            afterPreStop();
             return;
         }
-        if (preStop.isPresent()) {
-            preStopRunning = true;
-            preStopStartedAt = time.monotonicTime();
-            preStopGrace = grace;
+        termination.phase = Termination.Phase.PRE_STOP;
+        termination.hookRunning = true;
+        final int n = instanceNo;
+        // executePreStopHook: the hook runs in its own goroutine and may outlive the wait; the
+        // runner's bound here is the instance's death at the latest (SIGKILL ≤ grace + 2 s after
+        // the hook began), when the runtime's exec or the hook's connection would fail with it
+        Duration bound = Duration.ofSeconds(Math.min(grace, LONGEST_SIGKILL_TIMER.toSeconds()) + 3);
+        runHook(preStop.get(), n, bound, error -> transition(new PreStopReturned(n, error)));
+        termination.deadline = time.schedule(Math.min(grace, LONGEST_SIGKILL_TIMER.toSeconds()) * 1_000_000_000L,
+                () -> transition(new PreStopDeadline(n)));
+    }
+
+    /**
+     * The preStop hook returned: a failure is the event FailedPreStopHook whenever that is (the
+     * hook's goroutine records it), even after its wait ended; the kill goes on.
+     */
+    private void onPreStopReturned(PreStopReturned r) {
+        if (termination == null || !termination.hookRunning) {
+            return;
+        }
+        termination.hookRunning = false;
+        r.error().ifPresent(msg -> note(SimEvent.Type.HOOK, "FailedPreStopHook: " + msg + " (the kill goes on)"));
+        if (termination.phase == Termination.Phase.PRE_STOP) {
+            endPreStop();
+        }
+    }
+
+    /** executePreStopHook returned: its whole seconds come off the grace period. */
+    private void endPreStop() {
+        long now = time.monotonicTime();
+        cancel(termination.deadline);
+        long took = termination.secondsIn(now);
+        termination.graceLeft -= Math.min(took, termination.graceLeft);
+        note(SimEvent.Type.HOOK, "preStop hook over after " + took + "s: " + termination.graceLeft + "s of the grace period left");
+        termination.since = now;
+        afterPreStop();
+    }
+
+    /**
+     * After the hook: a sidecar on pod deletion waits for its turn if time is left
+     * ("if ordering != nil &amp;&amp; gracePeriod &gt; 0"), else the stop signal now.
+     */
+    private void afterPreStop() {
+        boolean waits = deletion != null && deletion.ordered() && termination.reason.equals(POD_DELETED)
+                && termination.graceLeft > 0;
+        if (waits && !deletion.turnCame()) {
+            termination.phase = Termination.Phase.WAITING_FOR_TURN;
+            termination.since = time.monotonicTime();
             final int n = instanceNo;
-            // executePreStopHook: the hook runs in its own goroutine; a failure is an event whenever it ends
-            runHook(preStop.get(), n, Duration.ofSeconds(Math.min(grace, LONGEST_SIGKILL_TIMER.toSeconds())), error -> {
-                error.ifPresent(msg -> {
-                    if (!stopped) {
-                        note(SimEvent.Type.HOOK, "FailedPreStopHook: " + msg + " (the kill goes on)");
-                    }
-                });
-                transition(new PreStopOver(n));
-            });
-            preStopTimer = time.schedule(Math.min(grace, LONGEST_SIGKILL_TIMER.toSeconds()) * 1_000_000_000L, () -> {
-                if (preStopRunning && !stopped) {
-                    note(SimEvent.Type.HOOK, "preStop hook not completed in the grace period of " + grace + "s");
-                }
-                transition(new PreStopOver(n));
-            });
+            termination.deadline = time.schedule(Math.min(termination.graceLeft, LONGEST_SIGKILL_TIMER.toSeconds()) * 1_000_000_000L,
+                    () -> transition(new TurnCame(n, true)));
             return;
         }
-        sendStopSignal(grace);
+        termination.phase = Termination.Phase.SIGNALLED;
+        sendStopSignal(termination.graceLeft);
+    }
+
+    /** waitForTurn returned: the whole seconds waited come off the grace period; then the stop signal. */
+    private void onTurn(boolean graceOver) {
+        cancel(termination.deadline);
+        long waited = termination.secondsIn(time.monotonicTime());
+        termination.graceLeft -= Math.min(waited, termination.graceLeft);
+        note(SimEvent.Type.ACTION, (graceOver ? "the grace period ran out before its turn" : "its turn to stop")
+                + " after " + waited + "s: SIGTERM, SIGKILL after " + Math.max(termination.graceLeft, 2) + "s");
+        termination.phase = Termination.Phase.SIGNALLED;
+        sendStopSignal(termination.graceLeft);
     }
 
     /** The stop signal now, SIGKILL after {@code grace} seconds, never less than 2 s (R44). */
@@ -529,9 +674,8 @@ public final class Kubelet {
     }
 
     private void markDeleting(Delete d) {
-        if (!deleting) {
-            deleting = true;
-            deletionGraceSeconds = d.graceSeconds();
+        if (deletion == null) {
+            deletion = new Deletion(d.graceSeconds(), d.ordered(), false);
             note(SimEvent.Type.ACTION, "pod deleted: liveness and startup probes stop, readiness continues (R53)");
             for (ProbeType t : new ProbeType[] {ProbeType.LIVENESS, ProbeType.STARTUP}) {
                 ProbeWorker w = workers.get(t);
@@ -553,17 +697,24 @@ public final class Kubelet {
         lastExitCode = code;
         cancel(sigkillTimer);
         sigkillTimer = null;
-        preStopRunning = false;
-        cancel(preStopTimer);
+        boolean afterFailedPostStart = FAILED_POST_START.equals(killReason);
+        if (termination != null) {
+            cancel(termination.deadline);
+            if (termination.hookRunning && termination.preStop.filter(h -> h instanceof Lifecycle.Handler).isPresent()) {
+                // the runtime's exec (or the hook's connection) ends with the container: Run returns an error
+                note(SimEvent.Type.HOOK, "FailedPreStopHook: the container exited while the preStop hook ran");
+            }
+            termination = null;
+        }
         // the runtime's reason beyond the code: OOMKilled when the cgroup's memory limit killed it
         Optional<String> reason = current == null ? Optional.empty() : current.exitReason().filter(r -> r.equals("OOMKilled"));
         emit(SimEvent.Type.EXIT, Optional.empty(), Optional.empty(), Optional.empty(),
                 (killed ? "killed by kubelet" : "exited by itself") + ", exit code " + code
                         + reason.map(r -> " (" + r + ": the memory limit's OOM kill)").orElse(signalName(code)));
         boolean restart;
-        if (deleting) {
+        if (deletion != null) {
             restart = false; // R53
-        } else if (killed && killedForPostStart) {
+        } else if (killed && afterFailedPostStart) {
             // FailedPostStartHook: the kill is not a probe's; the next sync sees an exited container
             restart = pod.containerRestart().restartsAfterExit(pod.restartPolicy(), code);
         } else if (killed) {
@@ -699,7 +850,7 @@ public final class Kubelet {
      * (startContainer returns only then, and the status is written at the next sync).
      */
     String statusContainerId() {
-        return postStartRunning || killedForPostStart ? null : containerId;
+        return postStartRunning || FAILED_POST_START.equals(killReason) ? null : containerId;
     }
 
     long startedAt() {
