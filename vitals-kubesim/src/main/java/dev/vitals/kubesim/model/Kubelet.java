@@ -51,8 +51,6 @@ public final class Kubelet {
     private Scheduler.Cancellable restartTimer;
     private final Map<Integer, Integer> earlyExits = new HashMap<>();
     // ---- lifecycle hooks (Lifecycle) ----------------------------------------------------------
-    /** postStart of the current instance is running: the container is not Running yet. */
-    private boolean postStartRunning;
     /** The kill of the current instance in progress (TERMINATING's inner state), or null. */
     private Termination termination;
     /** Why the current instance was killed (kept after its exit until the next start), or null. */
@@ -303,13 +301,13 @@ public final class Kubelet {
                 if (e instanceof StartDue) {
                     startInstance(); // R14: the container starts after its workers exist
                 } else if (e instanceof Delete) {
-                    state = ContainerState.EXITED; // R53: deleted before it ever ran
+                    moveTo(ContainerState.EXITED); // R53: deleted before it ever ran
                 }
             }
             case STARTING -> {
                 if (e instanceof Spawned s && s.n() == instanceNo) {
                     onSpawned(s);
-                } else if (e instanceof PostStartDone p && p.n() == instanceNo && postStartRunning) {
+                } else if (e instanceof PostStartDone p && p.n() == instanceNo && postStartRunning()) {
                     onPostStartDone(p);
                 } else if (e instanceof Exited x && x.n() == instanceNo) {
                     earlyExits.put(x.n(), x.code()); // exited before the start was recorded
@@ -352,7 +350,7 @@ public final class Kubelet {
                 } else if (e instanceof Delete) {
                     markDeleting((Delete) e);
                     cancel(restartTimer);
-                    state = ContainerState.EXITED; // R53: a deleted pod restarts nothing
+                    moveTo(ContainerState.EXITED); // R53: a deleted pod restarts nothing
                     updatePodStatus();
                 }
             }
@@ -360,6 +358,30 @@ public final class Kubelet {
                 // terminal (R20, R42)
             }
         }
+    }
+
+    /**
+     * The one assignment of the container's state: checks the move against
+     * {@link ContainerState#canMoveTo} (§7.1a's table).
+     *
+     * @throws IllegalStateException on a move the table does not allow (a model bug)
+     */
+    private void moveTo(ContainerState next) {
+        if (!state.canMoveTo(next)) {
+            throw new IllegalStateException("kubelet model: no move " + state + " → " + next + " (DESIGN 7.1a)");
+        }
+        state = next;
+    }
+
+    /** {@link #moveTo(ContainerState)}, then the move's event (START, KILL or EXIT). */
+    private void moveTo(ContainerState next, SimEvent.Type type, Optional<ProbeType> probe, String detail) {
+        moveTo(next);
+        emit(type, probe, Optional.empty(), Optional.empty(), detail);
+    }
+
+    /** The instance exists and its postStart hook runs: STARTING with a handle (startContainer step 4). */
+    private boolean postStartRunning() {
+        return state == ContainerState.STARTING && current != null;
     }
 
     /** WAITING or BACK_OFF → STARTING: ask the runtime for the next instance. */
@@ -370,9 +392,8 @@ public final class Kubelet {
         }
         instanceNo++;
         final int n = instanceNo;
-        state = ContainerState.STARTING;
+        moveTo(ContainerState.STARTING);
         current = null;
-        postStartRunning = false;
         termination = null;
         killReason = null;
         // spawning may block: do it off the kubelet thread (R13: ticks must not wait)
@@ -396,26 +417,24 @@ public final class Kubelet {
         }
         containerId = "c" + s.n();
         current = s.handle();
-        state = ContainerState.RUNNING;
         startedAt = time.monotonicTime();
         if (s.failure() != null) {
-            emit(SimEvent.Type.START, Optional.empty(), Optional.empty(), Optional.empty(),
+            moveTo(ContainerState.RUNNING, SimEvent.Type.START, Optional.empty(),
                     "start failed: " + s.failure().getMessage() + " (restartCount " + restartCount + ")");
             onExit(128, false);
             return;
         }
         Optional<Lifecycle.Hook> postStart = pod.lifecycle().postStart();
-        emit(SimEvent.Type.START, Optional.empty(), Optional.empty(), Optional.empty(),
-                current.describe() + ", restartCount " + restartCount
-                        + postStart.map(h -> "; postStart hook " + h.describe() + " runs first").orElse(""));
+        String startDetail = current.describe() + ", restartCount " + restartCount
+                + postStart.map(h -> "; postStart hook " + h.describe() + " runs first").orElse("");
         if (postStart.isPresent()) {
             // startContainer step 4: the sync waits for the hook, so the status is not Running (no probes) yet
-            state = ContainerState.STARTING;
-            postStartRunning = true;
+            emit(SimEvent.Type.START, Optional.empty(), Optional.empty(), Optional.empty(), startDetail);
             final int n = s.n();
             runHook(postStart.get(), n, POST_START_LIMIT, error -> transition(new PostStartDone(n, error)));
             return;
         }
+        moveTo(ContainerState.RUNNING, SimEvent.Type.START, Optional.empty(), startDetail);
         nowRunning();
     }
 
@@ -436,8 +455,7 @@ public final class Kubelet {
      * preStop runs); the exited container is then restarted as any exit is (ContainerShouldRestart).
      */
     private void onPostStartDone(PostStartDone p) {
-        postStartRunning = false;
-        state = ContainerState.RUNNING;
+        moveTo(ContainerState.RUNNING);
         if (p.error().isEmpty()) {
             note(SimEvent.Type.HOOK, "postStart hook " + pod.lifecycle().postStart().map(Lifecycle.Hook::describe).orElse("")
                     + " completed: container Running");
@@ -548,7 +566,6 @@ public final class Kubelet {
      */
     private void terminate(ProbeType probe, String why, long grace) {
         long effective = Math.max(grace, 2); // R44: never less than 2 s
-        state = ContainerState.TERMINATING;
         Optional<Lifecycle.Hook> preStop = pod.lifecycle().preStop().filter(h -> grace > 0);
         boolean ordered = probe == null && deletion != null && deletion.ordered() && grace > 0;
         String how = preStop.map(h -> "preStop hook " + h.describe() + " first, then "
@@ -558,11 +575,11 @@ public final class Kubelet {
                         + grace + "s from now; SIGKILL then after what is left, never less than 2s"
                         : "SIGTERM, SIGKILL after " + effective + "s");
         if (probe == null) {
-            emit(SimEvent.Type.KILL, Optional.empty(), Optional.empty(), Optional.empty(),
+            moveTo(ContainerState.TERMINATING, SimEvent.Type.KILL, Optional.empty(),
                     "Stopping container " + pod.containerName() + ": " + why + " (" + how + ")");
         } else {
             boolean restart = pod.containerRestart().restartsAfterProbeKill(pod.restartPolicy()); // KEP-5307
-            emit(SimEvent.Type.KILL, Optional.of(probe), Optional.empty(), Optional.empty(),
+            moveTo(ContainerState.TERMINATING, SimEvent.Type.KILL, Optional.of(probe),
                     "Container " + pod.containerName() + " failed " + probe.label() + " probe"
                             + (restart ? ", will be restarted" : "") + " (" + how + ")");
             if (restart) {
@@ -697,24 +714,10 @@ public final class Kubelet {
         lastExitCode = code;
         cancel(sigkillTimer);
         sigkillTimer = null;
-        boolean afterFailedPostStart = FAILED_POST_START.equals(killReason);
-        if (termination != null) {
-            cancel(termination.deadline);
-            if (termination.hookRunning && termination.preStop.filter(h -> h instanceof Lifecycle.Handler).isPresent()) {
-                // the runtime's exec (or the hook's connection) ends with the container: Run returns an error
-                note(SimEvent.Type.HOOK, "FailedPreStopHook: the container exited while the preStop hook ran");
-            }
-            termination = null;
-        }
-        // the runtime's reason beyond the code: OOMKilled when the cgroup's memory limit killed it
-        Optional<String> reason = current == null ? Optional.empty() : current.exitReason().filter(r -> r.equals("OOMKilled"));
-        emit(SimEvent.Type.EXIT, Optional.empty(), Optional.empty(), Optional.empty(),
-                (killed ? "killed by kubelet" : "exited by itself") + ", exit code " + code
-                        + reason.map(r -> " (" + r + ": the memory limit's OOM kill)").orElse(signalName(code)));
         boolean restart;
         if (deletion != null) {
             restart = false; // R53
-        } else if (killed && afterFailedPostStart) {
+        } else if (killed && FAILED_POST_START.equals(killReason)) {
             // FailedPostStartHook: the kill is not a probe's; the next sync sees an exited container
             restart = pod.containerRestart().restartsAfterExit(pod.restartPolicy(), code);
         } else if (killed) {
@@ -723,7 +726,19 @@ public final class Kubelet {
         } else {
             restart = pod.containerRestart().restartsAfterExit(pod.restartPolicy(), code); // R20, R42, KEP-5307
         }
-        state = restart ? ContainerState.BACK_OFF : ContainerState.EXITED;
+        // the runtime's reason beyond the code: OOMKilled when the cgroup's memory limit killed it
+        Optional<String> reason = current == null ? Optional.empty() : current.exitReason().filter(r -> r.equals("OOMKilled"));
+        moveTo(restart ? ContainerState.BACK_OFF : ContainerState.EXITED, SimEvent.Type.EXIT, Optional.empty(),
+                (killed ? "killed by kubelet" : "exited by itself") + ", exit code " + code
+                        + reason.map(r -> " (" + r + ": the memory limit's OOM kill)").orElse(signalName(code)));
+        if (termination != null) {
+            cancel(termination.deadline);
+            if (termination.hookRunning && termination.preStop.filter(h -> h instanceof Lifecycle.Handler).isPresent()) {
+                // the runtime's exec (or the hook's connection) ends with the container: Run returns an error
+                note(SimEvent.Type.HOOK, "FailedPreStopHook: the container exited while the preStop hook ran");
+            }
+            termination = null;
+        }
         updatePodStatus(); // R29, R39: not running → not ready
         if (!restart) {
             return;
@@ -850,7 +865,7 @@ public final class Kubelet {
      * (startContainer returns only then, and the status is written at the next sync).
      */
     String statusContainerId() {
-        return postStartRunning || FAILED_POST_START.equals(killReason) ? null : containerId;
+        return postStartRunning() || FAILED_POST_START.equals(killReason) ? null : containerId;
     }
 
     long startedAt() {
@@ -868,7 +883,7 @@ public final class Kubelet {
 
     /** @return the instance to shut down at the end: the running one, or one whose start raced the end */
     public Optional<ContainerRuntime.Instance> instanceToShutDown() {
-        return currentInstance().or(() -> postStartRunning ? Optional.ofNullable(current) : Optional.empty())
+        return currentInstance().or(() -> postStartRunning() ? Optional.ofNullable(current) : Optional.empty())
                 .or(() -> Optional.ofNullable(orphan));
     }
 
