@@ -88,6 +88,7 @@ public final class ProbeServer implements AutoCloseable {
 
     private final Object lifecycle = new Object();
     private final ConnectionTable table;
+    private final ProbeConnection.Settings connectionSettings = new ConnectionSettings();
     private State state = State.NEW;
     private volatile boolean stopping;
     private ServerTransport transportImpl;
@@ -282,11 +283,6 @@ public final class ProbeServer implements AutoCloseable {
         }
     }
 
-    /** A transport closed a connection; does nothing if it was evicted or removed before. */
-    void closed(ConnectionTable.Entry entry) {
-        table.remove(entry);
-    }
-
     /**
      * Logs a failed {@code accept()} (e.g. "Too many open files") at DEBUG, one line without a
      * stack trace, the first and then every 1000th; the transport pauses accepting for
@@ -428,20 +424,42 @@ public final class ProbeServer implements AutoCloseable {
         return transport;
     }
 
-    void answered(ConnectionTable.Entry entry) {
-        table.answered(entry);
+    /** @return what each connection reads from this server (limits, deadlines, clock, table), for the transports */
+    ProbeConnection.Settings connectionSettings() {
+        return connectionSettings;
     }
 
-    boolean isStopping() {
-        return stopping;
-    }
+    /** {@link ProbeConnection.Settings} of this server: its fields, the system clock and its table. */
+    private final class ConnectionSettings implements ProbeConnection.Settings {
+        @Override
+        public int maxHeaderSize() {
+            return maxHeaderSize;
+        }
 
-    long readTimeoutNanos() {
-        return readTimeoutNanos;
-    }
+        @Override
+        public long readTimeoutNanos() {
+            return readTimeoutNanos;
+        }
 
-    long idleTimeoutNanos() {
-        return idleTimeoutNanos;
+        @Override
+        public long idleTimeoutNanos() {
+            return idleTimeoutNanos;
+        }
+
+        @Override
+        public boolean stopping() {
+            return stopping;
+        }
+
+        @Override
+        public dev.vitals.Clock clock() {
+            return dev.vitals.Clock.SYSTEM;
+        }
+
+        @Override
+        public ConnectionTable table() {
+            return table;
+        }
     }
 
     private String describePort() {
