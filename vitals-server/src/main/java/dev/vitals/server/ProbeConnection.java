@@ -1,6 +1,7 @@
 package dev.vitals.server;
 
 import dev.vitals.Clock;
+import dev.vitals.internal.ConnectionTable;
 import java.lang.System.Logger.Level;
 import java.net.InetAddress;
 import java.nio.ByteBuffer;
@@ -105,7 +106,7 @@ final class ProbeConnection implements ConnectionTable.Handle {
         Clock clock();
 
         /** @return the server's connection table (DESIGN.md 6b) */
-        ConnectionTable table();
+        ConnectionTable<ProbeConnection> table();
     }
 
     /**
@@ -151,9 +152,10 @@ final class ProbeConnection implements ConnectionTable.Handle {
     private final Clock clock;
     private final ProbeResponder responder;
     private final Io io;
-    private final ConnectionTable.Entry entry;
+    private final ConnectionTable.Entry<ProbeConnection> entry;
     private final Http1Parser parser;
-    private Phase phase = Phase.READING;
+    /** Written on the loop only; volatile for {@link #busy()}, which the table reads from any thread. */
+    private volatile Phase phase = Phase.READING;
     // the deadline of READING or IDLE, and the one lazily re-armed timer that enforces it
     private long deadline;
     private Timer timer;
@@ -175,7 +177,7 @@ final class ProbeConnection implements ConnectionTable.Handle {
         this.clock = settings.clock();
         this.responder = responder;
         this.io = io;
-        this.entry = new ConnectionTable.Entry(this, peer);
+        this.entry = new ConnectionTable.Entry<>(this, peer);
         this.parser = new Http1Parser(settings.maxHeaderSize());
     }
 
@@ -185,12 +187,13 @@ final class ProbeConnection implements ConnectionTable.Handle {
     }
 
     /** @return this connection's entry in the server's connection table */
-    ConnectionTable.Entry entry() {
+    ConnectionTable.Entry<ProbeConnection> entry() {
         return entry;
     }
 
-    /** @return whether an answer is being prepared (an on-demand evaluation runs) */
-    boolean busy() {
+    /** @return whether an answer is being prepared (an on-demand evaluation runs); thread-safe */
+    @Override
+    public boolean busy() {
         return phase == Phase.ANSWERING;
     }
 
@@ -249,14 +252,15 @@ final class ProbeConnection implements ConnectionTable.Handle {
             }
             pending = null;
         }
-        entry.busy = false;
         queued.clear();
         settings.table().remove(entry);
     }
 
-    /** The connection table chose this connection to make room: closed on its loop, at once if there. */
-    @Override
-    public void evict() {
+    /**
+     * The connection table chose this connection to make room: closed on its loop, at once if
+     * there. Called from any thread.
+     */
+    void evict() {
         if (io.inLoop()) {
             evictNow(); // at once: the descriptor is free before the next accept
         } else {
@@ -354,7 +358,6 @@ final class ProbeConnection implements ConnectionTable.Handle {
         }
         // On-demand checks: evaluate on Vitals' executor, answer back on the loop.
         phase = Phase.ANSWERING;
-        entry.busy = true;
         Pending p = new Pending(head, keepAlive, req.http10);
         pending = p;
         long safetyMillis = responder.wait(route).toMillis() + SAFETY_MARGIN_MILLIS;
@@ -381,7 +384,6 @@ final class ProbeConnection implements ConnectionTable.Handle {
         p.done = true;
         p.safety.cancel();
         pending = null;
-        entry.busy = false;
         if (closing()) {
             return;
         }

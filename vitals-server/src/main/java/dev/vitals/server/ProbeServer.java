@@ -1,6 +1,7 @@
 package dev.vitals.server;
 
 import dev.vitals.HealthRegistry;
+import dev.vitals.internal.ConnectionTable;
 import java.lang.System.Logger.Level;
 import java.net.BindException;
 import java.net.InetAddress;
@@ -87,7 +88,7 @@ public final class ProbeServer implements AutoCloseable {
     private final long idleTimeoutNanos;
 
     private final Object lifecycle = new Object();
-    private final ConnectionTable table;
+    private final ConnectionTable<ProbeConnection> table;
     private final ProbeConnection.Settings connectionSettings = new ConnectionSettings();
     private State state = State.NEW;
     private volatile boolean stopping;
@@ -139,7 +140,7 @@ public final class ProbeServer implements AutoCloseable {
         this.detailsPolicy = b.detailsPolicy;
         this.readTimeoutNanos = readTimeout.toNanos();
         this.idleTimeoutNanos = idleTimeout.toNanos();
-        this.table = new ConnectionTable(maxConnections, maxConnectionsPerAddress);
+        this.table = new ConnectionTable<>(maxConnections, maxConnectionsPerAddress);
     }
 
     /**
@@ -272,14 +273,14 @@ public final class ProbeServer implements AutoCloseable {
      * asks the connections chosen to make room to close (at once when on their own event loop,
      * so the descriptor is free before the next accept). Called by a transport on accept.
      */
-    void admit(ConnectionTable.Entry entry) {
-        for (ConnectionTable.Entry victim : table.admit(entry)) {
+    void admit(ConnectionTable.Entry<ProbeConnection> entry) {
+        for (ConnectionTable.Entry<ProbeConnection> victim : table.admit(entry)) {
             long n = table.evicted();
             if (n == 1 || n % 1000 == 0) {
                 LOG.log(Level.DEBUG, "probe server at its limit of " + maxConnections + " connections (" + maxConnectionsPerAddress
-                        + " per address): closed the longest-unanswered one, from " + victim.peer + " (" + n + " so far)");
+                        + " per address): closed the longest-unanswered one, from " + victim.peer() + " (" + n + " so far)");
             }
-            victim.handle.evict();
+            victim.handle().evict();
         }
     }
 
@@ -457,7 +458,7 @@ public final class ProbeServer implements AutoCloseable {
         }
 
         @Override
-        public ConnectionTable table() {
+        public ConnectionTable<ProbeConnection> table() {
             return table;
         }
     }

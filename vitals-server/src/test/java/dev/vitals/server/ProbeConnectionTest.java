@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.vitals.Groups;
 import dev.vitals.HealthRegistry;
 import dev.vitals.Status;
+import dev.vitals.internal.ConnectionTable;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -255,7 +256,7 @@ class ProbeConnectionTest {
     static final class ManualSettings implements ProbeConnection.Settings {
         static final Duration IDLE_TIMEOUT = Duration.ofSeconds(60);
         final dev.vitals.testing.ManualClock clock = dev.vitals.testing.ManualClock.create();
-        private final ConnectionTable table = new ConnectionTable(1024, 256);
+        private final ConnectionTable<ProbeConnection> table = new ConnectionTable<>(1024, 256);
 
         @Override
         public int maxHeaderSize() {
@@ -283,7 +284,7 @@ class ProbeConnectionTest {
         }
 
         @Override
-        public ConnectionTable table() {
+        public ConnectionTable<ProbeConnection> table() {
             return table;
         }
     }
