@@ -124,14 +124,7 @@ final class ProbeWorker {
 
     /** R24: readiness Failure, liveness Success, startup Unknown. */
     private ProbeResult initialValue() {
-        switch (type) {
-            case READINESS:
-                return ProbeResult.FAILURE;
-            case LIVENESS:
-                return ProbeResult.SUCCESS;
-            default:
-                return ProbeResult.UNKNOWN;
-        }
+        return type.pick(ProbeResult.UNKNOWN, ProbeResult.SUCCESS, ProbeResult.FAILURE);
     }
 
     /** Spec §3.1 steps 9–11. */

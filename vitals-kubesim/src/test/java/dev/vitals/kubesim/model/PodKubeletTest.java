@@ -170,15 +170,10 @@ class PodKubeletTest {
         ScriptedContainer proxy = new ScriptedContainer(time).exitAfterTerm(Duration.ofSeconds(1));
         ScriptedContainer logs = new ScriptedContainer(time).exitAfterTerm(Duration.ofSeconds(3));
         ScriptedContainer app = new ScriptedContainer(time).exitAfterTerm(Duration.ofSeconds(5));
-        PodKubelet pod = new PodKubelet(List.of(
+        deletedAt10(java.util.Optional.empty(),
                 member("proxy", PodKubelet.Role.SIDECAR, proxy, RestartPolicy.ALWAYS, (p, i, s, t) -> ScriptedProbes.ok()),
                 member("logs", PodKubelet.Role.SIDECAR, logs, RestartPolicy.ALWAYS, (p, i, s, t) -> ScriptedProbes.ok()),
-                member("app", PodKubelet.Role.REGULAR, app, RestartPolicy.ALWAYS, (p, i, s, t) -> ScriptedProbes.ok())),
-                KubeletOptions.defaults(), time, events::add);
-        pod.start();
-        time.schedule(Duration.ofSeconds(10).toNanos(), () -> pod.deletePod(java.util.Optional.empty()));
-        time.advance(Duration.ofSeconds(40));
-        pod.stop();
+                member("app", PodKubelet.Role.REGULAR, app, RestartPolicy.ALWAYS, (p, i, s, t) -> ScriptedProbes.ok()));
         // killContainersWithSyncResult: one goroutine per container, each records Killing first
         assertThat(first(SimEvent.Type.KILL, "app")).isCloseTo(10, within(0.01));
         assertThat(first(SimEvent.Type.KILL, "logs")).isCloseTo(10, within(0.01));
@@ -211,13 +206,9 @@ class PodKubeletTest {
                 (p, i, s, t) -> ScriptedProbes.ok());
         sidecar = new PodKubelet.Member(sidecar.spec().withLifecycle(new Lifecycle(java.util.Optional.empty(),
                 java.util.Optional.of(new Lifecycle.Sleep(3)))), sidecar.role(), sidecar.runtime(), sidecar.prober());
-        PodKubelet pod = new PodKubelet(List.of(sidecar,
-                member("app", PodKubelet.Role.REGULAR, app, RestartPolicy.ALWAYS, (p, i, s, t) -> ScriptedProbes.ok())),
-                KubeletOptions.defaults(), time, events::add);
-        pod.start();
-        time.schedule(Duration.ofSeconds(10).toNanos(), () -> pod.deletePod(java.util.Optional.empty()));
-        time.advance(Duration.ofSeconds(40));
-        pod.stop();
+        deletedAt10(java.util.Optional.empty(),
+                sidecar,
+                member("app", PodKubelet.Role.REGULAR, app, RestartPolicy.ALWAYS, (p, i, s, t) -> ScriptedProbes.ok()));
         assertThat(first(SimEvent.Type.KILL, "proxy")).isCloseTo(10, within(0.01));
         assertThat(first(SimEvent.Type.KILL, "app")).isCloseTo(10, within(0.01));
         assertThat(times(e -> e.type() == SimEvent.Type.HOOK && e.detail().startsWith("[proxy] preStop hook over after 3s: 27s")))
@@ -237,18 +228,22 @@ class PodKubeletTest {
     void waitForTurn_aSidecarWaitsAtMostTheGracePeriodThenGetsTwoSeconds() {
         ScriptedContainer proxy = new ScriptedContainer(time).ignoreTerm();
         ScriptedContainer app = new ScriptedContainer(time).ignoreTerm();
-        PodKubelet pod = new PodKubelet(List.of(
+        deletedAt10(java.util.Optional.of(Duration.ofSeconds(6)),
                 member("proxy", PodKubelet.Role.SIDECAR, proxy, RestartPolicy.ALWAYS, (p, i, s, t) -> ScriptedProbes.ok()),
-                member("app", PodKubelet.Role.REGULAR, app, RestartPolicy.ALWAYS, (p, i, s, t) -> ScriptedProbes.ok())),
-                KubeletOptions.defaults(), time, events::add);
-        pod.start();
-        time.schedule(Duration.ofSeconds(10).toNanos(), () -> pod.deletePod(java.util.Optional.of(Duration.ofSeconds(6))));
-        time.advance(Duration.ofSeconds(40));
-        pod.stop();
+                member("app", PodKubelet.Role.REGULAR, app, RestartPolicy.ALWAYS, (p, i, s, t) -> ScriptedProbes.ok()));
         assertThat(first(SimEvent.Type.EXIT, "app")).isCloseTo(16, within(0.01)); // SIGKILL after the 6 s
         assertThat(turn("proxy")).isCloseTo(16, within(0.01));
         assertThat(detail(SimEvent.Type.ACTION, "proxy", "SIGTERM")).contains("after 6s: SIGTERM, SIGKILL after 2s");
         assertThat(first(SimEvent.Type.EXIT, "proxy")).isCloseTo(18, within(0.01));
+    }
+
+    /** Runs the pod, deletes it at t = 10 s (with {@code grace}, else the pod's 30 s) and runs it to t = 40 s. */
+    private void deletedAt10(java.util.Optional<Duration> grace, PodKubelet.Member... members) {
+        PodKubelet pod = new PodKubelet(List.of(members), KubeletOptions.defaults(), time, events::add);
+        pod.start();
+        time.schedule(Duration.ofSeconds(10).toNanos(), () -> pod.deletePod(grace));
+        time.advance(Duration.ofSeconds(40));
+        pod.stop();
     }
 
     private double turn(String container) {
