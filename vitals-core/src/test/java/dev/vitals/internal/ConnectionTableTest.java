@@ -48,14 +48,13 @@ class ConnectionTableTest {
     @Test
     void whenEveryConnectionIsBusyTheOldestGoes() throws Exception {
         ConnectionTable<Conn> t = new ConnectionTable<>(2, 2);
-        InetAddress a = InetAddress.getByName("10.0.0.1");
-        ConnectionTable.Entry<Conn> first = entry(a);
-        ConnectionTable.Entry<Conn> second = entry(a);
-        t.admit(first);
-        t.admit(second);
-        first.handle().busy = true;
-        second.handle().busy = true;
-        assertThat(t.admit(entry(a))).containsExactly(first);
+        java.util.List<ConnectionTable.Entry<Conn>> open = new java.util.ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            open.add(entry(InetAddress.getByName("10.0.0.1")));
+            t.admit(open.get(i));
+            open.get(i).handle().busy = true;
+        }
+        assertThat(t.admit(entry(InetAddress.getByName("10.0.0.1")))).containsExactly(open.get(0));
     }
 
     @Test
