@@ -518,43 +518,6 @@ public final class Kubelet {
     }
 
     /**
-     * One kill of the current instance, TERMINATING's inner state machine (kuberuntime_container.go
-     * killContainer, quoted): {@code PRE_STOP} while the hook is waited for ("gracePeriod =
-     * gracePeriod - m.executePreStopHook(ctx, pod, containerID, containerSpec, gracePeriod)", at
-     * most the grace period); {@code WAITING_FOR_TURN} for a sidecar on pod deletion ("gracePeriod
-     * -= int64(ordering.waitForTurn(containerName, gracePeriod))", at most what is left); then
-     * {@code SIGNALLED}: "if gracePeriod &lt; minimumGracePeriodInSeconds { gracePeriod =
-     * minimumGracePeriodInSeconds }" and StopContainer (SIGTERM, SIGKILL after that).
-     */
-    private static final class Termination {
-        enum Phase { PRE_STOP, WAITING_FOR_TURN, SIGNALLED }
-
-        final String reason;
-        final Optional<Lifecycle.Hook> preStop;
-        Phase phase;
-        /** Seconds of the grace period left. */
-        long graceLeft;
-        /** When the phase began (monotonic ns). */
-        long since;
-        /** The end of the phase's wait: the hook's deadline or the turn's. */
-        Scheduler.Cancellable deadline;
-        /** The hook's own run has not returned (it can outlive its wait). */
-        boolean hookRunning;
-
-        Termination(String reason, Optional<Lifecycle.Hook> preStop, long grace, long now) {
-            this.reason = reason;
-            this.preStop = preStop;
-            this.graceLeft = grace;
-            this.since = now;
-        }
-
-        /** Whole seconds since the phase began, truncated as the kubelet's int64(seconds). */
-        long secondsIn(long now) {
-            return (now - since) / 1_000_000_000L;
-        }
-    }
-
-    /**
      * RUNNING → TERMINATING (kuberuntime_container.go killContainer): the Killing event, then the
      * preStop hook if there is one and the grace period is above 0 (waited for at most the grace
      * period), a sidecar's turn on pod deletion, and the stop signal with what is left of the grace
