@@ -4,4 +4,6 @@ module dev.vitals.core {
 
     exports dev.vitals;
     exports dev.vitals.monitor;
+    // not API: the probe ports' shared connection policy (DESIGN.md 6b)
+    exports dev.vitals.internal to dev.vitals.server, dev.vitals.grpc;
 }

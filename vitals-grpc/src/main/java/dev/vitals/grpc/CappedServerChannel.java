@@ -1,5 +1,6 @@
 package dev.vitals.grpc;
 
+import dev.vitals.internal.ConnectionTable;
 import io.grpc.ForwardingServerCallListener;
 import io.grpc.Grpc;
 import io.grpc.Metadata;
@@ -37,8 +38,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The gRPC health port's connection cap (DESIGN.md 6c), the policy of vitals-server's
- * {@code ConnectionTable}: at the limit the newest connection is never refused (a kubelet probe is
+ * The gRPC health port's connection cap (DESIGN.md 6c): the probe ports' one connection policy,
+ * vitals-core's {@link ConnectionTable} (the HTTP probe server's too): at the limit the newest connection is never refused (a kubelet probe is
  * always a new connection); the connection that has gone longest without a call is closed to make
  * room, connections with a call open (a Watch, a Check being answered) last. A peer address at its
  * share makes room among its own connections.
@@ -70,13 +71,14 @@ import java.util.concurrent.atomic.AtomicLong;
 final class CappedServerChannel extends NioServerSocketChannel {
     private static final System.Logger LOG = System.getLogger("dev.vitals.grpc");
 
-    /** One open connection; the fields other than {@code calls} are guarded by the table's lock. */
-    private static final class Entry {
+    /** One open connection; busy while a call is open on it. */
+    private static final class Entry implements ConnectionTable.Handle {
         final Channel channel;
         final InetAddress peer;
         final SocketAddress remote;
         final AtomicInteger calls = new AtomicInteger();
-        boolean linked;
+        /** Its place in the connection table. */
+        final ConnectionTable.Entry<Entry> slot;
         /** The accepted socket; the gate's fields below are confined to the listening channel's event loop. */
         SocketChannel socket;
         /** Its key in the gate while no byte has come; null once read, closed or set up. */
@@ -89,16 +91,20 @@ final class CappedServerChannel extends NioServerSocketChannel {
             this.channel = channel;
             this.remote = remote;
             this.peer = remote instanceof InetSocketAddress a ? a.getAddress() : null;
+            this.slot = new ConnectionTable.Entry<>(this, peer);
+        }
+
+        @Override
+        public boolean busy() {
+            return calls.get() > 0;
         }
     }
 
     private final int max;
     private final int perAddress;
-    /** Oldest (opened or last called) first. */
-    private final LinkedHashSet<Entry> all = new LinkedHashSet<>();
-    private final Map<InetAddress, LinkedHashSet<Entry>> peers = new HashMap<>();
+    private final ConnectionTable<Entry> table;
+    /** The connections in the table by remote address, for the interceptor; guarded by this channel's lock. */
     private final Map<SocketAddress, Entry> byRemote = new HashMap<>();
-    private long evicted;
 
     private final AtomicLong acceptErrors = new AtomicLong();
 
@@ -128,6 +134,7 @@ final class CappedServerChannel extends NioServerSocketChannel {
     CappedServerChannel(int max, int perAddress, Duration handshake) {
         this.max = max;
         this.perAddress = perAddress;
+        this.table = new ConnectionTable<>(max, perAddress);
         this.handshakeNanos = handshake.toNanos();
         // first in the pipeline, before the ServerBootstrap's acceptor (added at registration)
         pipeline().addLast("vitals-accept-errors", new AcceptErrors());
@@ -182,7 +189,7 @@ final class CappedServerChannel extends NioServerSocketChannel {
         long evictedNow;
         synchronized (this) {
             admit(e, victims);
-            evictedNow = evicted;
+            evictedNow = table.evicted();
         }
         for (Entry v : victims) {
             if (v.key != null || v.ready != null) {
@@ -333,11 +340,9 @@ final class CappedServerChannel extends NioServerSocketChannel {
     private void setUp(Entry e) {
         ByteBuffer first = e.ready;
         e.ready = null;
-        synchronized (this) {
-            if (!e.linked) {
-                closeQuietly(e.socket); // evicted meanwhile
-                return;
-            }
+        if (!table.contains(e.slot)) {
+            closeQuietly(e.socket); // evicted meanwhile
+            return;
         }
         setUps++; // one writer: this channel's event loop
         e.channel.pipeline().addFirst("vitals-first-bytes", new FirstBytes(first));
@@ -433,89 +438,46 @@ final class CappedServerChannel extends NioServerSocketChannel {
         }
     }
 
+    /** Admits {@code e} to the table (under this channel's lock); the connections evicted go to {@code victims}. */
     private void admit(Entry e, List<Entry> victims) {
-        LinkedHashSet<Entry> own = peers.get(e.peer);
-        if (own != null && own.size() >= perAddress) {
-            evict(oldest(own), victims);
+        for (ConnectionTable.Entry<Entry> v : table.admit(e.slot)) {
+            victims.add(v.handle());
+            forget(v.handle());
         }
-        while (all.size() >= max) {
-            evict(oldest(all), victims);
-        }
-        link(e);
-    }
-
-    /** The oldest entry without a call open, else the oldest. */
-    private static Entry oldest(LinkedHashSet<Entry> list) {
-        Iterator<Entry> it = list.iterator();
-        Entry first = it.next();
-        for (Entry x = first; ; x = it.next()) {
-            if (x.calls.get() == 0) {
-                return x;
-            }
-            if (!it.hasNext()) {
-                return first;
-            }
-        }
-    }
-
-    private void evict(Entry v, List<Entry> victims) {
-        unlink(v);
-        victims.add(v);
-        evicted++;
-    }
-
-    private void link(Entry e) {
-        e.linked = true;
-        all.add(e);
-        peers.computeIfAbsent(e.peer, k -> new LinkedHashSet<>()).add(e);
         if (e.remote != null) {
             byRemote.put(e.remote, e);
         }
     }
 
-    private void unlink(Entry e) {
-        e.linked = false;
-        all.remove(e);
-        LinkedHashSet<Entry> own = peers.get(e.peer);
-        if (own != null) {
-            own.remove(e);
-            if (own.isEmpty()) {
-                peers.remove(e.peer);
-            }
-        }
+    private void forget(Entry e) {
         if (e.remote != null) {
             byRemote.remove(e.remote, e);
         }
     }
 
     private synchronized void remove(Entry e) {
-        if (e.linked) {
-            unlink(e);
-        }
+        table.remove(e.slot);
+        forget(e);
     }
 
-    /** A call started on the connection from {@code remote}: it becomes the youngest and busy. */
+    /** A call started on the connection from {@code remote}: it becomes the youngest and busy; null if not in the table. */
     private synchronized Entry called(SocketAddress remote) {
         Entry e = remote == null ? null : byRemote.get(remote);
-        if (e != null && e.linked) {
-            e.calls.incrementAndGet();
-            all.remove(e);
-            all.add(e);
-            LinkedHashSet<Entry> own = peers.get(e.peer);
-            own.remove(e);
-            own.add(e);
+        if (e == null || !table.answered(e.slot)) {
+            return null;
         }
+        e.calls.incrementAndGet();
         return e;
     }
 
     /** @return connections open now */
-    synchronized int open() {
-        return all.size();
+    int open() {
+        return table.size();
     }
 
     /** @return connections closed to make room so far */
-    synchronized long evicted() {
-        return evicted;
+    long evicted() {
+        return table.evicted();
     }
 
     /** Marks connections with calls open, so the cap passes over them while it can. */

@@ -139,40 +139,113 @@ public final class Simulation {
                 System.getLogger("dev.vitals.kubesim").log(System.Logger.Level.WARNING, "listener failed", ex);
             }
         };
-        Map<String, FaultProxy> proxies = new LinkedHashMap<>();
-        List<LoadGenerator.Handle> loads = Collections.synchronizedList(new ArrayList<>());
-        Kubelet kubelet = new Kubelet(pod, options, time, runtime, executor, sink);
-        java.util.concurrent.atomic.AtomicBoolean paused = new java.util.concurrent.atomic.AtomicBoolean();
-        java.util.concurrent.atomic.AtomicBoolean ended = new java.util.concurrent.atomic.AtomicBoolean();
-        List<String> late = Collections.synchronizedList(new ArrayList<>());
-        int[] restarts = new int[1];
-        Optional<ContainerRuntime.Instance>[] last = new Optional[] {Optional.empty()};
-        long[] startedAt = {time.monotonicTime()};
+        Run run = new Run(new Kubelet(pod, options, time, runtime, executor, sink));
         InterruptedException interrupted = null;
         try {
             for (FaultProxy.Spec s : proxySpecs) {
-                proxies.put(s.name(), new FaultProxy(s).start());
+                run.proxies.put(s.name(), new FaultProxy(s).start());
             }
-            long start = time.monotonicTime();
-            startedAt[0] = start;
+            run.startedAt = time.monotonicTime();
             try {
                 time.runAndWait(() -> {
-                    kubelet.start();
+                    run.kubelet.start();
                     for (Scenario.Step a : scenario.actions()) {
-                        time.schedule(a.at().toNanos(), () -> perform(a.action(), kubelet, proxies, loads, paused, ended, late));
+                        time.schedule(a.at().toNanos(), () -> run.perform(a.action()));
                     }
                 });
-                time.awaitUntil(start + duration.toNanos());
+                time.awaitUntil(run.startedAt + duration.toNanos());
             } catch (InterruptedException e) {
                 interrupted = e; // a signal (vitals simulate's Ctrl-C): stop as at the end, keep what was measured
                 Thread.interrupted();
             }
             time.runAndWait(() -> {
-                kubelet.stop();
-                restarts[0] = kubelet.restartCount();
-                last[0] = kubelet.instanceToShutDown();
+                run.kubelet.stop();
+                run.restarts = run.kubelet.restartCount();
+                run.last = run.kubelet.instanceToShutDown();
             });
         } finally {
+            run.tearDown();
+        }
+        synchronized (run.late) {
+            for (String text : run.late) {
+                events.add(new SimEvent(duration, SimEvent.Type.ACTION, 0, Optional.empty(),
+                        Optional.empty(), Optional.empty(), text));
+            }
+        }
+        if (interrupted != null) {
+            Duration ran = Duration.ofNanos(Math.max(0, Math.min(duration.toNanos(), time.monotonicTime() - run.startedAt)));
+            Thread.currentThread().interrupt();
+            throw new Interrupted(new SimulationResult(events, ran, run.restarts, List.of(), target,
+                    limits.map(dev.vitals.kubesim.runtime.ResourceLimits::report)), ran);
+        }
+        return new SimulationResult(events, duration, run.restarts, scenario.expectations(), target,
+                limits.map(dev.vitals.kubesim.runtime.ResourceLimits::report));
+    }
+
+    /**
+     * One run's state: the kubelet model, the scenario's proxies and loads, whether the container
+     * is left paused, and what is noted after the end. The kubelet thread schedules its actions
+     * ({@link #perform}); the caller's thread tears it down.
+     */
+    private final class Run {
+        final Kubelet kubelet;
+        final String podIp = options.podIp();
+        final Map<String, FaultProxy> proxies = new LinkedHashMap<>();
+        final List<LoadGenerator.Handle> loads = Collections.synchronizedList(new ArrayList<>());
+        final java.util.concurrent.atomic.AtomicBoolean paused = new java.util.concurrent.atomic.AtomicBoolean();
+        final java.util.concurrent.atomic.AtomicBoolean ended = new java.util.concurrent.atomic.AtomicBoolean();
+        /** Notes that come after the run ended (a load cancelled with it), added at its end. */
+        final List<String> late = Collections.synchronizedList(new ArrayList<>());
+        /** Set on the kubelet thread at the end, read after it. */
+        volatile int restarts;
+        volatile Optional<ContainerRuntime.Instance> last = Optional.empty();
+        volatile long startedAt = time.monotonicTime();
+
+        Run(Kubelet kubelet) {
+            this.kubelet = kubelet;
+        }
+
+        /**
+         * Runs on the kubelet thread: reads the state it needs, then has {@link ActionRunner} do
+         * the work off that thread; a pod deletion is a kubelet decision and stays on it.
+         */
+        void perform(Action a) {
+            ActionTarget target = new ActionTarget(this, kubelet.currentInstance());
+            if (a instanceof Action.Delete || a instanceof Action.KubeletRestart) {
+                kubelet.note(SimEvent.Type.ACTION, a.describe());
+                ActionRunner.perform(a, target, stats -> { });
+                return;
+            }
+            time.offload(() -> {
+                String outcome;
+                try {
+                    // a load still running when the run ends is cancelled with it; its totals go in the report
+                    outcome = ActionRunner.perform(a, target, stats -> {
+                        if (ended.get()) {
+                            late.add("load ended with the run: " + stats);
+                        } else {
+                            note("load finished: " + stats, "load ended with the run: " + stats);
+                        }
+                    });
+                } catch (RuntimeException e) {
+                    outcome = " failed: " + e.getMessage();
+                }
+                String text = a.describe() + outcome;
+                note(text, text);
+            });
+        }
+
+        /** From any thread: a note on the kubelet thread, or {@code lateText} after the end if time is closed. */
+        private void note(String text, String lateText) {
+            try {
+                time.schedule(0, () -> kubelet.note(SimEvent.Type.ACTION, text));
+            } catch (java.util.concurrent.RejectedExecutionException e) {
+                late.add(lateText);
+            }
+        }
+
+        /** The end: loads cancelled, proxies closed, the last instance resumed and shut down, time closed. */
+        void tearDown() {
             ended.set(true);
             List<LoadGenerator.Handle> running;
             synchronized (loads) {
@@ -180,8 +253,8 @@ public final class Simulation {
             }
             running.forEach(LoadGenerator.Handle::cancel);
             proxies.values().forEach(FaultProxy::close);
-            if (last[0].isPresent()) {
-                ContainerRuntime.Instance i = last[0].get();
+            if (last.isPresent()) {
+                ContainerRuntime.Instance i = last.get();
                 if (paused.get()) {
                     safely(i::resume);
                 }
@@ -190,20 +263,46 @@ public final class Simulation {
             executor.close();
             time.close();
         }
-        synchronized (late) {
-            for (String text : late) {
-                events.add(new SimEvent(duration, SimEvent.Type.ACTION, 0, Optional.empty(),
-                        Optional.empty(), Optional.empty(), text));
+    }
+
+    /**
+     * What one action acts on ({@link ActionRunner.Target}): the run, and the container instance
+     * read on the kubelet thread when the action came due.
+     */
+    private record ActionTarget(Run run, Optional<ContainerRuntime.Instance> instance) implements ActionRunner.Target {
+        @Override
+        public FaultProxy proxy(String name) {
+            FaultProxy p = run.proxies.get(name);
+            if (p == null) {
+                throw new IllegalStateException("no proxy named " + name);
             }
+            return p;
         }
-        if (interrupted != null) {
-            Duration ran = Duration.ofNanos(Math.max(0, Math.min(duration.toNanos(), time.monotonicTime() - startedAt[0])));
-            Thread.currentThread().interrupt();
-            throw new Interrupted(new SimulationResult(events, ran, restarts[0], List.of(), target,
-                    limits.map(dev.vitals.kubesim.runtime.ResourceLimits::report)), ran);
+
+        @Override
+        public String podIp() {
+            return run.podIp;
         }
-        return new SimulationResult(events, duration, restarts[0], scenario.expectations(), target,
-                limits.map(dev.vitals.kubesim.runtime.ResourceLimits::report));
+
+        @Override
+        public void loadStarted(LoadGenerator.Handle handle) {
+            run.loads.add(handle);
+        }
+
+        @Override
+        public void paused(boolean p) {
+            run.paused.set(p);
+        }
+
+        @Override
+        public void deletePod(Optional<Duration> grace) {
+            run.kubelet.deletePod(grace);
+        }
+
+        @Override
+        public void restartKubelet() {
+            run.kubelet.restartKubelet();
+        }
     }
 
     /**
@@ -241,86 +340,6 @@ public final class Simulation {
         } catch (RuntimeException ignored) {
             // best effort at teardown
         }
-    }
-
-    /**
-     * Runs on the kubelet thread: reads the state it needs, then has {@link ActionRunner} do
-     * the work off that thread; a pod deletion is a kubelet decision and stays on it.
-     */
-    private void perform(Action a, Kubelet kubelet, Map<String, FaultProxy> proxies,
-            List<LoadGenerator.Handle> loads, java.util.concurrent.atomic.AtomicBoolean paused,
-            java.util.concurrent.atomic.AtomicBoolean ended, List<String> late) {
-        Optional<ContainerRuntime.Instance> instance = kubelet.currentInstance();
-        ActionRunner.Target target = new ActionRunner.Target() {
-            @Override
-            public FaultProxy proxy(String name) {
-                FaultProxy p = proxies.get(name);
-                if (p == null) {
-                    throw new IllegalStateException("no proxy named " + name);
-                }
-                return p;
-            }
-
-            @Override
-            public Optional<ContainerRuntime.Instance> instance() {
-                return instance;
-            }
-
-            @Override
-            public String podIp() {
-                return options.podIp();
-            }
-
-            @Override
-            public void loadStarted(LoadGenerator.Handle handle) {
-                loads.add(handle);
-            }
-
-            @Override
-            public void paused(boolean p) {
-                paused.set(p);
-            }
-
-            @Override
-            public void deletePod(Optional<Duration> grace) {
-                kubelet.deletePod(grace);
-            }
-
-            @Override
-            public void restartKubelet() {
-                kubelet.restartKubelet();
-            }
-        };
-        if (a instanceof Action.Delete || a instanceof Action.KubeletRestart) {
-            kubelet.note(SimEvent.Type.ACTION, a.describe());
-            ActionRunner.perform(a, target, stats -> { });
-            return;
-        }
-        time.offload(() -> {
-            String outcome;
-            try {
-                outcome = ActionRunner.perform(a, target, stats -> {
-                    // a load still running when the run ends is cancelled with it; its totals go in the report
-                    if (ended.get()) {
-                        late.add("load ended with the run: " + stats);
-                        return;
-                    }
-                    try {
-                        time.schedule(0, () -> kubelet.note(SimEvent.Type.ACTION, "load finished: " + stats));
-                    } catch (java.util.concurrent.RejectedExecutionException e) {
-                        late.add("load ended with the run: " + stats);
-                    }
-                });
-            } catch (RuntimeException e) {
-                outcome = " failed: " + e.getMessage();
-            }
-            String text = a.describe() + outcome;
-            try {
-                time.schedule(0, () -> kubelet.note(SimEvent.Type.ACTION, text));
-            } catch (java.util.concurrent.RejectedExecutionException e) {
-                late.add(text);
-            }
-        });
     }
 
     /** Builder; not thread-safe. */

@@ -29,10 +29,18 @@ final class Http1Parser {
     static final ProbeResponse MALFORMED = ProbeRouter.badRequest("malformed HTTP request");
     static final ProbeResponse UNSUPPORTED_VERSION = ProbeRouter.badRequest("unsupported HTTP version");
 
-    private static final int START = 0;
-    private static final int LINE = 1;
-    private static final int HEADERS = 2;
-    private static final int DONE = 3;
+    /** Where the parser is in the byte stream. */
+    private enum State {
+        /** Between requests: empty lines are skipped. */
+        START,
+        /** In the request line. */
+        LINE,
+        /** In the header block. */
+        HEADERS,
+        /** After a failure or a request with a body: everything further is dropped; terminal. */
+        DONE
+    }
+
     private static final int INITIAL_LINE = 128;
 
     private static final byte[] CONTENT_LENGTH = ascii("content-length");
@@ -71,7 +79,7 @@ final class Http1Parser {
     }
 
     private final int max;
-    private int state = START;
+    private State state = State.START;
     private byte[] line = new byte[INITIAL_LINE];
     private int len;
     private int block;
@@ -97,24 +105,24 @@ final class Http1Parser {
      */
     Request next(ByteBuffer in) {
         while (in.hasRemaining()) {
-            if (state == DONE) {
+            if (state == State.DONE) {
                 in.position(in.limit());
                 return null;
             }
             byte b = in.get();
-            if (isControl(b) && !(b == '\t' && state == HEADERS)) {
+            if (isControl(b) && !(b == '\t' && state == State.HEADERS)) {
                 // No request line or header may hold one (a tab only between a header's name and
                 // value's ends): fail now rather than wait for a newline that a TLS ClientHello or
                 // binary noise never sends.
                 return fail(MALFORMED, "control character 0x" + Integer.toHexString(b & 0xff)
-                        + (state == HEADERS ? " in a header line" : " in the request line"));
+                        + (state == State.HEADERS ? " in a header line" : " in the request line"));
             }
             switch (state) {
                 case START:
                     if (b == '\r' || b == '\n') {
                         continue;
                     }
-                    state = LINE;
+                    state = State.LINE;
                     // the first byte of the request line
                     append(b);
                     break;
@@ -124,7 +132,7 @@ final class Http1Parser {
                         if (failed != null) {
                             return failed;
                         }
-                        state = HEADERS;
+                        state = State.HEADERS;
                         block = 0;
                         len = 0;
                     } else if (len >= max) {
@@ -168,7 +176,7 @@ final class Http1Parser {
     }
 
     private Request fail(ProbeResponse response, String cause) {
-        state = DONE;
+        state = State.DONE;
         line = null;
         return Request.failed(response, cause);
     }
@@ -294,7 +302,7 @@ final class Http1Parser {
         if (line.length > 4 * INITIAL_LINE) {
             line = new byte[INITIAL_LINE]; // a large head leaves no large buffer behind
         }
-        state = body ? DONE : START;
+        state = body ? State.DONE : State.START;
         return r;
     }
 

@@ -146,7 +146,7 @@ final class NettyTransport implements ServerTransport {
             this.channel = channel;
             InetSocketAddress remote = channel.remoteAddress();
             InetAddress peer = remote == null ? null : remote.getAddress();
-            this.connection = new ProbeConnection(server, responder, this, peer);
+            this.connection = new ProbeConnection(server.connectionSettings(), responder, this, peer);
         }
 
         // -------------------------------------------------------------- channel → connection

@@ -430,7 +430,7 @@ final class NioTransport implements ServerTransport {
             this.loop = loop;
             this.ch = ch;
             this.remote = remote;
-            this.connection = new ProbeConnection(server, responder, this, peer);
+            this.connection = new ProbeConnection(server.connectionSettings(), responder, this, peer);
         }
 
         /** Registers with the loop's selector; the read deadline runs from here (the opening). */

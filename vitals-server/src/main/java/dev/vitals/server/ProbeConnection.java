@@ -1,5 +1,7 @@
 package dev.vitals.server;
 
+import dev.vitals.Clock;
+import dev.vitals.internal.ConnectionTable;
 import java.lang.System.Logger.Level;
 import java.net.InetAddress;
 import java.nio.ByteBuffer;
@@ -82,6 +84,48 @@ final class ProbeConnection implements ConnectionTable.Handle {
         Object remote();
     }
 
+    /**
+     * What a connection reads from its server — limits, deadlines, whether the server stops, the
+     * clock the deadlines run on — and the connection table it is in. {@link ProbeServer}
+     * implements it privately; a test gives a manual clock. Thread-safe.
+     */
+    interface Settings {
+        /** @return the longest request head, in bytes (431 beyond it) */
+        int maxHeaderSize();
+
+        /** @return how long a request may take to arrive from its first byte, in nanoseconds */
+        long readTimeoutNanos();
+
+        /** @return how long a kept-alive connection may sit without a byte, in nanoseconds */
+        long idleTimeoutNanos();
+
+        /** @return whether the server is stopping: no answer keeps its connection alive then */
+        boolean stopping();
+
+        /** @return the monotonic clock of the deadlines */
+        Clock clock();
+
+        /** @return the server's connection table (DESIGN.md 6b) */
+        ConnectionTable<ProbeConnection> table();
+    }
+
+    /**
+     * Where the connection is. Deadlines hold in {@code READING} (the read timeout from the
+     * request's first byte) and {@code IDLE} (the idle timeout), none elsewhere.
+     */
+    enum Phase {
+        /** A request is expected or arriving: the read deadline runs. */
+        READING,
+        /** Kept alive after an answer, no byte of the next request yet: the idle deadline runs. */
+        IDLE,
+        /** An on-demand evaluation prepares the answer; pipelined requests queue behind it. */
+        ANSWERING,
+        /** Closing: lingering after its last answer, or asked to close; input is dropped. */
+        CLOSING,
+        /** Closed; terminal. */
+        CLOSED
+    }
+
     /** A timer armed by {@link Io#schedule}. */
     interface Timer {
         /** Cancels it; a timer that ran or was cancelled stays so. */
@@ -104,54 +148,60 @@ final class ProbeConnection implements ConnectionTable.Handle {
     /** Longest wait for a client to close after the last answer on a closing connection. */
     static final long LINGER_MILLIS = 2000;
 
-    private final ProbeServer server;
+    private final Settings settings;
+    private final Clock clock;
     private final ProbeResponder responder;
     private final Io io;
-    private final ConnectionTable.Entry entry;
+    private final ConnectionTable.Entry<ProbeConnection> entry;
     private final Http1Parser parser;
-    // deadlines
-    private boolean reading = true;
-    private boolean hasDeadline;
+    /** Written on the loop only; volatile for {@link #busy()}, which the table reads from any thread. */
+    private volatile Phase phase = Phase.READING;
+    // the deadline of READING or IDLE, and the one lazily re-armed timer that enforces it
     private long deadline;
     private Timer timer;
     private long timerAt;
-    // requests and answers
-    private boolean busy;
-    private boolean closing;
-    private boolean closed;
+    // output and logging
     private boolean needsFlush;
     private boolean errorLogged;
     private Pending pending;
     private final ArrayDeque<Http1Parser.Request> queued = new ArrayDeque<>(2);
 
     /**
+     * @param settings the server's limits, deadlines, clock and connection table
+     * @param responder answers routes
      * @param io the adapter that moves this connection's bytes
      * @param peer the peer's address, for the connection table's per-address share; null if unknown
      */
-    ProbeConnection(ProbeServer server, ProbeResponder responder, Io io, InetAddress peer) {
-        this.server = server;
+    ProbeConnection(Settings settings, ProbeResponder responder, Io io, InetAddress peer) {
+        this.settings = settings;
+        this.clock = settings.clock();
         this.responder = responder;
         this.io = io;
-        this.entry = new ConnectionTable.Entry(this, peer);
-        this.parser = new Http1Parser(server.maxHeaderSize());
+        this.entry = new ConnectionTable.Entry<>(this, peer);
+        this.parser = new Http1Parser(settings.maxHeaderSize());
+    }
+
+    /** @return where the connection is */
+    Phase phase() {
+        return phase;
     }
 
     /** @return this connection's entry in the server's connection table */
-    ConnectionTable.Entry entry() {
+    ConnectionTable.Entry<ProbeConnection> entry() {
         return entry;
     }
 
-    /** @return whether an answer is being prepared (an on-demand evaluation runs) */
-    boolean busy() {
-        return busy;
+    /** @return whether an answer is being prepared (an on-demand evaluation runs); thread-safe */
+    @Override
+    public boolean busy() {
+        return phase == Phase.ANSWERING;
     }
 
     // ------------------------------------------------------------------ events from the adapter
 
     /** The connection is open and read from: the first request's read deadline runs from now. */
     void opened() {
-        reading = true;
-        setDeadline(System.nanoTime() + server.readTimeoutNanos());
+        await(Phase.READING, settings.readTimeoutNanos());
     }
 
     /**
@@ -159,15 +209,14 @@ final class ProbeConnection implements ConnectionTable.Handle {
      * connection drops what it reads.
      */
     void read(ByteBuffer in) {
-        if (closing || !in.hasRemaining()) {
+        if (closing() || !in.hasRemaining()) {
             return;
         }
-        if (!reading && !busy) {
+        if (phase == Phase.IDLE) {
             // The first byte of a request: its read deadline runs from here, later bytes never push it back.
-            reading = true;
-            setDeadline(System.nanoTime() + server.readTimeoutNanos());
+            await(Phase.READING, settings.readTimeoutNanos());
         }
-        while (!closing) {
+        while (!closing()) {
             Http1Parser.Request req = parser.next(in);
             if (req == null) {
                 break;
@@ -188,12 +237,10 @@ final class ProbeConnection implements ConnectionTable.Handle {
 
     /** The connection is closed (whoever closed it). Idempotent. */
     void closed() {
-        if (closed) {
+        if (phase == Phase.CLOSED) {
             return;
         }
-        closed = true;
-        closing = true;
-        hasDeadline = false;
+        phase = Phase.CLOSED;
         if (timer != null) {
             timer.cancel();
             timer = null;
@@ -205,15 +252,15 @@ final class ProbeConnection implements ConnectionTable.Handle {
             }
             pending = null;
         }
-        busy = false;
-        entry.busy = false;
         queued.clear();
-        server.closed(entry);
+        settings.table().remove(entry);
     }
 
-    /** The connection table chose this connection to make room: closed on its loop, at once if there. */
-    @Override
-    public void evict() {
+    /**
+     * The connection table chose this connection to make room: closed on its loop, at once if
+     * there. Called from any thread.
+     */
+    void evict() {
         if (io.inLoop()) {
             evictNow(); // at once: the descriptor is free before the next accept
         } else {
@@ -222,7 +269,7 @@ final class ProbeConnection implements ConnectionTable.Handle {
     }
 
     private void evictNow() {
-        if (!closed) {
+        if (phase != Phase.CLOSED) {
             LOG.log(Level.TRACE, () -> "probe connection " + io.remote() + " closed to make room for a newer one");
             close();
         }
@@ -230,51 +277,59 @@ final class ProbeConnection implements ConnectionTable.Handle {
 
     /** Closes the connection unless an answer is being prepared; used by a graceful stop. */
     void closeIfIdle() {
-        if (!busy && !closed) {
+        if (phase != Phase.ANSWERING && phase != Phase.CLOSED) {
             close();
         }
     }
 
     private void close() {
-        closing = true;
-        hasDeadline = false;
+        if (phase != Phase.CLOSED) {
+            phase = Phase.CLOSING;
+        }
         io.close();
+    }
+
+    /** @return whether the connection is closing or closed: input is dropped, nothing more is answered */
+    private boolean closing() {
+        return phase == Phase.CLOSING || phase == Phase.CLOSED;
     }
 
     // ------------------------------------------------------------------ deadlines
 
-    private void setDeadline(long at) {
+    /** Enters {@code READING} or {@code IDLE}, whose deadline is {@code timeoutNanos} from now. */
+    private void await(Phase next, long timeoutNanos) {
+        phase = next;
+        long at = clock.monotonicTime() + timeoutNanos;
         deadline = at;
-        hasDeadline = true;
         if (timer == null || at - timerAt < 0) {
             if (timer != null) {
                 timer.cancel();
             }
             timerAt = at;
-            timer = io.schedule(at - System.nanoTime(), this::onTimer);
+            timer = io.schedule(at - clock.monotonicTime(), this::onTimer);
         }
     }
 
     private void onTimer() {
         timer = null;
-        if (!hasDeadline || closed) {
+        if (phase != Phase.READING && phase != Phase.IDLE) {
             return;
         }
-        long left = deadline - System.nanoTime();
+        long left = deadline - clock.monotonicTime();
         if (left > 0) {
             timerAt = deadline;
             timer = io.schedule(left, this::onTimer);
             return;
         }
         LOG.log(Level.DEBUG, () -> "probe connection " + io.remote() + " closed: "
-                + (reading ? "no complete request within the read timeout" : "idle timeout"));
+                + (phase == Phase.READING ? "no complete request within the read timeout" : "idle timeout"));
         close();
     }
 
     // ------------------------------------------------------------------ answering
 
     private void onRequest(Http1Parser.Request req) {
-        if (busy) {
+        if (phase == Phase.ANSWERING) {
             if (queued.size() >= MAX_QUEUED) {
                 LOG.log(Level.DEBUG, () -> "probe connection " + io.remote() + " closed: more than " + MAX_QUEUED
                         + " pipelined requests");
@@ -288,8 +343,6 @@ final class ProbeConnection implements ConnectionTable.Handle {
     }
 
     private void process(Http1Parser.Request req) {
-        reading = false;
-        hasDeadline = false;
         if (req.failure != null) {
             LOG.log(Level.DEBUG, () -> "probe connection " + io.remote() + ": bad request, " + req.failure.status()
                     + " and closing: " + req.cause);
@@ -297,15 +350,14 @@ final class ProbeConnection implements ConnectionTable.Handle {
             return;
         }
         boolean head = "HEAD".equals(req.method);
-        boolean keepAlive = req.keepAlive && !req.hasBody && !server.isStopping();
+        boolean keepAlive = req.keepAlive && !req.hasBody && !settings.stopping();
         Route route = responder.router().route(req.method, req.target, req.authorization);
         if (!responder.needsEvaluation(route)) {
             write(responder.answerNow(route), head, keepAlive, req.http10);
             return;
         }
         // On-demand checks: evaluate on Vitals' executor, answer back on the loop.
-        busy = true;
-        entry.busy = true;
+        phase = Phase.ANSWERING;
         Pending p = new Pending(head, keepAlive, req.http10);
         pending = p;
         long safetyMillis = responder.wait(route).toMillis() + SAFETY_MARGIN_MILLIS;
@@ -332,32 +384,28 @@ final class ProbeConnection implements ConnectionTable.Handle {
         p.done = true;
         p.safety.cancel();
         pending = null;
-        busy = false;
-        entry.busy = false;
-        if (closing) {
+        if (closing()) {
             return;
         }
-        write(response, p.head, p.keepAlive && !server.isStopping(), p.http10);
-        while (!busy && !closing && !queued.isEmpty()) {
+        write(response, p.head, p.keepAlive && !settings.stopping(), p.http10);
+        while (phase != Phase.ANSWERING && !closing() && !queued.isEmpty()) {
             process(queued.poll());
         }
         flush();
     }
 
     private void write(ProbeResponse r, boolean head, boolean keepAlive, boolean http10) {
-        server.answered(entry);
+        settings.table().answered(entry);
         io.write(r.head(), !keepAlive ? CONNECTION_CLOSE : http10 ? CONNECTION_KEEP_ALIVE : END, head ? NOTHING : r.body());
         if (!keepAlive) {
-            closing = true;
-            hasDeadline = false;
+            phase = Phase.CLOSING;
             needsFlush = false;
-            long linger = Math.min(LINGER_MILLIS, TimeUnit.NANOSECONDS.toMillis(server.readTimeoutNanos()));
+            long linger = Math.min(LINGER_MILLIS, TimeUnit.NANOSECONDS.toMillis(settings.readTimeoutNanos()));
             io.closeAfterWriting(Math.max(1, linger));
             return;
         }
         needsFlush = true;
-        reading = false;
-        setDeadline(System.nanoTime() + server.idleTimeoutNanos());
+        await(Phase.IDLE, settings.idleTimeoutNanos());
     }
 
     private void flush() {

@@ -1,6 +1,7 @@
 package dev.vitals.server;
 
 import dev.vitals.HealthRegistry;
+import dev.vitals.internal.ConnectionTable;
 import java.lang.System.Logger.Level;
 import java.net.BindException;
 import java.net.InetAddress;
@@ -87,7 +88,8 @@ public final class ProbeServer implements AutoCloseable {
     private final long idleTimeoutNanos;
 
     private final Object lifecycle = new Object();
-    private final ConnectionTable table;
+    private final ConnectionTable<ProbeConnection> table;
+    private final ProbeConnection.Settings connectionSettings = new ConnectionSettings();
     private State state = State.NEW;
     private volatile boolean stopping;
     private ServerTransport transportImpl;
@@ -138,7 +140,7 @@ public final class ProbeServer implements AutoCloseable {
         this.detailsPolicy = b.detailsPolicy;
         this.readTimeoutNanos = readTimeout.toNanos();
         this.idleTimeoutNanos = idleTimeout.toNanos();
-        this.table = new ConnectionTable(maxConnections, maxConnectionsPerAddress);
+        this.table = new ConnectionTable<>(maxConnections, maxConnectionsPerAddress);
     }
 
     /**
@@ -271,20 +273,15 @@ public final class ProbeServer implements AutoCloseable {
      * asks the connections chosen to make room to close (at once when on their own event loop,
      * so the descriptor is free before the next accept). Called by a transport on accept.
      */
-    void admit(ConnectionTable.Entry entry) {
-        for (ConnectionTable.Entry victim : table.admit(entry)) {
+    void admit(ConnectionTable.Entry<ProbeConnection> entry) {
+        for (ConnectionTable.Entry<ProbeConnection> victim : table.admit(entry)) {
             long n = table.evicted();
             if (n == 1 || n % 1000 == 0) {
                 LOG.log(Level.DEBUG, "probe server at its limit of " + maxConnections + " connections (" + maxConnectionsPerAddress
-                        + " per address): closed the longest-unanswered one, from " + victim.peer + " (" + n + " so far)");
+                        + " per address): closed the longest-unanswered one, from " + victim.peer() + " (" + n + " so far)");
             }
-            victim.handle.evict();
+            victim.handle().evict();
         }
-    }
-
-    /** A transport closed a connection; does nothing if it was evicted or removed before. */
-    void closed(ConnectionTable.Entry entry) {
-        table.remove(entry);
     }
 
     /**
@@ -428,20 +425,42 @@ public final class ProbeServer implements AutoCloseable {
         return transport;
     }
 
-    void answered(ConnectionTable.Entry entry) {
-        table.answered(entry);
+    /** @return what each connection reads from this server (limits, deadlines, clock, table), for the transports */
+    ProbeConnection.Settings connectionSettings() {
+        return connectionSettings;
     }
 
-    boolean isStopping() {
-        return stopping;
-    }
+    /** {@link ProbeConnection.Settings} of this server: its fields, the system clock and its table. */
+    private final class ConnectionSettings implements ProbeConnection.Settings {
+        @Override
+        public int maxHeaderSize() {
+            return maxHeaderSize;
+        }
 
-    long readTimeoutNanos() {
-        return readTimeoutNanos;
-    }
+        @Override
+        public long readTimeoutNanos() {
+            return readTimeoutNanos;
+        }
 
-    long idleTimeoutNanos() {
-        return idleTimeoutNanos;
+        @Override
+        public long idleTimeoutNanos() {
+            return idleTimeoutNanos;
+        }
+
+        @Override
+        public boolean stopping() {
+            return stopping;
+        }
+
+        @Override
+        public dev.vitals.Clock clock() {
+            return dev.vitals.Clock.SYSTEM;
+        }
+
+        @Override
+        public ConnectionTable<ProbeConnection> table() {
+            return table;
+        }
     }
 
     private String describePort() {

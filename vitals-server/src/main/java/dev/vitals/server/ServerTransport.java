@@ -7,7 +7,7 @@ import java.net.InetSocketAddress;
  * writing bytes and running timers on event-loop threads of its own. Two implementations:
  * {@link NioTransport} ({@link ProbeServer.Transport#JDK}, java.nio only, the default) and
  * {@link NettyTransport} ({@link ProbeServer.Transport#NETTY}). Both admit connections through
- * the server's {@link ConnectionTable} ({@link ProbeServer#admit}) and give each one a
+ * the server's connection table ({@link ProbeServer#admit}) and give each one a
  * {@link ProbeConnection}, the one state machine that parses, decides and answers, so the HTTP
  * contract, limits and deadlines are the same by construction (the class Javadoc of
  * {@link ProbeServer}, DESIGN.md sections 6, 6a and 6b).

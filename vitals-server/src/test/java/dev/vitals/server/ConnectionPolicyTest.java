@@ -37,53 +37,7 @@ class ConnectionPolicyTest {
         }
     }
 
-    // ---------------------------------------------------------------- the table alone
-
-    @Test
-    void atTheLimitTheLongestUnansweredConnectionGoesNeverTheNewest() throws Exception {
-        ConnectionTable t = new ConnectionTable(3, 3);
-        InetAddress a = InetAddress.getByName("10.0.0.1");
-        ConnectionTable.Entry first = entry(a);
-        ConnectionTable.Entry second = entry(a);
-        ConnectionTable.Entry third = entry(a);
-        assertThat(t.admit(first)).isEmpty();
-        assertThat(t.admit(second)).isEmpty();
-        assertThat(t.admit(third)).isEmpty();
-        t.answered(first); // a kept-alive connection just answered becomes the youngest
-
-        ConnectionTable.Entry fourth = entry(a);
-        assertThat(t.admit(fourth)).containsExactly(second);
-        third.busy = true; // its answer is being prepared: passed over
-        assertThat(t.admit(entry(a))).containsExactly(first);
-        assertThat(t.size()).isEqualTo(3);
-        assertThat(t.evicted()).isEqualTo(2);
-    }
-
-    @Test
-    void anAddressAtItsShareMakesRoomAmongItsOwnConnections() throws Exception {
-        ConnectionTable t = new ConnectionTable(10, 2);
-        InetAddress flooder = InetAddress.getByName("10.0.0.66");
-        InetAddress scraper = InetAddress.getByName("10.0.0.7");
-        ConnectionTable.Entry kept = entry(scraper);
-        t.admit(kept); // the oldest of all
-        ConnectionTable.Entry f1 = entry(flooder);
-        ConnectionTable.Entry f2 = entry(flooder);
-        t.admit(f1);
-        t.admit(f2);
-
-        assertThat(t.admit(entry(flooder))).containsExactly(f1);
-        assertThat(t.admit(entry(flooder))).containsExactly(f2);
-        assertThat(t.size()).isEqualTo(3);
-        assertThat(t.addresses()).isEqualTo(2);
-        t.remove(kept);
-        t.remove(kept); // twice: no effect
-        assertThat(t.size()).isEqualTo(2);
-        assertThat(t.addresses()).isEqualTo(1);
-    }
-
-    private static ConnectionTable.Entry entry(InetAddress peer) {
-        return new ConnectionTable.Entry(() -> { }, peer);
-    }
+    // the table alone: vitals-core's ConnectionTableTest (the same policy serves the gRPC port)
 
     // ---------------------------------------------------------------- on a real server
 

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.vitals.Groups;
 import dev.vitals.HealthRegistry;
 import dev.vitals.Status;
+import dev.vitals.internal.ConnectionTable;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -18,22 +19,21 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The connection state machine alone, without a socket or a thread: bytes in, answers and
- * decisions out through {@link MemoryIo}, an in-memory {@link ProbeConnection.Io}. The table of
+ * decisions out through {@link MemoryIo}, an in-memory {@link ProbeConnection.Io}, on a manual clock
+ * ({@link ManualSettings}: its deadlines move only when the test says). The table of
  * {@link Heads} is checked once here, under every way of splitting each row's bytes into reads
  * (whole, in two at every position, byte by byte); both transports run this same machine.
  */
 class ProbeConnectionTest {
     static HealthRegistry registry;
-    static ProbeServer server;
     static ProbeResponder responder;
+    private static final Duration READ_TIMEOUT = Duration.ofMillis(200);
 
     @BeforeAll
     static void setUp() {
         registry = Heads.registry();
         await().atMost(Duration.ofSeconds(10)).until(() -> registry.report(Groups.LIVENESS).status() == Status.UP
                 && registry.report(Groups.READINESS).status() == Status.DOWN);
-        server = ProbeServer.builder(registry).maxHeaderSize(Heads.MAX_HEADER_SIZE).readTimeout(Duration.ofMillis(200))
-                .build();
         responder = new ProbeResponder(registry, new ProbeRouter(Catalog.of(registry), "", DetailsPolicy.never()));
     }
 
@@ -93,10 +93,12 @@ class ProbeConnectionTest {
             c.read(ByteBuffer.wrap(new byte[] {b}));
         }
         assertThat(io.timers).as("bytes arm no later timer").hasSize(1);
-        long due = io.timers.get(0).at;
-        await().atMost(Duration.ofSeconds(10)).until(() -> System.nanoTime() - due >= 0);
-        io.runDueTimers();
+        assertThat(c.phase()).isEqualTo(ProbeConnection.Phase.READING);
+        io.advance(READ_TIMEOUT.minusMillis(1));
+        assertThat(io.closedNow).as("open until the read deadline").isFalse();
+        io.advance(Duration.ofMillis(1));
         assertThat(io.closedNow).as("closed at the read deadline, without an answer").isTrue();
+        assertThat(c.phase()).isEqualTo(ProbeConnection.Phase.CLOSED);
         assertThat(io.sent.size()).isZero();
     }
 
@@ -107,12 +109,30 @@ class ProbeConnectionTest {
         c.opened();
         c.read(ascii("GET /livez HTTP/1.1\r\n\r\n"));
         assertThat(statuses(io.sent.toByteArray(), false)).containsExactly(200);
+        assertThat(c.phase()).isEqualTo(ProbeConnection.Phase.IDLE);
+        io.advance(Duration.ofSeconds(30)); // idle, well within the idle timeout
         c.read(ascii("GET /li"));
-        await().atMost(Duration.ofSeconds(10)).until(() -> {
-            io.runDueTimers();
-            return io.closedNow;
-        });
+        assertThat(c.phase()).isEqualTo(ProbeConnection.Phase.READING);
+        io.advance(READ_TIMEOUT.minusMillis(1));
+        assertThat(io.closedNow).isFalse();
+        io.advance(Duration.ofMillis(1));
+        assertThat(io.closedNow).as("closed 200 ms after the first byte of the half request").isTrue();
         assertThat(statuses(io.sent.toByteArray(), false)).as("no answer to the half request").containsExactly(200);
+    }
+
+    /** The idle deadline: a kept-alive connection that sends nothing is closed after the idle timeout. */
+    @Test
+    void aKeptAliveConnectionWithoutANextRequestIsClosedAtTheIdleTimeout() {
+        MemoryIo io = new MemoryIo();
+        ProbeConnection c = io.connection;
+        c.opened();
+        c.read(ascii("GET /livez HTTP/1.1\r\n\r\n"));
+        assertThat(io.settings.table().size()).isEqualTo(1);
+        io.advance(ManualSettings.IDLE_TIMEOUT.minusMillis(1));
+        assertThat(io.closedNow).isFalse();
+        io.advance(Duration.ofMillis(1));
+        assertThat(io.closedNow).isTrue();
+        assertThat(io.settings.table().size()).as("left the connection table").isZero();
     }
 
     @Test
@@ -157,7 +177,12 @@ class ProbeConnectionTest {
 
     /** An in-memory adapter: writes go to {@link #sent} when flushed; timers run when the test says. */
     static final class MemoryIo implements ProbeConnection.Io {
-        final ProbeConnection connection = new ProbeConnection(server, responder, this, null);
+        final ManualSettings settings = new ManualSettings();
+        final ProbeConnection connection = new ProbeConnection(settings, responder, this, null);
+
+        MemoryIo() {
+            settings.table().admit(connection.entry()); // as a transport does on accept
+        }
         final ByteArrayOutputStream queued = new ByteArrayOutputStream();
         final ByteArrayOutputStream sent = new ByteArrayOutputStream();
         final List<MemoryTimer> timers = new ArrayList<>();
@@ -192,17 +217,22 @@ class ProbeConnectionTest {
 
         @Override
         public ProbeConnection.Timer schedule(long delayNanos, Runnable task) {
-            MemoryTimer t = new MemoryTimer(System.nanoTime() + delayNanos, task);
+            MemoryTimer t = new MemoryTimer(settings.clock.monotonicTime() + delayNanos, task);
             timers.add(t);
             return t;
         }
 
-        void runDueTimers() {
-            for (MemoryTimer t : new ArrayList<>(timers)) {
-                if (!t.cancelled && System.nanoTime() - t.at >= 0) {
-                    timers.remove(t);
-                    t.task.run();
+        /** Moves the manual clock on and runs the timers then due, in order (re-armed ones included). */
+        void advance(Duration d) {
+            settings.clock.add(d);
+            while (true) {
+                MemoryTimer due = timers.stream().filter(t -> !t.cancelled && settings.clock.monotonicTime() - t.at >= 0)
+                        .min(java.util.Comparator.comparingLong(t -> t.at)).orElse(null);
+                if (due == null) {
+                    return;
                 }
+                timers.remove(due);
+                due.task.run();
             }
         }
 
@@ -219,6 +249,43 @@ class ProbeConnectionTest {
         @Override
         public Object remote() {
             return "memory";
+        }
+    }
+
+    /** The server's settings for one connection, on a manual clock, with a table of its own. */
+    static final class ManualSettings implements ProbeConnection.Settings {
+        static final Duration IDLE_TIMEOUT = Duration.ofSeconds(60);
+        final dev.vitals.testing.ManualClock clock = dev.vitals.testing.ManualClock.create();
+        private final ConnectionTable<ProbeConnection> table = new ConnectionTable<>(1024, 256);
+
+        @Override
+        public int maxHeaderSize() {
+            return Heads.MAX_HEADER_SIZE;
+        }
+
+        @Override
+        public long readTimeoutNanos() {
+            return READ_TIMEOUT.toNanos();
+        }
+
+        @Override
+        public long idleTimeoutNanos() {
+            return IDLE_TIMEOUT.toNanos();
+        }
+
+        @Override
+        public boolean stopping() {
+            return false;
+        }
+
+        @Override
+        public dev.vitals.Clock clock() {
+            return clock;
+        }
+
+        @Override
+        public ConnectionTable<ProbeConnection> table() {
+            return table;
         }
     }
 

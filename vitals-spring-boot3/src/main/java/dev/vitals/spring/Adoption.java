@@ -215,17 +215,32 @@ final class Adoption {
         return m;
     }
 
-    /** As {@code Monitor.check()}, under another name: reading a snapshot never blocks. */
+    /**
+     * The monitor's own registration ({@link dev.vitals.monitor.Monitor#check()}) under another
+     * name: its interval, timeout, maxAge (max(3 × interval, 30 s)), first result (UP "starting:
+     * no sample yet", issue 13), inline run (issue 19) and every other setting, so the Spring path
+     * can never disagree with the core one (a fixed 30 s maxAge here made a monitor interval over
+     * 30 s throw at start-up).
+     *
+     * @param name the check's name
+     * @param monitor the monitor whose snapshot the check reads
+     * @return a builder the caller may still give groups
+     */
     static Check.Builder monitorCheck(String name, dev.vitals.monitor.Monitor monitor) {
-        // As the monitor's own registration (Monitor#check()): UP "starting" until the first
-        // result, so liveness never fails before there is evidence (issue 13), and inline on the
-        // scheduler, since it only reads a snapshot (issue 19).
+        Check own = monitor.check().build();
+        String[] groups = own.groups().toArray(new String[0]);
         return Check.builder(name, monitor.healthCheck())
-                .interval(monitor.interval().compareTo(java.time.Duration.ofSeconds(1)) < 0
-                        ? java.time.Duration.ofSeconds(1) : monitor.interval())
-                .timeout(java.time.Duration.ofSeconds(1))
-                .maxAge(java.time.Duration.ofSeconds(30))
-                .beforeFirstResult(Health.builder(dev.vitals.Status.UP).message("starting: no sample yet").build())
-                .inline(true);
+                .groups(groups[0], java.util.Arrays.copyOfRange(groups, 1, groups.length))
+                .critical(own.critical())
+                .mode(own.mode())
+                .interval(own.interval())
+                .timeout(own.timeout())
+                .maxAge(own.maxAge())
+                .ttl(own.ttl())
+                .failureThreshold(own.failureThreshold())
+                .successThreshold(own.successThreshold())
+                .beforeFirstResult(own.beforeFirstResult())
+                .dependency(own.dependency())
+                .inline(own.inline());
     }
 }

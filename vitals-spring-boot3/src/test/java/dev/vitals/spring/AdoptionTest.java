@@ -140,4 +140,40 @@ class AdoptionTest {
         assertThat(Adoption.checkName("db/primary")).isEqualTo("db.primary");
         assertThat(Adoption.checkName("my bean#1")).isEqualTo("my_bean_1");
     }
+
+    /**
+     * A monitor sampled every 60 s: its check on the Spring path has the same settings as the
+     * monitor's own registration (interval 60 s, maxAge 3 × 60 s), under the Spring name. With
+     * the fixed 30 s maxAge it had, building this check threw (maxAge below interval) and the
+     * context failed to start.
+     */
+    @Test
+    void monitorChecksTakeTheMonitorsOwnSettingsForA60sInterval() {
+        Duration minute = Duration.ofSeconds(60);
+        java.util.List<dev.vitals.monitor.Monitor> monitors = java.util.List.of(
+                dev.vitals.monitor.SaturationMonitor.builder("tomcat", () -> dev.vitals.monitor.SaturationSnapshot.of(1, 4, 0))
+                        .interval(minute).build(),
+                dev.vitals.monitor.ProgressWatchdog.builder("tomcat", () -> dev.vitals.monitor.ProgressSnapshot.of(1, 0, 0))
+                        .interval(minute).stallAfter(Duration.ofMinutes(5)).build(),
+                dev.vitals.monitor.LagMonitor.forExecutor("netty-event-loop", Runnable::run)
+                        .interval(minute).stallAfter(Duration.ofMinutes(5)).build());
+        for (dev.vitals.monitor.Monitor m : monitors) {
+            Check own = m.check().build();
+            Check spring = Adoption.monitorCheck("spring-name", m).groups(Groups.LIVENESS).build();
+
+            assertThat(spring.name()).isEqualTo("spring-name");
+            assertThat(spring.groups()).containsExactly(Groups.LIVENESS);
+            assertThat(spring.interval()).isEqualTo(minute);
+            assertThat(spring.maxAge()).isEqualTo(Duration.ofMinutes(3)).isEqualTo(own.maxAge());
+            assertThat(spring.timeout()).isEqualTo(own.timeout());
+            assertThat(spring.inline()).isTrue();
+            assertThat(spring.beforeFirstResult()).isEqualTo(own.beforeFirstResult());
+            assertThat(spring.beforeFirstResult().status()).isEqualTo(Status.UP);
+            assertThat(spring.blockingCheck()).contains(m.healthCheck());
+        }
+        // Under 30 s the floor of the monitor's own rule holds: 1 s sampling, maxAge 30 s.
+        Check fast = Adoption.monitorCheck("fast", dev.vitals.monitor.LagMonitor.forExecutor("loop", Runnable::run).build()).build();
+        assertThat(fast.interval()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(fast.maxAge()).isEqualTo(Duration.ofSeconds(30));
+    }
 }

@@ -289,14 +289,7 @@ public record FleetSpec(int replicas, Duration duration, Duration step, long see
          * @return the probe of that type, if configured
          */
         public Optional<ProbeSpec> probe(ProbeType t) {
-            switch (t) {
-                case STARTUP:
-                    return startup;
-                case LIVENESS:
-                    return liveness;
-                default:
-                    return readiness;
-            }
+            return t.pick(startup, liveness, readiness);
         }
 
         /**

@@ -45,22 +45,16 @@ public final class Kubelet {
     private int restartCount;
     /** R50: decided when a probe kill starts; the replacement then starts at once. */
     private boolean killStartsAtOnce;
-    /** R53: the pod is being deleted; nothing restarts. */
-    private boolean deleting;
-    private long deletionGraceSeconds;
+    /** R53: the pod is being deleted (nothing restarts), or null. */
+    private Deletion deletion;
     private Scheduler.Cancellable sigkillTimer;
     private Scheduler.Cancellable restartTimer;
     private final Map<Integer, Integer> earlyExits = new HashMap<>();
     // ---- lifecycle hooks (Lifecycle) ----------------------------------------------------------
-    /** postStart of the current instance is running: the container is not Running yet. */
-    private boolean postStartRunning;
-    /** The current instance is being killed because its postStart hook failed. */
-    private boolean killedForPostStart;
-    /** preStop of the current instance is running: the stop signal waits for it. */
-    private boolean preStopRunning;
-    private long preStopStartedAt;
-    private long preStopGrace;
-    private Scheduler.Cancellable preStopTimer;
+    /** The kill of the current instance in progress (TERMINATING's inner state), or null. */
+    private Termination termination;
+    /** Why the current instance was killed (kept after its exit until the next start), or null. */
+    private String killReason;
     // ---- pod status (R31, R36) ----------------------------------------------------------
     private boolean started;
     private int startedInstance; // the last instance whose Started turned true
@@ -138,7 +132,7 @@ public final class Kubelet {
             }
         }
         for (ProbeType t : ProbeType.values()) {
-            if (deleting && t != ProbeType.READINESS) {
+            if (deletion != null && t != ProbeType.READINESS) {
                 continue;
             }
             pod.probe(t).ifPresent(spec -> workers.put(t, new ProbeWorker(this, spec, time, prober,
@@ -187,7 +181,9 @@ public final class Kubelet {
         }
         cancel(sigkillTimer);
         cancel(restartTimer);
-        cancel(preStopTimer);
+        if (termination != null) {
+            cancel(termination.deadline);
+        }
     }
 
     /**
@@ -199,21 +195,58 @@ public final class Kubelet {
      * @param grace the deletion grace period, if it overrides the pod's
      */
     public void deletePod(Optional<Duration> grace) {
-        transition(new Delete(grace.map(Duration::toSeconds).orElse(pod.terminationGracePeriodSeconds())));
+        transition(new Delete(grace.map(Duration::toSeconds).orElse(pod.terminationGracePeriodSeconds()), false));
+    }
+
+    /**
+     * Deletes the pod as {@code PodKubelet} does for each of its containers, all at once
+     * (kuberuntime_container.go killContainersWithSyncResult: one goroutine per container): the
+     * preStop hook starts now; an {@code ordered} container (a sidecar,
+     * kuberuntime_termination_order.go) then waits for {@link #turnCame()} before its stop signal,
+     * at most what is left of the grace period.
+     *
+     * @param graceSeconds the grace period in seconds
+     * @param ordered whether the stop signal waits for this container's turn
+     */
+    void deletePod(long graceSeconds, boolean ordered) {
+        transition(new Delete(graceSeconds, ordered));
+    }
+
+    /**
+     * This container's turn to stop has come (terminationOrdering: every regular container and the
+     * next sidecar have exited). Idempotent; before the preStop hook ends it only records the turn.
+     */
+    void turnCame() {
+        if (deletion != null && deletion.ordered() && !deletion.turnCame()) {
+            deletion = deletion.withTurn();
+            transition(new TurnCame(instanceNo, false));
+        }
     }
 
     // ---- the state machine ----------------------------------------------------------------
 
     /** What can happen to the container. */
-    sealed interface Event permits StartDue, Spawned, Exited, Kill, Delete, GraceOver, PostStartDone, PreStopOver {
+    sealed interface Event permits StartDue, Spawned, Exited, Kill, Delete, GraceOver, PostStartDone, PreStopReturned,
+            PreStopDeadline, TurnCame {
     }
 
     /** The postStart hook of instance {@code n} returned: {@code error} empty on success. */
     record PostStartDone(int n, Optional<String> error) implements Event {
     }
 
-    /** The preStop hook of instance {@code n} returned, or the grace period ran out while it ran. */
-    record PreStopOver(int n) implements Event {
+    /** The preStop hook of instance {@code n} returned: {@code error} empty on success. */
+    record PreStopReturned(int n, Optional<String> error) implements Event {
+    }
+
+    /** The grace period ran out while the preStop hook of instance {@code n} ran (executePreStopHook's time.After). */
+    record PreStopDeadline(int n) implements Event {
+    }
+
+    /**
+     * A sidecar's turn to stop (waitForTurn returned): its prerequisites exited, or
+     * ({@code graceOver}) what was left of the grace period ran out.
+     */
+    record TurnCame(int n, boolean graceOver) implements Event {
     }
 
     /** The first start is due (R14), or a back-off wait is over (R48, R51). */
@@ -232,8 +265,11 @@ public final class Kubelet {
     record Kill(ProbeType probe) implements Event {
     }
 
-    /** The pod is deleted (R53), with this grace period in seconds (R43 first match). */
-    record Delete(long graceSeconds) implements Event {
+    /**
+     * The pod is deleted (R53), with this grace period in seconds (R43 first match); {@code ordered}:
+     * the stop signal waits for the container's turn (a sidecar, KEP-753).
+     */
+    record Delete(long graceSeconds, boolean ordered) implements Event {
     }
 
     /** The grace period ({@code seconds}) of instance {@code n} is over: SIGKILL (R44 step 3). */
@@ -267,13 +303,13 @@ public final class Kubelet {
                 if (e instanceof StartDue) {
                     startInstance(); // R14: the container starts after its workers exist
                 } else if (e instanceof Delete) {
-                    state = ContainerState.EXITED; // R53: deleted before it ever ran
+                    moveTo(ContainerState.EXITED); // R53: deleted before it ever ran
                 }
             }
             case STARTING -> {
                 if (e instanceof Spawned s && s.n() == instanceNo) {
                     onSpawned(s);
-                } else if (e instanceof PostStartDone p && p.n() == instanceNo && postStartRunning) {
+                } else if (e instanceof PostStartDone p && p.n() == instanceNo && postStartRunning()) {
                     onPostStartDone(p);
                 } else if (e instanceof Exited x && x.n() == instanceNo) {
                     earlyExits.put(x.n(), x.code()); // exited before the start was recorded
@@ -288,20 +324,20 @@ public final class Kubelet {
                     terminate(k.probe(), null, graceFor(k.probe())); // R41–R44
                 } else if (e instanceof Delete d) {
                     markDeleting(d);
-                    terminate(null, "pod deleted", d.graceSeconds()); // R53, R43 (1)
+                    terminate(null, POD_DELETED, d.graceSeconds()); // R53, R43 (1)
                 }
             }
             case TERMINATING -> {
                 if (e instanceof Exited x && x.n() == instanceNo) {
                     onExit(x.code(), true); // R42, R45, R50
-                } else if (e instanceof PreStopOver p && p.n() == instanceNo && preStopRunning) {
-                    preStopRunning = false;
-                    cancel(preStopTimer);
-                    // executePreStopHook returns the whole seconds it waited; killContainer subtracts them
-                    long took = (time.monotonicTime() - preStopStartedAt) / 1_000_000_000L;
-                    long left = preStopGrace - Math.min(took, preStopGrace);
-                    note(SimEvent.Type.HOOK, "preStop hook over after " + took + "s: " + left + "s of the grace period left");
-                    sendStopSignal(left);
+                } else if (e instanceof PreStopReturned r && r.n() == instanceNo) {
+                    onPreStopReturned(r);
+                } else if (e instanceof PreStopDeadline d && d.n() == instanceNo && termination.phase == Termination.Phase.PRE_STOP) {
+                    // executePreStopHook stops waiting; the hook goes on (a kubelet log line, no event)
+                    note(SimEvent.Type.HOOK, "preStop hook not completed in the grace period of " + termination.graceLeft + "s");
+                    endPreStop();
+                } else if (e instanceof TurnCame t && t.n() == instanceNo && termination.phase == Termination.Phase.WAITING_FOR_TURN) {
+                    onTurn(t.graceOver());
                 } else if (e instanceof GraceOver g && g.n() == instanceNo) {
                     note(SimEvent.Type.ACTION, "grace period of " + g.seconds() + "s over: SIGKILL"); // R44 step 3
                     ContainerRuntime.Instance victim = current;
@@ -316,7 +352,7 @@ public final class Kubelet {
                 } else if (e instanceof Delete) {
                     markDeleting((Delete) e);
                     cancel(restartTimer);
-                    state = ContainerState.EXITED; // R53: a deleted pod restarts nothing
+                    moveTo(ContainerState.EXITED); // R53: a deleted pod restarts nothing
                     updatePodStatus();
                 }
             }
@@ -324,6 +360,30 @@ public final class Kubelet {
                 // terminal (R20, R42)
             }
         }
+    }
+
+    /**
+     * The one assignment of the container's state: checks the move against
+     * {@link ContainerState#canMoveTo} (§7.1a's table).
+     *
+     * @throws IllegalStateException on a move the table does not allow (a model bug)
+     */
+    private void moveTo(ContainerState next) {
+        if (!state.canMoveTo(next)) {
+            throw new IllegalStateException("kubelet model: no move " + state + " → " + next + " (DESIGN 7.1a)");
+        }
+        state = next;
+    }
+
+    /** {@link #moveTo(ContainerState)}, then the move's event (START, KILL or EXIT). */
+    private void moveTo(ContainerState next, SimEvent.Type type, Optional<ProbeType> probe, String detail) {
+        moveTo(next);
+        emit(type, probe, Optional.empty(), Optional.empty(), detail);
+    }
+
+    /** The instance exists and its postStart hook runs: STARTING with a handle (startContainer step 4). */
+    private boolean postStartRunning() {
+        return state == ContainerState.STARTING && current != null;
     }
 
     /** WAITING or BACK_OFF → STARTING: ask the runtime for the next instance. */
@@ -334,11 +394,10 @@ public final class Kubelet {
         }
         instanceNo++;
         final int n = instanceNo;
-        state = ContainerState.STARTING;
+        moveTo(ContainerState.STARTING);
         current = null;
-        postStartRunning = false;
-        killedForPostStart = false;
-        preStopRunning = false;
+        termination = null;
+        killReason = null;
         // spawning may block: do it off the kubelet thread (R13: ticks must not wait)
         time.offload(() -> {
             ContainerRuntime.Instance handle = null;
@@ -362,26 +421,24 @@ public final class Kubelet {
         // kubernetes#141155 (1.35-1.37): the new container's status inherits Started by name from the last one
         inheritedStarted = opts.startedInheritedOnContainerRestart() && s.n() > 1 && startedInstance == s.n() - 1;
         current = s.handle();
-        state = ContainerState.RUNNING;
         startedAt = time.monotonicTime();
         if (s.failure() != null) {
-            emit(SimEvent.Type.START, Optional.empty(), Optional.empty(), Optional.empty(),
+            moveTo(ContainerState.RUNNING, SimEvent.Type.START, Optional.empty(),
                     "start failed: " + s.failure().getMessage() + " (restartCount " + restartCount + ")");
             onExit(128, false);
             return;
         }
         Optional<Lifecycle.Hook> postStart = pod.lifecycle().postStart();
-        emit(SimEvent.Type.START, Optional.empty(), Optional.empty(), Optional.empty(),
-                current.describe() + ", restartCount " + restartCount
-                        + postStart.map(h -> "; postStart hook " + h.describe() + " runs first").orElse(""));
+        String startDetail = current.describe() + ", restartCount " + restartCount
+                + postStart.map(h -> "; postStart hook " + h.describe() + " runs first").orElse("");
         if (postStart.isPresent()) {
             // startContainer step 4: the sync waits for the hook, so the status is not Running (no probes) yet
-            state = ContainerState.STARTING;
-            postStartRunning = true;
+            emit(SimEvent.Type.START, Optional.empty(), Optional.empty(), Optional.empty(), startDetail);
             final int n = s.n();
             runHook(postStart.get(), n, POST_START_LIMIT, error -> transition(new PostStartDone(n, error)));
             return;
         }
+        moveTo(ContainerState.RUNNING, SimEvent.Type.START, Optional.empty(), startDetail);
         nowRunning();
     }
 
@@ -391,8 +448,8 @@ public final class Kubelet {
         Integer early = earlyExits.remove(instanceNo);
         if (early != null) {
             onExit(early, false);
-        } else if (deleting) {
-            terminate(null, "pod deleted", deletionGraceSeconds); // R53: deleted while it was starting
+        } else if (deletion != null) {
+            terminate(null, POD_DELETED, deletion.graceSeconds()); // R53: deleted while it was starting
         }
     }
 
@@ -402,8 +459,7 @@ public final class Kubelet {
      * preStop runs); the exited container is then restarted as any exit is (ContainerShouldRestart).
      */
     private void onPostStartDone(PostStartDone p) {
-        postStartRunning = false;
-        state = ContainerState.RUNNING;
+        moveTo(ContainerState.RUNNING);
         if (p.error().isEmpty()) {
             note(SimEvent.Type.HOOK, "postStart hook " + pod.lifecycle().postStart().map(Lifecycle.Hook::describe).orElse("")
                     + " completed: container Running");
@@ -416,8 +472,7 @@ public final class Kubelet {
             onExit(early, false);
             return;
         }
-        killedForPostStart = true;
-        terminate(null, "FailedPostStartHook", deleting ? deletionGraceSeconds : pod.terminationGracePeriodSeconds());
+        terminate(null, FAILED_POST_START, deletion != null ? deletion.graceSeconds() : pod.terminationGracePeriodSeconds());
     }
 
     /**
@@ -448,11 +503,29 @@ public final class Kubelet {
         });
     }
 
+    /** The reason {@link #terminate} gets for a kill after a failed postStart hook. */
+    private static final String FAILED_POST_START = "FailedPostStartHook";
+    /** The reason {@link #terminate} gets for pod deletion (R53). */
+    private static final String POD_DELETED = "pod deleted";
+
     /**
-     * RUNNING → TERMINATING (kuberuntime_container.go killContainer): the preStop hook first,
-     * if there is one and the grace period is above 0, waited for at most the grace period; then
-     * the stop signal, and SIGKILL after what is left of the grace period, never less than 2 s
-     * (R44, minimumGracePeriodInSeconds).
+     * The pod's deletion as this container sees it (R53; the two settings of its killContainer).
+     *
+     * @param graceSeconds the grace period (R43 first match)
+     * @param ordered whether the stop signal waits for the container's turn (a sidecar, KEP-753)
+     * @param turnCame whether that turn has come
+     */
+    private record Deletion(long graceSeconds, boolean ordered, boolean turnCame) {
+        Deletion withTurn() {
+            return new Deletion(graceSeconds, ordered, true);
+        }
+    }
+
+    /**
+     * RUNNING → TERMINATING (kuberuntime_container.go killContainer): the Killing event, then the
+     * preStop hook if there is one and the grace period is above 0 (waited for at most the grace
+     * period), a sidecar's turn on pod deletion, and the stop signal with what is left of the grace
+     * period, never less than 2 s (R44, minimumGracePeriodInSeconds).
      *
      * @param probe the probe whose Failure verdict kills (R41), or null
      * @param why the reason when {@code probe} is null: pod deletion (R53) or FailedPostStartHook
@@ -460,17 +533,20 @@ public final class Kubelet {
      */
     private void terminate(ProbeType probe, String why, long grace) {
         long effective = Math.max(grace, 2); // R44: never less than 2 s
-        state = ContainerState.TERMINATING;
         Optional<Lifecycle.Hook> preStop = pod.lifecycle().preStop().filter(h -> grace > 0);
-        String how = preStop.map(h -> "preStop hook " + h.describe() + " first, then SIGTERM; SIGKILL " + grace
-                + "s after the hook began at the latest, never less than 2s after SIGTERM")
-                .orElse("SIGTERM, SIGKILL after " + effective + "s");
+        boolean ordered = probe == null && deletion != null && deletion.ordered() && grace > 0;
+        String how = preStop.map(h -> "preStop hook " + h.describe() + " first, then "
+                        + (ordered ? "its turn, " : "") + "SIGTERM; SIGKILL " + grace
+                        + "s after the hook began at the latest, never less than 2s after SIGTERM")
+                .orElse(ordered ? "SIGTERM at its turn (the regular containers and later sidecars exited), at most "
+                        + grace + "s from now; SIGKILL then after what is left, never less than 2s"
+                        : "SIGTERM, SIGKILL after " + effective + "s");
         if (probe == null) {
-            emit(SimEvent.Type.KILL, Optional.empty(), Optional.empty(), Optional.empty(),
+            moveTo(ContainerState.TERMINATING, SimEvent.Type.KILL, Optional.empty(),
                     "Stopping container " + pod.containerName() + ": " + why + " (" + how + ")");
         } else {
             boolean restart = pod.containerRestart().restartsAfterProbeKill(pod.restartPolicy()); // KEP-5307
-            emit(SimEvent.Type.KILL, Optional.of(probe), Optional.empty(), Optional.empty(),
+            moveTo(ContainerState.TERMINATING, SimEvent.Type.KILL, Optional.of(probe),
                     "Container " + pod.containerName() + " failed " + probe.label() + " probe"
                             + (restart ? ", will be restarted" : "") + " (" + how + ")");
             if (restart) {
@@ -481,31 +557,80 @@ public final class Kubelet {
             }
         }
         if (current == null) {
+            return; // not spawned yet: nowRunning terminates it (R53)
+        }
+        killReason = probe == null ? why : probe.label();
+        termination = new Termination(killReason, preStop, grace, time.monotonicTime());
+        if (preStop.isEmpty()) {
+            afterPreStop();
             return;
         }
-        if (preStop.isPresent()) {
-            preStopRunning = true;
-            preStopStartedAt = time.monotonicTime();
-            preStopGrace = grace;
+        termination.phase = Termination.Phase.PRE_STOP;
+        termination.hookRunning = true;
+        final int n = instanceNo;
+        // executePreStopHook: the hook runs in its own goroutine and may outlive the wait; the
+        // runner's bound here is the instance's death at the latest (SIGKILL ≤ grace + 2 s after
+        // the hook began), when the runtime's exec or the hook's connection would fail with it
+        Duration bound = Duration.ofSeconds(Math.min(grace, LONGEST_SIGKILL_TIMER.toSeconds()) + 3);
+        runHook(preStop.get(), n, bound, error -> transition(new PreStopReturned(n, error)));
+        termination.deadline = time.schedule(Math.min(grace, LONGEST_SIGKILL_TIMER.toSeconds()) * 1_000_000_000L,
+                () -> transition(new PreStopDeadline(n)));
+    }
+
+    /**
+     * The preStop hook returned: a failure is the event FailedPreStopHook whenever that is (the
+     * hook's goroutine records it), even after its wait ended; the kill goes on.
+     */
+    private void onPreStopReturned(PreStopReturned r) {
+        if (termination == null || !termination.hookRunning) {
+            return;
+        }
+        termination.hookRunning = false;
+        r.error().ifPresent(msg -> note(SimEvent.Type.HOOK, "FailedPreStopHook: " + msg + " (the kill goes on)"));
+        if (termination.phase == Termination.Phase.PRE_STOP) {
+            endPreStop();
+        }
+    }
+
+    /** executePreStopHook returned: its whole seconds come off the grace period. */
+    private void endPreStop() {
+        long now = time.monotonicTime();
+        cancel(termination.deadline);
+        long took = termination.secondsIn(now);
+        termination.graceLeft -= Math.min(took, termination.graceLeft);
+        note(SimEvent.Type.HOOK, "preStop hook over after " + took + "s: " + termination.graceLeft + "s of the grace period left");
+        termination.since = now;
+        afterPreStop();
+    }
+
+    /**
+     * After the hook: a sidecar on pod deletion waits for its turn if time is left
+     * ("if ordering != nil &amp;&amp; gracePeriod &gt; 0"), else the stop signal now.
+     */
+    private void afterPreStop() {
+        boolean waits = deletion != null && deletion.ordered() && termination.reason.equals(POD_DELETED)
+                && termination.graceLeft > 0;
+        if (waits && !deletion.turnCame()) {
+            termination.phase = Termination.Phase.WAITING_FOR_TURN;
+            termination.since = time.monotonicTime();
             final int n = instanceNo;
-            // executePreStopHook: the hook runs in its own goroutine; a failure is an event whenever it ends
-            runHook(preStop.get(), n, Duration.ofSeconds(Math.min(grace, LONGEST_SIGKILL_TIMER.toSeconds())), error -> {
-                error.ifPresent(msg -> {
-                    if (!stopped) {
-                        note(SimEvent.Type.HOOK, "FailedPreStopHook: " + msg + " (the kill goes on)");
-                    }
-                });
-                transition(new PreStopOver(n));
-            });
-            preStopTimer = time.schedule(Math.min(grace, LONGEST_SIGKILL_TIMER.toSeconds()) * 1_000_000_000L, () -> {
-                if (preStopRunning && !stopped) {
-                    note(SimEvent.Type.HOOK, "preStop hook not completed in the grace period of " + grace + "s");
-                }
-                transition(new PreStopOver(n));
-            });
+            termination.deadline = time.schedule(Math.min(termination.graceLeft, LONGEST_SIGKILL_TIMER.toSeconds()) * 1_000_000_000L,
+                    () -> transition(new TurnCame(n, true)));
             return;
         }
-        sendStopSignal(grace);
+        termination.phase = Termination.Phase.SIGNALLED;
+        sendStopSignal(termination.graceLeft);
+    }
+
+    /** waitForTurn returned: the whole seconds waited come off the grace period; then the stop signal. */
+    private void onTurn(boolean graceOver) {
+        cancel(termination.deadline);
+        long waited = termination.secondsIn(time.monotonicTime());
+        termination.graceLeft -= Math.min(waited, termination.graceLeft);
+        note(SimEvent.Type.ACTION, (graceOver ? "the grace period ran out before its turn" : "its turn to stop")
+                + " after " + waited + "s: SIGTERM, SIGKILL after " + Math.max(termination.graceLeft, 2) + "s");
+        termination.phase = Termination.Phase.SIGNALLED;
+        sendStopSignal(termination.graceLeft);
     }
 
     /** The stop signal now, SIGKILL after {@code grace} seconds, never less than 2 s (R44). */
@@ -533,9 +658,8 @@ public final class Kubelet {
     }
 
     private void markDeleting(Delete d) {
-        if (!deleting) {
-            deleting = true;
-            deletionGraceSeconds = d.graceSeconds();
+        if (deletion == null) {
+            deletion = new Deletion(d.graceSeconds(), d.ordered(), false);
             note(SimEvent.Type.ACTION, "pod deleted: liveness and startup probes stop, readiness continues (R53)");
             for (ProbeType t : new ProbeType[] {ProbeType.LIVENESS, ProbeType.STARTUP}) {
                 ProbeWorker w = workers.get(t);
@@ -557,17 +681,10 @@ public final class Kubelet {
         lastExitCode = code;
         cancel(sigkillTimer);
         sigkillTimer = null;
-        preStopRunning = false;
-        cancel(preStopTimer);
-        // the runtime's reason beyond the code: OOMKilled when the cgroup's memory limit killed it
-        Optional<String> reason = current == null ? Optional.empty() : current.exitReason().filter(r -> r.equals("OOMKilled"));
-        emit(SimEvent.Type.EXIT, Optional.empty(), Optional.empty(), Optional.empty(),
-                (killed ? "killed by kubelet" : "exited by itself") + ", exit code " + code
-                        + reason.map(r -> " (" + r + ": the memory limit's OOM kill)").orElse(signalName(code)));
         boolean restart;
-        if (deleting) {
+        if (deletion != null) {
             restart = false; // R53
-        } else if (killed && killedForPostStart) {
+        } else if (killed && FAILED_POST_START.equals(killReason)) {
             // FailedPostStartHook: the kill is not a probe's; the next sync sees an exited container
             restart = pod.containerRestart().restartsAfterExit(pod.restartPolicy(), code);
         } else if (killed) {
@@ -576,7 +693,19 @@ public final class Kubelet {
         } else {
             restart = pod.containerRestart().restartsAfterExit(pod.restartPolicy(), code); // R20, R42, KEP-5307
         }
-        state = restart ? ContainerState.BACK_OFF : ContainerState.EXITED;
+        // the runtime's reason beyond the code: OOMKilled when the cgroup's memory limit killed it
+        Optional<String> reason = current == null ? Optional.empty() : current.exitReason().filter(r -> r.equals("OOMKilled"));
+        moveTo(restart ? ContainerState.BACK_OFF : ContainerState.EXITED, SimEvent.Type.EXIT, Optional.empty(),
+                (killed ? "killed by kubelet" : "exited by itself") + ", exit code " + code
+                        + reason.map(r -> " (" + r + ": the memory limit's OOM kill)").orElse(signalName(code)));
+        if (termination != null) {
+            cancel(termination.deadline);
+            if (termination.hookRunning && termination.preStop.filter(h -> h instanceof Lifecycle.Handler).isPresent()) {
+                // the runtime's exec (or the hook's connection) ends with the container: Run returns an error
+                note(SimEvent.Type.HOOK, "FailedPreStopHook: the container exited while the preStop hook ran");
+            }
+            termination = null;
+        }
         updatePodStatus(); // R29, R39: not running → not ready
         if (!restart) {
             return;
@@ -706,7 +835,7 @@ public final class Kubelet {
      * (startContainer returns only then, and the status is written at the next sync).
      */
     String statusContainerId() {
-        return postStartRunning || killedForPostStart ? null : containerId;
+        return postStartRunning() || FAILED_POST_START.equals(killReason) ? null : containerId;
     }
 
     long startedAt() {
@@ -724,7 +853,7 @@ public final class Kubelet {
 
     /** @return the instance to shut down at the end: the running one, or one whose start raced the end */
     public Optional<ContainerRuntime.Instance> instanceToShutDown() {
-        return currentInstance().or(() -> postStartRunning ? Optional.ofNullable(current) : Optional.empty())
+        return currentInstance().or(() -> postStartRunning() ? Optional.ofNullable(current) : Optional.empty())
                 .or(() -> Optional.ofNullable(orphan));
     }
 

@@ -18,7 +18,9 @@ import java.util.Optional;
  * <li>{@code preStop} runs before the stop signal; the kubelet waits for it at most the grace
  * period, subtracts the whole seconds it took, and gives the container at least 2 s
  * ({@code minimumGracePeriodInSeconds}) after SIGTERM. A failing hook is a
- * {@code FailedPreStopHook} event and the kill goes on.</li>
+ * {@code FailedPreStopHook} event and the kill goes on; a hook still running at the grace period
+ * is no event (the kubelet logs it and stops waiting), but an exec or httpGet hook the container's
+ * exit cuts short fails then. On pod deletion every container's hook starts at once (R70).</li>
  * <li>{@code exec} fails on a non-zero exit (no timeout, no {@code $(VAR)} expansion);
  * {@code httpGet} fails only when no response comes (the status code is not read:
  * {@code runHTTPHandler} discards the body); {@code sleep} waits its seconds.</li>

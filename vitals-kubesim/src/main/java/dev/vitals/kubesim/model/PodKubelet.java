@@ -25,12 +25,14 @@ import java.util.function.Consumer;
  *   <li>Ready (R37): every regular container and every sidecar is ready
  *       ({@code status/generate.go} GenerateContainersReadyCondition includes restartable
  *       init containers).</li>
- *   <li>Termination in order (KEP-753; kuberuntime_termination_order.go): on deletion (R53) the
- *       regular containers and init containers get the stop signal at once; each sidecar waits
- *       until the regular containers and the sidecars after it have exited (at most the grace
- *       period), then gets what is left of the grace period, at least 2 s (killContainer:
- *       {@code gracePeriod -= waitForTurn(...)}, minimumGracePeriodInSeconds). Sidecars thus stop
- *       in reverse order.</li>
+ *   <li>Termination in order (R70, KEP-753; kuberuntime_container.go killContainersWithSyncResult,
+ *       killContainer; kuberuntime_termination_order.go): on deletion (R53) every container is
+ *       killed at once — every Killing event and every preStop hook starts then, sidecars'
+ *       included; regular and init containers get the stop signal when their hook is over; each
+ *       sidecar's stop signal then waits until the regular containers and the sidecars after it
+ *       have exited, at most what is left of its grace period, and gets what is left after that,
+ *       at least 2 s ({@code gracePeriod -= int64(ordering.waitForTurn(containerName,
+ *       gracePeriod))}, minimumGracePeriodInSeconds). Sidecars thus stop in reverse order.</li>
  *   <li>When no regular container runs or will be restarted (a {@code Never} pod, or an
  *       {@code OnFailure} pod whose containers exited 0), the kubelet kills the pod: the
  *       sidecars are stopped in the same order with the pod's grace period, and not restarted
@@ -178,52 +180,46 @@ final class PodKubelet {
         terminate(grace.map(Duration::toSeconds).orElse(members.get(members.size() - 1).spec().terminationGracePeriodSeconds()));
     }
 
-    /** Sidecars waiting for their turn to stop (index → nothing): KEP-753 ordering. */
-    private final java.util.TreeSet<Integer> sidecarsWaiting = new java.util.TreeSet<>();
-    private long terminationStart = -1;
-    private long terminationGrace;
+    private boolean terminating;
 
-    /** Stops every container in the kubelet's order: sidecars last, in reverse order. */
+    /**
+     * Stops every container as killContainersWithSyncResult does: all at once (one goroutine per
+     * container: every Killing event and preStop hook starts now), each sidecar's stop signal
+     * waiting for its turn ({@link #giveTurns()}).
+     */
     private void terminate(long graceSeconds) {
-        if (terminationStart >= 0) {
+        if (terminating) {
             return;
         }
-        terminationStart = time.monotonicTime();
-        terminationGrace = graceSeconds;
+        terminating = true;
         for (int i = 0; i < members.size(); i++) {
+            kubelets.get(i).deletePod(graceSeconds, members.get(i).role() == Role.SIDECAR);
+        }
+        giveTurns();
+    }
+
+    /**
+     * newTerminationOrdering: a sidecar's turn comes when every regular container and the next
+     * sidecar after it (in {@code initContainers[]}) have exited, so sidecars stop in reverse order.
+     * (Each sidecar waits at most what is left of its grace period: {@link Kubelet}.)
+     */
+    private void giveTurns() {
+        boolean prerequisitesExited = regularsExited();
+        for (int i = members.size() - 1; i >= 0 && prerequisitesExited; i--) {
             if (members.get(i).role() == Role.SIDECAR) {
-                sidecarsWaiting.add(i);
-            } else {
-                kubelets.get(i).deletePod(Optional.of(Duration.ofSeconds(graceSeconds)));
+                kubelets.get(i).turnCame();
+                prerequisitesExited = kubelets.get(i).state() == ContainerState.EXITED;
             }
-        }
-        // waitForTurn waits at most the grace period
-        time.schedule(Math.min(graceSeconds, Kubelet.LONGEST_SIGKILL_TIMER.toSeconds()) * 1_000_000_000L, () -> {
-            while (!sidecarsWaiting.isEmpty()) {
-                stopSidecar(sidecarsWaiting.pollLast());
-            }
-        });
-        releaseSidecars();
-    }
-
-    /** Stops each waiting sidecar whose turn has come: every regular container and later sidecar has exited. */
-    private void releaseSidecars() {
-        while (!sidecarsWaiting.isEmpty()) {
-            int last = sidecarsWaiting.last();
-            for (int j = last + 1; j < members.size(); j++) {
-                if (members.get(j).role() != Role.INIT && kubelets.get(j).state() != ContainerState.EXITED) {
-                    return;
-                }
-            }
-            sidecarsWaiting.pollLast();
-            stopSidecar(last);
         }
     }
 
-    private void stopSidecar(int i) {
-        long waited = (time.monotonicTime() - terminationStart) / 1_000_000_000L; // truncated, as the kubelet's
-        long grace = Math.max(terminationGrace - waited, 2); // minimumGracePeriodInSeconds
-        kubelets.get(i).deletePod(Optional.of(Duration.ofSeconds(grace)));
+    private boolean regularsExited() {
+        for (int i = 0; i < members.size(); i++) {
+            if (members.get(i).role() == Role.REGULAR && kubelets.get(i).state() != ContainerState.EXITED) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** @return true when a regular container exists and none runs or will be restarted */
@@ -303,8 +299,8 @@ final class PodKubelet {
         if (!regularsReleased) {
             releaseNext(Duration.ZERO);
         }
-        if (terminationStart >= 0) {
-            releaseSidecars();
+        if (terminating) {
+            giveTurns();
         } else if (regularsReleased && regularsCompleted()) {
             // a Never (or succeeded OnFailure) pod whose regular containers are done: KillPod, sidecars in order
             terminate(members.get(members.size() - 1).spec().terminationGracePeriodSeconds());

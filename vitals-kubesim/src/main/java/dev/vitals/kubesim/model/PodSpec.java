@@ -118,14 +118,7 @@ public record PodSpec(String containerName, Map<String, Integer> ports, Optional
      * @return the probe of that type, if configured
      */
     public Optional<ProbeSpec> probe(ProbeType type) {
-        switch (type) {
-            case STARTUP:
-                return startup;
-            case LIVENESS:
-                return liveness;
-            default:
-                return readiness;
-        }
+        return type.pick(startup, liveness, readiness);
     }
 
     /**

@@ -16,6 +16,27 @@ public enum ProbeType {
         return name().toLowerCase(Locale.ROOT);
     }
 
+    /**
+     * The one of three values that belongs to this type: the switch over the three types,
+     * written once (a pod's probes, a worker's initial result, …).
+     *
+     * @param startup the startup value
+     * @param liveness the liveness value
+     * @param readiness the readiness value
+     * @param <T> the values' type
+     * @return the value of this type
+     */
+    public <T> T pick(T startup, T liveness, T readiness) {
+        switch (this) {
+            case STARTUP:
+                return startup;
+            case LIVENESS:
+                return liveness;
+            default:
+                return readiness;
+        }
+    }
+
     /** @return the manifest field name of this probe ("livenessProbe") */
     public String fieldName() {
         return label() + "Probe";

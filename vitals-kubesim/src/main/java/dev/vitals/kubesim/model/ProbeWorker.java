@@ -1,14 +1,13 @@
 package dev.vitals.kubesim.model;
 
-import dev.vitals.Scheduler;
 import java.util.Optional;
 
 /**
  * One probe worker: one (container, probe type), as {@code pkg/kubelet/prober/worker.go}.
- * A fixed ticker anchored at creation (R14), at most one tick queued behind a running
- * evaluation (R18), the manual readiness trigger (R19), the per-tick algorithm of spec §3.1
- * ({@link #doProbe()}) and the counting of R25–R27. Runs on the kubelet model's scheduler
- * thread; not thread-safe.
+ * Its schedule — the ticker anchored at creation (R14), at most one tick queued behind a running
+ * evaluation (R18), the manual readiness trigger (R19) — is a {@link ProbeTicker}; this class
+ * holds the per-tick algorithm of spec §3.1 ({@link #doProbe()}) and the counting of R25–R27.
+ * Runs on the kubelet model's scheduler thread; not thread-safe.
  */
 final class ProbeWorker {
     private final Kubelet kubelet;
@@ -23,16 +22,7 @@ final class ProbeWorker {
     private int resultRun;
     private boolean onHold;
     private String lastId;
-    private boolean halted;
-    private boolean inFlight;
-    private boolean tickQueued;
-    private boolean manualQueued;
-    private boolean manualPending;
-    private boolean begun = true;
-    private boolean manualAfterBegin;
-    private long anchor;
-    private long k;
-    private Scheduler.Cancellable tick;
+    private final ProbeTicker ticker;
 
     ProbeWorker(Kubelet kubelet, ProbeSpec spec, SimTime time, ProbeExecutor prober, boolean resetPerInstance) {
         this.kubelet = kubelet;
@@ -42,6 +32,7 @@ final class ProbeWorker {
         this.time = time;
         this.prober = prober;
         this.resetPerInstance = resetPerInstance;
+        this.ticker = new ProbeTicker(time, period, this::doProbe);
     }
 
     ProbeType type() {
@@ -55,15 +46,7 @@ final class ProbeWorker {
 
     /** Tick 0 now, then every period on a ticker anchored here (R14). */
     void begin() {
-        begun = true;
-        anchor = time.monotonicTime();
-        k = 0;
-        scheduleTick();
-        onTick();
-        if (manualAfterBegin) { // a manual run asked for during the start jitter waits for it
-            manualAfterBegin = false;
-            manualTrigger();
-        }
+        ticker.begin();
     }
 
     /**
@@ -73,83 +56,27 @@ final class ProbeWorker {
      * this worker does not store the initial value for it (R24 exception).
      */
     void beginAfterKubeletRestart(long jitterNanos, String keptId) {
-        begun = false;
         lastId = keptId;
-        tick = time.schedule(jitterNanos, () -> {
-            if (!halted) {
-                begin();
-            }
-        });
+        ticker.beginAfter(jitterNanos);
     }
 
     /** Stops the worker (R20, R53); later ticks and results are ignored. */
     void halt() {
-        halted = true;
-        if (tick != null) {
-            tick.cancel();
-        }
+        ticker.halt();
     }
 
     boolean halted() {
-        return halted;
-    }
-
-    private void scheduleTick() {
-        k++;
-        long at = anchor + k * period;
-        tick = time.schedule(at - time.monotonicTime(), () -> {
-            scheduleTick();
-            onTick();
-        });
-    }
-
-    private void resetTicker() { // R19: the next tick comes P after a manual run
-        if (tick != null) {
-            tick.cancel();
-        }
-        anchor = time.monotonicTime();
-        k = 0;
-        scheduleTick();
-    }
-
-    private void onTick() {
-        if (halted) {
-            return;
-        }
-        if (inFlight) {
-            tickQueued = true; // R18: at most one tick queued
-            return;
-        }
-        doProbe();
+        return ticker.halted();
     }
 
     /** R19: non-blocking request for an extra evaluation; repeated requests collapse into one. */
     void manualTrigger() {
-        if (halted || manualPending) {
-            return;
-        }
-        if (!begun) {
-            manualAfterBegin = true;
-            return;
-        }
-        manualPending = true;
-        time.schedule(0, () -> {
-            manualPending = false;
-            if (halted) {
-                return;
-            }
-            if (inFlight) {
-                manualQueued = true;
-                return;
-            }
-            resetTicker();
-            doProbe();
-        });
+        ticker.manualTrigger();
     }
 
     /** Spec §3.1: one evaluation, steps 1–9. */
     private void doProbe() {
-        if (halted || kubelet.stopped()) {
+        if (ticker.halted() || kubelet.stopped()) {
             return;
         }
         ContainerState state = kubelet.state();
@@ -190,27 +117,20 @@ final class ProbeWorker {
         if (type == ProbeType.STARTUP ? kubelet.started() : !kubelet.started()) { // step 8, R30
             return;
         }
-        inFlight = true;
+        ticker.evaluationStarted();
         final String id = containerId;
         prober.execute(spec, kubelet.instance(), outcome -> time.schedule(0, () -> onDone(id, outcome)));
     }
 
     /** R24: readiness Failure, liveness Success, startup Unknown. */
     private ProbeResult initialValue() {
-        switch (type) {
-            case READINESS:
-                return ProbeResult.FAILURE;
-            case LIVENESS:
-                return ProbeResult.SUCCESS;
-            default:
-                return ProbeResult.UNKNOWN;
-        }
+        return type.pick(ProbeResult.UNKNOWN, ProbeResult.SUCCESS, ProbeResult.FAILURE);
     }
 
     /** Spec §3.1 steps 9–11. */
     private void onDone(String id, ProbeOutcome o) {
-        inFlight = false;
-        if (halted || kubelet.stopped()) {
+        ticker.evaluationDone();
+        if (ticker.halted() || kubelet.stopped()) {
             return;
         }
         kubelet.emit(SimEvent.Type.PROBE, Optional.of(type), Optional.of(o.result()), Optional.of(o.latency()),
@@ -232,14 +152,6 @@ final class ProbeWorker {
                 kubelet.publish(type, id, r, true);
             }
         }
-        if (manualQueued) {
-            manualQueued = false;
-            tickQueued = false;
-            resetTicker();
-            doProbe();
-        } else if (tickQueued) {
-            tickQueued = false;
-            doProbe();
-        }
+        ticker.runQueued(); // R18, R19
     }
 }

@@ -76,12 +76,12 @@ public interface SimTime extends Clock, Scheduler, AutoCloseable {
 
         @Override
         public long wallTime() {
-            return System.currentTimeMillis();
+            return Clock.SYSTEM.wallTime();
         }
 
         @Override
         public long monotonicTime() {
-            return System.nanoTime();
+            return Clock.SYSTEM.monotonicTime();
         }
 
         @Override

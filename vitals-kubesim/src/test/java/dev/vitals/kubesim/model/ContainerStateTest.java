@@ -71,4 +71,38 @@ class ContainerStateTest {
         waiting.deletePod(Optional.empty());
         assertThat(waiting.state()).isEqualTo(ContainerState.EXITED); // deleted before it ran (R53)
     }
+
+    /**
+     * §7.1a's moves as data: every state's allowed next states, and nothing leaves EXITED. The model
+     * assigns its state only through a check of this table (a move outside it is a model bug that throws).
+     */
+    @Test
+    void theAllowedMovesAreTheDesignTable() {
+        java.util.Map<ContainerState, java.util.Set<ContainerState>> expected = java.util.Map.of(
+                ContainerState.WAITING, java.util.Set.of(ContainerState.STARTING, ContainerState.EXITED),
+                ContainerState.STARTING, java.util.Set.of(ContainerState.RUNNING),
+                ContainerState.RUNNING, java.util.Set.of(ContainerState.TERMINATING, ContainerState.BACK_OFF, ContainerState.EXITED),
+                ContainerState.TERMINATING, java.util.Set.of(ContainerState.BACK_OFF, ContainerState.EXITED),
+                ContainerState.BACK_OFF, java.util.Set.of(ContainerState.STARTING, ContainerState.EXITED),
+                ContainerState.EXITED, java.util.Set.of());
+        for (ContainerState from : ContainerState.values()) {
+            for (ContainerState to : ContainerState.values()) {
+                assertThat(from.canMoveTo(to)).as(from + " → " + to).isEqualTo(expected.get(from).contains(to));
+            }
+        }
+    }
+
+    /** A postStart hook keeps the instance in STARTING (no move to RUNNING and back), then RUNNING when it returns. */
+    @Test
+    void postStart_staysStartingUntilTheHookReturns() {
+        Kubelet k = kubelet(Rig.pod().withLifecycle(new Lifecycle(Optional.of(new Lifecycle.Sleep(3)), Optional.empty())),
+                (p, i, s, t) -> ScriptedProbes.ok());
+        at(1);
+        assertThat(k.state()).isEqualTo(ContainerState.STARTING);
+        assertThat(k.currentInstance()).isEmpty();
+        assertThat(k.instanceToShutDown()).isPresent(); // the spawned instance whose hook runs
+        at(3.5);
+        assertThat(k.state()).isEqualTo(ContainerState.RUNNING);
+        assertThat(events.stream().filter(e -> e.type() == SimEvent.Type.START).count()).isEqualTo(1);
+    }
 }

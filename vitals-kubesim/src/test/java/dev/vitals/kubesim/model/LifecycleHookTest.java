@@ -106,6 +106,26 @@ class LifecycleHookTest {
         assertThat(k.state()).isEqualTo(ContainerState.EXITED);
     }
 
+    /**
+     * executePreStopHook stops waiting at the grace period ("PreStop hook not completed in grace period", a
+     * V(2) log line) and records no event then; FailedPreStopHook comes only from the hook's own goroutine
+     * when Run returns an error. A 20 s sleep under a 5 s grace period: no FailedPreStopHook, SIGTERM at the
+     * deadline, SIGKILL 2 s later (minimumGracePeriodInSeconds).
+     */
+    @Test
+    void executePreStopHook_aHookPastTheGracePeriodIsNoFailedPreStopHook() {
+        container.ignoreTerm();
+        Kubelet k = kubelet(pod(5, Optional.empty(), Optional.of(new Lifecycle.Sleep(20))));
+        at(1);
+        k.deletePod(Optional.empty());
+        at(30);
+        SimEvent late = first(SimEvent.Type.HOOK, "preStop hook not completed in the grace period of 5s").orElseThrow();
+        assertThat(late.at().toNanos() / 1e9).isBetween(6.0, 6.1);
+        assertThat(first(SimEvent.Type.HOOK, "FailedPreStopHook")).isEmpty();
+        SimEvent exit = first(SimEvent.Type.EXIT, "exit code 137").orElseThrow();
+        assertThat(exit.at().toNanos() / 1e9).isBetween(8.0, 8.1); // 1.01 + 5 + 2
+    }
+
     @Test
     void startContainer_postStartHoldsTheContainerOutOfRunningSoNoProbeRuns() {
         Kubelet k = kubelet(pod(30, Optional.of(new Lifecycle.Sleep(5)), Optional.empty()));

@@ -160,33 +160,100 @@ class PodKubeletTest {
     }
 
     /**
-     * kuberuntime_termination_order.go (terminationOrdering.waitForTurn) and killContainer: on deletion the
-     * regular container stops first, then the sidecars in reverse order, each with what is left of the grace.
+     * kuberuntime_termination_order.go (terminationOrdering.waitForTurn) and killContainer: on deletion every
+     * container is killed at once (one Killing event each), the regular container's SIGTERM comes at once, and
+     * each sidecar's SIGTERM waits for its turn (the regular containers and the later sidecars exited), with
+     * what is left of the grace period.
      */
     @Test
     void terminationOrdering_sidecarsStopAfterTheRegularContainersInReverseOrder() {
         ScriptedContainer proxy = new ScriptedContainer(time).exitAfterTerm(Duration.ofSeconds(1));
         ScriptedContainer logs = new ScriptedContainer(time).exitAfterTerm(Duration.ofSeconds(3));
         ScriptedContainer app = new ScriptedContainer(time).exitAfterTerm(Duration.ofSeconds(5));
-        PodKubelet pod = new PodKubelet(List.of(
+        deletedAt10(java.util.Optional.empty(),
                 member("proxy", PodKubelet.Role.SIDECAR, proxy, RestartPolicy.ALWAYS, (p, i, s, t) -> ScriptedProbes.ok()),
                 member("logs", PodKubelet.Role.SIDECAR, logs, RestartPolicy.ALWAYS, (p, i, s, t) -> ScriptedProbes.ok()),
-                member("app", PodKubelet.Role.REGULAR, app, RestartPolicy.ALWAYS, (p, i, s, t) -> ScriptedProbes.ok())),
-                KubeletOptions.defaults(), time, events::add);
-        pod.start();
-        time.schedule(Duration.ofSeconds(10).toNanos(), () -> pod.deletePod(java.util.Optional.empty()));
-        time.advance(Duration.ofSeconds(40));
-        pod.stop();
+                member("app", PodKubelet.Role.REGULAR, app, RestartPolicy.ALWAYS, (p, i, s, t) -> ScriptedProbes.ok()));
+        // killContainersWithSyncResult: one goroutine per container, each records Killing first
         assertThat(first(SimEvent.Type.KILL, "app")).isCloseTo(10, within(0.01));
+        assertThat(first(SimEvent.Type.KILL, "logs")).isCloseTo(10, within(0.01));
+        assertThat(first(SimEvent.Type.KILL, "proxy")).isCloseTo(10, within(0.01));
         assertThat(first(SimEvent.Type.EXIT, "app")).isCloseTo(15, within(0.01));
-        assertThat(first(SimEvent.Type.KILL, "logs")).isCloseTo(15, within(0.01)); // after app, before proxy
+        assertThat(turn("logs")).isCloseTo(15, within(0.01)); // after app, before proxy
         assertThat(first(SimEvent.Type.EXIT, "logs")).isCloseTo(18, within(0.01));
-        assertThat(first(SimEvent.Type.KILL, "proxy")).isCloseTo(18, within(0.01));
+        assertThat(turn("proxy")).isCloseTo(18, within(0.01));
         assertThat(first(SimEvent.Type.EXIT, "proxy")).isCloseTo(19, within(0.01));
         // the remaining grace: 30 s less the 8 s proxy waited for its turn
-        assertThat(events.stream().filter(e -> e.type() == SimEvent.Type.KILL && e.detail().startsWith("[proxy]")).findFirst()
-                .orElseThrow().detail()).contains("SIGKILL after 22s");
+        assertThat(detail(SimEvent.Type.ACTION, "proxy", "its turn")).contains("after 8s: SIGTERM, SIGKILL after 22s");
         assertThat(starts("proxy")).hasSize(1); // a deleted pod's sidecar is not restarted
+    }
+
+    /**
+     * The sidecar preStop vector (issue 38). Pod grace 30 s; sidecar {@code proxy} with a 3 s preStop sleep,
+     * exits 1 s after SIGTERM; regular {@code app} without a hook, exits 5 s after SIGTERM; deleted at t = 10 s.
+     * kubelet (kuberuntime_container.go killContainersWithSyncResult starts killContainer for every container
+     * at once; killContainer: "gracePeriod = gracePeriod - m.executePreStopHook(...)", then "gracePeriod -=
+     * int64(ordering.waitForTurn(containerName, gracePeriod))", then "if gracePeriod &lt;
+     * minimumGracePeriodInSeconds"): proxy's hook runs 10–13 s (27 s left); app exits at 15 s; proxy's turn
+     * at 15 s after waiting 2 s (25 s left): SIGTERM at 15 s, exit at 16 s. Before: the whole stop of the
+     * sidecar waited for its turn, hook 15–18 s (5 s late), SIGTERM at 18 s (3 s late).
+     */
+    @Test
+    void killContainersWithSyncResult_aSidecarsPreStopStartsAtDeletionNotAtItsTurn() {
+        ScriptedContainer proxy = new ScriptedContainer(time).exitAfterTerm(Duration.ofSeconds(1));
+        ScriptedContainer app = new ScriptedContainer(time).exitAfterTerm(Duration.ofSeconds(5));
+        PodKubelet.Member sidecar = member("proxy", PodKubelet.Role.SIDECAR, proxy, RestartPolicy.ALWAYS,
+                (p, i, s, t) -> ScriptedProbes.ok());
+        sidecar = new PodKubelet.Member(sidecar.spec().withLifecycle(new Lifecycle(java.util.Optional.empty(),
+                java.util.Optional.of(new Lifecycle.Sleep(3)))), sidecar.role(), sidecar.runtime(), sidecar.prober());
+        deletedAt10(java.util.Optional.empty(),
+                sidecar,
+                member("app", PodKubelet.Role.REGULAR, app, RestartPolicy.ALWAYS, (p, i, s, t) -> ScriptedProbes.ok()));
+        assertThat(first(SimEvent.Type.KILL, "proxy")).isCloseTo(10, within(0.01));
+        assertThat(first(SimEvent.Type.KILL, "app")).isCloseTo(10, within(0.01));
+        assertThat(times(e -> e.type() == SimEvent.Type.HOOK && e.detail().startsWith("[proxy] preStop hook over after 3s: 27s")))
+                .singleElement().satisfies(t -> assertThat(t).isCloseTo(13, within(0.01))); // began at 10
+        assertThat(first(SimEvent.Type.EXIT, "app")).isCloseTo(15, within(0.01));
+        assertThat(turn("proxy")).isCloseTo(15, within(0.01));
+        assertThat(detail(SimEvent.Type.ACTION, "proxy", "its turn")).contains("after 2s: SIGTERM, SIGKILL after 25s");
+        assertThat(first(SimEvent.Type.EXIT, "proxy")).isCloseTo(16, within(0.01));
+        assertThat(events).noneMatch(e -> e.detail().contains("FailedPreStopHook"));
+    }
+
+    /**
+     * waitForTurn waits at most what is left of the grace period: a regular container that ignores SIGTERM
+     * holds its sidecar until the grace period is over; the sidecar then gets minimumGracePeriodInSeconds (2 s).
+     */
+    @Test
+    void waitForTurn_aSidecarWaitsAtMostTheGracePeriodThenGetsTwoSeconds() {
+        ScriptedContainer proxy = new ScriptedContainer(time).ignoreTerm();
+        ScriptedContainer app = new ScriptedContainer(time).ignoreTerm();
+        deletedAt10(java.util.Optional.of(Duration.ofSeconds(6)),
+                member("proxy", PodKubelet.Role.SIDECAR, proxy, RestartPolicy.ALWAYS, (p, i, s, t) -> ScriptedProbes.ok()),
+                member("app", PodKubelet.Role.REGULAR, app, RestartPolicy.ALWAYS, (p, i, s, t) -> ScriptedProbes.ok()));
+        assertThat(first(SimEvent.Type.EXIT, "app")).isCloseTo(16, within(0.01)); // SIGKILL after the 6 s
+        assertThat(turn("proxy")).isCloseTo(16, within(0.01));
+        assertThat(detail(SimEvent.Type.ACTION, "proxy", "SIGTERM")).contains("after 6s: SIGTERM, SIGKILL after 2s");
+        assertThat(first(SimEvent.Type.EXIT, "proxy")).isCloseTo(18, within(0.01));
+    }
+
+    /** Runs the pod, deletes it at t = 10 s (with {@code grace}, else the pod's 30 s) and runs it to t = 40 s. */
+    private void deletedAt10(java.util.Optional<Duration> grace, PodKubelet.Member... members) {
+        PodKubelet pod = new PodKubelet(List.of(members), KubeletOptions.defaults(), time, events::add);
+        pod.start();
+        time.schedule(Duration.ofSeconds(10).toNanos(), () -> pod.deletePod(grace));
+        time.advance(Duration.ofSeconds(40));
+        pod.stop();
+    }
+
+    private double turn(String container) {
+        return times(e -> e.type() == SimEvent.Type.ACTION && e.detail().startsWith("[" + container + "]")
+                && e.detail().contains("SIGTERM, SIGKILL after")).get(0);
+    }
+
+    private String detail(SimEvent.Type type, String container, String text) {
+        return events.stream().filter(e -> e.type() == type && e.detail().startsWith("[" + container + "]")
+                && e.detail().contains(text)).findFirst().orElseThrow().detail();
     }
 
     /** computePodActions: a Never pod whose regular containers completed is killed; its sidecars stop, in order, and stay stopped. */

@@ -1,5 +1,6 @@
 package dev.vitals.kubesim.runtime;
 
+import dev.vitals.kubesim.Rig;
 import dev.vitals.kubesim.Simulation;
 import dev.vitals.kubesim.Targets;
 import dev.vitals.kubesim.model.PodSpec;
@@ -172,5 +173,31 @@ class RealProcessTest {
                 .duration(java.time.Duration.ofSeconds(2)).build().run();
         assertThat(r.events()).filteredOn(e -> e.type() == dev.vitals.kubesim.model.SimEvent.Type.EXIT).singleElement()
                 .satisfies(e -> assertThat(e.detail()).contains("exit code 3"));
+    }
+
+    /**
+     * R69 on a real process: an exec preStop hook still running when the grace period (1 s) runs out is no
+     * FailedPreStopHook then (executePreStopHook only stops waiting); SIGTERM follows, the container exits, and
+     * the hook's exec fails with it (the runtime's exec ends with the container): FailedPreStopHook at the exit.
+     */
+    @Test
+    void anExecPreStopHookPastTheGracePeriodFailsWhenTheContainerExitsNotAtTheDeadline() throws Exception {
+        List<SimEvent> events = new java.util.concurrent.CopyOnWriteArrayList<>();
+        PodSpec pod = Rig.pod().with(dev.vitals.kubesim.model.RestartPolicy.ALWAYS, 1)
+                .withLifecycle(new dev.vitals.kubesim.model.Lifecycle(java.util.Optional.empty(), java.util.Optional.of(
+                        new dev.vitals.kubesim.model.Lifecycle.Handler(new dev.vitals.kubesim.model.ProbeHandler.Exec(
+                                List.of("sleep", "30"))))));
+        Simulation.builder(pod).command(List.of("sleep", "60"))
+                .scenario(dev.vitals.kubesim.scenario.Scenario.parse("actions:\n  - at: 1s\n    delete: true\n", "test"))
+                .duration(Duration.ofSeconds(4)).listener(events::add).build().run();
+        SimEvent late = of(events, SimEvent.Type.HOOK).stream()
+                .filter(e -> e.detail().contains("not completed in the grace period of 1s")).findFirst().orElseThrow();
+        SimEvent exit = of(events, SimEvent.Type.EXIT).get(0);
+        List<SimEvent> failed = of(events, SimEvent.Type.HOOK).stream().filter(e -> e.detail().contains("FailedPreStopHook")).toList();
+        assertThat(failed).singleElement().satisfies(f -> {
+            assertThat(f.detail()).contains("the container exited while the preStop hook ran");
+            assertThat(f.at()).isGreaterThanOrEqualTo(exit.at()).isGreaterThan(late.at());
+        });
+        assertThat(exit.detail()).contains("killed by kubelet");
     }
 }
