@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.vitals.kubesim.input.InvalidInputException;
 import dev.vitals.kubesim.lint.AppConfig;
+import dev.vitals.kubesim.lint.LintConfig;
 import dev.vitals.kubesim.lint.LintContext;
 import dev.vitals.kubesim.lint.LintFormat;
 import dev.vitals.kubesim.lint.LintInput;
@@ -102,6 +103,14 @@ final class LintCommand implements Callable<Integer> {
             + " from a vitals simulate --json report")
     Path fromRun;
 
+    @Option(names = "--config", paramLabel = "FILE", description = "lint settings (rules off, severities, kubernetesVersion);"
+            + " default: the " + LintConfig.FILE_NAME + " nearest above the first input")
+    Path config;
+
+    @Option(names = "--allow-empty", description = "accept a named input that holds no Kubernetes object (default: bad input,"
+            + " exit 2)")
+    boolean allowEmpty;
+
     @Option(names = "--list-rules", description = "list the rules and exit")
     boolean listRules;
 
@@ -151,13 +160,15 @@ final class LintCommand implements Callable<Integer> {
         }
         List<String> all = new ArrayList<>(paths);
         all.addAll(filenames);
+        LintConfig settings = LintConfig.discover(all, Optional.ofNullable(config));
         List<LintInput> inputs = LintInput.collect(all, stdin); // lists (and stats) the files, opens none
         checkOutput(inputs);
         Writer target = openOutput();
         dev.vitals.kubesim.model.KubernetesVersion version = kubernetesVersion == null
-                ? dev.vitals.kubesim.model.KubernetesVersion.NEWEST : dev.vitals.kubesim.model.KubernetesVersion.parse(kubernetesVersion);
-        LintReport report = new Linter(rules, new LintContext(startup, app, latencies, version), Optional.ofNullable(container))
-                .lint(inputs);
+                ? settings.kubernetesVersion().orElse(dev.vitals.kubesim.model.KubernetesVersion.NEWEST)
+                : dev.vitals.kubesim.model.KubernetesVersion.parse(kubernetesVersion);
+        LintReport report = settings.apply(new Linter(rules, new LintContext(startup, app, latencies, version),
+                Optional.ofNullable(container)).allowEmpty(allowEmpty).lint(inputs));
         if (container != null && report.workloads() > 0 && report.containers() == 0) {
             // a typo must not lint nothing and pass
             if (output != null) {
@@ -288,6 +299,7 @@ final class LintCommand implements Callable<Integer> {
         inputs.stream().map(LintInput::name).filter(i -> !i.equals("-")).map(Path::of).forEach(in::add);
         in.addAll(appConfig);
         in.add(fromRun);
+        in.add(config);
         SimulateChecks.checkOutputs(in, Map.of("--output", output));
     }
 
