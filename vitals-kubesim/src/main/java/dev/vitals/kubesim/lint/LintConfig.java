@@ -78,7 +78,7 @@ public final class LintConfig {
      * in its directory, then in each parent up to the file system's root.
      *
      * @param start an input file or directory (relative paths are taken from the working directory)
-     * @return the nearest {@code .vitals.yaml}, if any
+     * @return the nearest {@code .vitals.yaml}, if any (relative to the working directory when under it)
      */
     public static Optional<Path> find(Path start) {
         Path p = start.toAbsolutePath().normalize();
@@ -88,7 +88,8 @@ public final class LintConfig {
         for (; p != null; p = p.getParent()) {
             Path f = p.resolve(FILE_NAME);
             if (Files.isRegularFile(f)) {
-                return Optional.of(f);
+                Path cwd = Path.of("").toAbsolutePath();
+                return Optional.of(f.startsWith(cwd) ? cwd.relativize(f) : f); // named as the inputs are
             }
         }
         return Optional.empty();
