@@ -92,6 +92,10 @@ public final class LintMojo extends AbstractMojo {
     @Parameter(defaultValue = "${project.build.directory}", readonly = true, required = true)
     File buildDirectory;
 
+    /** Made by Maven, which then sets the parameters. */
+    public LintMojo() {
+    }
+
     @Override
     public void execute() throws MojoExecutionException, MojoFailureException {
         if (skip) {
@@ -189,13 +193,7 @@ public final class LintMojo extends AbstractMojo {
         }
     }
 
-    /**
-     * A path as findings show it: relative to the working directory (where {@code mvn} runs: the
-     * repository's root in most builds, so SARIF's URIs are the repository's) when inside it, else absolute.
-     */
     private String relative(Path p) {
-        Path cwd = Path.of("").toAbsolutePath().normalize();
-        Path abs = p.isAbsolute() ? p.normalize() : basedir.toPath().resolve(p).toAbsolutePath().normalize();
-        return abs.startsWith(cwd) && !abs.equals(cwd) ? cwd.relativize(abs).toString() : abs.toString();
+        return ProjectManifests.shown(basedir.toPath(), p);
     }
 }

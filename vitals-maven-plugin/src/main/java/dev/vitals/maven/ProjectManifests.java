@@ -83,4 +83,18 @@ final class ProjectManifests {
             return true; // the join reports the read error itself, as one line
         }
     }
+
+    /**
+     * A path as reports show it: relative to the working directory (where {@code mvn} runs: the
+     * repository's root in most builds, so SARIF's URIs are the repository's) when inside it, else absolute.
+     *
+     * @param basedir the module's directory, against which a relative {@code p} is resolved
+     * @param p a path
+     * @return the path to show
+     */
+    static String shown(Path basedir, Path p) {
+        Path cwd = Path.of("").toAbsolutePath().normalize();
+        Path abs = p.isAbsolute() ? p.normalize() : basedir.resolve(p).toAbsolutePath().normalize();
+        return abs.startsWith(cwd) && !abs.equals(cwd) ? cwd.relativize(abs).toString() : abs.toString();
+    }
 }

@@ -67,6 +67,10 @@ public final class SimulateMojo extends AbstractMojo {
     @Parameter(defaultValue = "${project.build.directory}", readonly = true, required = true)
     File buildDirectory;
 
+    /** Made by Maven, which then sets the parameters. */
+    public SimulateMojo() {
+    }
+
     @Override
     public void execute() throws MojoExecutionException, MojoFailureException {
         if (skip) {
@@ -77,8 +81,8 @@ public final class SimulateMojo extends AbstractMojo {
         if (!Files.isRegularFile(jar.toPath())) {
             throw new MojoExecutionException("vitals:simulate: no jar at " + jar + " (run it after package, or set <jar>)");
         }
-        List<String> args = new ArrayList<>(List.of("simulate", "--manifest", m.toString(), "--duration", duration,
-                "--json", json.toString(), "--html", html.toString()));
+        List<String> args = new ArrayList<>(List.of("simulate", "--manifest", shown(m), "--duration", duration,
+                "--json", shown(json.toPath()), "--html", shown(html.toPath())));
         if (container != null && !container.isBlank()) {
             args.add("--container");
             args.add(container);
@@ -88,7 +92,7 @@ public final class SimulateMojo extends AbstractMojo {
             args.add(e);
         }
         args.addAll(options);
-        args.addAll(List.of("--", Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", jar.toString()));
+        args.addAll(List.of("--", Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", shown(jar.toPath())));
         getLog().info("vitals " + String.join(" ", args));
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
@@ -100,8 +104,12 @@ public final class SimulateMojo extends AbstractMojo {
         }
         if (exit != VitalsCommand.OK) {
             throw new MojoFailureException("vitals:simulate: verdict " + (exit == VitalsCommand.FAILED ? "FAIL" : "exit " + exit)
-                    + " (" + html + ")");
+                    + " (" + shown(html.toPath()) + ")");
         }
+    }
+
+    private String shown(Path p) {
+        return ProjectManifests.shown(basedir.toPath(), p);
     }
 
     private Path firstManifest() throws MojoExecutionException {

@@ -40,13 +40,14 @@ import picocli.CommandLine.Parameters;
         description = {"Find probe configurations that restart healthy pods, never act, or that the API server would reject.",
             "",
             "Reads any number of manifests, directories (recursively: *.yaml, *.yml, *.json) and - for standard input"
-                    + " (helm template RELEASE CHART | vitals lint -), in one run. Inputs without workloads are reported and are"
-                    + " not errors. With --app-config it also reads the application's Spring Boot configuration and follows"
+                    + " (helm template RELEASE CHART | vitals lint -), in one run. Inputs without workloads are reported; a named"
+                    + " file with no Kubernetes object is bad input (--allow-empty accepts it); Kustomize files and patches"
+                    + " are skipped and listed. Settings: .vitals.yaml above the first input, or --config. With --app-config it also reads the application's Spring Boot configuration and follows"
                     + " each probe to the health group it reaches. Rules, hazards and fixes: docs/lint.md; vitals lint"
                     + " --list-rules lists them.",
             "",
             "Exit code: 0 no finding at or above --fail-on, 1 such findings, 2 bad input (an unreadable or invalid file,"
-                    + " a Helm template, an unknown rule)."})
+                    + " a Helm template, an unknown rule, a bad .vitals.yaml)."})
 final class LintCommand implements Callable<Integer> {
     @Parameters(paramLabel = "PATH", arity = "0..*", description = "manifest files, directories, or - for standard input")
     List<String> paths = new ArrayList<>();

@@ -81,7 +81,9 @@ final class InputClassifier {
             }
         }
         for (Path k : kustomizations) {
-            patches(k).forEach((p, field) -> patches.putIfAbsent(p, field + " of " + k));
+            Path cwd = Path.of("").toAbsolutePath();
+            Path shown = k.startsWith(cwd) ? cwd.relativize(k) : k;
+            patches(k).forEach((p, field) -> patches.putIfAbsent(p, field + " of " + shown));
         }
         List<LintInput> lint = new ArrayList<>();
         List<LintReport.Skipped> skipped = new ArrayList<>();

@@ -88,7 +88,9 @@ public enum LintFormat {
             out.write("    fix: " + f.fix() + "\n");
         }
         for (LintReport.FileSummary s : r.files()) {
-            if (s.error().isEmpty() && s.workloads() == 0) {
+            boolean onlyCopiesOrPatches = r.inputs().duplicates().stream().anyMatch(d -> d.again().startsWith(s.name() + ":"))
+                    || r.inputs().skipped().stream().anyMatch(k -> k.name().startsWith(s.name() + ":"));
+            if (s.error().isEmpty() && s.workloads() == 0 && !onlyCopiesOrPatches) {
                 out.write(s.name() + ": no workloads" + (s.otherKinds().isEmpty() ? "" : " (" + kinds(s.otherKinds()) + ")")
                         + "\n");
             }
