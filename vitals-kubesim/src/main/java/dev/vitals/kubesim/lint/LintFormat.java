@@ -105,6 +105,9 @@ public enum LintFormat {
         for (LintReport.Duplicate d : r.inputs().duplicates()) {
             out.write(d.again() + ": duplicate " + d.object() + " (linted once, at " + d.first() + ")\n");
         }
+        for (String n : r.notices()) {
+            out.write(n + "\n");
+        }
         if (r.config().file().isPresent()) {
             out.write("config " + r.config().describe() + disabledCounts(r) + "\n");
         }
@@ -190,6 +193,8 @@ public enum LintFormat {
             r.config().settings().forEach(rs::put);
             r.config().kubernetesVersion().ifPresent(v -> c.put("kubernetesVersion", v.toString()));
         });
+        ArrayNode notices = root.putArray("notices");
+        r.notices().forEach(notices::add);
         ArrayNode skipped = root.putArray("skipped");
         for (LintReport.Skipped s : r.inputs().skipped()) {
             skipped.addObject().put("name", s.name()).put("reason", s.reason());
@@ -256,6 +261,9 @@ public enum LintFormat {
             ObjectNode n = notifications.addObject();
             n.put("level", "error");
             n.putObject("message").put("text", s.error().get());
+        }
+        for (String n : r.notices()) {
+            notifications.addObject().put("level", "warning").putObject("message").put("text", n);
         }
         for (LintReport.Skipped s : r.inputs().skipped()) {
             notifications.addObject().put("level", "note").putObject("message").put("text", s.name() + ": skipped: "

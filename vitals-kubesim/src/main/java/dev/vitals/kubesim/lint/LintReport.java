@@ -50,13 +50,14 @@ public final class LintReport {
     private final LintConfig config;
     private final List<Finding> disabled;
     private final Inputs inputs;
+    private final List<String> notices;
 
     LintReport(List<Finding> findings, List<Suppressed> suppressed, List<FileSummary> files, List<Rule> rules) {
-        this(findings, suppressed, files, rules, LintConfig.none(), List.of(), Inputs.NONE);
+        this(findings, suppressed, files, rules, LintConfig.none(), List.of(), Inputs.NONE, List.of());
     }
 
     private LintReport(List<Finding> findings, List<Suppressed> suppressed, List<FileSummary> files, List<Rule> rules,
-            LintConfig config, List<Finding> disabled, Inputs inputs) {
+            LintConfig config, List<Finding> disabled, Inputs inputs, List<String> notices) {
         this.findings = List.copyOf(findings);
         this.suppressed = List.copyOf(suppressed);
         this.files = List.copyOf(files);
@@ -64,16 +65,25 @@ public final class LintReport {
         this.config = config;
         this.disabled = List.copyOf(disabled);
         this.inputs = inputs;
+        this.notices = List.copyOf(notices);
     }
 
     /** This report under a configuration ({@link LintConfig#apply}). */
     LintReport configured(LintConfig c, List<Finding> kept, List<Suppressed> sup, List<Finding> off) {
-        return new LintReport(kept, sup, files, rules, c, off, inputs);
+        return new LintReport(kept, sup, files, rules, c, off, inputs, notices);
     }
 
-    /** This report with what {@link InputClassifier} made of the inputs. */
-    LintReport classified(Inputs in) {
-        return new LintReport(findings, suppressed, files, rules, config, disabled, in);
+    /** This report with what {@link InputClassifier} made of the inputs, and the notices of the run. */
+    LintReport classified(Inputs in, List<String> runNotices) {
+        return new LintReport(findings, suppressed, files, rules, config, disabled, in, runNotices);
+    }
+
+    /**
+     * @return lines {@code FILE:LINE: Kind/name: annotation … silences nothing} for
+     *         {@code ignore-check.vitals.dev/…} annotations without a reason or naming no rule
+     */
+    public List<String> notices() {
+        return notices;
     }
 
     /** @return the configuration applied ({@link LintConfig#none()} when none was) */

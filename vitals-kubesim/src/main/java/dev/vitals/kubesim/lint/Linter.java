@@ -83,10 +83,11 @@ public final class Linter {
         InputClassifier.Split split = InputClassifier.split(inputs);
         List<LintReport.Skipped> skipped = new ArrayList<>(split.skipped());
         List<LintReport.Duplicate> duplicates = new ArrayList<>();
+        List<String> notices = new ArrayList<>();
         Map<String, String> objects = new java.util.HashMap<>();
         for (LintInput in : split.lint()) {
             int from = findings.size();
-            Run run = new Run(in.name(), findings, suppressed, seen, objects, skipped, duplicates);
+            Run run = new Run(in.name(), findings, suppressed, seen, objects, skipped, duplicates, notices);
             Optional<String> error = Optional.empty();
             try (Reader r = in.open()) {
                 YamlDocs docs = new YamlDocs(r, in.name(), "helm template RELEASE CHART | vitals lint -");
@@ -120,7 +121,7 @@ public final class Linter {
                     .comparing((Finding f) -> !f.file().equals(in.name())).thenComparingInt(Finding::line));
             files.add(new LintReport.FileSummary(in.name(), run.workloads, run.containers, run.otherKinds, error));
         }
-        return new LintReport(findings, suppressed, files, rules).classified(new LintReport.Inputs(skipped, duplicates));
+        return new LintReport(findings, suppressed, files, rules).classified(new LintReport.Inputs(skipped, duplicates), notices);
     }
 
     /** The state of one input's run. */
@@ -132,6 +133,7 @@ public final class Linter {
         final Map<String, String> objectsSeen;
         final List<LintReport.Skipped> skipped;
         final List<LintReport.Duplicate> duplicates;
+        final List<String> notices;
         int workloads;
         int containers;
         int objects;
@@ -139,7 +141,8 @@ public final class Linter {
         final Map<String, Integer> otherKinds = new TreeMap<>();
 
         Run(String file, List<Finding> findings, List<LintReport.Suppressed> suppressed, Set<String> seen,
-                Map<String, String> objectsSeen, List<LintReport.Skipped> skipped, List<LintReport.Duplicate> duplicates) {
+                Map<String, String> objectsSeen, List<LintReport.Skipped> skipped, List<LintReport.Duplicate> duplicates,
+                List<String> notices) {
             this.file = file;
             this.findings = findings;
             this.suppressed = suppressed;
@@ -147,6 +150,7 @@ public final class Linter {
             this.objectsSeen = objectsSeen;
             this.skipped = skipped;
             this.duplicates = duplicates;
+            this.notices = notices;
         }
 
         void document(YamlDocs.Doc d, YamlDocs docs) {
@@ -210,6 +214,11 @@ public final class Linter {
             String name = obj.path("metadata").path("name").asText("");
             Map<String, String> ann = new LinkedHashMap<>(annotations(templateMeta));
             ann.putAll(annotations(obj.path("metadata")));
+            for (Map.Entry<String, String> p : Suppressions.problems(ann)) {
+                int l = d.locations.line(obj.path("metadata").path("annotations"), p.getKey());
+                l = l > 0 ? l : d.locations.line(templateMeta.path("annotations"), p.getKey());
+                notices.add(file + ":" + l + ": " + label(obj) + ": annotation " + p.getKey() + " " + p.getValue());
+            }
             String workload = kind + "/" + (name.isEmpty() ? "(unnamed)" : name);
             List<ManifestReader.ContainerEntry> entries = new ArrayList<>();
             if (podSpec.path("containers").isObject()) {
@@ -330,12 +339,10 @@ public final class Linter {
             } else if (!seen.add(f.rule() + "\u0000" + f.file() + "\u0000" + f.line() + "\u0000" + f.message())) {
                 return;
             }
-            for (String id : new String[] {f.rule(), f.name(), Rules.API.id().equals(f.rule()) ? "api" : f.rule()}) {
-                String a = ann.get(IGNORE_PREFIX + id);
-                if (a != null && !a.isBlank()) {
-                    suppressed.add(new LintReport.Suppressed(f, IGNORE_PREFIX + id, a.strip()));
-                    return;
-                }
+            Optional<LintReport.Suppressed> s = Suppressions.match(f, ann);
+            if (s.isPresent()) {
+                suppressed.add(s.get());
+                return;
             }
             findings.add(f);
         }
