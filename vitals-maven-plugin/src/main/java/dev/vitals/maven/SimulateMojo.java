@@ -49,6 +49,10 @@ public final class SimulateMojo extends AbstractMojo {
     @Parameter
     List<String> options = new ArrayList<>();
 
+    /** Print the timeline (every probe) into the build log; by default only the summary and the verdict (the timeline is in the reports). */
+    @Parameter(property = "vitals.simulate.timeline", defaultValue = "false")
+    boolean timeline;
+
     /** The run's JSON report. */
     @Parameter(defaultValue = "${project.build.directory}/vitals-simulate.json")
     File json;
@@ -83,6 +87,9 @@ public final class SimulateMojo extends AbstractMojo {
         }
         List<String> args = new ArrayList<>(List.of("simulate", "--manifest", shown(m), "--duration", duration,
                 "--json", shown(json.toPath()), "--html", shown(html.toPath())));
+        if (!timeline) {
+            args.add("--quiet");
+        }
         if (container != null && !container.isBlank()) {
             args.add("--container");
             args.add(container);
@@ -98,7 +105,8 @@ public final class SimulateMojo extends AbstractMojo {
         StringWriter err = new StringWriter();
         int exit = VitalsCommand.execute(new PrintWriter(out, true), new PrintWriter(err, true), args.toArray(String[]::new));
         out.toString().lines().forEach(getLog()::info);
-        err.toString().lines().forEach(getLog()::error);
+        // a terminal's progress line (carriage returns, escape sequences) is not a message
+        err.toString().lines().filter(l -> !l.contains("\033") && !l.contains("\r")).forEach(getLog()::error);
         if (exit == VitalsCommand.BAD_INPUT) {
             throw new MojoExecutionException("vitals:simulate: " + err.toString().strip().replaceFirst("^error: ", ""));
         }
