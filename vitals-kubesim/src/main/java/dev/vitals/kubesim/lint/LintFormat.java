@@ -23,9 +23,9 @@ import java.util.Optional;
 public enum LintFormat {
     /** {@code file:line: severity ID name object: message} then {@code fix:}; a summary line. */
     TEXT,
-    /** One JSON object: findings, suppressed, files, summary. */
+    /** One JSON object: summary, findings, suppressed, offByConfig, config, notices, skipped, duplicates, inputs. */
     JSON,
-    /** SARIF 2.1.0 with one run, the rules that ran and one result per finding. */
+    /** SARIF 2.1.0 with one run, the rules that ran and one result per finding (silenced ones with {@code suppressions}). */
     SARIF,
     /** JUnit XML: one test suite per input, one test case per container. */
     JUNIT;
