@@ -140,7 +140,7 @@ public final class CheckBundle {
             Document pom = parse(pomBytes);
             checkPom(a, version, pom, files.get(GROUP_PATH + "vitals-parent/" + version + "/vitals-parent-" + version + ".pom"));
             String packaging = x.evaluate("/project/packaging", pom).trim();
-            if (packaging.isEmpty() || packaging.equals("jar")) {
+            if (packaging.isEmpty() || packaging.equals("jar") || packaging.equals("maven-plugin")) {
                 jars++;
                 for (String f : List.of(".jar", "-sources.jar", "-javadoc.jar", "-cyclonedx.json")) {
                     byte[] b = files.get(dir + base + f);
@@ -154,6 +154,9 @@ public final class CheckBundle {
                 checkJarHas(a, files.get(dir + base + "-sources.jar"), ".java", "sources");
                 checkJarHas(a, files.get(dir + base + "-javadoc.jar"), "index.html", "javadoc");
                 checkJarHas(a, files.get(dir + base + ".jar"), ".class", "main");
+                if (packaging.equals("maven-plugin")) { // vitals-maven-plugin: the descriptor Maven reads its goals from
+                    checkJarHas(a, files.get(dir + base + ".jar"), "META-INF/maven/plugin.xml", "plugin descriptor");
+                }
             }
         }
         for (String a : layout.keySet()) {

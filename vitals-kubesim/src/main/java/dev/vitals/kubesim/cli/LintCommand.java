@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.vitals.kubesim.input.InvalidInputException;
 import dev.vitals.kubesim.lint.AppConfig;
+import dev.vitals.kubesim.lint.LintConfig;
 import dev.vitals.kubesim.lint.LintContext;
 import dev.vitals.kubesim.lint.LintFormat;
 import dev.vitals.kubesim.lint.LintInput;
@@ -39,13 +40,14 @@ import picocli.CommandLine.Parameters;
         description = {"Find probe configurations that restart healthy pods, never act, or that the API server would reject.",
             "",
             "Reads any number of manifests, directories (recursively: *.yaml, *.yml, *.json) and - for standard input"
-                    + " (helm template RELEASE CHART | vitals lint -), in one run. Inputs without workloads are reported and are"
-                    + " not errors. With --app-config it also reads the application's Spring Boot configuration and follows"
+                    + " (helm template RELEASE CHART | vitals lint -), in one run. Inputs without workloads are reported; a named"
+                    + " file with no Kubernetes object is bad input (--allow-empty accepts it); Kustomize files and patches"
+                    + " are skipped and listed. Settings: .vitals.yaml above the first input, or --config. With --app-config it also reads the application's Spring Boot configuration and follows"
                     + " each probe to the health group it reaches. Rules, hazards and fixes: docs/lint.md; vitals lint"
                     + " --list-rules lists them.",
             "",
             "Exit code: 0 no finding at or above --fail-on, 1 such findings, 2 bad input (an unreadable or invalid file,"
-                    + " a Helm template, an unknown rule)."})
+                    + " a Helm template, an unknown rule, a bad .vitals.yaml)."})
 final class LintCommand implements Callable<Integer> {
     @Parameters(paramLabel = "PATH", arity = "0..*", description = "manifest files, directories, or - for standard input")
     List<String> paths = new ArrayList<>();
@@ -103,6 +105,14 @@ final class LintCommand implements Callable<Integer> {
             + " from a vitals simulate --json report")
     Path fromRun;
 
+    @Option(names = "--config", paramLabel = "FILE", description = "lint settings (rules off, severities, kubernetesVersion);"
+            + " default: the " + LintConfig.FILE_NAME + " nearest above the first input")
+    Path config;
+
+    @Option(names = "--allow-empty", description = "accept a named input that holds no Kubernetes object (default: bad input,"
+            + " exit 2)")
+    boolean allowEmpty;
+
     @Option(names = "--list-rules", description = "list the rules and exit")
     boolean listRules;
 
@@ -152,13 +162,15 @@ final class LintCommand implements Callable<Integer> {
         }
         List<String> all = new ArrayList<>(paths);
         all.addAll(filenames);
+        LintConfig settings = LintConfig.discover(all, Optional.ofNullable(config));
         List<LintInput> inputs = LintInput.collect(all, stdin); // lists (and stats) the files, opens none
         checkOutput(inputs);
         Writer target = openOutput();
         dev.vitals.kubesim.model.KubernetesVersion version = kubernetesVersion == null
-                ? dev.vitals.kubesim.model.KubernetesVersion.NEWEST : dev.vitals.kubesim.model.KubernetesVersion.parse(kubernetesVersion);
-        LintReport report = new Linter(rules, new LintContext(startup, app, latencies, version), Optional.ofNullable(container))
-                .lint(inputs);
+                ? settings.kubernetesVersion().orElse(dev.vitals.kubesim.model.KubernetesVersion.NEWEST)
+                : dev.vitals.kubesim.model.KubernetesVersion.parse(kubernetesVersion);
+        LintReport report = settings.apply(new Linter(rules, new LintContext(startup, app, latencies, version),
+                Optional.ofNullable(container)).allowEmpty(allowEmpty).lint(inputs));
         if (container != null && report.workloads() > 0 && report.containers() == 0) {
             // a typo must not lint nothing and pass
             if (output != null) {
@@ -289,6 +301,7 @@ final class LintCommand implements Callable<Integer> {
         inputs.stream().map(LintInput::name).filter(i -> !i.equals("-")).map(Path::of).forEach(in::add);
         in.addAll(appConfig);
         in.add(fromRun);
+        in.add(config);
         SimulateChecks.checkOutputs(in, Map.of("--output", output));
     }
 

@@ -23,9 +23,9 @@ import java.util.Optional;
 public enum LintFormat {
     /** {@code file:line: severity ID name object: message} then {@code fix:}; a summary line. */
     TEXT,
-    /** One JSON object: findings, suppressed, files, summary. */
+    /** One JSON object: summary, findings, suppressed, offByConfig, config, notices, skipped, duplicates, inputs. */
     JSON,
-    /** SARIF 2.1.0 with one run, the rules that ran and one result per finding. */
+    /** SARIF 2.1.0 with one run, the rules that ran and one result per finding (silenced ones with {@code suppressions}). */
     SARIF,
     /** JUnit XML: one test suite per input, one test case per container. */
     JUNIT;
@@ -88,7 +88,9 @@ public enum LintFormat {
             out.write("    fix: " + f.fix() + "\n");
         }
         for (LintReport.FileSummary s : r.files()) {
-            if (s.error().isEmpty() && s.workloads() == 0) {
+            boolean onlyCopiesOrPatches = r.inputs().duplicates().stream().anyMatch(d -> d.again().startsWith(s.name() + ":"))
+                    || r.inputs().skipped().stream().anyMatch(k -> k.name().startsWith(s.name() + ":"));
+            if (s.error().isEmpty() && s.workloads() == 0 && !onlyCopiesOrPatches) {
                 out.write(s.name() + ": no workloads" + (s.otherKinds().isEmpty() ? "" : " (" + kinds(s.otherKinds()) + ")")
                         + "\n");
             }
@@ -96,6 +98,18 @@ public enum LintFormat {
         for (LintReport.Suppressed s : r.suppressed()) {
             out.write(s.finding().location() + ": suppressed " + s.finding().rule() + " " + s.finding().name() + ": "
                     + s.finding().subject() + " (" + s.annotation() + ": " + s.reason() + ")\n");
+        }
+        for (LintReport.Skipped s : r.inputs().skipped()) {
+            out.write(s.name() + ": skipped: " + s.reason() + "\n");
+        }
+        for (LintReport.Duplicate d : r.inputs().duplicates()) {
+            out.write(d.again() + ": duplicate " + d.object() + " (linted once, at " + d.first() + ")\n");
+        }
+        for (String n : r.notices()) {
+            out.write(n + "\n");
+        }
+        if (r.config().file().isPresent()) {
+            out.write("config " + r.config().describe() + disabledCounts(r) + "\n");
         }
         out.write(summary(r, failOn) + "\n");
     }
@@ -113,12 +127,31 @@ public enum LintFormat {
         if (!r.suppressed().isEmpty()) {
             b.append(", ").append(r.suppressed().size()).append(" suppressed");
         }
+        if (!r.disabled().isEmpty()) {
+            b.append(", ").append(r.disabled().size()).append(" off by config");
+        }
+        if (!r.inputs().skipped().isEmpty()) {
+            b.append(", ").append(r.inputs().skipped().size()).append(" skipped");
+        }
+        if (!r.inputs().duplicates().isEmpty()) {
+            b.append(", ").append(r.inputs().duplicates().size()).append(r.inputs().duplicates().size() == 1 ? " duplicate"
+                    : " duplicates");
+        }
         if (!r.errors().isEmpty()) {
             b.append("; ").append(r.errors().size()).append(r.errors().size() == 1 ? " input" : " inputs")
                     .append(" could not be linted");
         }
         b.append(failOn.map(s -> " (fails on " + s.label() + ")").orElse(" (never fails on findings)"));
         return b.toString();
+    }
+
+    /** @return {@code " (L5: 3 findings not shown)"} per rule the configuration turned off, or empty */
+    private static String disabledCounts(LintReport r) {
+        Map<String, Integer> n = new java.util.TreeMap<>();
+        r.disabled().forEach(f -> n.merge(f.rule(), 1, Integer::sum));
+        List<String> parts = new ArrayList<>();
+        n.forEach((k, v) -> parts.add(k + ": " + v + (v == 1 ? " finding" : " findings")));
+        return parts.isEmpty() ? "" : " (not shown: " + String.join(", ", parts) + ")";
     }
 
     /** @return {@code s} ending as a sentence: a full stop added unless it ends with one (or ! ?) */
@@ -138,7 +171,9 @@ public enum LintFormat {
         ObjectNode sum = root.putObject("summary");
         sum.put("inputs", r.files().size()).put("workloads", r.workloads()).put("containers", r.containers())
                 .put("errors", r.count(Severity.ERROR)).put("warnings", r.count(Severity.WARNING))
-                .put("suppressed", r.suppressed().size()).put("inputErrors", r.errors().size())
+                .put("suppressed", r.suppressed().size()).put("offByConfig", r.disabled().size())
+                .put("skipped", r.inputs().skipped().size()).put("duplicates", r.inputs().duplicates().size())
+                .put("inputErrors", r.errors().size())
                 .put("failOn", failOn.map(Severity::label).orElse("never")).put("exitCode", r.exitCode(failOn));
         ArrayNode fs = root.putArray("findings");
         for (Finding f : r.findings()) {
@@ -147,6 +182,26 @@ public enum LintFormat {
         ArrayNode sup = root.putArray("suppressed");
         for (LintReport.Suppressed s : r.suppressed()) {
             sup.add(finding(s.finding()).put("annotation", s.annotation()).put("reason", s.reason()));
+        }
+        ArrayNode off = root.putArray("offByConfig");
+        for (Finding f : r.disabled()) {
+            off.add(finding(f));
+        }
+        r.config().file().ifPresent(f -> {
+            ObjectNode c = root.putObject("config").put("file", f.toString());
+            ObjectNode rs = c.putObject("rules");
+            r.config().settings().forEach(rs::put);
+            r.config().kubernetesVersion().ifPresent(v -> c.put("kubernetesVersion", v.toString()));
+        });
+        ArrayNode notices = root.putArray("notices");
+        r.notices().forEach(notices::add);
+        ArrayNode skipped = root.putArray("skipped");
+        for (LintReport.Skipped s : r.inputs().skipped()) {
+            skipped.addObject().put("name", s.name()).put("reason", s.reason());
+        }
+        ArrayNode dups = root.putArray("duplicates");
+        for (LintReport.Duplicate d : r.inputs().duplicates()) {
+            dups.addObject().put("object", d.object()).put("first", d.first()).put("again", d.again());
         }
         ArrayNode files = root.putArray("inputs");
         for (LintReport.FileSummary s : r.files()) {
@@ -183,24 +238,22 @@ public enum LintFormat {
             o.putObject("shortDescription").put("text", rule.summary());
             o.putObject("help").put("text", "See docs/lint.md#" + rule.id().toLowerCase(Locale.ROOT) + " for the hazard,"
                     + " the condition, the fields read and the fix.");
-            o.putObject("defaultConfiguration").put("level", level(rule.severity()));
+            o.putObject("defaultConfiguration").put("level", level(r.severity(rule)))
+                    .put("enabled", r.config().severity(rule).isPresent());
         }
         ArrayNode results = run.putArray("results");
         for (Finding f : r.findings()) {
-            ObjectNode o = results.addObject();
-            o.put("ruleId", f.rule());
-            Integer i = index.get(f.rule());
-            if (i != null) {
-                o.put("ruleIndex", i);
-            }
-            o.put("level", level(f.severity()));
-            o.putObject("message").put("text", sentence((f.object().isEmpty() ? "" : f.subject() + ": ") + f.message()
-                    + (f.refs().isEmpty() ? "" : " (" + f.refs() + ")")) + " Fix: " + sentence(f.fix()));
-            ObjectNode phys = o.putArray("locations").addObject().putObject("physicalLocation");
-            phys.putObject("artifactLocation").put("uri", uri(f.file()));
-            phys.putObject("region").put("startLine", Math.max(1, f.line()));
-            o.putObject("partialFingerprints").put("vitalsLint/v1", Integer.toHexString((f.rule() + f.object()
-                    + f.container() + f.field()).hashCode()));
+            result(results, f, index);
+        }
+        // silenced findings stay in the log, marked (SARIF 2.1.0 §3.27.23, suppressions): code scanning shows them as such
+        for (LintReport.Suppressed s : r.suppressed()) {
+            result(results, s.finding(), index).putArray("suppressions").addObject().put("kind", "inSource")
+                    .put("justification", s.annotation() + ": " + s.reason());
+        }
+        String configFile = r.config().file().map(p -> uri(p.toString())).orElse("");
+        for (Finding f : r.disabled()) {
+            result(results, f, index).putArray("suppressions").addObject().put("kind", "external")
+                    .put("justification", "rule " + f.rule() + " is off in " + configFile);
         }
         ArrayNode notifications = run.putArray("invocations").addObject()
                 .put("executionSuccessful", r.errors().isEmpty()).putArray("toolExecutionNotifications");
@@ -209,7 +262,36 @@ public enum LintFormat {
             n.put("level", "error");
             n.putObject("message").put("text", s.error().get());
         }
+        for (String n : r.notices()) {
+            notifications.addObject().put("level", "warning").putObject("message").put("text", n);
+        }
+        for (LintReport.Skipped s : r.inputs().skipped()) {
+            notifications.addObject().put("level", "note").putObject("message").put("text", s.name() + ": skipped: "
+                    + s.reason());
+        }
+        for (LintReport.Duplicate d : r.inputs().duplicates()) {
+            notifications.addObject().put("level", "note").putObject("message").put("text", d.again() + ": duplicate "
+                    + d.object() + " (linted once, at " + d.first() + ")");
+        }
         return root;
+    }
+
+    private static ObjectNode result(ArrayNode results, Finding f, Map<String, Integer> index) {
+        ObjectNode o = results.addObject();
+        o.put("ruleId", f.rule());
+        Integer i = index.get(f.rule());
+        if (i != null) {
+            o.put("ruleIndex", i);
+        }
+        o.put("level", level(f.severity()));
+        o.putObject("message").put("text", sentence((f.object().isEmpty() ? "" : f.subject() + ": ") + f.message()
+                + (f.refs().isEmpty() ? "" : " (" + f.refs() + ")")) + " Fix: " + sentence(f.fix()));
+        ObjectNode phys = o.putArray("locations").addObject().putObject("physicalLocation");
+        phys.putObject("artifactLocation").put("uri", uri(f.file()));
+        phys.putObject("region").put("startLine", Math.max(1, f.line()));
+        o.putObject("partialFingerprints").put("vitalsLint/v1", Integer.toHexString((f.rule() + f.object()
+                + f.container() + f.field()).hashCode()));
+        return o;
     }
 
     private static String uri(String file) {

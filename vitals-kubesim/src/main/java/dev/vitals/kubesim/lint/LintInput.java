@@ -33,10 +33,21 @@ public final class LintInput {
 
     private final String name;
     private final Opener opener;
+    private final boolean found;
 
     private LintInput(String name, Opener opener) {
+        this(name, opener, false);
+    }
+
+    private LintInput(String name, Opener opener, boolean found) {
         this.name = name;
         this.opener = opener;
+        this.found = found;
+    }
+
+    /** @return whether it was found in a directory rather than named (a named input must be a manifest) */
+    boolean found() {
+        return found;
     }
 
     /** @return the name shown in findings ({@code -} for standard input) */
@@ -122,7 +133,7 @@ public final class LintInput {
                 if (found.isEmpty()) {
                     throw new dev.vitals.kubesim.input.InvalidInputException(a + ": no *.yaml, *.yml or *.json files in this directory");
                 }
-                found.forEach(f -> out.add(file(f)));
+                found.forEach(f -> out.add(new LintInput(f.toString(), file(f).opener, true)));
             } else if (Files.exists(p)) { // a regular file, or a pipe or device: vitals lint <(helm template …)
                 out.add(file(p));
             } else {

@@ -47,12 +47,107 @@ public final class LintReport {
     private final List<Suppressed> suppressed;
     private final List<FileSummary> files;
     private final List<Rule> rules;
+    private final LintConfig config;
+    private final List<Finding> disabled;
+    private final Inputs inputs;
+    private final List<String> notices;
 
     LintReport(List<Finding> findings, List<Suppressed> suppressed, List<FileSummary> files, List<Rule> rules) {
+        this(findings, suppressed, files, rules, LintConfig.none(), List.of(), Inputs.NONE, List.of());
+    }
+
+    private LintReport(List<Finding> findings, List<Suppressed> suppressed, List<FileSummary> files, List<Rule> rules,
+            LintConfig config, List<Finding> disabled, Inputs inputs, List<String> notices) {
         this.findings = List.copyOf(findings);
         this.suppressed = List.copyOf(suppressed);
         this.files = List.copyOf(files);
         this.rules = List.copyOf(rules);
+        this.config = config;
+        this.disabled = List.copyOf(disabled);
+        this.inputs = inputs;
+        this.notices = List.copyOf(notices);
+    }
+
+    /** This report under a configuration ({@link LintConfig#apply}). */
+    LintReport configured(LintConfig c, List<Finding> kept, List<Suppressed> sup, List<Finding> off) {
+        return new LintReport(kept, sup, files, rules, c, off, inputs, notices);
+    }
+
+    /** This report with what {@link InputClassifier} made of the inputs, and the notices of the run. */
+    LintReport classified(Inputs in, List<String> runNotices) {
+        return new LintReport(findings, suppressed, files, rules, config, disabled, in, runNotices);
+    }
+
+    /**
+     * @return lines {@code FILE:LINE: Kind/name: annotation … silences nothing} for
+     *         {@code ignore-check.vitals.dev/…} annotations without a reason or naming no rule
+     */
+    public List<String> notices() {
+        return notices;
+    }
+
+    /** @return the configuration applied ({@link LintConfig#none()} when none was) */
+    public LintConfig config() {
+        return config;
+    }
+
+    /** @return findings of rules the configuration turns off: not reported as findings, counted in the summary */
+    public List<Finding> disabled() {
+        return disabled;
+    }
+
+    /** @return inputs skipped (Kustomize files and patches) and objects found twice */
+    public Inputs inputs() {
+        return inputs;
+    }
+
+    /**
+     * The severity a rule's findings have in this report.
+     *
+     * @param rule a rule that ran
+     * @return the configured severity, else the rule's own (also for a rule the configuration turns off)
+     */
+    public Severity severity(Rule rule) {
+        return config.severity(rule).orElse(rule.severity());
+    }
+
+    /**
+     * What reading the inputs left out, so that nothing is left out unseen.
+     *
+     * @param skipped inputs not linted, with why (a Kustomize file, a strategic-merge patch)
+     * @param duplicates objects written in more than one input, linted once (where each copy is)
+     */
+    public record Inputs(List<Skipped> skipped, List<Duplicate> duplicates) {
+        static final Inputs NONE = new Inputs(List.of(), List.of());
+
+        /**
+         * @param skipped inputs not linted, with why
+         * @param duplicates objects written more than once
+         */
+        public Inputs {
+            skipped = List.copyOf(skipped);
+            duplicates = List.copyOf(duplicates);
+        }
+    }
+
+    /**
+     * An input not linted.
+     *
+     * @param name the input's name
+     * @param reason why, e.g. {@code Kustomize patch (patches of k8s/kustomization.yaml)}
+     */
+    public record Skipped(String name, String reason) {
+    }
+
+    /**
+     * An object written again in a later input (the same kind, namespace and name); the first
+     * copy is linted, this one is not.
+     *
+     * @param object {@code Kind/namespace/name}
+     * @param first {@code file:line} of the copy linted
+     * @param again {@code file:line} of the copy skipped
+     */
+    public record Duplicate(String object, String first, String again) {
     }
 
     /** @return the findings, by input then line */

@@ -37,6 +37,7 @@ public final class Linter {
     private final List<Rule> rules;
     private final LintContext context;
     private final Optional<String> container;
+    private final boolean allowEmpty;
 
     /**
      * @param rules the rules to run (see {@link Rules#select})
@@ -44,9 +45,27 @@ public final class Linter {
      * @param container only containers of this name ({@code name} or {@code Kind/name:container}), if given
      */
     public Linter(List<Rule> rules, LintContext context, Optional<String> container) {
+        this(rules, context, container, false);
+    }
+
+    private Linter(List<Rule> rules, LintContext context, Optional<String> container, boolean allowEmpty) {
         this.rules = List.copyOf(rules);
         this.context = Objects.requireNonNull(context, "context");
         this.container = Objects.requireNonNull(container, "container");
+        this.allowEmpty = allowEmpty;
+    }
+
+    /**
+     * {@code --allow-empty}: an input named on the command line that holds no Kubernetes object
+     * (no document with a {@code kind}: an empty file, {@code /etc/passwd}, a plain JSON or YAML
+     * file) is reported as holding nothing instead of as bad input. A file found in a directory
+     * is never bad input for that: it is listed as skipped.
+     *
+     * @param allow whether such an input is accepted
+     * @return a linter like this one with that setting
+     */
+    public Linter allowEmpty(boolean allow) {
+        return new Linter(rules, context, container, allow);
     }
 
     /**
@@ -61,9 +80,14 @@ public final class Linter {
         List<LintReport.Suppressed> suppressed = new ArrayList<>();
         List<LintReport.FileSummary> files = new ArrayList<>();
         Set<String> seen = new HashSet<>();
-        for (LintInput in : inputs) {
+        InputClassifier.Split split = InputClassifier.split(inputs);
+        List<LintReport.Skipped> skipped = new ArrayList<>(split.skipped());
+        List<LintReport.Duplicate> duplicates = new ArrayList<>();
+        List<String> notices = new ArrayList<>();
+        Map<String, String> objects = new java.util.HashMap<>();
+        for (LintInput in : split.lint()) {
             int from = findings.size();
-            Run run = new Run(in.name(), findings, suppressed, seen);
+            Run run = new Run(in.name(), findings, suppressed, seen, objects, skipped, duplicates, notices);
             Optional<String> error = Optional.empty();
             try (Reader r = in.open()) {
                 YamlDocs docs = new YamlDocs(r, in.name(), "helm template RELEASE CHART | vitals lint -");
@@ -81,12 +105,23 @@ public final class Linter {
             } catch (UncheckedIOException e) {
                 error = Optional.of(in.name() + ": cannot read: " + InvalidInputException.reason(e.getCause()));
             }
+            if (error.isEmpty() && run.objects == 0) {
+                if (run.jsonPatches > 0) {
+                    skipped.add(new LintReport.Skipped(in.name(), "a JSON patch (RFC 6902), applied by Kustomize"));
+                } else if (in.found()) {
+                    skipped.add(new LintReport.Skipped(in.name(), "not a Kubernetes manifest (no document has a kind)"));
+                } else if (!allowEmpty) {
+                    error = Optional.of(in.name() + ": not a Kubernetes manifest: " + (run.otherKinds.isEmpty() ? "no documents"
+                            : "no document has a kind (" + String.join(", ", run.otherKinds.keySet()) + ")")
+                            + "; --allow-empty accepts an input without objects");
+                }
+            }
             // this input's findings by line (stable: rule order within a line); app-config findings last
             findings.subList(from, findings.size()).sort(java.util.Comparator
                     .comparing((Finding f) -> !f.file().equals(in.name())).thenComparingInt(Finding::line));
             files.add(new LintReport.FileSummary(in.name(), run.workloads, run.containers, run.otherKinds, error));
         }
-        return new LintReport(findings, suppressed, files, rules);
+        return new LintReport(findings, suppressed, files, rules).classified(new LintReport.Inputs(skipped, duplicates), notices);
     }
 
     /** The state of one input's run. */
@@ -95,21 +130,36 @@ public final class Linter {
         final List<Finding> findings;
         final List<LintReport.Suppressed> suppressed;
         final Set<String> seen;
+        final Map<String, String> objectsSeen;
+        final List<LintReport.Skipped> skipped;
+        final List<LintReport.Duplicate> duplicates;
+        final List<String> notices;
         int workloads;
         int containers;
+        int objects;
+        int jsonPatches;
         final Map<String, Integer> otherKinds = new TreeMap<>();
 
-        Run(String file, List<Finding> findings, List<LintReport.Suppressed> suppressed, Set<String> seen) {
+        Run(String file, List<Finding> findings, List<LintReport.Suppressed> suppressed, Set<String> seen,
+                Map<String, String> objectsSeen, List<LintReport.Skipped> skipped, List<LintReport.Duplicate> duplicates,
+                List<String> notices) {
             this.file = file;
             this.findings = findings;
             this.suppressed = suppressed;
             this.seen = seen;
+            this.objectsSeen = objectsSeen;
+            this.skipped = skipped;
+            this.duplicates = duplicates;
+            this.notices = notices;
         }
 
         void document(YamlDocs.Doc d, YamlDocs docs) {
             if (!d.root.isObject()) {
                 if (docs.templateLine() > 0) {
                     throw docs.templateOr(null);
+                }
+                if (InputClassifier.isJsonPatch(d.root)) {
+                    jsonPatches++;
                 }
                 otherKinds.merge("not an object: " + d.root.getNodeType().toString().toLowerCase(java.util.Locale.ROOT),
                         1, Integer::sum);
@@ -132,6 +182,9 @@ public final class Linter {
 
         private void collect(JsonNode obj, YamlDocs.Doc d) {
             String kind = obj.path("kind").asText("");
+            if (InputClassifier.isObject(obj)) {
+                objects++;
+            }
             if (kind.equals("List")) {
                 for (JsonNode item : obj.path("items")) {
                     collect(item, d);
@@ -154,10 +207,18 @@ public final class Linter {
                 otherKinds.merge(kind.isEmpty() ? "no kind" : kind, 1, Integer::sum);
                 return;
             }
+            if (skippedAsPatchOrDuplicate(obj, d)) {
+                return;
+            }
             workloads++;
             String name = obj.path("metadata").path("name").asText("");
             Map<String, String> ann = new LinkedHashMap<>(annotations(templateMeta));
             ann.putAll(annotations(obj.path("metadata")));
+            for (Map.Entry<String, String> p : Suppressions.problems(ann)) {
+                int l = d.locations.line(obj.path("metadata").path("annotations"), p.getKey());
+                l = l > 0 ? l : d.locations.line(templateMeta.path("annotations"), p.getKey());
+                notices.add(file + ":" + l + ": " + label(obj) + ": annotation " + p.getKey() + " " + p.getValue());
+            }
             String workload = kind + "/" + (name.isEmpty() ? "(unnamed)" : name);
             List<ManifestReader.ContainerEntry> entries = new ArrayList<>();
             if (podSpec.path("containers").isObject()) {
@@ -229,6 +290,26 @@ public final class Linter {
             }
         }
 
+        /** Records a strategic-merge patch or a second copy of an object (both not linted); false for anything else. */
+        private boolean skippedAsPatchOrDuplicate(JsonNode obj, YamlDocs.Doc d) {
+            int l = d.locations.line(obj);
+            String at = file + ":" + (l > 0 ? l : d.line);
+            Optional<String> patch = InputClassifier.patchReason(obj);
+            if (patch.isPresent()) {
+                skipped.add(new LintReport.Skipped(at + " " + label(obj), patch.get()));
+                return true;
+            }
+            Optional<String> id = InputClassifier.identity(obj);
+            if (id.isPresent()) {
+                String first = objectsSeen.putIfAbsent(id.get(), at);
+                if (first != null) {
+                    duplicates.add(new LintReport.Duplicate(id.get(), first, at));
+                    return true;
+                }
+            }
+            return false;
+        }
+
         /** {@code livenessProbe.port} (how R22 names the field) → {@code livenessProbe.httpGet.port}. */
         private String handlerPath(JsonNode c, String dotted) {
             int dot = dotted.indexOf('.');
@@ -258,12 +339,10 @@ public final class Linter {
             } else if (!seen.add(f.rule() + "\u0000" + f.file() + "\u0000" + f.line() + "\u0000" + f.message())) {
                 return;
             }
-            for (String id : new String[] {f.rule(), f.name(), Rules.API.id().equals(f.rule()) ? "api" : f.rule()}) {
-                String a = ann.get(IGNORE_PREFIX + id);
-                if (a != null && !a.isBlank()) {
-                    suppressed.add(new LintReport.Suppressed(f, IGNORE_PREFIX + id, a.strip()));
-                    return;
-                }
+            Optional<LintReport.Suppressed> s = Suppressions.match(f, ann);
+            if (s.isPresent()) {
+                suppressed.add(s.get());
+                return;
             }
             findings.add(f);
         }

@@ -268,4 +268,37 @@ class LintCliTest {
         assertThat(run("lint", "--list-rules")).isZero();
         assertThat(out.toString()).contains("L15  probe-latency");
     }
+
+    @Test
+    void aVitalsYamlAboveTheInputIsAppliedAndABadOneIsOneLineExit2(@TempDir Path dir) throws Exception {
+        Path m = write(dir, "k8s/deploy.yaml", SAME);
+        assertThat(run("lint", m.toString())).isZero();
+        String first = out.toString().lines().filter(l -> l.contains(": warning ")).findFirst().orElseThrow();
+        String rule = first.split(" ")[2]; // file:line: warning ID name: ...
+        write(dir, ".vitals.yaml", "rules:\n  " + rule + ": error\n");
+        out.getBuffer().setLength(0);
+        assertThat(run("lint", m.toString())).isEqualTo(1);
+        assertThat(out.toString()).contains(": error " + rule + " ").contains("config " + dir.resolve(".vitals.yaml") + ": "
+                + rule + " error");
+        write(dir, ".vitals.yaml", "rules:\n  " + rule + ": severe\n");
+        err.getBuffer().setLength(0);
+        assertThat(run("lint", m.toString())).isEqualTo(2);
+        assertThat(err.toString()).startsWith("error: " + dir.resolve(".vitals.yaml") + ":2: rule " + rule + ": 'severe'")
+                .hasLineCount(1);
+        // --config names another file; the flag's file is the one read
+        Path other = write(dir, "lint.yaml", "rules:\n  " + rule + ": off\n");
+        out.getBuffer().setLength(0);
+        assertThat(run("lint", "--config", other.toString(), m.toString())).isZero();
+        assertThat(out.toString()).doesNotContain("warning " + rule).contains(rule + " off (not shown: " + rule + ": 1 finding)")
+                .contains("off by config");
+    }
+
+    @Test
+    void aNamedFileThatIsNoManifestFailsWithOneLineUnlessAllowEmpty(@TempDir Path dir) throws Exception {
+        Path passwd = write(dir, "passwd", "root:x:0:0:root:/root:/bin/bash\n");
+        assertThat(run("lint", passwd.toString())).isEqualTo(2);
+        assertThat(err.toString()).isEqualTo("error: " + passwd + ": not a Kubernetes manifest: no document has a kind (not an"
+                + " object: string); --allow-empty accepts an input without objects\n");
+        assertThat(run("lint", "--allow-empty", passwd.toString())).isZero();
+    }
 }

@@ -96,9 +96,14 @@ class LintInputTest {
         // found by QA: 'vitals lint <(helm template ...)' said "/dev/fd/63: no such file or directory",
         // and so did /dev/null: only regular files were accepted
         org.junit.jupiter.api.Assumptions.assumeTrue(Files.exists(Path.of("/dev/null")));
-        LintReport r = run(LintInput.collect(List.of("/dev/null"), System.in));
+        // read, and empty: with --allow-empty it holds nothing; without, an empty named input is bad input (issue 36)
+        LintReport r = new Linter(Rules.all(), LintContext.empty(), Optional.empty()).allowEmpty(true)
+                .lint(LintInput.collect(List.of("/dev/null"), System.in));
         assertThat(r.errors()).isEmpty();
         assertThat(r.files()).singleElement().satisfies(f -> assertThat(f.workloads()).isZero());
+        assertThat(run(LintInput.collect(List.of("/dev/null"), System.in)).errors()).singleElement()
+                .satisfies(f -> assertThat(f.error().orElseThrow()).isEqualTo("/dev/null: not a Kubernetes manifest: no documents;"
+                        + " --allow-empty accepts an input without objects"));
     }
 
     @Test

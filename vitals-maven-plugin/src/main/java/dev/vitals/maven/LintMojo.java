@@ -1,0 +1,199 @@
+package dev.vitals.maven;
+
+import dev.vitals.kubesim.cli.VitalsCommand;
+import dev.vitals.kubesim.input.InvalidInputException;
+import dev.vitals.kubesim.lint.AppConfig;
+import dev.vitals.kubesim.lint.LintConfig;
+import dev.vitals.kubesim.lint.LintContext;
+import dev.vitals.kubesim.lint.LintFormat;
+import dev.vitals.kubesim.lint.LintInput;
+import dev.vitals.kubesim.lint.LintReport;
+import dev.vitals.kubesim.lint.Linter;
+import dev.vitals.kubesim.lint.Rules;
+import dev.vitals.kubesim.lint.Severity;
+import dev.vitals.kubesim.model.KubernetesVersion;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.StringWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.maven.plugin.AbstractMojo;
+import org.apache.maven.plugin.MojoExecutionException;
+import org.apache.maven.plugin.MojoFailureException;
+import org.apache.maven.plugins.annotations.LifecyclePhase;
+import org.apache.maven.plugins.annotations.Mojo;
+import org.apache.maven.plugins.annotations.Parameter;
+
+/**
+ * {@code vitals:lint}: lints the module's Kubernetes manifests, joined with its own Spring Boot
+ * configuration, as {@code vitals lint} does; prints the text report, writes SARIF, and fails the
+ * build when a finding reaches {@code failOn}. Honours {@code .vitals.yaml} (found upward from the
+ * module, or {@code config}). Bad input (an unreadable or invalid manifest, a named file that is no
+ * manifest, a bad {@code .vitals.yaml}) fails the build with its one line. docs/lint.md, "Running lint
+ * in Maven".
+ */
+@Mojo(name = "lint", defaultPhase = LifecyclePhase.VERIFY, threadSafe = true)
+public final class LintMojo extends AbstractMojo {
+    /**
+     * Manifest files and directories (directories recursively: *.yaml, *.yml, *.json). Default: those of
+     * {@code src/main/k8s}, {@code k8s}, {@code target/kubernetes/*.yml} (Quarkus) and
+     * {@code target/classes/META-INF/jkube} (Eclipse JKube) that exist; none existing skips the goal.
+     */
+    @Parameter(property = "vitals.lint.paths")
+    List<File> paths = new ArrayList<>();
+
+    /**
+     * The application's configuration for the app-config join. Default: the module's
+     * {@code src/main/resources/application.yaml|yml|properties} that hold Spring Boot or Vitals settings.
+     */
+    @Parameter(property = "vitals.lint.appConfig")
+    List<File> appConfig = new ArrayList<>();
+
+    /** Active Spring profiles for the join (default: the container's SPRING_PROFILES_ACTIVE, else spring.profiles.active). */
+    @Parameter(property = "vitals.lint.profiles")
+    List<String> profiles = new ArrayList<>();
+
+    /** The lowest severity that fails the build: {@code error} (default), {@code warning} or {@code never}. */
+    @Parameter(property = "vitals.lint.failOn", defaultValue = "error")
+    String failOn;
+
+    /** Where the SARIF report is written (code scanning upload). */
+    @Parameter(property = "vitals.lint.sarif", defaultValue = "${project.build.directory}/vitals-lint.sarif")
+    File sarif;
+
+    /** Lint settings; default: the {@code .vitals.yaml} nearest above the first input. */
+    @Parameter(property = "vitals.lint.config")
+    File config;
+
+    /** The Kubernetes release the manifests are for (e.g. 1.33); default: .vitals.yaml's, else the newest. */
+    @Parameter(property = "vitals.lint.kubernetesVersion")
+    String kubernetesVersion;
+
+    /** Accept a named input that holds no Kubernetes object. */
+    @Parameter(property = "vitals.lint.allowEmpty", defaultValue = "false")
+    boolean allowEmpty;
+
+    /** Skip the goal. */
+    @Parameter(property = "vitals.lint.skip", defaultValue = "false")
+    boolean skip;
+
+    @Parameter(defaultValue = "${project.basedir}", readonly = true, required = true)
+    File basedir;
+
+    @Parameter(defaultValue = "${project.build.directory}", readonly = true, required = true)
+    File buildDirectory;
+
+    /** Made by Maven, which then sets the parameters. */
+    public LintMojo() {
+    }
+
+    @Override
+    public void execute() throws MojoExecutionException, MojoFailureException {
+        if (skip) {
+            getLog().info("vitals:lint skipped");
+            return;
+        }
+        List<Path> inputs = new ArrayList<>();
+        paths.forEach(p -> inputs.add(p.toPath()));
+        if (inputs.isEmpty()) {
+            inputs.addAll(ProjectManifests.defaults(basedir.toPath(), buildDirectory.toPath()));
+            if (inputs.isEmpty()) {
+                getLog().info("vitals:lint: no manifests (looked in src/main/k8s, k8s, target/kubernetes/*.yml,"
+                        + " target/classes/META-INF/jkube); set <paths> to lint others");
+                return;
+            }
+        }
+        List<Path> app = new ArrayList<>();
+        appConfig.forEach(f -> app.add(f.toPath()));
+        if (app.isEmpty()) {
+            app.addAll(ProjectManifests.appConfig(basedir.toPath()));
+        }
+        Optional<Severity> threshold = threshold(failOn);
+        LintReport report;
+        try {
+            List<String> names = new ArrayList<>();
+            inputs.forEach(p -> names.add(relative(p)));
+            LintConfig settings = LintConfig.discover(names, Optional.ofNullable(config).map(File::toPath));
+            KubernetesVersion version = kubernetesVersion == null || kubernetesVersion.isBlank()
+                    ? settings.kubernetesVersion().orElse(KubernetesVersion.NEWEST) : KubernetesVersion.parse(kubernetesVersion);
+            Optional<AppConfig> join = app.isEmpty() ? Optional.empty()
+                    : Optional.of(AppConfig.load(app.stream().map(p -> Path.of(relative(p))).toList(),
+                            new LinkedHashSet<>(profiles)));
+            getLog().info("vitals:lint " + String.join(" ", names) + (app.isEmpty() ? ""
+                    : " --app-config " + String.join(" --app-config ", app.stream().map(this::relative).toList()))
+                    + settings.file().map(f -> " (settings: " + relative(f) + ")").orElse(""));
+            List<LintInput> in = LintInput.collect(names, InputStream.nullInputStream());
+            report = settings.apply(new Linter(Rules.all(), new LintContext(Optional.empty(), join, Map.of(), version),
+                    Optional.empty()).allowEmpty(allowEmpty).lint(in));
+        } catch (InvalidInputException e) {
+            throw new MojoExecutionException("vitals:lint: " + e.getMessage());
+        }
+        StringWriter text = new StringWriter();
+        LintFormat.TEXT.write(report, threshold, VitalsCommand.VERSION, text);
+        for (String line : text.toString().split("\n")) {
+            if (line.contains(": error ")) {
+                getLog().error(line);
+            } else if (line.contains(": warning ")) {
+                getLog().warn(line);
+            } else {
+                getLog().info(line);
+            }
+        }
+        writeSarif(report, threshold);
+        for (LintReport.FileSummary s : report.errors()) {
+            getLog().error(s.error().orElseThrow());
+        }
+        int exit = report.exitCode(threshold);
+        if (exit == VitalsCommand.BAD_INPUT) {
+            throw new MojoExecutionException("vitals:lint: " + report.errors().get(0).error().orElseThrow()
+                    + (report.errors().size() > 1 ? " (and " + (report.errors().size() - 1) + " more inputs)" : ""));
+        }
+        if (exit == VitalsCommand.FAILED) {
+            long n = report.findings().stream().filter(f -> f.severity().compareTo(threshold.orElseThrow()) >= 0).count();
+            throw new MojoFailureException("vitals:lint: " + n + (n == 1 ? " finding" : " findings") + " at or above "
+                    + threshold.get().label() + " (failOn); see above or " + relative(sarif.toPath()));
+        }
+    }
+
+    private void writeSarif(LintReport report, Optional<Severity> threshold) throws MojoExecutionException {
+        try {
+            Path out = sarif.toPath();
+            if (out.getParent() != null) {
+                Files.createDirectories(out.getParent());
+            }
+            try (Writer w = Files.newBufferedWriter(out, StandardCharsets.UTF_8)) {
+                LintFormat.SARIF.write(report, threshold, VitalsCommand.VERSION, w);
+            }
+            getLog().info("vitals:lint: wrote " + relative(out));
+        } catch (IOException | java.io.UncheckedIOException e) {
+            throw new MojoExecutionException("vitals:lint: cannot write " + sarif + ": " + e.getMessage());
+        }
+    }
+
+    private static Optional<Severity> threshold(String failOn) throws MojoExecutionException {
+        String s = failOn == null ? "" : failOn.strip().toLowerCase(Locale.ROOT);
+        switch (s) {
+            case "never":
+                return Optional.empty();
+            case "error":
+                return Optional.of(Severity.ERROR);
+            case "warning":
+                return Optional.of(Severity.WARNING);
+            default:
+                throw new MojoExecutionException("vitals:lint: failOn must be error, warning or never, was '" + failOn + "'");
+        }
+    }
+
+    private String relative(Path p) {
+        return ProjectManifests.shown(basedir.toPath(), p);
+    }
+}
