@@ -63,7 +63,7 @@ final class LintCommand implements Callable<Integer> {
     Path output;
 
     @Option(names = "--fail-on", paramLabel = "SEVERITY", defaultValue = "error",
-            description = "lowest severity that makes the exit code 1: error (default), warning, or never")
+            description = "lowest severity that makes the exit code 1: error (default), warning, info, or never")
     String failOn;
 
     @Option(names = "--disable", paramLabel = "RULES", description = "rules not to run, by id or name, comma-separated (e.g. L4,L5)")
@@ -117,7 +117,7 @@ final class LintCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         if (listRules) {
             for (Rule r : Rules.all()) {
-                out.printf("%-4s %-28s %-7s %s%n", r.id(), r.name(), r.severity().label(), r.summary());
+                out.printf("%-4s %-32s %-7s %s%n     %s%n", r.id(), r.name(), r.severity().label(), r.summary(), r.docUrl());
             }
             out.flush();
             return VitalsCommand.OK;
@@ -192,13 +192,9 @@ final class LintCommand implements Callable<Integer> {
 
     private static Severity parseSeverity(String s) {
         try {
-            Severity v = Severity.parse(s);
-            if (v == Severity.NOTE) {
-                throw new IllegalArgumentException("note");
-            }
-            return v;
+            return Severity.parse(s);
         } catch (IllegalArgumentException e) {
-            throw new InvalidInputException("--fail-on must be error, warning or never, was '" + s + "'");
+            throw new InvalidInputException("--fail-on must be error, warning, info or never, was '" + s + "'");
         }
     }
 

@@ -47,8 +47,15 @@ public final class LintReport {
     private final List<Suppressed> suppressed;
     private final List<FileSummary> files;
     private final List<Rule> rules;
+    private final boolean servicesSeen;
 
     LintReport(List<Finding> findings, List<Suppressed> suppressed, List<FileSummary> files, List<Rule> rules) {
+        this(findings, suppressed, files, rules, true);
+    }
+
+    LintReport(List<Finding> findings, List<Suppressed> suppressed, List<FileSummary> files, List<Rule> rules,
+            boolean servicesSeen) {
+        this.servicesSeen = servicesSeen;
         this.findings = List.copyOf(findings);
         this.suppressed = List.copyOf(suppressed);
         this.files = List.copyOf(files);
@@ -68,6 +75,15 @@ public final class LintReport {
     /** @return one summary per input */
     public List<FileSummary> files() {
         return files;
+    }
+
+    /**
+     * @return true when the input held a Service: rules whose hazard needs one (a Service sending the
+     *         pod traffic) then judged each pod by the Services that select it; else their findings
+     *         are lowered one severity and say so
+     */
+    public boolean servicesSeen() {
+        return servicesSeen;
     }
 
     /** @return the rules that ran */

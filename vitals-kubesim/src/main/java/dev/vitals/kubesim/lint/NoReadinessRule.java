@@ -13,34 +13,39 @@ import java.util.function.Consumer;
  * serving container. Jobs, CronJobs, and pods where any container has a readinessProbe (the
  * pod waits for it) do not fire.
  */
-final class NoReadinessRule implements Rule {
+final class NoReadinessRule extends BaseRule {
     private static final Set<String> BATCH = Set.of("Job", "CronJob");
+    /** Port names that serve no user traffic: a Service for scraping does not need the pod Ready. */
+    private static final java.util.regex.Pattern METRICS = java.util.regex.Pattern.compile(
+            "(?i).*(metrics|prometheus|prom|monitoring|health|admin|debug|pprof|profiler|jmx|management|exporter).*");
+    /** Databases that run as one replica in demos: nothing to shed to. */
+    private static final java.util.regex.Pattern DATABASE = java.util.regex.Pattern.compile(
+            "(^|[/_.-])(postgres|postgresql|mysql|mariadb|mongo|mongodb|redis|valkey|cassandra|memcached|etcd|zookeeper"
+                    + "|cockroach|cockroachdb|influxdb|neo4j|couchdb|elasticsearch|opensearch|rabbitmq|nats|[a-z0-9]+-db)($|[/_.:-])");
 
-    @Override
-    public String id() {
-        return "L8";
+    NoReadinessRule() {
+        super("L8", "no-readiness-probe", Severity.WARNING, "no container of a long-running pod has a readinessProbe, and one serves a port",
+                "a Service in the input selects the pod, no container has a readinessProbe, and one serves a port that is not metrics-only; not a Job, not a one-replica database", Needs.SERVICE);
     }
 
-    @Override
-    public String name() {
-        return "no-readiness-probe";
-    }
-
-    @Override
-    public Severity severity() {
-        return Severity.WARNING;
-    }
-
-    @Override
-    public String summary() {
-        return "no container of a long-running pod has a readinessProbe, and one serves a port";
+    private static boolean metricsOnly(Target t) {
+        for (com.fasterxml.jackson.databind.JsonNode p : t.container().path("ports")) {
+            if (!METRICS.matcher(p.path("name").asText("")).matches()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     @Override
     public void check(Target t, LintContext ctx, Consumer<Finding> out) {
         if (t.role() != ManifestReader.Role.CONTAINER || BATCH.contains(t.kind()) || t.declaredPorts().isEmpty()
-                || t.container().has("readinessProbe")) {
+                || t.container().has("readinessProbe") || metricsOnly(t)) {
             return;
+        }
+        if (t.replicas().orElse(1) <= 1 && (DATABASE.matcher(AppRuntime.imageName(t.container().path("image").asText(""))).find()
+                || DATABASE.matcher(t.containerName()).find())) {
+            return; // a one-replica database: no other replica to send its traffic to
         }
         // the pod's Ready condition: if any container has a readiness probe, the pod waits for it; report a pod
         // without any once, at its first serving container

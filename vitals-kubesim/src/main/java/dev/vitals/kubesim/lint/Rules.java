@@ -13,9 +13,12 @@ import java.util.Set;
  * {@code Y1} (duplicate key).
  */
 public final class Rules {
+    /** Where the rule pages live: {@code docs/lint/<id>.md} in the repository ({@code vitals.repository} in the pom). */
+    public static final String DOCS = "https://github.com/vitals-dev/vitals/blob/main/docs/lint/";
+
     /** The API server would reject the value (R1–R11, unknown or mistyped fields). */
     public static final Rule API = new Fixed("api", "api-validation", Severity.ERROR,
-            "the API server would reject the value (kubelet rules R1-R11, unknown or mistyped probe fields)");
+            "the API server would reject the value (probe validation, unknown or mistyped probe fields, invalid quantities)");
     /** A named probe port that matches no container port: the probe never acts (R22). */
     public static final Rule PORT_NAME = new Fixed("R22", "unresolved-port-name", Severity.ERROR,
             "a probe's named port matches no container port: kubelet errors on every tick and the probe never acts");
@@ -28,7 +31,8 @@ public final class Rules {
             new ExecShellRule(), new UndeclaredPortRule(), new NoReadinessRule(), new SharedDependencyRule(),
             new LivenessDependencyRule(), new WidenedGroupRule(), new LivenessReadinessGroupRule(), new AppPortRule(),
             new MissingGroupRule(), new ProbeLatencyRule(), new CpuStarvedLivenessRule(), new ProbeHostRule(),
-            new VersionFieldRule(), new FinalProbeKillRule(), new SidecarStartupNeverRule());
+            new VersionFieldRule(), new FinalProbeKillRule(), new SidecarStartupNeverRule(), new KillBeforeShedRule(),
+            new StartupOnReadinessRule(), new QuantityRule(), new StickyRoutingRule(), new ProbeAuthRule(), new ProbeOnRootRule());
 
     private Rules() {
     }
@@ -99,38 +103,18 @@ public final class Rules {
         return String.join(", ", ids);
     }
 
+    /**
+     * @param id a rule id
+     * @return the address of its page, {@link #DOCS} + id + {@code .md}
+     */
+    public static String docUrl(String id) {
+        return DOCS + id + ".md";
+    }
+
     /** A rule whose findings the linter makes itself (validation, YAML). */
-    private static final class Fixed implements Rule {
-        private final String id;
-        private final String name;
-        private final Severity severity;
-        private final String summary;
-
+    private static final class Fixed extends BaseRule {
         Fixed(String id, String name, Severity severity, String summary) {
-            this.id = id;
-            this.name = name;
-            this.severity = severity;
-            this.summary = summary;
-        }
-
-        @Override
-        public String id() {
-            return id;
-        }
-
-        @Override
-        public String name() {
-            return name;
-        }
-
-        @Override
-        public Severity severity() {
-            return severity;
-        }
-
-        @Override
-        public String summary() {
-            return summary;
+            super(id, name, severity, summary, summary, Needs.MANIFEST);
         }
 
         @Override
