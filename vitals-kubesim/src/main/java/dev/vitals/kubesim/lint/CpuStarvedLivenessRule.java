@@ -18,7 +18,7 @@ import java.util.function.Consumer;
 final class CpuStarvedLivenessRule extends BaseRule {
     CpuStarvedLivenessRule() {
         super("L16", "cpu-starved-liveness", Severity.WARNING, "under a CPU limit, liveness gives up no later than readiness: a throttled pod is restarted before it is shed",
-                "a Service in the input selects the pod, the container sets limits.cpu, liveness is httpGet or grpc on an endpoint of its own, and liveness failureThreshold x periodSeconds is at most readiness's", Needs.SERVICE);
+                "a Service in the input selects the pod, the container runs a JVM and sets limits.cpu, liveness is httpGet or grpc on an endpoint of its own, and liveness failureThreshold x periodSeconds is at most readiness's", Needs.SERVICE);
     }
 
     @Override
@@ -36,6 +36,9 @@ final class CpuStarvedLivenessRule extends BaseRule {
         }
         ProbeSpec l = live.get();
         ProbeSpec r = ready.get();
+        if (!t.runtime().jvm()) {
+            return; // C25 is a JVM's: GC and JIT threads share the quota with request threads; unknown runtimes are not guessed
+        }
         if (!Probes.asksOverNetwork(l.handler())) {
             return; // tcpSocket: the kernel completes the connect for a throttled process; exec: not its server
         }
@@ -52,7 +55,7 @@ final class CpuStarvedLivenessRule extends BaseRule {
         String fix = "raise livenessProbe.failureThreshold to " + liveFt + " (" + liveFt + " × " + l.periodSeconds() + "s = "
                 + liveFt * l.periodSeconds() + "s > " + shedAfter + "s); then check the boot and probe latency under the"
                 + " limit with vitals simulate (it applies limits.cpu)";
-        String who = t.runtime().jvm() ? "JVM" : "process";
+        String who = "JVM";
         out.accept(t.finding(this, "livenessProbe.failureThreshold", "under limits.cpu " + cpu + " a CPU-starved " + who + " is slow on"
                 + " every endpoint at once: liveness gives up after about " + killAfter + "s (failureThreshold " + Probes.budget(l)
                 + ") while readiness needs " + shedAfter + "s (failureThreshold " + Probes.budget(r)

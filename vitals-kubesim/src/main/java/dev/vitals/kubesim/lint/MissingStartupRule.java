@@ -35,7 +35,7 @@ final class MissingStartupRule extends BaseRule {
         startup.put("failureThreshold", ft);
         out.accept(t.finding(this, "livenessProbe.initialDelaySeconds", "no startupProbe, and liveness waits"
                 + " initialDelaySeconds " + l.initialDelaySeconds() + "s before its first probe: a start slower than "
-                + budget + "s (the delay + failureThreshold " + Probes.budget(l) + ") is killed, and after a fast start"
+                + budget + "s (initialDelaySeconds " + l.initialDelaySeconds() + " + failureThreshold " + Probes.budget(l) + ") is killed, and after a fast start"
                 + " liveness is blind for the rest of the delay, after every restart", "R16, R30, R33, C11",
                 "add a startupProbe on the liveness endpoint with periodSeconds " + l.periodSeconds() + " and failureThreshold "
                         + ft + " (" + ft + " × " + l.periodSeconds() + "s = " + ft * l.periodSeconds() + "s ≥ the " + budget

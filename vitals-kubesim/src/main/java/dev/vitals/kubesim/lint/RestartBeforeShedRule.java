@@ -35,6 +35,7 @@ final class RestartBeforeShedRule extends BaseRule {
         }
         String why;
         String better;
+        // one endpoint is L1's finding (and L21's when liveness is strictly first): here, a dependency ties them
         Set<String> deps = LivenessDependencyRule.dependencies(t, ctx);
         if (!deps.isEmpty() && !Probes.sameEndpoint(t, l.handler(), r.handler())) {
             why = "liveness reaches dependency check" + (deps.size() > 1 ? "s " : " ") + String.join(", ", deps)
@@ -42,11 +43,6 @@ final class RestartBeforeShedRule extends BaseRule {
             // the endpoints are already separate: what ties them is the dependency in liveness
             better = "better, take " + String.join(", ", deps) + " out of what liveness checks (L10), so an outage only"
                     + " sheds traffic";
-        } else if (Probes.sameEndpoint(t, l.handler(), r.handler()) && (t.runtime().jvm() || !deps.isEmpty())
-                && order.get().killAfter() == order.get().shedAfter()) {
-            // liveness strictly first on one port is L21's error; a tie on one endpoint of a bounded pool is this hazard
-            why = "both probe " + l.handler().describe() + (deps.isEmpty() ? ", answered by the JVM's bounded request pool" : "");
-            better = "better, separate the endpoints (L1)";
         } else {
             return;
         }

@@ -33,6 +33,14 @@ public interface Rule {
         return Rules.docUrl(id());
     }
 
+    /**
+     * @return true when the rule runs only when named with {@code --enable}: its premise cannot be
+     *         checked on the object, so it is off by default (precision first)
+     */
+    default boolean optIn() {
+        return false;
+    }
+
     /** @return true when the rule needs {@code --app-config} to run */
     default boolean needsAppConfig() {
         return false;

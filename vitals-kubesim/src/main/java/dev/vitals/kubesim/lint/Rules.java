@@ -37,20 +37,31 @@ public final class Rules {
     private Rules() {
     }
 
+    /** @return the rules that run when {@code --enable} is not given: every rule but the opt-in ones */
+    public static List<Rule> defaults() {
+        List<Rule> out = new ArrayList<>();
+        for (Rule r : ALL) {
+            if (!r.optIn()) {
+                out.add(r);
+            }
+        }
+        return out;
+    }
+
     /** @return every rule, in id order */
     public static List<Rule> all() {
         return ALL;
     }
 
     /**
-     * @param enable ids or names to run (empty = all)
+     * @param enable ids or names to run (empty = {@link #defaults()})
      * @param disable ids or names not to run
      * @return the selected rules, never empty
      * @throws dev.vitals.kubesim.input.InvalidInputException naming an unknown id, with the known ones; on an empty or blank
      *         item ({@code --enable ''}, {@code --enable L4,}); when no rule is left to run
      */
     public static List<Rule> select(List<String> enable, List<String> disable) {
-        Set<Rule> on = new LinkedHashSet<>(enable.isEmpty() ? ALL : resolve(enable, "--enable"));
+        Set<Rule> on = new LinkedHashSet<>(enable.isEmpty() ? defaults() : resolve(enable, "--enable"));
         on.removeAll(resolve(disable, "--disable"));
         if (on.isEmpty()) {
             throw new dev.vitals.kubesim.input.InvalidInputException("no rule left to run: --disable removes every rule "

@@ -20,6 +20,12 @@ final class UndeclaredPortRule extends BaseRule {
                 "the container declares containerPorts and a probe without host connects to a number not among them", Needs.MANIFEST);
     }
 
+    /** Off by default: ports[] is informational, and on public manifests the port was served every time it was judged. */
+    @Override
+    public boolean optIn() {
+        return true;
+    }
+
     @Override
     public void check(Target t, LintContext ctx, Consumer<Finding> out) {
         Set<Integer> declared = t.declaredPorts();
