@@ -22,7 +22,7 @@ class LintCliTest {
             + "  template:\n    metadata: {labels: {app: web}}\n    spec:\n      containers:\n      - name: app\n"
             + "        image: eclipse-temurin:21-jre\n        ports:\n"
             + "        - containerPort: 8080\n        livenessProbe:\n          httpGet: {path: /health, port: 8080}\n"
-            + "        readinessProbe:\n          httpGet: {path: /health, port: 8080}\n"
+            + "        readinessProbe:\n          httpGet: {path: /health, port: 8080}\n          timeoutSeconds: 2\n"
             + "---\napiVersion: v1\nkind: Service\nmetadata: {name: web}\nspec:\n  selector: {app: web}\n  ports: [{port: 80, targetPort: 8080}]\n";
     private static final String ERROR = "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: app\n"
             + "    image: x\n    livenessProbe:\n      httpGet: {path: /livez, port: 8080}\n      successThreshold: 3\n";
@@ -85,11 +85,11 @@ class LintCliTest {
     @Test
     void disableAndEnableSelectRules(@TempDir Path dir) throws Exception {
         Path m = write(dir, "deploy.yaml", SAME);
-        assertThat(run("lint", "--fail-on", "warning", "--disable", "L1,L4", m.toString())).isZero();
+        assertThat(run("lint", "--fail-on", "warning", "--disable", "L1,L3", m.toString())).isZero();
         assertThat(out.toString()).contains("0 errors, 0 warnings");
         out.getBuffer().setLength(0);
-        assertThat(run("lint", "--enable", "restart-before-shed", m.toString())).isZero();
-        assertThat(out.toString()).contains("L4 restart-before-shed").doesNotContain("L1 same-endpoint");
+        assertThat(run("lint", "--enable", "liveness-timeout", m.toString())).isZero();
+        assertThat(out.toString()).contains("L3 liveness-timeout").doesNotContain("L1 same-endpoint");
         assertThat(run("lint", "--disable", "L42", m.toString())).isEqualTo(2);
         assertThat(err.toString()).contains("error: --disable: unknown rule 'L42' (rules: api, R22, Y1, L1,");
     }
@@ -121,7 +121,7 @@ class LintCliTest {
         run("lint", "--enable", "L4,", m.toString());
         assertThat(err.toString()).startsWith("error: --enable: an empty rule in 'L4,'");
         // spaces around ids are fine
-        assertThat(run("lint", "--fail-on", "warning", "--enable", "L4, restart-before-shed", m.toString())).isEqualTo(1);
+        assertThat(run("lint", "--fail-on", "warning", "--enable", "L3, liveness-timeout", m.toString())).isEqualTo(1);
     }
 
     @Test
@@ -168,7 +168,7 @@ class LintCliTest {
         assertThat(root.path("version").asText()).isEqualTo("2.1.0");
         JsonNode run = root.path("runs").get(0);
         assertThat(run.path("tool").path("driver").path("name").asText()).isEqualTo("vitals-lint");
-        assertThat(run.path("tool").path("driver").path("rules").size()).isEqualTo(dev.vitals.kubesim.lint.Rules.all().size());
+        assertThat(run.path("tool").path("driver").path("rules").size()).isEqualTo(dev.vitals.kubesim.lint.Rules.defaults().size());
         for (JsonNode rule : run.path("tool").path("driver").path("rules")) {
             assertThat(rule.path("helpUri").asText()).isEqualTo("https://github.com/vitals-dev/vitals/blob/main/docs/lint/"
                     + rule.path("id").asText() + ".md");
@@ -205,7 +205,7 @@ class LintCliTest {
     @Test
     void jsonForScripts(@TempDir Path dir) throws Exception {
         Path m = write(dir, "deploy.yaml", SAME.replace("metadata:\n  name: web\n", "metadata:\n  name: web\n  annotations:\n"
-                + "    ignore-check.vitals.dev/L4: \"budgets are equal on purpose\"\n"));
+                + "    ignore-check.vitals.dev/L3: \"budgets are equal on purpose\"\n"));
         assertThat(run("lint", "--format", "json", m.toString())).isZero();
         JsonNode root = new ObjectMapper().readTree(out.toString());
         assertThat(root.path("summary").path("warnings").asInt()).isEqualTo(1);
@@ -239,7 +239,7 @@ class LintCliTest {
         assertThat(run("lint", "--probe-latency", "liveness=1.2s", m.toString())).isEqualTo(1);
         assertThat(out.toString()).contains("error L15 probe-latency").contains("every measured liveness probe (1.20s)");
         Path runJson = write(dir, "run.json", "{\"events\": [{\"t\": 1.0, \"type\": \"probe\", \"probe\": \"readiness\","
-                + " \"result\": \"success\", \"latencyMs\": 700.0}, {\"t\": 2.0, \"type\": \"probe\", \"probe\": \"readiness\","
+                + " \"result\": \"success\", \"latencyMs\": 1400.0}, {\"t\": 2.0, \"type\": \"probe\", \"probe\": \"readiness\","
                 + " \"result\": \"success\", \"latencyMs\": 20.0}]}");
         out.getBuffer().setLength(0);
         assertThat(run("lint", "--from-run", runJson.toString(), m.toString())).isZero();

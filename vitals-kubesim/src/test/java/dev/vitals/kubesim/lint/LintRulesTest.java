@@ -76,21 +76,14 @@ class LintRulesTest {
     }
 
     @Test
-    void l4FiresForATieOnOneEndpointOfAJvmWithCorrectArithmetic() {
-        // same endpoint, liveness 3 × 10 s = 30 s, readiness 3 × 10 s = 30 s
+    void l4DoesNotRepeatL1OnOneEndpoint() {
+        // same endpoint, liveness 3 × 10 s = 30 s, readiness 3 × 10 s = 30 s: L1 says it once
         String same = "        livenessProbe:\n          httpGet: {path: /health, port: 8080}\n"
                 + "        readinessProbe:\n          httpGet: {path: /health, port: 8080}\n";
-        Finding f = only(lint(Manifests.jvm(same)), "L4");
-        assertThat(f.fix()).contains("raise livenessProbe.failureThreshold to 4 (4 × 10s = 40s > 30s)");
-        String fixed = same.replace("        livenessProbe:\n          httpGet: {path: /health, port: 8080}\n",
-                "        livenessProbe:\n          httpGet: {path: /health, port: 8080}\n          failureThreshold: 4\n");
-        assertThat(rules(lint(Manifests.jvm(fixed)))).doesNotContain("L4");
+        assertThat(rules(lint(Manifests.jvm(same)))).contains("L1").doesNotContain("L4");
         // separate endpoints: budgets are not compared (the metrics-server false positive)
         String sep = same.replaceFirst("/health", "/livez").replace("path: /health", "path: /readyz");
-        assertThat(rules(lint(Manifests.jvm(sep)))).doesNotContain("L4");
-        // no Service selects the pod: nothing is shed, so nothing to compare
-        String unselected = Manifests.jvm(same).replace("selector: {app: web}", "selector: {app: other}");
-        assertThat(rules(lint(unselected))).doesNotContain("L4");
+        assertThat(rules(lint(Manifests.jvm(sep)))).doesNotContain("L4", "L1");
     }
 
     @Test
@@ -235,11 +228,14 @@ class LintRulesTest {
 
     @Test
     void anAnnotationWithAReasonSilencesARuleForThatObjectOnly() {
-        String silenced = deployment(SAME_HTTP).replace("metadata:\n  name: web\n",
+        // liveness 2 × 10 s on the endpoint readiness asks 3 × 10 s: L1 and L21 fire
+        String early = SAME_HTTP.replace("httpGet: {path: /health, port: http}\n", "httpGet: {path: /health, port: http}\n"
+                + "          failureThreshold: 2\n");
+        String silenced = Manifests.jvm(early).replace("metadata:\n  name: web\n",
                 "metadata:\n  name: web\n  annotations:\n    ignore-check.vitals.dev/L1: \"one endpoint on purpose: it checks"
-                        + " nothing remote\"\n    ignore-check.vitals.dev/restart-before-shed: \"\"\n");
-        LintReport r = lint(silenced.replace("image: example/web:1.0", "image: eclipse-temurin:21") + Manifests.service("web", ""));
-        assertThat(rules(r)).doesNotContain("L1").contains("L4");
+                        + " nothing remote\"\n    ignore-check.vitals.dev/liveness-before-readiness: \"\"\n");
+        LintReport r = lint(silenced);
+        assertThat(rules(r)).doesNotContain("L1").contains("L21");
         assertThat(r.suppressed()).singleElement().satisfies(s -> {
             assertThat(s.finding().rule()).isEqualTo("L1");
             assertThat(s.reason()).startsWith("one endpoint on purpose");
@@ -272,9 +268,12 @@ class LintRulesTest {
         LintReport r = new Linter(noL1, LintContext.empty(), Optional.empty())
                 .lint(List.of(LintInput.text("d.yaml", Manifests.jvm(SAME_HTTP))));
         assertThat(rules(r)).doesNotContain("L1", "L4");
-        List<Rule> onlyL4 = Rules.select(List.of("L4"), List.of());
-        r = new Linter(onlyL4, LintContext.empty(), Optional.empty()).lint(List.of(LintInput.text("d.yaml", Manifests.jvm(SAME_HTTP))));
-        assertThat(rules(r)).containsExactly("L4");
+        List<Rule> onlyL1 = Rules.select(List.of("L1"), List.of());
+        r = new Linter(onlyL1, LintContext.empty(), Optional.empty()).lint(List.of(LintInput.text("d.yaml", Manifests.jvm(SAME_HTTP))));
+        assertThat(rules(r)).containsExactly("L1");
+        // L7 is opt-in: not among the defaults, run when named
+        assertThat(Rules.defaults()).extracting(Rule::id).doesNotContain("L7").contains("L1", "L21");
+        assertThat(Rules.select(List.of("L7"), List.of())).extracting(Rule::id).containsExactly("L7");
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> Rules.select(List.of(), List.of("L99")))
                 .isInstanceOf(dev.vitals.kubesim.input.InvalidInputException.class).hasMessageContaining("unknown rule 'L99'").hasMessageContaining("L15");
     }
