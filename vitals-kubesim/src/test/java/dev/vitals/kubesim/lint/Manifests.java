@@ -49,6 +49,21 @@ final class Manifests {
                 + "        readinessProbe:\n          httpGet: {path: " + ready + ", port: http}\n          periodSeconds: 5\n";
     }
 
+    /** @return the first container of the first workload of {@code yaml}, as the linter builds it */
+    static Target target(String yaml) {
+        Target[] out = new Target[1];
+        Rule grab = new BaseRule("T0", "grab", Severity.INFO, "test", "test", BaseRule.Needs.MANIFEST) {
+            @Override
+            public void check(Target t, LintContext ctx, java.util.function.Consumer<Finding> sink) {
+                if (out[0] == null) {
+                    out[0] = t;
+                }
+            }
+        };
+        new Linter(List.of(grab), LintContext.empty(), Optional.empty()).lint(List.of(LintInput.text("deploy.yaml", yaml)));
+        return out[0];
+    }
+
     static LintReport lint(String yaml) {
         return lint(yaml, LintContext.empty());
     }
