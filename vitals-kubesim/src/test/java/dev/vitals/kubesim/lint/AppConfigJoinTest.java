@@ -275,4 +275,20 @@ class AppConfigJoinTest {
         assertThat(v.value("management.endpoint.health.group.liveness.include")).contains("livenessState,db");
         assertThat(app.view(Map.of("PORT", "7000"), List.of()).value("server.port")).contains("7000");
     }
+
+    @Test
+    void l25ActuatorProbesBehindAResourceServerChainSayWhatIsUnknown() throws Exception {
+        // issue 40: the kubelet sends no token; Boot's resource-server chain requires one on every request
+        AppConfig app = config("application.yaml", "spring:\n  security:\n    oauth2:\n      resourceserver:\n        jwt:\n"
+                + "          issuer-uri: https://idp.example.com/realms/shop\n");
+        Finding f = only(lint(deployment(springProbes("/actuator/health/liveness", "/actuator/health/readiness")),
+                withApp(app)), "L25");
+        assertThat(f.message()).contains("spring.security.oauth2.resourceserver.jwt.issuer-uri").contains("401")
+                .contains("unknown");
+        assertThat(f.fix()).contains("permitAll");
+        // no resource server configured: nothing to say (Boot's default chain permits the health endpoint)
+        AppConfig plain = config("application.yaml", "spring:\n  security:\n    user:\n      name: admin\n");
+        assertThat(Manifests.rules(lint(deployment(springProbes("/actuator/health/liveness", "/actuator/health/readiness")),
+                withApp(plain)))).doesNotContain("L25");
+    }
 }
