@@ -228,4 +228,22 @@ class LintPrecisionTest {
         // the rule's own fix keeps it: 33 × 5 s = 165 s
         assertThat(only(lint(Manifests.jvm(c)), "L5").fix()).contains("failureThreshold 33").contains("≥ the 165s");
     }
+
+    @Test
+    void everyRuleHasItsPageWithTheFiveSectionsAndItsUrlInTheTextOutput() throws Exception {
+        for (Rule r : Rules.all()) {
+            java.nio.file.Path page = java.nio.file.Path.of("..", "docs", "lint", r.id() + ".md");
+            assertThat(page).as(r.id()).exists();
+            String text = java.nio.file.Files.readString(page);
+            assertThat(text).as(r.id()).startsWith("# " + r.id() + " — " + r.name()).contains("**What it finds.**",
+                    "**Why it matters.**", "**When it is wrong.**", "**The fix.**", "**Source.**");
+            assertThat(r.docUrl()).isEqualTo("https://github.com/vitals-dev/vitals/blob/main/docs/lint/" + r.id() + ".md");
+        }
+        java.io.StringWriter out = new java.io.StringWriter();
+        LintFormat.TEXT.write(lint(deployment("        resources:\n          limits: {cpu: cpu-limit}\n")),
+                java.util.Optional.of(Severity.ERROR), "test", out);
+        assertThat(out.toString()).contains("error L23 invalid-quantity")
+                .contains("    see: https://github.com/vitals-dev/vitals/blob/main/docs/lint/L23.md\n")
+                .doesNotContain("(resource.Quantity)");
+    }
 }
