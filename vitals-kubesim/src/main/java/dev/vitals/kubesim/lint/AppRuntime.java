@@ -35,7 +35,7 @@ record AppRuntime(Kind kind, String what, boolean spring) {
             + "|jboss|keycloak|cassandra|elasticsearch|opensearch|logstash|kafka|cp-kafka|cp-server|cp-schema-registry|zookeeper"
             + "|solr|jenkins|nexus3?|neo4j|flink|spark|hazelcast|ignite|coherence|activemq|artemis|sonarqube|spring|quarkus"
             + "|micronaut|springcommunity|payara|open-liberty|websphere-liberty|selenium"
-            + "|trino|presto|hive|hbase|hadoop|druid|pulsar|bookkeeper|nifi|camel|wiremock|jib)($|[/_.:-])");
+            + "|trino|presto|hive|hbase|hadoop|druid|pulsar|bookkeeper|nifi|wiremock|jib)($|[/_.:-])");
     /** Images of runtimes that are not JVMs. */
     private static final Pattern OTHER_IMAGE = Pattern.compile("(^|[/_.-])(nginx|nginx-unprivileged|ingress-nginx|redis|valkey"
             + "|grafana|haproxy|golang|go|node|nodejs|deno|bun|postgres|postgresql|mysql|mariadb|mongo|mongodb|memcached"

@@ -46,6 +46,17 @@ class LintCorpusTest {
         List<LintInput> inputs = LintInput.collect(List.of(dir.toString()), new ByteArrayInputStream(new byte[0]));
         assertThat(inputs).hasSizeGreaterThanOrEqualTo(50);
         LintReport r = new Linter(Rules.defaults(), LintContext.empty(), Optional.empty()).lint(inputs);
+        // how many workloads run a JVM, as the rules see them (issue 36: 20 or more)
+        java.util.Set<String> jvms = new java.util.TreeSet<>();
+        Rule count = new BaseRule("T0", "count", Severity.INFO, "test", "test", BaseRule.Needs.MANIFEST) {
+            @Override
+            public void check(Target t, LintContext ctx, java.util.function.Consumer<Finding> out) {
+                if (t.runtime().jvm()) {
+                    jvms.add(t.file() + " " + t.object());
+                }
+            }
+        };
+        new Linter(List.of(count), LintContext.empty(), Optional.empty()).lint(inputs);
         assertThat(r.errors()).isEmpty();
         List<String> unjudged = new ArrayList<>();
         List<String> falsePositives = new ArrayList<>();
@@ -70,13 +81,17 @@ class LintCorpusTest {
             }
         });
         double precision = r.findings().isEmpty() ? 1 : (double) truePositives / r.findings().size();
-        System.out.printf("lint corpus: %d inputs, %d workloads, %d findings, %d true: precision %.1f %%%n", inputs.size(),
-                r.workloads(), r.findings().size(), truePositives, 100 * precision);
+        System.out.printf("lint corpus: %d inputs, %d workloads (%d JVMs), %d findings, %d true: precision %.1f %%%n",
+                inputs.size(), r.workloads(), jvms.size(), r.findings().size(), truePositives, 100 * precision);
         assertThat(unjudged).as("findings nobody judged: add them to corpus-verdicts.tsv").isEmpty();
         assertThat(falsePositives).as("judged false positives that came back").isEmpty();
         assertThat(lost).as("judged true positives that disappeared").isEmpty();
         assertThat(precision).isGreaterThanOrEqualTo(MIN_PRECISION);
         assertThat(r.workloads()).isGreaterThanOrEqualTo(70);
+        assertThat(jvms).hasSizeGreaterThanOrEqualTo(20);
+        if (Boolean.getBoolean("lint.corpus.list")) {
+            jvms.forEach(System.out::println);
+        }
     }
 
     private static String key(String file, String object, String container, String rule) {
