@@ -77,6 +77,14 @@ abstract class BaseRule implements Rule {
     }
 
     /**
+     * @return true when {@link #check} emits only candidates that {@link #resolve} turns into findings
+     *         from the input's Services and Ingresses (a fix is not judged on them)
+     */
+    boolean candidatesOnly() {
+        return false;
+    }
+
+    /**
      * Judges a finding of a rule that {@link #needsService() needs a Service} once the input's
      * Services are known: kept when a Service of the input selects the pod, dropped when the
      * input has Services and none selects it, lowered one severity with a note when the input

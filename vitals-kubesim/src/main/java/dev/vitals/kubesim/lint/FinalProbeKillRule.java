@@ -42,7 +42,8 @@ final class FinalProbeKillRule extends BaseRule {
                     + (rules ? " (its restartPolicyRules match exit codes of exits, never a probe kill)" : ""),
                     "kuberuntime_manager.go computePodActions; KEP-5307",
                     "drop the " + type.fieldName() + " (a run-to-completion container has nothing a restart cures), or"
-                            + " set restartPolicy OnFailure on the container (1.35+) or the pod"));
+                            + " set restartPolicy OnFailure on the container (1.35+) or the pod",
+                    c -> c.remove(type.fieldName())));
         }
     }
 }

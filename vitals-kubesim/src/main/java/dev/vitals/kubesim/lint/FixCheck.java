@@ -43,6 +43,9 @@ final class FixCheck {
         before.forEach(x -> had.add(key(x)));
         List<Finding> after = new ArrayList<>();
         for (Rule r : rules) {
+            if (r instanceof BaseRule && ((BaseRule) r).candidatesOnly()) {
+                continue; // candidates, judged only against the whole input's Services
+            }
             if (!r.needsAppConfig() || ctx.hasAppConfig()) {
                 r.check(fixed.get(), ctx, after::add);
             }

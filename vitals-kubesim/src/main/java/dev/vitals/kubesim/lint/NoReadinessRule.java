@@ -61,16 +61,31 @@ final class NoReadinessRule extends BaseRule {
             }
         }
         int port = t.declaredPorts().iterator().next();
-        String example = t.probe(dev.vitals.kubesim.model.ProbeType.LIVENESS).map(l -> l.handler())
-                .flatMap(h -> h.<Optional<String>>match(g -> Optional.empty(),
-                        s -> Optional.of("tcpSocket {port: " + port + "} (accepting connections)"),
-                        g -> Optional.of("grpc {port: " + g.port() + ", service: readiness}"),
-                        e -> Optional.of("an exec command that checks the server answers")))
-                .orElse("httpGet {path: /readyz, port: " + port + "} (or tcpSocket {port: " + port + "} for a non-HTTP server)");
-        out.accept(t.finding(this, "ports", "no container of the pod has a readinessProbe, and this one serves port" + (t.declaredPorts().size() > 1 ? "s " : " ")
-                + t.declaredPorts().toString().replaceAll("[\\[\\]]", "") + ": the pod is Ready as"
-                + " soon as its containers start, before the application listens, and a replica that cannot serve is"
-                + " never taken out of its Service", "R36, R38",
-                "add a readinessProbe that checks what requests need, e.g. " + example));
+        Optional<dev.vitals.kubesim.model.ProbeSpec> live = t.probe(dev.vitals.kubesim.model.ProbeType.LIVENESS);
+        boolean grpc = live.map(l -> l.handler().match(g -> false, x -> false, g -> true, e -> false)).orElse(false);
+        com.fasterxml.jackson.databind.node.ObjectNode ready = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance
+                .objectNode();
+        if (grpc) {
+            ready.putObject("grpc").put("port", port).put("service", "readiness");
+        } else {
+            ready.putObject("tcpSocket").put("port", port);
+        }
+        String timing = "";
+        if (live.isPresent()) {
+            // shed before liveness kills: the same period, one failure fewer (L21's order)
+            int p = live.get().periodSeconds();
+            int ft = live.get().failureThreshold();
+            int period = ft > 1 ? p : Math.max(1, p - 1);
+            int threshold = Math.max(1, ft - 1);
+            ready.put("periodSeconds", period).put("failureThreshold", threshold);
+            timing = ", periodSeconds " + period + ", failureThreshold " + threshold + " (it sheds before liveness kills)";
+        }
+        String least = (grpc ? "grpc {port: " + port + ", service: readiness}" : "tcpSocket {port: " + port + "}") + timing;
+        out.accept(t.finding(this, "ports", "no container of the pod has a readinessProbe, and this one serves port"
+                + (t.declaredPorts().size() > 1 ? "s " : " ") + t.declaredPorts().toString().replaceAll("[\\[\\]]", "")
+                + ": the pod is Ready as soon as its containers start, before the application listens, and a replica that"
+                + " cannot serve is never taken out of its Service", "R36, R38",
+                "add a readinessProbe: at least " + least + " (accepting connections); better, one that checks what requests"
+                        + " need", Finding.Patch.set("readinessProbe", ready)));
     }
 }

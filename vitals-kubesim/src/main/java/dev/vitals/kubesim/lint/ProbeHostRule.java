@@ -32,7 +32,8 @@ final class ProbeHostRule extends BaseRule {
             out.accept(t.finding(this, type.fieldName() + "." + kind + ".host", type.label() + " probe connects to host "
                     + host.get() + " instead of the pod IP: it does not test this container, and a namespace enforcing the"
                     + " baseline Pod Security level refuses the pod from Kubernetes 1.34 (KEP-4940)", "KEP-4940",
-                    "remove host (the kubelet probes the pod IP); for a virtual host, set an httpHeaders Host header instead"));
+                    "remove host (the kubelet probes the pod IP); for a virtual host, set an httpHeaders Host header instead",
+                    Finding.Patch.remove(type.fieldName() + "." + kind + ".host")));
         }
     }
 }

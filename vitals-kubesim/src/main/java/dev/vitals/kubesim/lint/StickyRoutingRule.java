@@ -49,6 +49,11 @@ final class StickyRoutingRule extends BaseRule {
     }
 
     @Override
+    boolean candidatesOnly() {
+        return true;
+    }
+
+    @Override
     Optional<Finding> resolve(Finding f, PodRef pod, Routing routing) {
         if (pod.livenessPort().isEmpty()) {
             return Optional.empty();

@@ -178,6 +178,10 @@ class LintPrecisionTest {
     void everyFixWithAPatchIsReLintedAndNeverLowersABudget() {
         // one manifest per rule whose fix is a change to the container
         Map<String, String> shapes = Map.of(
+                "L8", "        ports:\n        - {name: http, containerPort: 8080}\n"
+                        + "        livenessProbe:\n          httpGet: {path: /livez, port: 8080}\n          periodSeconds: 5\n",
+                "L17", "        livenessProbe:\n          httpGet: {host: 10.0.0.1, path: /livez, port: 8081}\n",
+                "L19", "        restartPolicy: Never\n        livenessProbe:\n          httpGet: {path: /livez, port: 8081}\n",
                 "L3", "        livenessProbe:\n          httpGet: {path: /livez, port: 8080}\n          timeoutSeconds: 1\n"
                         + "        readinessProbe:\n          httpGet: {path: /readyz, port: 8080}\n          timeoutSeconds: 3\n",
                 "L5", "        livenessProbe:\n          httpGet: {path: /livez, port: 8080}\n          initialDelaySeconds: 90\n"
