@@ -29,6 +29,7 @@ public final class Target {
     private final YamlDocs.Locations locations;
     private final Optional<PodSpec> pod;
     private final Map<String, String> annotations;
+    private AppRuntime runtime;
 
     Target(String file, String kind, String name, ManifestReader.ContainerEntry entry, JsonNode workloadNode,
             YamlDocs.Locations locations, Optional<PodSpec> pod, Map<String, String> annotations) {
@@ -67,9 +68,14 @@ public final class Target {
         return entry.role();
     }
 
-    /** @return what runs in the container, as far as its manifest tells */
+    /** @return what runs in the container, as far as its manifest tells (computed once) */
     AppRuntime runtime() {
-        return AppRuntime.of(entry.node());
+        AppRuntime r = runtime;
+        if (r == null) {
+            r = AppRuntime.of(entry.node());
+            runtime = r; // a benign race: every thread computes the same value
+        }
+        return r;
     }
 
     /** @return the workload's namespace ({@code default} when not written) */

@@ -156,6 +156,11 @@ class LintPrecisionTest {
                 .doesNotContain("L24");
         // no affinity: silent
         assertThat(rules(lint(Manifests.jvm(c)))).doesNotContain("L24");
+        // node-local routing pins in-cluster callers the same way
+        for (String local : List.of("internalTrafficPolicy: Local", "trafficDistribution: PreferSameNode")) {
+            String yaml = Manifests.jvm(c).replace("  ports:\n  - {port: 80", "  " + local + "\n  ports:\n  - {port: 80");
+            assertThat(only(lint(yaml), "L24").message()).startsWith("Service/web " + local);
+        }
         // ingress-nginx cookie affinity in front of the Service
         String ingress = Manifests.jvm(c) + "---\napiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata:\n  name: web\n"
                 + "  annotations:\n    nginx.ingress.kubernetes.io/affinity: cookie\nspec:\n  rules:\n  - http:\n      paths:\n"
