@@ -117,7 +117,8 @@ final class LintCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         if (listRules) {
             for (Rule r : Rules.all()) {
-                out.printf("%-4s %-32s %-7s %s%n     %s%n", r.id(), r.name(), r.severity().label(), r.summary(), r.docUrl());
+                out.printf("%-4s %-32s %-7s %s%n     %s%n", r.id(), r.name(), r.severity().label(),
+                        (r.optIn() ? "(off by default: --enable " + r.id() + ") " : "") + r.summary(), r.docUrl());
             }
             out.flush();
             return VitalsCommand.OK;

@@ -18,7 +18,7 @@ public final class Rules {
 
     /** The API server would reject the value (R1–R11, unknown or mistyped fields). */
     public static final Rule API = new Fixed("api", "api-validation", Severity.ERROR,
-            "the API server would reject the value (probe validation, unknown or mistyped probe fields, invalid quantities)");
+            "the API server would reject the value (probe validation, unknown or mistyped probe fields, bad Service or Ingress values)");
     /** A named probe port that matches no container port: the probe never acts (R22). */
     public static final Rule PORT_NAME = new Fixed("R22", "unresolved-port-name", Severity.ERROR,
             "a probe's named port matches no container port: kubelet errors on every tick and the probe never acts");
