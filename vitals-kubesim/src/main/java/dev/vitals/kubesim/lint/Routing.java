@@ -113,7 +113,7 @@ final class Routing {
         String name = obj.path("metadata").path("name").asText("");
         Map<String, String> selector = new LinkedHashMap<>();
         if (!spec.path("selector").isMissingNode() && !spec.path("selector").isNull() && !spec.path("selector").isObject()) {
-            return Optional.of("Service/" + name + ": spec.selector must be a mapping of labels, was "
+            return Optional.of("spec.selector must be a mapping of labels, was "
                     + spec.path("selector").getNodeType().toString().toLowerCase(java.util.Locale.ROOT));
         }
         spec.path("selector").fields().forEachRemaining(e -> selector.put(e.getKey(), e.getValue().asText("")));
@@ -126,14 +126,14 @@ final class Routing {
         Map<String, Integer> pinning = new LinkedHashMap<>();
         String affinity = spec.path("sessionAffinity").asText("None");
         if (!affinity.equals("None") && !affinity.equals("ClientIP")) {
-            return Optional.of("Service/" + name + ": spec.sessionAffinity must be ClientIP or None, was '" + affinity + "'");
+            return Optional.of("spec.sessionAffinity must be ClientIP or None, was '" + affinity + "'");
         }
         if (affinity.equals("ClientIP")) {
             pinning.put("sessionAffinity: ClientIP", loc.line(spec, "sessionAffinity"));
         }
         String itp = spec.path("internalTrafficPolicy").asText("Cluster");
         if (!itp.equals("Cluster") && !itp.equals("Local")) {
-            return Optional.of("Service/" + name + ": spec.internalTrafficPolicy must be Cluster or Local, was '" + itp + "'");
+            return Optional.of("spec.internalTrafficPolicy must be Cluster or Local, was '" + itp + "'");
         }
         if (itp.equals("Local")) {
             pinning.put("internalTrafficPolicy: Local", loc.line(spec, "internalTrafficPolicy"));
@@ -159,7 +159,7 @@ final class Routing {
         String affinity = ann.path(AFFINITY).asText("");
         if (!affinity.isEmpty()) {
             if (!affinity.equals("cookie")) {
-                return Optional.of("Ingress/" + name + ": " + AFFINITY + " must be cookie, was '" + affinity + "'");
+                return Optional.of(AFFINITY + " must be cookie, was '" + affinity + "'");
             }
             pinning = AFFINITY + ": cookie";
             line = loc.line(ann, AFFINITY);
@@ -179,7 +179,7 @@ final class Routing {
             }
         }
         if (backends.isEmpty()) {
-            return Optional.of("Ingress/" + name + ": " + pinning + " but no backend service (spec.rules[].http.paths[]"
+            return Optional.of(pinning + " but no backend service (spec.rules[].http.paths[]"
                     + ".backend.service.name)");
         }
         ingresses.add(new Ingress(file, line, namespace(obj), name, pinning, backends));

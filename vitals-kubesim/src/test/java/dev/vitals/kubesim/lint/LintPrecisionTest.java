@@ -169,7 +169,12 @@ class LintPrecisionTest {
         // bad input: one clear line
         Finding bad = only(lint(Manifests.jvm(c).replace("  ports:\n  - {port: 80", "  sessionAffinity: Sticky\n  ports:\n"
                 + "  - {port: 80")), "api");
-        assertThat(bad.message()).isEqualTo("Service/web: spec.sessionAffinity must be ClientIP or None, was 'Sticky'");
+        assertThat(bad.message()).isEqualTo("spec.sessionAffinity must be ClientIP or None, was 'Sticky'");
+        assertThat(bad.object()).isEqualTo("Service/web");
+        String noBackend = Manifests.jvm(c) + "---\napiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata:\n  name: web\n"
+                + "  annotations:\n    nginx.ingress.kubernetes.io/upstream-hash-by: $remote_addr\nspec: {}\n";
+        assertThat(only(lint(noBackend), "api").message()).isEqualTo("nginx.ingress.kubernetes.io/upstream-hash-by: $remote_addr"
+                + " but no backend service (spec.rules[].http.paths[].backend.service.name)");
     }
 
     @Test
