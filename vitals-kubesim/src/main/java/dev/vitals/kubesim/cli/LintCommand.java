@@ -65,7 +65,7 @@ final class LintCommand implements Callable<Integer> {
     Path output;
 
     @Option(names = "--fail-on", paramLabel = "SEVERITY", defaultValue = "error",
-            description = "lowest severity that makes the exit code 1: error (default), warning, or never")
+            description = "lowest severity that makes the exit code 1: error (default), warning, info, or never")
     String failOn;
 
     @Option(names = "--disable", paramLabel = "RULES", description = "rules not to run, by id or name, comma-separated (e.g. L4,L5)")
@@ -98,7 +98,7 @@ final class LintCommand implements Callable<Integer> {
     @Option(names = "--kubernetes-version", paramLabel = "1.N",
             description = "the Kubernetes release the manifests are for, 1.29-1.37 (default: the newest the spec covers, 1.37):"
                     + " fields it drops are reported (rule L18); on 1.35-1.37 a note where a manifest relies on startup gating"
-                    + " that kubernetes#141155 loses after a restart (rule L23)")
+                    + " that kubernetes#141155 loses after a restart (rule L27)")
     String kubernetesVersion;
 
     @Option(names = "--from-run", paramLabel = "FILE", description = "probe latencies (rule L15) and the boot time (rule L2)"
@@ -128,7 +128,8 @@ final class LintCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         if (listRules) {
             for (Rule r : Rules.all()) {
-                out.printf("%-4s %-28s %-7s %s%n", r.id(), r.name(), r.severity().label(), r.summary());
+                out.printf("%-4s %-32s %-7s %s%n     %s%n", r.id(), r.name(), r.severity().label(),
+                        (r.optIn() ? "(off by default: --enable " + r.id() + ") " : "") + r.summary(), r.docUrl());
             }
             out.flush();
             return VitalsCommand.OK;
@@ -205,13 +206,9 @@ final class LintCommand implements Callable<Integer> {
 
     private static Severity parseSeverity(String s) {
         try {
-            Severity v = Severity.parse(s);
-            if (v == Severity.NOTE) {
-                throw new IllegalArgumentException("note");
-            }
-            return v;
+            return Severity.parse(s);
         } catch (IllegalArgumentException e) {
-            throw new InvalidInputException("--fail-on must be error, warning or never, was '" + s + "'");
+            throw new InvalidInputException("--fail-on must be error, warning, info or never, was '" + s + "'");
         }
     }
 

@@ -153,6 +153,20 @@ final class AppHealth {
     }
 
     /**
+     * @param prefix a canonical key prefix, e.g. {@code spring.security.oauth2.resourceserver.}
+     * @return the first property set under it, if any
+     */
+    Optional<AppConfig.Prop> firstUnder(String prefix) {
+        for (String k : view.keysUnder(prefix)) {
+            Optional<AppConfig.Prop> p = view.get(k);
+            if (p.isPresent()) {
+                return p;
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
      * @param name an indicator or check name ({@code db}, {@code db.primary}, {@code db/primary})
      * @return true when it checks a remote dependency
      */

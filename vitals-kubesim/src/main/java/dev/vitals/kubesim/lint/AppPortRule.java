@@ -11,30 +11,10 @@ import java.util.function.Consumer;
  * and threads) is configured. A burst of slow requests takes every worker; the probe waits in
  * the same queue and times out, and liveness restarts a busy, working pod.
  */
-final class AppPortRule implements Rule {
-    @Override
-    public String id() {
-        return "L13";
-    }
-
-    @Override
-    public String name() {
-        return "probe-on-app-port";
-    }
-
-    @Override
-    public Severity severity() {
-        return Severity.WARNING;
-    }
-
-    @Override
-    public boolean needsAppConfig() {
-        return true;
-    }
-
-    @Override
-    public String summary() {
-        return "with --app-config: a probe queues behind the application's bounded worker pool while Vitals' port is available";
+final class AppPortRule extends BaseRule {
+    AppPortRule() {
+        super("L13", "probe-on-app-port", Severity.WARNING, "with --app-config: a probe queues behind the application's bounded worker pool while Vitals' port is available",
+                "with --app-config: a probe is answered on server.port while Vitals' probe server is configured", Needs.APP_CONFIG);
     }
 
     @Override

@@ -15,25 +15,10 @@ import java.util.function.Consumer;
  * endpoints, no dependency in liveness) and the container sets {@code resources.limits.cpu}.
  * Same fix arithmetic as L4.
  */
-final class CpuStarvedLivenessRule implements Rule {
-    @Override
-    public String id() {
-        return "L16";
-    }
-
-    @Override
-    public String name() {
-        return "cpu-starved-liveness";
-    }
-
-    @Override
-    public Severity severity() {
-        return Severity.WARNING;
-    }
-
-    @Override
-    public String summary() {
-        return "under a CPU limit, liveness gives up no later than readiness: a throttled pod is restarted before it is shed";
+final class CpuStarvedLivenessRule extends BaseRule {
+    CpuStarvedLivenessRule() {
+        super("L16", "cpu-starved-liveness", Severity.WARNING, "under a CPU limit, liveness gives up no later than readiness: a throttled pod is restarted before it is shed",
+                "a Service in the input selects the pod, the container runs a JVM and sets limits.cpu, liveness is httpGet or grpc on an endpoint of its own, and liveness failureThreshold x periodSeconds is at most readiness's", Needs.SERVICE);
     }
 
     @Override
@@ -51,21 +36,30 @@ final class CpuStarvedLivenessRule implements Rule {
         }
         ProbeSpec l = live.get();
         ProbeSpec r = ready.get();
+        if (!t.runtime().jvm()) {
+            return; // C25 is a JVM's: GC and JIT threads share the quota with request threads; unknown runtimes are not guessed
+        }
+        if (!Probes.asksOverNetwork(l.handler())) {
+            return; // tcpSocket: the kernel completes the connect for a throttled process; exec: not its server
+        }
         if (Probes.sameEndpoint(t, l.handler(), r.handler()) || !LivenessDependencyRule.dependencies(t, ctx).isEmpty()) {
             return; // L4's case
         }
         Optional<Probes.KillBeforeShed> order = Probes.KillBeforeShed.of(l, r);
-        if (order.isEmpty()) {
-            return;
+        if (order.isEmpty() || order.get().killAfter() < order.get().shedAfter() && Probes.sameServer(t, l.handler(), r.handler())) {
+            return; // none, or L21's error (liveness first on the port that answers readiness)
         }
+        int liveFt = order.get().shedAfter() / l.periodSeconds() + 1;
         int killAfter = order.get().killAfter();
         int shedAfter = order.get().shedAfter();
-        String fix = order.get().thresholdFix() + "; then check the boot and probe latency under the"
+        String fix = "raise livenessProbe.failureThreshold to " + liveFt + " (" + liveFt + " × " + l.periodSeconds() + "s = "
+                + liveFt * l.periodSeconds() + "s > " + shedAfter + "s); then check the boot and probe latency under the"
                 + " limit with vitals simulate (it applies limits.cpu)";
-        out.accept(t.finding(this, "livenessProbe.failureThreshold", "under limits.cpu " + cpu + " a CPU-starved JVM is slow on"
+        String who = "JVM";
+        out.accept(t.finding(this, "livenessProbe.failureThreshold", "under limits.cpu " + cpu + " a CPU-starved " + who + " is slow on"
                 + " every endpoint at once: liveness gives up after about " + killAfter + "s (failureThreshold " + Probes.budget(l)
                 + ") while readiness needs " + shedAfter + "s (failureThreshold " + Probes.budget(r)
                 + ") to take the pod out of service, so throttling restarts the pod before it sheds its traffic",
-                "C25, R25, R26, R38", fix));
+                "C25, R25, R26, R38", fix, Finding.Patch.set("livenessProbe.failureThreshold", liveFt)));
     }
 }

@@ -16,28 +16,16 @@ import java.util.regex.Pattern;
  * (a JVM) become zombies until the node runs out of PIDs. A single binary run directly does
  * not fire.
  */
-final class ExecShellRule implements Rule {
+final class ExecShellRule extends BaseRule {
     private static final Set<String> SHELLS = Set.of("sh", "bash", "ash", "dash", "zsh", "ksh", "mksh", "busybox");
+    /** Shell builtins: a shell running only these starts no child process. */
+    private static final Set<String> BUILTINS = Set.of("test", "[", "[[", "echo", "printf", "true", "false", "exit", ":",
+            "read", "cd", "export", "return", "set", "!", "]", "]]", "unset", "let", "shift", "eval");
     private static final Pattern BACKGROUND = Pattern.compile("(^|[^&>|])&($|[^&>])");
 
-    @Override
-    public String id() {
-        return "L6";
-    }
-
-    @Override
-    public String name() {
-        return "exec-shell";
-    }
-
-    @Override
-    public Severity severity() {
-        return Severity.WARNING;
-    }
-
-    @Override
-    public String summary() {
-        return "exec probe runs a shell, timeout, a sub-shell, a pipeline or a background job (processes outlive a timed-out probe)";
+    ExecShellRule() {
+        super("L6", "exec-shell", Severity.WARNING, "exec probe runs a shell, timeout, a sub-shell, a pipeline or a background job (processes outlive a timed-out probe)",
+                "an exec probe's command starts child processes: a shell running a command that is not a builtin, timeout, a sub-shell, a pipeline or a background job", Needs.MANIFEST);
     }
 
     @Override
@@ -53,12 +41,14 @@ final class ExecShellRule implements Rule {
             if (why.isEmpty()) {
                 continue;
             }
+            boolean jvm = t.runtime().jvm();
             out.accept(t.finding(this, type.fieldName() + ".exec.command", type.label() + " probe runs "
                     + String.join(", ", why) + " (" + abbreviate(String.join(" ", cmd)) + "): when it outlives timeoutSeconds "
-                    + p.get().timeoutSeconds() + "s the probe fails but its processes keep running; every period adds more,"
-                    + " and under a PID 1 that does not reap them they stay as zombies", "R68, C19",
-                    "use an httpGet or grpc probe served by the application's probe server (Vitals /livez on its own"
-                            + " port); if it must be exec, run one binary directly (no shell) that bounds its own time below"
+                    + p.get().timeoutSeconds() + "s the probe fails but the processes it started keep running; every period adds"
+                    + " more, and under a PID 1 that does not reap them" + (jvm ? " (a JVM does not)" : "") + " they stay as zombies",
+                    "R68, C19", (jvm ? "use an httpGet or grpc probe served by the application (Vitals /livez on its own port);"
+                            : "use an httpGet, tcpSocket or grpc probe the server answers itself;")
+                            + " if it must be exec, run one binary directly (no shell) that bounds its own time below"
                             + " timeoutSeconds, with an init that reaps as PID 1 (tini, dumb-init)"));
         }
     }
@@ -69,10 +59,13 @@ final class ExecShellRule implements Rule {
             return why;
         }
         String first = base(cmd.get(0));
+        String text = String.join(" ", cmd);
         if (SHELLS.contains(first)) {
+            if (cmd.size() >= 3 && cmd.get(1).equals("-c") && onlyBuiltins(cmd.get(2))) {
+                return why; // the shell itself is the probe's one process: nothing outlives it
+            }
             why.add("a shell (" + first + ")");
         }
-        String text = String.join(" ", cmd);
         for (String word : text.split("[\\s;&|()`]+")) {
             if (base(word).equals("timeout")) {
                 why.add("timeout");
@@ -91,6 +84,28 @@ final class ExecShellRule implements Rule {
             why.add("a background job");
         }
         return why;
+    }
+
+    /** @return true when every command of a simple script (;, &&, ||, newlines) is a shell builtin */
+    static boolean onlyBuiltins(String script) {
+        if (script.contains("$(") || script.contains("`") || script.contains("|") && !script.replace("||", "").isEmpty()
+                && script.replace("||", "").contains("|")) {
+            return false;
+        }
+        for (String part : script.split("&&|\\|\\||;|\\n")) {
+            String p = part.strip();
+            if (p.isEmpty()) {
+                continue;
+            }
+            if (p.startsWith("(") || BACKGROUND.matcher(p).find()) {
+                return false;
+            }
+            String word = p.split("\\s+")[0];
+            if (!BUILTINS.contains(word)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static String base(String s) {

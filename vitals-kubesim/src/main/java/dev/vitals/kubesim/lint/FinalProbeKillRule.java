@@ -14,25 +14,10 @@ import java.util.function.Consumer;
  * (KEP-5307, from 1.35) takes the pod's place, and its {@code restartPolicyRules} match exit
  * codes of exits, never a probe kill.
  */
-final class FinalProbeKillRule implements Rule {
-    @Override
-    public String id() {
-        return "L19";
-    }
-
-    @Override
-    public String name() {
-        return "final-probe-kill";
-    }
-
-    @Override
-    public Severity severity() {
-        return Severity.WARNING;
-    }
-
-    @Override
-    public String summary() {
-        return "a liveness or startup probe under restartPolicy Never: its first kill is final, the container never comes back";
+final class FinalProbeKillRule extends BaseRule {
+    FinalProbeKillRule() {
+        super("L19", "final-probe-kill", Severity.WARNING, "a liveness or startup probe under restartPolicy Never: its first kill is final, the container never comes back",
+                "a regular container with a liveness or startup probe whose effective restart policy is Never", Needs.MANIFEST);
     }
 
     @Override
@@ -57,7 +42,8 @@ final class FinalProbeKillRule implements Rule {
                     + (rules ? " (its restartPolicyRules match exit codes of exits, never a probe kill)" : ""),
                     "kuberuntime_manager.go computePodActions; KEP-5307",
                     "drop the " + type.fieldName() + " (a run-to-completion container has nothing a restart cures), or"
-                            + " set restartPolicy OnFailure on the container (1.35+) or the pod"));
+                            + " set restartPolicy OnFailure on the container (1.35+) or the pod",
+                    c -> c.remove(type.fieldName())));
         }
     }
 }

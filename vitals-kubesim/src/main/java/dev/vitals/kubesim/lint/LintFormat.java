@@ -11,7 +11,6 @@ import java.io.Writer;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -84,8 +83,11 @@ public enum LintFormat {
     private static void text(LintReport r, Optional<Severity> failOn, Writer out) throws IOException {
         for (Finding f : r.findings()) {
             out.write(f.location() + ": " + f.severity().label() + " " + f.rule() + " " + f.name() + ": "
-                    + f.subject() + ": " + f.message() + " (" + f.refs() + ")\n");
-            out.write("    fix: " + f.fix() + "\n");
+                    + f.subject() + ": " + f.message() + "\n");
+            if (!f.fix().isEmpty()) {
+                out.write("    fix: " + f.fix() + "\n");
+            }
+            out.write("    see: " + Rules.docUrl(f.rule()) + "\n");
         }
         for (LintReport.FileSummary s : r.files()) {
             boolean onlyCopiesOrPatches = r.inputs().duplicates().stream().anyMatch(d -> d.again().startsWith(s.name() + ":"))
@@ -118,12 +120,16 @@ public enum LintFormat {
     static String summary(LintReport r, Optional<Severity> failOn) {
         int errors = r.count(Severity.ERROR);
         int warnings = r.count(Severity.WARNING);
+        int infos = r.count(Severity.INFO);
         StringBuilder b = new StringBuilder();
         b.append(r.files().size()).append(r.files().size() == 1 ? " input, " : " inputs, ").append(r.workloads())
                 .append(r.workloads() == 1 ? " workload, " : " workloads, ").append(r.containers())
                 .append(r.containers() == 1 ? " container: " : " containers: ");
         b.append(errors).append(errors == 1 ? " error, " : " errors, ").append(warnings)
                 .append(warnings == 1 ? " warning" : " warnings");
+        if (infos > 0) {
+            b.append(", ").append(infos).append(" info");
+        }
         if (!r.suppressed().isEmpty()) {
             b.append(", ").append(r.suppressed().size()).append(" suppressed");
         }
@@ -136,6 +142,9 @@ public enum LintFormat {
         if (!r.inputs().duplicates().isEmpty()) {
             b.append(", ").append(r.inputs().duplicates().size()).append(r.inputs().duplicates().size() == 1 ? " duplicate"
                     : " duplicates");
+        }
+        if (!r.servicesSeen() && r.workloads() > 0) {
+            b.append("; no Service in the input");
         }
         if (!r.errors().isEmpty()) {
             b.append("; ").append(r.errors().size()).append(r.errors().size() == 1 ? " input" : " inputs")
@@ -171,9 +180,11 @@ public enum LintFormat {
         ObjectNode sum = root.putObject("summary");
         sum.put("inputs", r.files().size()).put("workloads", r.workloads()).put("containers", r.containers())
                 .put("errors", r.count(Severity.ERROR)).put("warnings", r.count(Severity.WARNING))
+                .put("info", r.count(Severity.INFO))
                 .put("suppressed", r.suppressed().size()).put("offByConfig", r.disabled().size())
                 .put("skipped", r.inputs().skipped().size()).put("duplicates", r.inputs().duplicates().size())
                 .put("inputErrors", r.errors().size())
+                .put("servicesInInput", r.servicesSeen())
                 .put("failOn", failOn.map(Severity::label).orElse("never")).put("exitCode", r.exitCode(failOn));
         ArrayNode fs = root.putArray("findings");
         for (Finding f : r.findings()) {
@@ -218,7 +229,7 @@ public enum LintFormat {
         ObjectNode o = Json.MAPPER.createObjectNode();
         o.put("rule", f.rule()).put("name", f.name()).put("severity", f.severity().label()).put("file", f.file())
                 .put("line", f.line()).put("object", f.object()).put("container", f.container()).put("field", f.field())
-                .put("message", f.message()).put("refs", f.refs()).put("fix", f.fix());
+                .put("message", f.message()).put("fix", f.fix()).put("help", Rules.docUrl(f.rule()));
         return o;
     }
 
@@ -236,8 +247,9 @@ public enum LintFormat {
             ObjectNode o = rules.addObject();
             o.put("id", rule.id()).put("name", camel(rule.name()));
             o.putObject("shortDescription").put("text", rule.summary());
-            o.putObject("help").put("text", "See docs/lint.md#" + rule.id().toLowerCase(Locale.ROOT) + " for the hazard,"
-                    + " the condition, the fields read and the fix.");
+            o.putObject("fullDescription").put("text", "Fires when " + rule.premise() + ".");
+            o.put("helpUri", rule.docUrl());
+            o.putObject("help").put("text", "What, why, when it is wrong, and the fix: " + rule.docUrl());
             o.putObject("defaultConfiguration").put("level", level(r.severity(rule)))
                     .put("enabled", r.config().severity(rule).isPresent());
         }
@@ -284,8 +296,8 @@ public enum LintFormat {
             o.put("ruleIndex", i);
         }
         o.put("level", level(f.severity()));
-        o.putObject("message").put("text", sentence((f.object().isEmpty() ? "" : f.subject() + ": ") + f.message()
-                + (f.refs().isEmpty() ? "" : " (" + f.refs() + ")")) + " Fix: " + sentence(f.fix()));
+        o.putObject("message").put("text", sentence((f.object().isEmpty() ? "" : f.subject() + ": ") + f.message())
+                + (f.fix().isEmpty() ? "" : " Fix: " + sentence(f.fix())));
         ObjectNode phys = o.putArray("locations").addObject().putObject("physicalLocation");
         phys.putObject("artifactLocation").put("uri", uri(f.file()));
         phys.putObject("region").put("startLine", Math.max(1, f.line()));

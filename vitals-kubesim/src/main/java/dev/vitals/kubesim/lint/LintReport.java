@@ -51,13 +51,20 @@ public final class LintReport {
     private final List<Finding> disabled;
     private final Inputs inputs;
     private final List<String> notices;
+    private final boolean servicesSeen;
 
     LintReport(List<Finding> findings, List<Suppressed> suppressed, List<FileSummary> files, List<Rule> rules) {
-        this(findings, suppressed, files, rules, LintConfig.none(), List.of(), Inputs.NONE, List.of());
+        this(findings, suppressed, files, rules, true);
+    }
+
+    LintReport(List<Finding> findings, List<Suppressed> suppressed, List<FileSummary> files, List<Rule> rules,
+            boolean servicesSeen) {
+        this(findings, suppressed, files, rules, LintConfig.none(), List.of(), Inputs.NONE, List.of(), servicesSeen);
     }
 
     private LintReport(List<Finding> findings, List<Suppressed> suppressed, List<FileSummary> files, List<Rule> rules,
-            LintConfig config, List<Finding> disabled, Inputs inputs, List<String> notices) {
+            LintConfig config, List<Finding> disabled, Inputs inputs, List<String> notices, boolean servicesSeen) {
+        this.servicesSeen = servicesSeen;
         this.findings = List.copyOf(findings);
         this.suppressed = List.copyOf(suppressed);
         this.files = List.copyOf(files);
@@ -70,12 +77,12 @@ public final class LintReport {
 
     /** This report under a configuration ({@link LintConfig#apply}). */
     LintReport configured(LintConfig c, List<Finding> kept, List<Suppressed> sup, List<Finding> off) {
-        return new LintReport(kept, sup, files, rules, c, off, inputs, notices);
+        return new LintReport(kept, sup, files, rules, c, off, inputs, notices, servicesSeen);
     }
 
     /** This report with what {@link InputClassifier} made of the inputs, and the notices of the run. */
     LintReport classified(Inputs in, List<String> runNotices) {
-        return new LintReport(findings, suppressed, files, rules, config, disabled, in, runNotices);
+        return new LintReport(findings, suppressed, files, rules, config, disabled, in, runNotices, servicesSeen);
     }
 
     /**
@@ -163,6 +170,15 @@ public final class LintReport {
     /** @return one summary per input */
     public List<FileSummary> files() {
         return files;
+    }
+
+    /**
+     * @return true when the input held a Service: rules whose hazard needs one (a Service sending the
+     *         pod traffic) then judged each pod by the Services that select it; else their findings
+     *         are lowered one severity and say so
+     */
+    public boolean servicesSeen() {
+        return servicesSeen;
     }
 
     /** @return the rules that ran */

@@ -76,7 +76,7 @@ public final class Linter {
      * @return the report
      */
     public LintReport lint(List<LintInput> inputs) {
-        List<Finding> findings = new ArrayList<>();
+        List<List<Finding>> byInput = new ArrayList<>();
         List<LintReport.Suppressed> suppressed = new ArrayList<>();
         List<LintReport.FileSummary> files = new ArrayList<>();
         Set<String> seen = new HashSet<>();
@@ -85,9 +85,13 @@ public final class Linter {
         List<LintReport.Duplicate> duplicates = new ArrayList<>();
         List<String> notices = new ArrayList<>();
         Map<String, String> objects = new java.util.HashMap<>();
+        Routing routing = new Routing();
+        List<Pending> pending = new ArrayList<>();
         for (LintInput in : split.lint()) {
-            int from = findings.size();
-            Run run = new Run(in.name(), findings, suppressed, seen, objects, skipped, duplicates, notices);
+            List<Finding> findings = new ArrayList<>();
+            byInput.add(findings);
+            Run run = new Run(in.name(), findings, suppressed, seen, objects, skipped, duplicates, notices, routing, pending,
+                    byInput.size() - 1);
             Optional<String> error = Optional.empty();
             try (Reader r = in.open()) {
                 YamlDocs docs = new YamlDocs(r, in.name(), "helm template RELEASE CHART | vitals lint -");
@@ -116,12 +120,26 @@ public final class Linter {
                             + "; --allow-empty accepts an input without objects");
                 }
             }
-            // this input's findings by line (stable: rule order within a line); app-config findings last
-            findings.subList(from, findings.size()).sort(java.util.Comparator
-                    .comparing((Finding f) -> !f.file().equals(in.name())).thenComparingInt(Finding::line));
             files.add(new LintReport.FileSummary(in.name(), run.workloads, run.containers, run.otherKinds, error));
         }
-        return new LintReport(findings, suppressed, files, rules).classified(new LintReport.Inputs(skipped, duplicates), notices);
+        // findings whose premise is a Service: judged once every Service of the input is known
+        for (Pending p : pending) {
+            p.rule().resolve(p.finding(), p.pod(), routing).ifPresent(byInput.get(p.input())::add);
+        }
+        List<Finding> findings = new ArrayList<>();
+        for (int i = 0; i < byInput.size(); i++) {
+            String name = files.get(i).name();
+            List<Finding> mine = byInput.get(i);
+            // this input's findings by line (stable: rule order within a line); app-config findings last
+            mine.sort(java.util.Comparator.comparing((Finding f) -> !f.file().equals(name)).thenComparingInt(Finding::line));
+            findings.addAll(mine);
+        }
+        return new LintReport(findings, suppressed, files, rules, !routing.services().isEmpty())
+                .classified(new LintReport.Inputs(skipped, duplicates), notices);
+    }
+
+    /** A finding held until the input's Services are known. */
+    private record Pending(Finding finding, BaseRule rule, PodRef pod, int input) {
     }
 
     /** The state of one input's run. */
@@ -134,6 +152,9 @@ public final class Linter {
         final List<LintReport.Skipped> skipped;
         final List<LintReport.Duplicate> duplicates;
         final List<String> notices;
+        final Routing routing;
+        final List<Pending> pending;
+        final int input;
         int workloads;
         int containers;
         int objects;
@@ -142,7 +163,7 @@ public final class Linter {
 
         Run(String file, List<Finding> findings, List<LintReport.Suppressed> suppressed, Set<String> seen,
                 Map<String, String> objectsSeen, List<LintReport.Skipped> skipped, List<LintReport.Duplicate> duplicates,
-                List<String> notices) {
+                List<String> notices, Routing routing, List<Pending> pending, int input) {
             this.file = file;
             this.findings = findings;
             this.suppressed = suppressed;
@@ -151,6 +172,9 @@ public final class Linter {
             this.skipped = skipped;
             this.duplicates = duplicates;
             this.notices = notices;
+            this.routing = routing;
+            this.pending = pending;
+            this.input = input;
         }
 
         void document(YamlDocs.Doc d, YamlDocs docs) {
@@ -205,6 +229,10 @@ public final class Linter {
                 templateMeta = t.path("metadata");
             } else {
                 otherKinds.merge(kind.isEmpty() ? "no kind" : kind, 1, Integer::sum);
+                Optional<String> bad = kind.equals("Service") ? routing.addService(file, obj, d.locations)
+                        : kind.equals("Ingress") ? routing.addIngress(file, obj, d.locations) : Optional.empty();
+                bad.ifPresent(b -> report(new Finding(Rules.API.id(), Rules.API.name(), Severity.ERROR, file,
+                        d.locations.line(obj), label(obj), "", "spec", b, "", "correct the value"), annotations(obj.path("metadata"))));
                 return;
             }
             if (skippedAsPatchOrDuplicate(obj, d)) {
@@ -275,18 +303,38 @@ public final class Linter {
                 int line = podLevel ? podLevelLine(d, v.field(), e) : t.line(dotted);
                 String field = podLevel ? v.field().substring(v.field().indexOf(' ') + 1) : t.field(dotted);
                 report(new Finding(v.rule().equals("R22") ? "R22" : Rules.API.id(), rule.name(), Severity.ERROR, file, line,
-                        t.object(), e.name(), field, (v.rule().equals("R22") ? "" : "the API server would reject this ("
-                        + v.rule() + "): ") + v.message(), v.rule(), v.fix().isEmpty() ? "correct the value" : v.fix()), ann);
+                        t.object(), e.name(), field, (v.rule().equals("R22") ? "" : "the API server would reject this: ") + v.message(), v.rule(), v.fix().isEmpty() ? "correct the value" : v.fix()), ann);
             }
             if (pod.isEmpty()) {
                 return;
             }
             Target valid = new Target(file, kind, name, e, obj, d.locations, pod, ann);
+            PodRef ref = PodRef.of(valid);
+            List<Finding> raw = new ArrayList<>();
+            List<Rule> by = new ArrayList<>();
             for (Rule r : rules) {
                 if (r.needsAppConfig() && !context.hasAppConfig()) {
                     continue;
                 }
-                r.check(valid, context, f -> report(f, ann));
+                r.check(valid, context, f -> {
+                    raw.add(f);
+                    by.add(r);
+                });
+            }
+            for (int i = 0; i < raw.size(); i++) {
+                Finding f = raw.get(i);
+                // a fix is offered only when, applied to a copy and linted again, it holds (FixCheck)
+                if (FixCheck.problem(f, valid, raw, rules, context).isPresent()) {
+                    f = f.withoutFix();
+                }
+                Rule r = by.get(i);
+                if (r.needsService() && r instanceof BaseRule) {
+                    if (!suppress(f, ann)) {
+                        pending.add(new Pending(f, (BaseRule) r, ref, input));
+                    }
+                } else {
+                    report(f, ann);
+                }
             }
         }
 
@@ -339,12 +387,16 @@ public final class Linter {
             } else if (!seen.add(f.rule() + "\u0000" + f.file() + "\u0000" + f.line() + "\u0000" + f.message())) {
                 return;
             }
-            Optional<LintReport.Suppressed> s = Suppressions.match(f, ann);
-            if (s.isPresent()) {
-                suppressed.add(s.get());
-                return;
+            if (!suppress(f, ann)) {
+                findings.add(f);
             }
-            findings.add(f);
+        }
+
+        /** @return true when an annotation silences the finding (then listed as suppressed) */
+        boolean suppress(Finding f, Map<String, String> ann) {
+            Optional<LintReport.Suppressed> s = Suppressions.match(f, ann);
+            s.ifPresent(suppressed::add);
+            return s.isPresent();
         }
     }
 

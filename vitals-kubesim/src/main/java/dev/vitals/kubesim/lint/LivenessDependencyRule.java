@@ -12,30 +12,10 @@ import java.util.function.Consumer;
  * Vitals check group). An outage of the dependency fails liveness on every replica at once and
  * restarts them all; a restart cannot cure a remote outage.
  */
-final class LivenessDependencyRule implements Rule {
-    @Override
-    public String id() {
-        return "L10";
-    }
-
-    @Override
-    public String name() {
-        return "liveness-dependency";
-    }
-
-    @Override
-    public Severity severity() {
-        return Severity.ERROR;
-    }
-
-    @Override
-    public boolean needsAppConfig() {
-        return true;
-    }
-
-    @Override
-    public String summary() {
-        return "with --app-config: the liveness probe reaches a group holding dependency checks";
+final class LivenessDependencyRule extends BaseRule {
+    LivenessDependencyRule() {
+        super("L10", "liveness-dependency", Severity.ERROR, "with --app-config: the liveness probe reaches a group holding dependency checks",
+                "with --app-config: the liveness probe's port and path reach a health group holding a dependency check", Needs.APP_CONFIG);
     }
 
     static Set<String> dependencies(Target t, LintContext ctx) {

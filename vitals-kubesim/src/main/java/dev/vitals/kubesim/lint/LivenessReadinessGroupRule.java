@@ -9,30 +9,10 @@ import java.util.function.Consumer;
  * group (or the whole health endpoint): whatever fails readiness — a dependency, a drain, a
  * refusal of traffic — now restarts the pod.
  */
-final class LivenessReadinessGroupRule implements Rule {
-    @Override
-    public String id() {
-        return "L12";
-    }
-
-    @Override
-    public String name() {
-        return "liveness-on-readiness-group";
-    }
-
-    @Override
-    public Severity severity() {
-        return Severity.ERROR;
-    }
-
-    @Override
-    public boolean needsAppConfig() {
-        return true;
-    }
-
-    @Override
-    public String summary() {
-        return "with --app-config: the liveness probe reaches the readiness group or the whole health endpoint";
+final class LivenessReadinessGroupRule extends BaseRule {
+    LivenessReadinessGroupRule() {
+        super("L12", "liveness-on-readiness-group", Severity.ERROR, "with --app-config: the liveness probe reaches the readiness group or the whole health endpoint",
+                "with --app-config: the liveness probe reaches the readiness group or the whole health endpoint", Needs.APP_CONFIG);
     }
 
     @Override

@@ -11,25 +11,10 @@ import java.util.function.Consumer;
  * restarted where shedding traffic would have done. Not fired when the probes reach different
  * ports (a probe server of their own) or are exec probes.
  */
-final class LivenessTimeoutRule implements Rule {
-    @Override
-    public String id() {
-        return "L3";
-    }
-
-    @Override
-    public String name() {
-        return "liveness-timeout";
-    }
-
-    @Override
-    public Severity severity() {
-        return Severity.WARNING;
-    }
-
-    @Override
-    public String summary() {
-        return "liveness timeoutSeconds shorter than readiness's on the same port";
+final class LivenessTimeoutRule extends BaseRule {
+    LivenessTimeoutRule() {
+        super("L3", "liveness-timeout", Severity.WARNING, "liveness timeoutSeconds shorter than readiness's on the same port",
+                "a Service in the input selects the pod, an httpGet or grpc liveness probe and the readiness probe reach the same port, and liveness timeoutSeconds is shorter", Needs.SERVICE);
     }
 
     @Override
@@ -37,13 +22,15 @@ final class LivenessTimeoutRule implements Rule {
         Optional<ProbeSpec> live = t.probe(ProbeType.LIVENESS);
         Optional<ProbeSpec> ready = t.probe(ProbeType.READINESS);
         if (live.isEmpty() || ready.isEmpty() || live.get().timeoutSeconds() >= ready.get().timeoutSeconds()
+                || !Probes.asksOverNetwork(live.get().handler())
                 || !Probes.sameServer(t, live.get().handler(), ready.get().handler())) {
             return;
         }
+        int to = ready.get().timeoutSeconds();
         out.accept(t.finding(this, "livenessProbe.timeoutSeconds", "liveness timeout " + live.get().timeoutSeconds()
-                + "s is shorter than readiness timeout " + ready.get().timeoutSeconds() + "s on the same port: under load"
+                + "s is shorter than readiness timeout " + to + "s on the same port: under load"
                 + " both wait in the same queue and liveness gives up first, so the pod is restarted where shedding"
                 + " traffic would have done", "R59, C05",
-                "set livenessProbe.timeoutSeconds to at least " + ready.get().timeoutSeconds()));
+                "set livenessProbe.timeoutSeconds to at least " + to, Finding.Patch.set("livenessProbe.timeoutSeconds", to)));
     }
 }

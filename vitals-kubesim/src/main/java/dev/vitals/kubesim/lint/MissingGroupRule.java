@@ -11,30 +11,10 @@ import java.util.function.Consumer;
  * answers 404, the probe fails every time: a liveness or startup probe kills in a loop, a
  * readiness probe never lets the pod become Ready.
  */
-final class MissingGroupRule implements Rule {
-    @Override
-    public String id() {
-        return "L14";
-    }
-
-    @Override
-    public String name() {
-        return "missing-health-group";
-    }
-
-    @Override
-    public Severity severity() {
-        return Severity.ERROR;
-    }
-
-    @Override
-    public boolean needsAppConfig() {
-        return true;
-    }
-
-    @Override
-    public String summary() {
-        return "with --app-config: a probe path names a liveness/readiness group the configuration does not define (404)";
+final class MissingGroupRule extends BaseRule {
+    MissingGroupRule() {
+        super("L14", "missing-health-group", Severity.ERROR, "with --app-config: a probe path names a liveness/readiness group the configuration does not define (404)",
+                "with --app-config: a probe asks for a liveness or readiness group the active profiles do not define", Needs.APP_CONFIG);
     }
 
     @Override

@@ -11,25 +11,10 @@ import java.util.function.Consumer;
  * baseline Pod Security level refuses the field in probes and lifecycle hooks from
  * Kubernetes 1.34 (KEP-4940), so a namespace enforcing it rejects the pod.
  */
-final class ProbeHostRule implements Rule {
-    @Override
-    public String id() {
-        return "L17";
-    }
-
-    @Override
-    public String name() {
-        return "probe-host";
-    }
-
-    @Override
-    public Severity severity() {
-        return Severity.WARNING;
-    }
-
-    @Override
-    public String summary() {
-        return "a probe sets host: it tests another address than the pod's, and baseline Pod Security refuses it (1.34+)";
+final class ProbeHostRule extends BaseRule {
+    ProbeHostRule() {
+        super("L17", "probe-host", Severity.WARNING, "a probe sets host: it tests another address than the pod's, and baseline Pod Security refuses it (1.34+)",
+                "a probe's httpGet.host or tcpSocket.host is set", Needs.MANIFEST);
     }
 
     @Override
@@ -47,7 +32,8 @@ final class ProbeHostRule implements Rule {
             out.accept(t.finding(this, type.fieldName() + "." + kind + ".host", type.label() + " probe connects to host "
                     + host.get() + " instead of the pod IP: it does not test this container, and a namespace enforcing the"
                     + " baseline Pod Security level refuses the pod from Kubernetes 1.34 (KEP-4940)", "KEP-4940",
-                    "remove host (the kubelet probes the pod IP); for a virtual host, set an httpHeaders Host header instead"));
+                    "remove host (the kubelet probes the pod IP); for a virtual host, set an httpHeaders Host header instead",
+                    Finding.Patch.remove(type.fieldName() + "." + kind + ".host")));
         }
     }
 }

@@ -18,25 +18,10 @@ import java.util.function.Consumer;
  * Fires when any measured probe would time out (error when every one would) or when p99 passes
  * half the timeout (thin headroom).
  */
-final class ProbeLatencyRule implements Rule {
-    @Override
-    public String id() {
-        return "L15";
-    }
-
-    @Override
-    public String name() {
-        return "probe-latency";
-    }
-
-    @Override
-    public Severity severity() {
-        return Severity.WARNING;
-    }
-
-    @Override
-    public String summary() {
-        return "with --probe-latency/--from-run: measured latencies time out, or leave less than half the timeout";
+final class ProbeLatencyRule extends BaseRule {
+    ProbeLatencyRule() {
+        super("L15", "probe-latency", Severity.WARNING, "with --probe-latency/--from-run: measured latencies time out, or leave less than half the timeout",
+                "latencies are given (--probe-latency, --from-run) and some would time out, or p99 passes half the timeout", Needs.MANIFEST);
     }
 
     @Override

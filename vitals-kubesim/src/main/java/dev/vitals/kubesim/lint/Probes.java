@@ -19,14 +19,20 @@ final class Probes {
 
     /**
      * Same endpoint: one answer serves both probes, so whatever fails one fails the other.
-     * httpGet: same port (names resolved), host, scheme and path (query ignored); grpc: same
+     * httpGet: same port (names resolved), host, scheme, path and query ({@code /healthz?full=true}
+     * and {@code /healthz} are different checks); grpc: same
      * port and {@code service}; exec: the same command. tcpSocket probes are never "the same
      * endpoint" in this sense: a connect fails only when nothing accepts, for both alike.
      */
     static boolean sameEndpoint(Target t, ProbeHandler a, ProbeHandler b) {
         return a.match(x -> b.match(y -> port(t, x).equals(port(t, y)) && x.host().equals(y.host())
-                && x.scheme().equals(y.scheme()) && path(x).equals(path(y)), s -> false, g -> false, e -> false),
+                && x.scheme().equals(y.scheme()) && pathAndQuery(x).equals(pathAndQuery(y)), s -> false, g -> false, e -> false),
                 tcp -> false, grpc -> grpc.equals(b), exec -> exec.equals(b));
+    }
+
+    /** @return true for an httpGet or grpc probe: an overloaded or throttled server answers it late */
+    static boolean asksOverNetwork(ProbeHandler h) {
+        return h.match(g -> true, s -> false, g -> true, e -> false);
     }
 
     /** Same server: both network probes reach one port of one host, so load queues both alike. */
@@ -34,6 +40,11 @@ final class Probes {
         OptionalInt pa = port(t, a);
         OptionalInt pb = port(t, b);
         return pa.isPresent() && pa.equals(pb) && a.host().equals(b.host());
+    }
+
+    /** @return an httpGet path with its query, never empty */
+    static String pathAndQuery(ProbeHandler.HttpGet h) {
+        return h.path().isEmpty() ? "/" : h.path().startsWith("?") ? "/" + h.path() : h.path();
     }
 
     /** @return an httpGet path without its query, never empty */
@@ -49,17 +60,25 @@ final class Probes {
         return type.fieldName() + "." + h.match(g -> "httpGet.path", s -> "tcpSocket.port", g -> "grpc", e -> "exec.command");
     }
 
-    /** @return a fix that separates liveness from readiness, in the handler's own terms */
-    static String separateFix(ProbeHandler h) {
-        String network = "point livenessProbe at an endpoint that checks only the process (Vitals /livez, Spring Boot"
-                + " /actuator/health/liveness) and readinessProbe at one that checks what requests need (/readyz,"
-                + " /actuator/health/readiness)";
+    /** @return a fix that separates liveness from readiness, in the handler's and the runtime's own terms */
+    static String separateFix(ProbeHandler h, AppRuntime rt) {
+        String network = rt.spring() ? "point livenessProbe at /actuator/health/liveness (livenessState only) and"
+                + " readinessProbe at /actuator/health/readiness, or at Vitals /livez and /readyz on the probe server's own port"
+                : rt.jvm() ? "point livenessProbe at an endpoint that checks only the JVM's own state (Vitals /livez on its own"
+                + " port, or your framework's liveness endpoint) and readinessProbe at one that checks what requests need"
+                : "point livenessProbe at an endpoint that checks only the process itself and readinessProbe at one that"
+                + " checks what requests need";
         return h.match(g -> network, s -> network,
                 g -> "give each probe its own grpc.service name (livenessProbe grpc {port: " + g.port()
                         + ", service: liveness}, readinessProbe grpc {port: " + g.port() + ", service: readiness}) and have the"
                         + " grpc.health.v1 server answer 'liveness' from process health only",
                 e -> "run a different command for each probe (liveness: process health only), or better, probe an HTTP"
                         + " endpoint of the application's probe server");
+    }
+
+    /** @return {@code failureThreshold × periodSeconds}: seconds of failures before the probe acts */
+    static int budgetSeconds(ProbeSpec p) {
+        return p.failureThreshold() * p.periodSeconds();
     }
 
     /** @return "FT × P = Ns" */

@@ -14,62 +14,47 @@ import java.util.function.Consumer;
  * reasons, so their budgets are not compared. Fix arithmetic: shedding comes first when
  * readiness FT × P &lt; liveness FT × P.
  */
-final class RestartBeforeShedRule implements Rule {
-    @Override
-    public String id() {
-        return "L4";
-    }
-
-    @Override
-    public String name() {
-        return "restart-before-shed";
-    }
-
-    @Override
-    public Severity severity() {
-        return Severity.WARNING;
-    }
-
-    @Override
-    public String summary() {
-        return "liveness kills no later than readiness sheds, where both fail for the same reason";
+final class RestartBeforeShedRule extends BaseRule {
+    RestartBeforeShedRule() {
+        super("L4", "restart-before-shed", Severity.WARNING, "liveness kills no later than readiness sheds, where both fail for the same reason",
+                "a Service in the input selects the pod, both probes fail for one reason (one endpoint, or with --app-config a dependency in liveness) and liveness failureThreshold x periodSeconds is at most readiness's", Needs.SERVICE);
     }
 
     @Override
     public void check(Target t, LintContext ctx, Consumer<Finding> out) {
         Optional<ProbeSpec> live = t.probe(ProbeType.LIVENESS);
         Optional<ProbeSpec> ready = t.probe(ProbeType.READINESS);
-        if (live.isEmpty() || ready.isEmpty()) {
+        if (live.isEmpty() || ready.isEmpty() || !Probes.asksOverNetwork(live.get().handler())) {
             return;
         }
         ProbeSpec l = live.get();
         ProbeSpec r = ready.get();
+        Optional<Probes.KillBeforeShed> order = Probes.KillBeforeShed.of(l, r);
+        if (order.isEmpty()) {
+            return;
+        }
         String why;
         String better;
-        if (Probes.sameEndpoint(t, l.handler(), r.handler())) {
-            why = "both probe " + l.handler().describe();
-            better = "better, separate the endpoints (L1)";
-        } else {
-            Set<String> deps = LivenessDependencyRule.dependencies(t, ctx);
-            if (deps.isEmpty()) {
-                return;
-            }
+        // one endpoint is L1's finding (and L21's when liveness is strictly first): here, a dependency ties them
+        Set<String> deps = LivenessDependencyRule.dependencies(t, ctx);
+        if (!deps.isEmpty() && !Probes.sameEndpoint(t, l.handler(), r.handler())) {
             why = "liveness reaches dependency check" + (deps.size() > 1 ? "s " : " ") + String.join(", ", deps)
                     + ", so an outage fails liveness as it fails readiness";
             // the endpoints are already separate: what ties them is the dependency in liveness
             better = "better, take " + String.join(", ", deps) + " out of what liveness checks (L10), so an outage only"
                     + " sheds traffic";
-        }
-        Optional<Probes.KillBeforeShed> order = Probes.KillBeforeShed.of(l, r);
-        if (order.isEmpty()) {
+        } else {
             return;
         }
         int killAfter = order.get().killAfter();
         int shedAfter = order.get().shedAfter();
-        String fix = order.get().thresholdFix() + "; " + better;
+        int liveFt = shedAfter / l.periodSeconds() + 1;
         out.accept(t.finding(this, "livenessProbe.failureThreshold", why + ": liveness kills after about "
-                + killAfter + "s of failures (failureThreshold " + Probes.budget(l) + ") but readiness needs " + shedAfter
+                + killAfter + "s of failures (failureThreshold " + Probes.budget(l) + ") and readiness needs " + shedAfter
                 + "s (failureThreshold " + Probes.budget(r) + ") to take the pod out of service, so a shared problem restarts the pod"
-                + " before (or instead of) shedding its traffic", "R25, R26, R38, C10", fix));
+                + " before (or instead of) shedding its traffic", "R25, R26, R38, C10",
+                "raise livenessProbe.failureThreshold to " + liveFt + " (" + liveFt + " × " + l.periodSeconds() + "s = "
+                        + liveFt * l.periodSeconds() + "s > " + shedAfter + "s); " + better,
+                Finding.Patch.set("livenessProbe.failureThreshold", liveFt)));
     }
 }

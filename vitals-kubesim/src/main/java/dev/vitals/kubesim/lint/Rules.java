@@ -13,9 +13,12 @@ import java.util.Set;
  * {@code Y1} (duplicate key).
  */
 public final class Rules {
+    /** Where the rule pages live: {@code docs/lint/<id>.md} in the repository ({@code vitals.repository} in the pom). */
+    public static final String DOCS = "https://github.com/vitals-dev/vitals/blob/main/docs/lint/";
+
     /** The API server would reject the value (R1–R11, unknown or mistyped fields). */
     public static final Rule API = new Fixed("api", "api-validation", Severity.ERROR,
-            "the API server would reject the value (kubelet rules R1-R11, unknown or mistyped probe fields)");
+            "the API server would reject the value (probe validation, unknown or mistyped probe fields, bad Service or Ingress values)");
     /** A named probe port that matches no container port: the probe never acts (R22). */
     public static final Rule PORT_NAME = new Fixed("R22", "unresolved-port-name", Severity.ERROR,
             "a probe's named port matches no container port: kubelet errors on every tick and the probe never acts");
@@ -28,9 +31,22 @@ public final class Rules {
             new ExecShellRule(), new UndeclaredPortRule(), new NoReadinessRule(), new SharedDependencyRule(),
             new LivenessDependencyRule(), new WidenedGroupRule(), new LivenessReadinessGroupRule(), new AppPortRule(),
             new MissingGroupRule(), new ProbeLatencyRule(), new CpuStarvedLivenessRule(), new ProbeHostRule(),
-            new VersionFieldRule(), new FinalProbeKillRule(), new SidecarStartupNeverRule(), new StartupGatingRule());
+            new VersionFieldRule(), new FinalProbeKillRule(), new SidecarStartupNeverRule(), new KillBeforeShedRule(),
+            new StartupOnReadinessRule(), new QuantityRule(), new StickyRoutingRule(), new ProbeAuthRule(), new ProbeOnRootRule(),
+            new StartupGatingRule());
 
     private Rules() {
+    }
+
+    /** @return the rules that run when {@code --enable} is not given: every rule but the opt-in ones */
+    public static List<Rule> defaults() {
+        List<Rule> out = new ArrayList<>();
+        for (Rule r : ALL) {
+            if (!r.optIn()) {
+                out.add(r);
+            }
+        }
+        return out;
     }
 
     /** @return every rule, in id order */
@@ -39,14 +55,14 @@ public final class Rules {
     }
 
     /**
-     * @param enable ids or names to run (empty = all)
+     * @param enable ids or names to run (empty = {@link #defaults()})
      * @param disable ids or names not to run
      * @return the selected rules, never empty
      * @throws dev.vitals.kubesim.input.InvalidInputException naming an unknown id, with the known ones; on an empty or blank
      *         item ({@code --enable ''}, {@code --enable L4,}); when no rule is left to run
      */
     public static List<Rule> select(List<String> enable, List<String> disable) {
-        Set<Rule> on = new LinkedHashSet<>(enable.isEmpty() ? ALL : resolve(enable, "--enable"));
+        Set<Rule> on = new LinkedHashSet<>(enable.isEmpty() ? defaults() : resolve(enable, "--enable"));
         on.removeAll(resolve(disable, "--disable"));
         if (on.isEmpty()) {
             throw new dev.vitals.kubesim.input.InvalidInputException("no rule left to run: --disable removes every rule "
@@ -99,38 +115,18 @@ public final class Rules {
         return String.join(", ", ids);
     }
 
+    /**
+     * @param id a rule id
+     * @return the address of its page, {@link #DOCS} + id + {@code .md}
+     */
+    public static String docUrl(String id) {
+        return DOCS + id + ".md";
+    }
+
     /** A rule whose findings the linter makes itself (validation, YAML). */
-    private static final class Fixed implements Rule {
-        private final String id;
-        private final String name;
-        private final Severity severity;
-        private final String summary;
-
+    private static final class Fixed extends BaseRule {
         Fixed(String id, String name, Severity severity, String summary) {
-            this.id = id;
-            this.name = name;
-            this.severity = severity;
-            this.summary = summary;
-        }
-
-        @Override
-        public String id() {
-            return id;
-        }
-
-        @Override
-        public String name() {
-            return name;
-        }
-
-        @Override
-        public Severity severity() {
-            return severity;
-        }
-
-        @Override
-        public String summary() {
-            return summary;
+            super(id, name, severity, summary, summary, Needs.MANIFEST);
         }
 
         @Override

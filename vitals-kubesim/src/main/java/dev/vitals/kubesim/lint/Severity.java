@@ -4,20 +4,23 @@ import java.util.Locale;
 
 /** How bad a finding is; {@code --fail-on} picks the lowest one that fails the run. */
 public enum Severity {
-    /** Informational: never fails a run. */
-    NOTE,
+    /** A smell: informational, never fails a run. */
+    INFO,
     /** A hazard under a condition the rule states; fails the run with {@code --fail-on warning}. */
     WARNING,
-    /** Certain to misbehave (rejected by the API server, a probe that can never act, a kill loop). */
+    /**
+     * Will restart healthy pods, or take a Service to zero endpoints, under a condition the rule
+     * states (or the API server rejects the object); the default {@code --fail-on}.
+     */
     ERROR;
 
-    /** @return the lower-case name used in output ("warning") */
+    /** @return the lower-case name used in output ("warning", "info") */
     public String label() {
         return name().toLowerCase(Locale.ROOT);
     }
 
     /**
-     * @param text {@code error}, {@code warning} or {@code note} (case-insensitive)
+     * @param text {@code error}, {@code warning} or {@code info} ({@code note}, SARIF's word, too; case-insensitive)
      * @return the severity
      * @throws IllegalArgumentException for anything else, naming the accepted values
      */
@@ -26,7 +29,10 @@ public enum Severity {
             if (s.label().equalsIgnoreCase(text.trim())) {
                 return s;
             }
+            if (s == INFO && "note".equalsIgnoreCase(text.trim())) {
+                return s; // SARIF's word for it
+            }
         }
-        throw new IllegalArgumentException("severity must be error, warning or note, was '" + text + "'");
+        throw new IllegalArgumentException("severity must be error, warning or info, was '" + text + "'");
     }
 }

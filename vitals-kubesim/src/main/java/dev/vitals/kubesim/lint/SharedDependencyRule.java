@@ -13,30 +13,10 @@ import java.util.function.Consumer;
  * never use it. Not fired for {@code replicas: 1}, nor for checks marked non-critical
  * ({@code vitals.checks.<name>.critical=false}: DEGRADED, still Ready).
  */
-final class SharedDependencyRule implements Rule {
-    @Override
-    public String id() {
-        return "L9";
-    }
-
-    @Override
-    public String name() {
-        return "shared-dependency-readiness";
-    }
-
-    @Override
-    public Severity severity() {
-        return Severity.WARNING;
-    }
-
-    @Override
-    public boolean needsAppConfig() {
-        return true;
-    }
-
-    @Override
-    public String summary() {
-        return "with --app-config: readiness fails on one shared dependency, taking every replica out at once";
+final class SharedDependencyRule extends BaseRule {
+    SharedDependencyRule() {
+        super("L9", "shared-dependency-readiness", Severity.WARNING, "with --app-config: readiness fails on one shared dependency, taking every replica out at once",
+                "with --app-config: readiness reaches a critical check of a shared dependency and the workload has more than one replica", Needs.APP_CONFIG);
     }
 
     @Override

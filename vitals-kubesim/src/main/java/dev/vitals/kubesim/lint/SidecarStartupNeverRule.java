@@ -14,25 +14,10 @@ import java.util.function.Consumer;
  * policy). A Never pod — a Job's, typically — that would fail on a failing regular init
  * container instead hangs in initialisation.
  */
-final class SidecarStartupNeverRule implements Rule {
-    @Override
-    public String id() {
-        return "L20";
-    }
-
-    @Override
-    public String name() {
-        return "sidecar-startup-in-never-pod";
-    }
-
-    @Override
-    public Severity severity() {
-        return Severity.WARNING;
-    }
-
-    @Override
-    public String summary() {
-        return "a sidecar's startup probe in a restartPolicy Never pod: a failing sidecar restarts forever and the pod hangs in init";
+final class SidecarStartupNeverRule extends BaseRule {
+    SidecarStartupNeverRule() {
+        super("L20", "sidecar-startup-in-never-pod", Severity.WARNING, "a sidecar's startup probe in a restartPolicy Never pod: a failing sidecar restarts forever and the pod hangs in init",
+                "a sidecar (init container, restartPolicy Always) has a startupProbe in a pod with restartPolicy Never", Needs.MANIFEST);
     }
 
     @Override

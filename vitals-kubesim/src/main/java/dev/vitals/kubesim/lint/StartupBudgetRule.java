@@ -12,25 +12,10 @@ import java.util.function.Consumer;
  * L2 (needs {@code --startup-seconds}): a start-up of that length is killed by the startup or
  * liveness probe, computed by replaying the kubelet model ({@code KillPrediction}).
  */
-final class StartupBudgetRule implements Rule {
-    @Override
-    public String id() {
-        return "L2";
-    }
-
-    @Override
-    public String name() {
-        return "startup-budget";
-    }
-
-    @Override
-    public Severity severity() {
-        return Severity.ERROR;
-    }
-
-    @Override
-    public String summary() {
-        return "with --startup-seconds: the probes kill a start-up that long, every time (CrashLoopBackOff)";
+final class StartupBudgetRule extends BaseRule {
+    StartupBudgetRule() {
+        super("L2", "startup-budget", Severity.ERROR, "with --startup-seconds: the probes kill a start-up that long, every time (CrashLoopBackOff)",
+                "a start-up time is given (--startup-seconds, or the boot of a --from-run report) and the kubelet model replayed on it kills the container before it has started", Needs.MANIFEST);
     }
 
     @Override

@@ -6,32 +6,20 @@ import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
- * L23: on a release with the startup-gating regression (kubernetes#141155, 1.35–1.37,
+ * L27: on a release with the startup-gating regression (kubernetes#141155, 1.35–1.37,
  * {@link dev.vitals.kubesim.model.KubernetesVersion#startupGatingRegression()}), a container whose
  * liveness would kill a start that its startupProbe allows: initialDelaySeconds + failureThreshold ×
  * periodSeconds of liveness is shorter than the startup probe's. The first start is covered; a
  * container restarted after it had started inherits {@code Started} and is probed for liveness at
  * once, so a replacement that starts as slowly as the startup budget allows is killed again.
  */
-final class StartupGatingRule implements Rule {
-    @Override
-    public String id() {
-        return "L23";
-    }
-
-    @Override
-    public String name() {
-        return "startup-gating-regression";
-    }
-
-    @Override
-    public Severity severity() {
-        return Severity.NOTE;
-    }
-
-    @Override
-    public String summary() {
-        return "on 1.35-1.37 (kubernetes#141155) a restarted container is not gated by its startupProbe; liveness allows less time";
+final class StartupGatingRule extends BaseRule {
+    StartupGatingRule() {
+        super("L27", "startup-gating-regression", Severity.INFO,
+                "on 1.35-1.37 (kubernetes#141155) a restarted container is not gated by its startupProbe; liveness allows less time",
+                "--kubernetes-version names 1.35, 1.36 or 1.37, the container has a startupProbe, and liveness gives up"
+                        + " sooner after the start than the startupProbe allows",
+                Needs.MANIFEST);
     }
 
     @Override

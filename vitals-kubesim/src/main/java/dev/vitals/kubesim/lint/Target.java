@@ -29,6 +29,7 @@ public final class Target {
     private final YamlDocs.Locations locations;
     private final Optional<PodSpec> pod;
     private final Map<String, String> annotations;
+    private AppRuntime runtime;
 
     Target(String file, String kind, String name, ManifestReader.ContainerEntry entry, JsonNode workloadNode,
             YamlDocs.Locations locations, Optional<PodSpec> pod, Map<String, String> annotations) {
@@ -65,6 +66,31 @@ public final class Target {
     /** @return where it sits in the pod (container, sidecar, init, ephemeral) */
     public ManifestReader.Role role() {
         return entry.role();
+    }
+
+    /** @return what runs in the container, as far as its manifest tells (computed once) */
+    AppRuntime runtime() {
+        AppRuntime r = runtime;
+        if (r == null) {
+            r = AppRuntime.of(entry.node());
+            runtime = r; // a benign race: every thread computes the same value
+        }
+        return r;
+    }
+
+    /** @return the workload's namespace ({@code default} when not written) */
+    public String namespace() {
+        return Routing.namespace(workloadNode);
+    }
+
+    /** @return the pod's labels (the pod template's; a Pod's own) */
+    public Map<String, String> podLabels() {
+        JsonNode meta = kind.equals("Pod") ? workloadNode.path("metadata") : kind.equals("CronJob")
+                ? workloadNode.path("spec").path("jobTemplate").path("spec").path("template").path("metadata")
+                : workloadNode.path("spec").path("template").path("metadata");
+        Map<String, String> out = new LinkedHashMap<>();
+        meta.path("labels").fields().forEachRemaining(e -> out.put(e.getKey(), e.getValue().asText("")));
+        return out;
     }
 
     /** @return the container's raw YAML */
@@ -185,5 +211,48 @@ public final class Target {
     public Finding finding(Rule rule, String dotted, String message, String refs, String fix) {
         return new Finding(rule.id(), rule.name(), rule.severity(), file, line(dotted), object(), containerName(),
                 field(dotted), message, refs, fix);
+    }
+
+    /**
+     * Builds a finding whose fix is a change to the container, checked by the linter before it is offered.
+     *
+     * @param rule the rule
+     * @param dotted field path below the container (for the line)
+     * @param message what is wrong
+     * @param refs kubelet rules and cases
+     * @param fix the fix, in words
+     * @param patch the fix, as a change to the container
+     * @return the finding
+     */
+    public Finding finding(Rule rule, String dotted, String message, String refs, String fix, Finding.Patch patch) {
+        return new Finding(rule.id(), rule.name(), rule.severity(), file, line(dotted), object(), containerName(),
+                field(dotted), message, refs, fix, Optional.of(patch));
+    }
+
+    /**
+     * @param container a changed copy of this container's YAML
+     * @return this target with that container, its pod spec copied with the container replaced
+     *         and its probes re-read; empty when the API server would reject the copy
+     */
+    Optional<Target> with(com.fasterxml.jackson.databind.node.ObjectNode container) {
+        JsonNode podCopy = entry.podSpec().deepCopy();
+        for (String list : new String[] {"containers", "initContainers", "ephemeralContainers"}) {
+            JsonNode arr = entry.podSpec().path(list);
+            for (int i = 0; i < arr.size(); i++) {
+                if (arr.get(i) == entry.node()) {
+                    ((com.fasterxml.jackson.databind.node.ArrayNode) podCopy.get(list)).set(i, container);
+                }
+            }
+        }
+        ManifestReader.ContainerEntry e = new ManifestReader.ContainerEntry(entry.source(), entry.workload(), entry.name(),
+                entry.role(), container, podCopy);
+        if (!e.validate().isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(new Target(file, kind, name, e, workloadNode, locations, Optional.of(e.toPodSpec()), annotations));
+        } catch (dev.vitals.kubesim.input.InvalidInputException ex) {
+            return Optional.empty();
+        }
     }
 }

@@ -14,25 +14,16 @@ import java.util.function.Consumer;
  * every try. Not fired when the container declares no ports at all (nothing to compare with)
  * or the probe names another host.
  */
-final class UndeclaredPortRule implements Rule {
-    @Override
-    public String id() {
-        return "L7";
+final class UndeclaredPortRule extends BaseRule {
+    UndeclaredPortRule() {
+        super("L7", "undeclared-port", Severity.INFO, "probe on a port number the container does not declare in ports[]",
+                "the container declares containerPorts and a probe without host connects to a number not among them", Needs.MANIFEST);
     }
 
+    /** Off by default: ports[] is informational, and on public manifests the port was served every time it was judged. */
     @Override
-    public String name() {
-        return "undeclared-port";
-    }
-
-    @Override
-    public Severity severity() {
-        return Severity.WARNING;
-    }
-
-    @Override
-    public String summary() {
-        return "probe on a port number the container does not declare in ports[]";
+    public boolean optIn() {
+        return true;
     }
 
     @Override

@@ -10,25 +10,10 @@ import java.util.function.Consumer;
  * disabled gate silently, so the pod's policy decides). The baseline Pod Security refusal of a
  * probe's {@code host} (1.34+) is L17.
  */
-final class VersionFieldRule implements Rule {
-    @Override
-    public String id() {
-        return "L18";
-    }
-
-    @Override
-    public String name() {
-        return "field-not-in-version";
-    }
-
-    @Override
-    public Severity severity() {
-        return Severity.WARNING;
-    }
-
-    @Override
-    public String summary() {
-        return "a field the chosen --kubernetes-version drops (a container's restartPolicy/restartPolicyRules before 1.35)";
+final class VersionFieldRule extends BaseRule {
+    VersionFieldRule() {
+        super("L18", "field-not-in-version", Severity.WARNING, "a field the chosen --kubernetes-version drops (a container's restartPolicy/restartPolicyRules before 1.35)",
+                "--kubernetes-version is before 1.35 and a regular container writes restartPolicy or restartPolicyRules", Needs.MANIFEST);
     }
 
     @Override

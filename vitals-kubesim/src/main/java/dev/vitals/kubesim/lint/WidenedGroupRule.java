@@ -10,30 +10,10 @@ import java.util.function.Consumer;
  * treats it as a user group with every indicator in it. The finding points at the property in
  * the application's configuration. Error when liveness reaches it, warning for readiness.
  */
-final class WidenedGroupRule implements Rule {
-    @Override
-    public String id() {
-        return "L11";
-    }
-
-    @Override
-    public String name() {
-        return "widened-group";
-    }
-
-    @Override
-    public Severity severity() {
-        return Severity.ERROR;
-    }
-
-    @Override
-    public boolean needsAppConfig() {
-        return true;
-    }
-
-    @Override
-    public String summary() {
-        return "with --app-config: a probe group configured without include holds every indicator";
+final class WidenedGroupRule extends BaseRule {
+    WidenedGroupRule() {
+        super("L11", "widened-group", Severity.ERROR, "with --app-config: a probe group configured without include holds every indicator",
+                "with --app-config: a probe reaches a health group given a property but no include", Needs.APP_CONFIG);
     }
 
     @Override

@@ -77,7 +77,7 @@ public record KubernetesVersion(int minor, boolean named) {
      *         #142042, #142041) were open when this was written, so every release of the line counts as
      *         affected. Only a {@linkplain #named() named} release: the default stands for the documented
      *         rules. {@code simulate} and {@code fleet} model it ({@link KubeletOptions#startedInheritedOnContainerRestart()});
-     *         lint L23 notes a manifest that relies on startup gating there.
+     *         lint L27 notes a manifest that relies on startup gating there.
      */
     public boolean startupGatingRegression() {
         return named && minor >= 35 && minor <= 37;

@@ -19,9 +19,11 @@ import picocli.CommandLine;
 /** {@code vitals lint} as CI runs it: inputs, exit codes, thresholds, rule selection, formats. */
 class LintCliTest {
     private static final String SAME = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 2\n"
-            + "  template:\n    spec:\n      containers:\n      - name: app\n        image: x\n        ports:\n"
+            + "  template:\n    metadata: {labels: {app: web}}\n    spec:\n      containers:\n      - name: app\n"
+            + "        image: eclipse-temurin:21-jre\n        ports:\n"
             + "        - containerPort: 8080\n        livenessProbe:\n          httpGet: {path: /health, port: 8080}\n"
-            + "        readinessProbe:\n          httpGet: {path: /health, port: 8080}\n";
+            + "        readinessProbe:\n          httpGet: {path: /health, port: 8080}\n          timeoutSeconds: 2\n"
+            + "---\napiVersion: v1\nkind: Service\nmetadata: {name: web}\nspec:\n  selector: {app: web}\n  ports: [{port: 80, targetPort: 8080}]\n";
     private static final String ERROR = "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: app\n"
             + "    image: x\n    livenessProbe:\n      httpGet: {path: /livez, port: 8080}\n      successThreshold: 3\n";
     private final StringWriter out = new StringWriter();
@@ -45,7 +47,7 @@ class LintCliTest {
     void warningsPassByDefaultAndFailWithFailOnWarning(@TempDir Path dir) throws Exception {
         Path m = write(dir, "deploy.yaml", SAME);
         assertThat(run("lint", m.toString())).isZero();
-        assertThat(out.toString()).contains(m + ":15: warning L1 same-endpoint: Deployment/web container app:")
+        assertThat(out.toString()).contains(m + ":16: warning L1 same-endpoint: Deployment/web container app:")
                 .contains("    fix: ").contains("1 input, 1 workload, 1 container: 0 errors, 2 warnings (fails on error)");
         assertThat(run("lint", "--fail-on", "warning", m.toString())).isEqualTo(1);
         assertThat(run("lint", "--fail-on", "never", write(dir, "e.yaml", ERROR).toString())).isZero();
@@ -83,11 +85,11 @@ class LintCliTest {
     @Test
     void disableAndEnableSelectRules(@TempDir Path dir) throws Exception {
         Path m = write(dir, "deploy.yaml", SAME);
-        assertThat(run("lint", "--fail-on", "warning", "--disable", "L1,L4", m.toString())).isZero();
+        assertThat(run("lint", "--fail-on", "warning", "--disable", "L1,L3", m.toString())).isZero();
         assertThat(out.toString()).contains("0 errors, 0 warnings");
         out.getBuffer().setLength(0);
-        assertThat(run("lint", "--enable", "restart-before-shed", m.toString())).isZero();
-        assertThat(out.toString()).contains("L4 restart-before-shed").doesNotContain("L1 same-endpoint");
+        assertThat(run("lint", "--enable", "liveness-timeout", m.toString())).isZero();
+        assertThat(out.toString()).contains("L3 liveness-timeout").doesNotContain("L1 same-endpoint");
         assertThat(run("lint", "--disable", "L42", m.toString())).isEqualTo(2);
         assertThat(err.toString()).contains("error: --disable: unknown rule 'L42' (rules: api, R22, Y1, L1,");
     }
@@ -119,7 +121,7 @@ class LintCliTest {
         run("lint", "--enable", "L4,", m.toString());
         assertThat(err.toString()).startsWith("error: --enable: an empty rule in 'L4,'");
         // spaces around ids are fine
-        assertThat(run("lint", "--fail-on", "warning", "--enable", "L4, restart-before-shed", m.toString())).isEqualTo(1);
+        assertThat(run("lint", "--fail-on", "warning", "--enable", "L3, liveness-timeout", m.toString())).isEqualTo(1);
     }
 
     @Test
@@ -130,7 +132,7 @@ class LintCliTest {
         stdin = ("# Source: app/templates/deployment.yaml\n" + SAME.replace("name: web", "name: from-helm"))
                 .getBytes(StandardCharsets.UTF_8);
         assertThat(run("lint", dir.resolve("chart").toString(), single.toString(), "-")).isEqualTo(1);
-        assertThat(out.toString()).contains("Deployment/from-helm").contains("-:16: warning L1")
+        assertThat(out.toString()).contains("Deployment/from-helm").contains("-:17: warning L1")
                 .contains("crd.yaml: no workloads (CustomResourceDefinition)")
                 .contains("4 inputs, 3 workloads, 3 containers: 1 error, 4 warnings");
     }
@@ -166,7 +168,11 @@ class LintCliTest {
         assertThat(root.path("version").asText()).isEqualTo("2.1.0");
         JsonNode run = root.path("runs").get(0);
         assertThat(run.path("tool").path("driver").path("name").asText()).isEqualTo("vitals-lint");
-        assertThat(run.path("tool").path("driver").path("rules").size()).isEqualTo(24); // 21 L rules + api, R22, Y1
+        assertThat(run.path("tool").path("driver").path("rules").size()).isEqualTo(dev.vitals.kubesim.lint.Rules.defaults().size());
+        for (JsonNode rule : run.path("tool").path("driver").path("rules")) {
+            assertThat(rule.path("helpUri").asText()).isEqualTo("https://github.com/vitals-dev/vitals/blob/main/docs/lint/"
+                    + rule.path("id").asText() + ".md");
+        }
         JsonNode first = null;
         for (JsonNode res : run.path("results")) {
             if (res.path("ruleId").asText().equals("L1")) {
@@ -178,12 +184,12 @@ class LintCliTest {
         assertThat(first.path("level").asText()).isEqualTo("warning");
         JsonNode loc = first.path("locations").get(0).path("physicalLocation");
         assertThat(loc.path("artifactLocation").path("uri").asText()).isEqualTo(m.toString());
-        assertThat(loc.path("region").path("startLine").asInt()).isEqualTo(15);
+        assertThat(loc.path("region").path("startLine").asInt()).isEqualTo(16);
         int idx = first.path("ruleIndex").asInt();
         assertThat(run.path("tool").path("driver").path("rules").get(idx).path("id").asText()).isEqualTo("L1");
         // found by QA: "... also restarts it Fix: point ..." ran the message and the fix together
         assertThat(first.path("message").path("text").asText())
-                .contains("also restarts it (R38, C10, C18). Fix: point livenessProbe at ").endsWith("/actuator/health/readiness).")
+                .contains("readiness after 30s. Fix: point livenessProbe at ").doesNotContain("(R38").endsWith("what requests need.")
                 .doesNotContain(" it Fix:");
     }
 
@@ -199,13 +205,13 @@ class LintCliTest {
     @Test
     void jsonForScripts(@TempDir Path dir) throws Exception {
         Path m = write(dir, "deploy.yaml", SAME.replace("metadata:\n  name: web\n", "metadata:\n  name: web\n  annotations:\n"
-                + "    ignore-check.vitals.dev/L4: \"budgets are equal on purpose\"\n"));
+                + "    ignore-check.vitals.dev/L3: \"budgets are equal on purpose\"\n"));
         assertThat(run("lint", "--format", "json", m.toString())).isZero();
         JsonNode root = new ObjectMapper().readTree(out.toString());
         assertThat(root.path("summary").path("warnings").asInt()).isEqualTo(1);
         assertThat(root.path("summary").path("exitCode").asInt()).isZero();
         assertThat(root.path("findings").get(0).path("rule").asText()).isEqualTo("L1");
-        assertThat(root.path("findings").get(0).path("line").asInt()).isEqualTo(17);
+        assertThat(root.path("findings").get(0).path("line").asInt()).isEqualTo(18);
         assertThat(root.path("suppressed").get(0).path("reason").asText()).isEqualTo("budgets are equal on purpose");
         assertThat(root.path("inputs").get(0).path("workloads").asInt()).isEqualTo(1);
     }
@@ -233,7 +239,7 @@ class LintCliTest {
         assertThat(run("lint", "--probe-latency", "liveness=1.2s", m.toString())).isEqualTo(1);
         assertThat(out.toString()).contains("error L15 probe-latency").contains("every measured liveness probe (1.20s)");
         Path runJson = write(dir, "run.json", "{\"events\": [{\"t\": 1.0, \"type\": \"probe\", \"probe\": \"readiness\","
-                + " \"result\": \"success\", \"latencyMs\": 700.0}, {\"t\": 2.0, \"type\": \"probe\", \"probe\": \"readiness\","
+                + " \"result\": \"success\", \"latencyMs\": 1400.0}, {\"t\": 2.0, \"type\": \"probe\", \"probe\": \"readiness\","
                 + " \"result\": \"success\", \"latencyMs\": 20.0}]}");
         out.getBuffer().setLength(0);
         assertThat(run("lint", "--from-run", runJson.toString(), m.toString())).isZero();

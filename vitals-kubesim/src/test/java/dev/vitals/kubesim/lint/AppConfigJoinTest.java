@@ -158,10 +158,11 @@ class AppConfigJoinTest {
                 .replace("periodSeconds: 5", "periodSeconds: 10")), withApp(app)), "L4");
         assertThat(f.fix()).endsWith("; better, take db out of what liveness checks (L10), so an outage only sheds traffic")
                 .doesNotContain("separate the endpoints");
-        // on one endpoint the advice is still to separate them
-        Finding same = only(lint(deployment(springProbes("/actuator/health", "/actuator/health")
-                .replace("periodSeconds: 5", "periodSeconds: 10"))), "L4");
-        assertThat(same.fix()).endsWith("; better, separate the endpoints (L1)");
+        // on one endpoint the finding is L1's, whose fix separates them; L4 does not repeat it
+        LintReport one = lint(deployment(springProbes("/actuator/health", "/actuator/health")
+                .replace("periodSeconds: 5", "periodSeconds: 10")));
+        assertThat(only(one, "L1").fix()).contains("/actuator/health/liveness");
+        assertThat(Manifests.rules(one)).doesNotContain("L4");
     }
 
     @Test
@@ -273,5 +274,21 @@ class AppConfigJoinTest {
         assertThat(v.value("server.port")).contains("9000");
         assertThat(v.value("management.endpoint.health.group.liveness.include")).contains("livenessState,db");
         assertThat(app.view(Map.of("PORT", "7000"), List.of()).value("server.port")).contains("7000");
+    }
+
+    @Test
+    void l25ActuatorProbesBehindAResourceServerChainSayWhatIsUnknown() throws Exception {
+        // issue 40: the kubelet sends no token; Boot's resource-server chain requires one on every request
+        AppConfig app = config("application.yaml", "spring:\n  security:\n    oauth2:\n      resourceserver:\n        jwt:\n"
+                + "          issuer-uri: https://idp.example.com/realms/shop\n");
+        Finding f = only(lint(deployment(springProbes("/actuator/health/liveness", "/actuator/health/readiness")),
+                withApp(app)), "L25");
+        assertThat(f.message()).contains("spring.security.oauth2.resourceserver.jwt.issuer-uri").contains("401")
+                .contains("unknown");
+        assertThat(f.fix()).contains("permitAll");
+        // no resource server configured: nothing to say (Boot's default chain permits the health endpoint)
+        AppConfig plain = config("application.yaml", "spring:\n  security:\n    user:\n      name: admin\n");
+        assertThat(Manifests.rules(lint(deployment(springProbes("/actuator/health/liveness", "/actuator/health/readiness")),
+                withApp(plain)))).doesNotContain("L25");
     }
 }

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The input forms: files, directories, standard input, strict YAML, templates, sizes. */
 class LintInputTest {
-    private static final String PROBES = "        ports:\n        - containerPort: 8080\n"
+    private static final String PROBES = "        env: [{name: JAVA_TOOL_OPTIONS, value: -Xmx1g}]\n        ports:\n        - containerPort: 8080\n"
             + "        livenessProbe:\n          httpGet: {path: /health, port: 8080}\n"
             + "        readinessProbe:\n          httpGet: {path: /health, port: 8080}\n";
     private static final String CRD = "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\n"
@@ -177,7 +177,7 @@ class LintInputTest {
         assertThat(r.errors()).isEmpty();
         assertThat(r.workloads()).isEqualTo(1);
         Finding l1 = only(r, "L1");
-        assertThat(l1.line()).isEqualTo(40_005 + 19);
+        assertThat(l1.line()).isEqualTo(40_005 + 20);
     }
 
     @Test
@@ -202,7 +202,7 @@ class LintInputTest {
                 + "    containers:\n    - name: app\n      image: x\n";
         String cron = "apiVersion: batch/v1\nkind: CronJob\nmetadata: {name: nightly}\nspec:\n  schedule: '0 1 * * *'\n"
                 + "  jobTemplate:\n    spec:\n      template:\n        spec:\n          containers:\n          - name: job\n"
-                + "            image: x\n            livenessProbe:\n              exec: {command: [sh, -c, 'test -f /tmp/ok']}\n";
+                + "            image: x\n            livenessProbe:\n              exec: {command: [sh, -c, 'cat /tmp/ok']}\n";
         LintReport r = run(List.of(LintInput.text("all.yaml", list + "---\n" + cron)));
         assertThat(r.workloads()).isEqualTo(2);
         assertThat(only(r, "L6").object()).isEqualTo("CronJob/nightly");

@@ -20,48 +20,48 @@ class LintRulesTest {
             + "        readinessProbe:\n          httpGet: {path: /health, port: 8080}\n";
 
     @Test
-    void l1FiresForOneHttpPathEvenWhenOnePortIsNamed() {
-        Finding f = only(lint(deployment(SAME_HTTP)), "L1");
+    void l1FiresForOneHttpPathOfAJvmEvenWhenOnePortIsNamed() {
+        Finding f = only(lint(Manifests.jvm(SAME_HTTP)), "L1");
         assertThat(f.line()).isEqualTo(19);
         assertThat(f.field()).isEqualTo("containers[app].livenessProbe.httpGet.path");
-        assertThat(f.fix()).contains("/livez").contains("/readyz");
+        assertThat(f.message()).contains("request pool");
+        assertThat(f.fix()).contains("/livez");
+        // unknown runtime: a trivial in-process handler of unknown cost is not flagged
+        assertThat(rules(lint(deployment(SAME_HTTP)))).doesNotContain("L1");
     }
 
     @Test
-    void l1DoesNotFireForSeparateEndpointsOrTcp() {
+    void l1DoesNotFireForSeparateEndpointsTcpOrALivenessThatWaitsMuchLonger() {
         // metrics-server's shape: /livez and /readyz on one port
         String sep = "        ports:\n        - {name: https, containerPort: 10250}\n"
                 + "        livenessProbe:\n          httpGet: {path: /livez, port: https, scheme: HTTPS}\n"
                 + "        readinessProbe:\n          httpGet: {path: /readyz, port: https, scheme: HTTPS}\n";
-        assertThat(rules(lint(deployment(sep)))).doesNotContain("L1", "L4");
+        assertThat(rules(lint(Manifests.jvm(sep)))).doesNotContain("L1", "L4");
         // the docs' goproxy shape: tcpSocket on one port for both
         String tcp = "        ports:\n        - containerPort: 8080\n"
                 + "        readinessProbe:\n          tcpSocket: {port: 8080}\n"
                 + "        livenessProbe:\n          tcpSocket: {port: 8080}\n";
-        assertThat(rules(lint(deployment(tcp)))).doesNotContain("L1", "L4");
-        // query strings do not make two endpoints
-        String query = "        livenessProbe:\n          httpGet: {path: '/health?probe=live', port: 8080}\n"
-                + "        readinessProbe:\n          httpGet: {path: '/health?probe=ready', port: 8080}\n";
-        assertThat(rules(lint(deployment(query)))).contains("L1");
+        assertThat(rules(lint(Manifests.jvm(tcp)))).doesNotContain("L1", "L4");
+        // path AND query: /healthz?full=true and /healthz are different checks
+        String query = "        livenessProbe:\n          httpGet: {path: '/healthz', port: 8080}\n"
+                + "        readinessProbe:\n          httpGet: {path: '/healthz?full=true', port: 8080}\n";
+        assertThat(rules(lint(Manifests.jvm(query)))).doesNotContain("L1");
+        assertThat(rules(lint(Manifests.jvm(query.replace("'/healthz'", "'/healthz?full=true'"))))).contains("L1");
+        // liveness tolerates 3 × 10 × 10 s, readiness 3 × 10 s: sheds long before it kills
+        String patient = SAME_HTTP.replace("httpGet: {path: /health, port: http}\n",
+                "httpGet: {path: /health, port: http}\n          failureThreshold: 30\n");
+        assertThat(rules(lint(Manifests.jvm(patient)))).doesNotContain("L1");
     }
 
     @Test
-    void l1GrpcFixNamesOneServicePerProbe() {
+    void l1GrpcAndExecAreNotFlaggedWithoutADependency() {
         String grpc = "        ports:\n        - containerPort: 9555\n"
                 + "        livenessProbe:\n          grpc: {port: 9555}\n"
                 + "        readinessProbe:\n          grpc: {port: 9555}\n";
-        Finding f = only(lint(deployment(grpc)), "L1");
-        assertThat(f.fix()).contains("service: liveness").contains("service: readiness").doesNotContain("/livez");
-        String services = "        livenessProbe:\n          grpc: {port: 9555, service: liveness}\n"
-                + "        readinessProbe:\n          grpc: {port: 9555, service: readiness}\n";
-        assertThat(rules(lint(deployment(services)))).doesNotContain("L1");
-    }
-
-    @Test
-    void l1ExecFixSpeaksOfCommands() {
+        assertThat(rules(lint(Manifests.jvm(grpc)))).doesNotContain("L1");
         String exec = "        livenessProbe:\n          exec: {command: [pg_isready]}\n"
                 + "        readinessProbe:\n          exec: {command: [pg_isready]}\n";
-        assertThat(only(lint(deployment(exec)), "L1").fix()).contains("different command").doesNotContain("/livez");
+        assertThat(rules(lint(Manifests.jvm(exec)))).doesNotContain("L1");
     }
 
     @Test
@@ -76,32 +76,34 @@ class LintRulesTest {
     }
 
     @Test
-    void l4FiresOnlyWhereBothFailForTheSameReasonWithCorrectArithmetic() {
-        // same endpoint, liveness 3 × 10 s = 30 s, readiness 3 × 10 s = 30 s
+    void l4DoesNotRepeatL1OnOneEndpoint() {
+        // same endpoint, liveness 3 × 10 s = 30 s, readiness 3 × 10 s = 30 s: L1 says it once
         String same = "        livenessProbe:\n          httpGet: {path: /health, port: 8080}\n"
                 + "        readinessProbe:\n          httpGet: {path: /health, port: 8080}\n";
-        Finding f = only(lint(deployment(same)), "L4");
-        assertThat(f.fix()).contains("lower readinessProbe.failureThreshold to 2 (2 × 10s = 20s < 30s)")
-                .contains("raise livenessProbe.failureThreshold to 4 (4 × 10s = 40s > 30s)");
-        // the fixes it suggests really silence it
-        String fixed1 = same.replace("        readinessProbe:\n          httpGet: {path: /health, port: 8080}\n",
-                "        readinessProbe:\n          httpGet: {path: /health, port: 8080}\n          failureThreshold: 2\n");
-        assertThat(rules(lint(deployment(fixed1)))).doesNotContain("L4");
-        String fixed2 = same.replace("        livenessProbe:\n          httpGet: {path: /health, port: 8080}\n",
-                "        livenessProbe:\n          httpGet: {path: /health, port: 8080}\n          failureThreshold: 4\n");
-        assertThat(rules(lint(deployment(fixed2)))).doesNotContain("L4");
+        assertThat(rules(lint(Manifests.jvm(same)))).contains("L1").doesNotContain("L4");
         // separate endpoints: budgets are not compared (the metrics-server false positive)
         String sep = same.replaceFirst("/health", "/livez").replace("path: /health", "path: /readyz");
-        assertThat(rules(lint(deployment(sep)))).doesNotContain("L4");
+        assertThat(rules(lint(Manifests.jvm(sep)))).doesNotContain("L4", "L1");
     }
 
     @Test
-    void l4WithReadinessPeriodLongerThanTheKillBudgetOffersOnlyTheLivenessFix() {
-        String same = "        livenessProbe:\n          httpGet: {path: /health, port: 8080}\n          periodSeconds: 1\n"
-                + "          failureThreshold: 2\n"
-                + "        readinessProbe:\n          httpGet: {path: /health, port: 8080}\n          periodSeconds: 5\n";
-        Finding f = only(lint(deployment(same)), "L4");
-        assertThat(f.fix()).startsWith("raise livenessProbe.failureThreshold to 16 (16 × 1s = 16s > 15s)");
+    void l21LivenessBeforeReadinessOnOnePortIsAnErrorWithoutAppConfig() {
+        // the incident: 15 s against 30 s on the application's port, no CPU limit, no --app-config
+        String c = "        livenessProbe:\n          httpGet: {path: /livez, port: 8080}\n          periodSeconds: 5\n"
+                + "        readinessProbe:\n          httpGet: {path: /readyz, port: 8080}\n          periodSeconds: 10\n";
+        Finding f = only(lint(Manifests.jvm(c)), "L21");
+        assertThat(f.severity()).isEqualTo(Severity.ERROR);
+        assertThat(f.message()).contains("after 15s").contains("after 30s");
+        assertThat(f.fix()).startsWith("raise livenessProbe.failureThreshold to 7 (7 × 5s = 35s > 30s)");
+        // without a Service in the input: lowered one step, and it says why
+        Finding lowered = only(lint(deployment(c)), "L21");
+        assertThat(lowered.severity()).isEqualTo(Severity.WARNING);
+        assertThat(lowered.message()).contains("no Service in the input");
+        // tcpSocket liveness: the kernel completes the connect for a busy server
+        assertThat(rules(lint(Manifests.jvm(c.replace("httpGet: {path: /livez, port: 8080}", "tcpSocket: {port: 8080}")))))
+                .doesNotContain("L21");
+        // different ports: a probe server of its own
+        assertThat(rules(lint(Manifests.jvm(c.replace("/livez, port: 8080", "/livez, port: 8081"))))).doesNotContain("L21");
     }
 
     @Test
@@ -109,7 +111,9 @@ class LintRulesTest {
         // case C11: liveness delay 30 s, no startup probe
         String c11 = "        livenessProbe:\n          httpGet: {path: /livez, port: 8080}\n          initialDelaySeconds: 30\n";
         Finding f = only(lint(deployment(c11)), "L5");
-        assertThat(f.fix()).contains("failureThreshold 6").contains("initialDelaySeconds to 0");
+        // liveness allows 30 + 3 × 10 = 60 s today: the startup probe allows no less
+        assertThat(f.fix()).contains("failureThreshold 6").contains("≥ the 60s").contains("initialDelaySeconds to 0");
+        assertThat(f.severity()).isEqualTo(Severity.INFO);
         assertThat(rules(lint(deployment(c11.replace("30", "10"))))).doesNotContain("L5");
         String withStartup = c11 + "        startupProbe:\n          httpGet: {path: /livez, port: 8080}\n          failureThreshold: 30\n";
         assertThat(rules(lint(deployment(withStartup)))).doesNotContain("L5");
@@ -211,7 +215,7 @@ class LintRulesTest {
     void apiValidationErrorsNameTheFieldAndLine() {
         String c = "        livenessProbe:\n          httpGet: {path: /livez, port: 8080}\n          successThreshold: 2\n";
         Finding f = only(lint(deployment(c)), "api");
-        assertThat(f.message()).contains("R9").contains("must be 1 for liveness");
+        assertThat(f.message()).doesNotContain("R9").contains("must be 1 for liveness");
         assertThat(f.line()).isEqualTo(18);
         assertThat(f.field()).isEqualTo("containers[app].livenessProbe.successThreshold");
     }
@@ -224,11 +228,14 @@ class LintRulesTest {
 
     @Test
     void anAnnotationWithAReasonSilencesARuleForThatObjectOnly() {
-        String silenced = deployment(SAME_HTTP).replace("metadata:\n  name: web\n",
+        // liveness 2 × 10 s on the endpoint readiness asks 3 × 10 s: L1 and L21 fire
+        String early = SAME_HTTP.replace("httpGet: {path: /health, port: http}\n", "httpGet: {path: /health, port: http}\n"
+                + "          failureThreshold: 2\n");
+        String silenced = Manifests.jvm(early).replace("metadata:\n  name: web\n",
                 "metadata:\n  name: web\n  annotations:\n    ignore-check.vitals.dev/L1: \"one endpoint on purpose: it checks"
-                        + " nothing remote\"\n    ignore-check.vitals.dev/restart-before-shed: \"\"\n");
+                        + " nothing remote\"\n    ignore-check.vitals.dev/liveness-before-readiness: \"\"\n");
         LintReport r = lint(silenced);
-        assertThat(rules(r)).doesNotContain("L1").contains("L4");
+        assertThat(rules(r)).doesNotContain("L1").contains("L21");
         assertThat(r.suppressed()).singleElement().satisfies(s -> {
             assertThat(s.finding().rule()).isEqualTo("L1");
             assertThat(s.reason()).startsWith("one endpoint on purpose");
@@ -259,31 +266,37 @@ class LintRulesTest {
     void disabledRulesDoNotRunAndEnableRunsOnlyTheNamedOnes() {
         List<Rule> noL1 = Rules.select(List.of(), List.of("L1,restart-before-shed"));
         LintReport r = new Linter(noL1, LintContext.empty(), Optional.empty())
-                .lint(List.of(LintInput.text("d.yaml", deployment(SAME_HTTP))));
+                .lint(List.of(LintInput.text("d.yaml", Manifests.jvm(SAME_HTTP))));
         assertThat(rules(r)).doesNotContain("L1", "L4");
-        List<Rule> onlyL4 = Rules.select(List.of("L4"), List.of());
-        r = new Linter(onlyL4, LintContext.empty(), Optional.empty()).lint(List.of(LintInput.text("d.yaml", deployment(SAME_HTTP))));
-        assertThat(rules(r)).containsExactly("L4");
+        List<Rule> onlyL1 = Rules.select(List.of("L1"), List.of());
+        r = new Linter(onlyL1, LintContext.empty(), Optional.empty()).lint(List.of(LintInput.text("d.yaml", Manifests.jvm(SAME_HTTP))));
+        assertThat(rules(r)).containsExactly("L1");
+        // L7 is opt-in: not among the defaults, run when named
+        assertThat(Rules.defaults()).extracting(Rule::id).doesNotContain("L7").contains("L1", "L21");
+        assertThat(Rules.select(List.of("L7"), List.of())).extracting(Rule::id).containsExactly("L7");
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> Rules.select(List.of(), List.of("L99")))
                 .isInstanceOf(dev.vitals.kubesim.input.InvalidInputException.class).hasMessageContaining("unknown rule 'L99'").hasMessageContaining("L15");
     }
 
     @Test
-    void l16CpuStarvedLivenessFiresForC25sShapeOnly() {
-        // C25: liveness 3 × 5 s, readiness 6 × 10 s, limits.cpu 250m, separate endpoints
-        String c25 = "        resources:\n          limits: {cpu: 250m, memory: 512Mi}\n"
+    void l16CpuStarvedLivenessFiresForSeparatePortsUnderACpuLimit() {
+        // liveness on a probe port of its own 3 × 5 s, readiness on the app port 6 × 10 s, limits.cpu 250m
+        String c = "        resources:\n          limits: {cpu: 250m, memory: 512Mi}\n"
                 + "        livenessProbe:\n          httpGet: {path: /livez, port: 8081}\n          periodSeconds: 5\n"
-                + "        readinessProbe:\n          httpGet: {path: /readyz, port: 8081}\n          periodSeconds: 10\n"
+                + "        readinessProbe:\n          httpGet: {path: /readyz, port: 8080}\n          periodSeconds: 10\n"
                 + "          failureThreshold: 6\n";
-        Finding f = only(lint(deployment(c25)), "L16");
-        assertThat(f.message()).contains("limits.cpu 250m").contains("after about 15s").contains("needs 60s");
-        assertThat(f.fix()).contains("lower readinessProbe.failureThreshold to 1").contains("raise livenessProbe.failureThreshold to 13");
-        // no CPU limit: not fired (L4 does not either: separate endpoints)
-        assertThat(rules(lint(deployment(c25.replace("cpu: 250m, ", ""))))).doesNotContain("L16", "L4");
-        // liveness gives up later than readiness sheds: not fired
-        assertThat(rules(lint(deployment(c25.replace("failureThreshold: 6", "failureThreshold: 1"))))).doesNotContain("L16");
-        // one endpoint for both: L4's case, not repeated as L16
-        assertThat(rules(lint(deployment(c25.replace("/readyz", "/livez"))))).contains("L4").doesNotContain("L16");
+        Finding f = only(lint(Manifests.jvm(c)), "L16");
+        assertThat(f.message()).contains("limits.cpu 250m").contains("CPU-starved JVM").contains("after about 15s").contains("needs 60s");
+        assertThat(f.fix()).contains("raise livenessProbe.failureThreshold to 13");
+        assertThat(rules(lint(Manifests.jvm(c.replace("cpu: 250m, ", ""))))).doesNotContain("L16", "L4");
+        assertThat(rules(lint(Manifests.jvm(c.replace("failureThreshold: 6", "failureThreshold: 1"))))).doesNotContain("L16");
+        // C25's shape, both on one port: L21's error, not repeated as L16
+        assertThat(rules(lint(Manifests.jvm(c.replace("port: 8081", "port: 8080"))))).contains("L21").doesNotContain("L16");
+        // tcpSocket liveness: the kernel completes the connect for a throttled JVM
+        assertThat(rules(lint(Manifests.jvm(c.replace("httpGet: {path: /livez, port: 8081}", "tcpSocket: {port: 8081}")))))
+                .doesNotContain("L16");
+        // not a JVM: C25 is a JVM's hazard, not claimed for nginx
+        assertThat(rules(lint(Manifests.jvm(c).replace("eclipse-temurin:21-jre", "nginx:1.27")))).doesNotContain("L16");
     }
 
     @Test

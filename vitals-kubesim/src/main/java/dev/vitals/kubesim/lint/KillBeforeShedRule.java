@@ -1,0 +1,54 @@
+package dev.vitals.kubesim.lint;
+
+import dev.vitals.kubesim.model.ProbeSpec;
+import dev.vitals.kubesim.model.ProbeType;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * L21, the incident this project exists for, found without {@code --app-config}: liveness
+ * (httpGet or grpc) and readiness ask the same port — the server that answers requests — and
+ * liveness gives up sooner ({@code failureThreshold × periodSeconds} strictly below readiness's).
+ * When load slows that server (a full request pool, CPU throttling, with or without a CPU limit)
+ * both probes fail together and the kubelet kills the pod before readiness takes it out of its
+ * Service; its traffic moves to the next replica. Needs a Service selecting the pod.
+ */
+final class KillBeforeShedRule extends BaseRule {
+    KillBeforeShedRule() {
+        super("L21", "liveness-before-readiness", Severity.ERROR,
+                "liveness gives up before readiness on the port that answers requests: a slow pod is restarted, never shed",
+                "a Service in the input selects the pod, an httpGet or grpc liveness probe and the readiness probe ask the same"
+                        + " port, and liveness failureThreshold x periodSeconds is shorter than readiness's", Needs.SERVICE);
+    }
+
+    @Override
+    public void check(Target t, LintContext ctx, Consumer<Finding> out) {
+        Optional<ProbeSpec> live = t.probe(ProbeType.LIVENESS);
+        Optional<ProbeSpec> ready = t.probe(ProbeType.READINESS);
+        if (live.isEmpty() || ready.isEmpty() || !Probes.asksOverNetwork(live.get().handler())
+                || ready.get().handler().asExec().isPresent() || !Probes.sameServer(t, live.get().handler(), ready.get().handler())) {
+            return;
+        }
+        ProbeSpec l = live.get();
+        ProbeSpec r = ready.get();
+        int kill = Probes.budgetSeconds(l);
+        int shed = Probes.budgetSeconds(r);
+        if (kill >= shed) {
+            return;
+        }
+        AppRuntime rt = t.runtime();
+        int port = Probes.port(t, l.handler()).getAsInt();
+        int liveFt = shed / l.periodSeconds() + 1;
+        String server = rt.jvm() ? "the " + rt.what() + " application's request pool on port " + port
+                : "the server on port " + port + (rt.kind() == AppRuntime.Kind.UNKNOWN ? " (unknown runtime)" : "");
+        out.accept(t.finding(this, "livenessProbe.failureThreshold", "liveness gives up after " + kill + "s (failureThreshold "
+                + Probes.budget(l) + "), readiness after " + shed + "s (failureThreshold " + Probes.budget(r) + "), both asked of "
+                + server + ": when load makes it slow, both fail together and the pod is restarted " + (shed - kill)
+                + "s before it would have been taken out of its Service, and its traffic moves to the next replica",
+                "R25, R26, R38, C05, C25",
+                "raise livenessProbe.failureThreshold to " + liveFt + " (" + liveFt + " × " + l.periodSeconds() + "s = "
+                        + liveFt * l.periodSeconds() + "s > " + shed + "s), so readiness sheds first"
+                        + (rt.jvm() ? "; better, answer liveness off the request pool (Vitals /livez on its own port)" : ""),
+                Finding.Patch.set("livenessProbe.failureThreshold", liveFt)));
+    }
+}
