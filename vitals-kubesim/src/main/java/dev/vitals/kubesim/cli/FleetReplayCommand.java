@@ -21,7 +21,8 @@ final class FleetReplayCommand {
 
     /** @return true when a scenario exists only on the fleet (incident-stress, shared-dependency, rebalance, rollout) */
     static boolean fleetOnly(List<String> scenarios) {
-        return scenarios.contains("incident-stress") || scenarios.contains("shared-dependency") || scenarios.contains("rebalance")
+        return scenarios.contains("incident-pinned") || scenarios.contains("incident-stress") || scenarios.contains("shared-dependency")
+                || scenarios.contains("rebalance")
                 || scenarios.contains("rollout");
     }
 
@@ -114,11 +115,12 @@ final class FleetReplayCommand {
         out.print(FleetReport.ensembleTable(FleetReplay.ensembles(result)));
         out.println("(median over the runs, [min-max] where they differ; crashloop s and not-ready s are replica-seconds)");
         for (FleetReplay.Run r : result) {
-            if (r.scenario().equals("incident") && r.wiring() == FleetScenarios.Wiring.NAIVE) {
+            if (r.scenario().startsWith("incident") && !r.scenario().equals("incident-stress") && r.wiring() == FleetScenarios.Wiring.NAIVE) {
                 FleetEnsemble e = r.ensemble();
-                out.printf(Locale.ROOT, "incident write-up: %s; the model (naive, %d replicas): %s kills, %s restarts "
-                        + "(docs/replay.md: why they differ)%n", FleetScenarios.INCIDENT_FIGURES, e.runs().get(0).replicas(),
-                        spread(e, "kills"), spread(e, "restarts"));
+                out.printf(Locale.ROOT, "%s, naive, %d replicas (%s): %s kills, %s pods killed, %s restarts, %s s without endpoints; "
+                        + "the write-up: %s (docs/replay.md: why they differ)%n", r.scenario(), e.runs().get(0).replicas(),
+                        e.runs().get(0).routing(), spread(e, "kills"), spread(e, "pods killed"), spread(e, "restarts"),
+                        spread(e, "zero-ep s"), FleetScenarios.INCIDENT_FIGURES);
             }
             FleetResult m = r.ensemble().medianRun();
             if (m.rollout().isPresent()) {
