@@ -95,8 +95,9 @@ final class FleetReplayCommand {
         out.printf(Locale.ROOT, "vitals replay --replicas: %d fleet scenario(s) on the model engine, each wiring (naive, vitals) "
                 + "run %d time(s) with seeds 1-%d on %d thread(s)%n", names.size(), runs, runs, threads);
         for (String n : names) {
-            out.printf(Locale.ROOT, "  %-18s %d replicas: %s%n", n, replicas != null ? replicas : FleetScenarios.defaultReplicas(n),
-                    FleetScenarios.title(n));
+            int size = replicas != null ? replicas : FleetScenarios.defaultReplicas(n);
+            dev.vitals.kubesim.fleet.Routing routing = FleetScenarios.spec(n, size, FleetScenarios.Wiring.NAIVE).service().routing();
+            out.printf(Locale.ROOT, "  %-18s %d replicas: %s; routing: %s%n", n, size, FleetScenarios.title(n), routing.describe());
         }
         out.flush();
         long t0 = System.nanoTime();

@@ -267,6 +267,7 @@ abstract class Balancer {
             super(rnd);
             ewma = new double[pods];
             touched = new double[pods];
+            Arrays.fill(touched, Double.NEGATIVE_INFINITY); // never touched: the first answer is the average
         }
 
         private double score(int pod, double now) {
