@@ -285,12 +285,9 @@ public final class FleetSpecReader {
         if (http2 && !c.has("concurrency")) {
             throw c.bad("http2", "is for closed loop (concurrency): its requests share 'connections' connections");
         }
-        try {
-            return new FleetSpec.ClientPolicy(c.has("keys") ? c.integer("keys", 0, 10_000_000) : 0, http2,
-                    c.has("retryBackoff") ? c.number("retryBackoff", 1, 10) : 1, node);
-        } catch (IllegalArgumentException e) {
-            throw c.bad("", e.getMessage());
-        }
+        int keys = c.has("keys") ? c.integer("keys", 0, 10_000_000) : 0;
+        double backoff = c.has("retryBackoff") ? c.number("retryBackoff", 1, 10) : 1;
+        return new FleetSpec.ClientPolicy(keys, http2, backoff, node); // within the bounds checked above
     }
 
     /**
