@@ -744,10 +744,24 @@ public record FleetSpec(int replicas, Duration duration, Duration step, long see
      *        retryBackoff^(n−1)), 1–10; 1 = a fixed delay
      * @param node the node the clients run on, for node-local routing; -1 = outside the cluster
      *        (internalTrafficPolicy and trafficDistribution do not apply)
+     * @param retryOn the failures a client retries (up to {@code retries}); the others fail the request at once
      */
-    public record ClientPolicy(int keys, boolean http2, double retryBackoff, int node) {
-        /** Every connection its own key, HTTP/1.1, a fixed retry delay, outside the cluster. */
+    public record ClientPolicy(int keys, boolean http2, double retryBackoff, int node, java.util.Set<Failure> retryOn) {
+        /** Every connection its own key, HTTP/1.1, a fixed retry delay, outside the cluster, retrying every failure. */
         public static final ClientPolicy DEFAULT = new ClientPolicy(0, false, 1, -1);
+
+        /**
+         * A policy that retries every kind of failure.
+         *
+         * @param keys affinity keys
+         * @param http2 closed loop: requests multiplexed over kept connections
+         * @param retryBackoff 1–10
+         * @param node the clients' node, or -1
+         * @throws IllegalArgumentException naming the field and bound
+         */
+        public ClientPolicy(int keys, boolean http2, double retryBackoff, int node) {
+            this(keys, http2, retryBackoff, node, java.util.EnumSet.allOf(Failure.class));
+        }
 
         /**
          * Validates the bounds.
@@ -756,9 +770,12 @@ public record FleetSpec(int replicas, Duration duration, Duration step, long see
          * @param http2 closed loop: requests multiplexed over kept connections
          * @param retryBackoff 1–10
          * @param node the clients' node, -1 or 0–4,999
+         * @param retryOn the failures retried
          * @throws IllegalArgumentException naming the field and bound
          */
         public ClientPolicy {
+            retryOn = java.util.Collections.unmodifiableSet(retryOn.isEmpty() ? java.util.EnumSet.noneOf(Failure.class)
+                    : java.util.EnumSet.copyOf(retryOn));
             if (keys < 0 || keys > 10_000_000) {
                 throw new IllegalArgumentException("keys must be 0-10000000, was " + keys);
             }
@@ -768,6 +785,23 @@ public record FleetSpec(int replicas, Duration duration, Duration step, long see
             if (node < -1 || node >= MAX_REPLICAS) {
                 throw new IllegalArgumentException("node must be 0-" + (MAX_REPLICAS - 1) + ", was " + node);
             }
+        }
+    }
+
+    /** Why an attempt failed, as a client sees it (what {@link ClientPolicy#retryOn()} selects). */
+    public enum Failure {
+        /** No answer within the client's timeout (also: a connection dropped by internalTrafficPolicy Local). */
+        TIMEOUT,
+        /** The connection was reset: the pod's process ended with the request in it. */
+        RESET,
+        /** The connection was refused: no endpoint, or an endpoint whose process is not listening. */
+        REFUSED,
+        /** An error answer: a full queue (503) or a failed dependency. */
+        ERROR_5XX;
+
+        /** @return its name in fleet files: {@code timeout}, {@code reset}, {@code refused}, {@code 5xx} */
+        public String label() {
+            return this == ERROR_5XX ? "5xx" : name().toLowerCase(java.util.Locale.ROOT);
         }
     }
 

@@ -82,6 +82,7 @@ import java.util.Set;
  *     http2: false              # closed loop: requests multiplexed over 'connections' (default 1)
  *     retryBackoff: 1           # retry n waits retryDelay x retryBackoff^(n-1)
  *     node: <none>              # the node the clients run on (node-local routing)
+ *     retryOn: [timeout, reset, refused, 5xx]   # the failures retried (all by default)
  * actions: [{at: 60s, kill: 0}]
  * expect: ["endpoints > 0 always", "restarts == 0", "client errors < 1%"]
  * rollout:                      # optional (both engines): a rolling update of the Deployment
@@ -219,7 +220,7 @@ public final class FleetSpecReader {
         int n = 0;
         for (Node c : cl) {
             c.known("name", "rate", "concurrency", "thinkTime", "from", "until", "serviceTime", "timeout", "retries",
-                    "retryDelay", "persistent", "connections", "usesDependency", "total", "keys", "http2", "retryBackoff", "node");
+                    "retryDelay", "persistent", "connections", "usesDependency", "total", "keys", "http2", "retryBackoff", "node", "retryOn");
             String name = c.has("name") ? c.text("name") : "clients-" + n;
             n++;
             if (c.has("rate") == c.has("concurrency")) {
@@ -287,7 +288,25 @@ public final class FleetSpecReader {
         }
         int keys = c.has("keys") ? c.integer("keys", 0, 10_000_000) : 0;
         double backoff = c.has("retryBackoff") ? c.number("retryBackoff", 1, 10) : 1;
-        return new FleetSpec.ClientPolicy(keys, http2, backoff, node); // within the bounds checked above
+        java.util.Set<FleetSpec.Failure> retryOn = java.util.EnumSet.allOf(FleetSpec.Failure.class);
+        if (c.has("retryOn")) {
+            JsonNode v = c.node.get("retryOn");
+            if (!v.isArray()) {
+                throw c.bad("retryOn", "must be a list of timeout, reset, refused, 5xx (e.g. [reset, refused])");
+            }
+            retryOn = java.util.EnumSet.noneOf(FleetSpec.Failure.class);
+            outer:
+            for (JsonNode x : v) {
+                for (FleetSpec.Failure f : FleetSpec.Failure.values()) {
+                    if (f.label().equals(x.asText())) {
+                        retryOn.add(f);
+                        continue outer;
+                    }
+                }
+                throw c.bad("retryOn", "'" + x.asText() + "' is not one of timeout, reset, refused, 5xx");
+            }
+        }
+        return new FleetSpec.ClientPolicy(keys, http2, backoff, node, retryOn); // within the bounds checked above
     }
 
     /**

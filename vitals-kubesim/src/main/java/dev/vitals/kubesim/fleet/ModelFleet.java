@@ -241,7 +241,7 @@ public final class ModelFleet {
             for (Cohort c : due) {
                 if (c.n > 0 && !c.abandoned) {
                     c.abandoned = true;
-                    failedOn(reps[c.replica], c.pop, c.n, c.attempt);
+                    failedOn(reps[c.replica], c.pop, c.n, c.attempt, FleetSpec.Failure.TIMEOUT);
                     Pop p = c.pop;
                     if (p.conn != null) {
                         // a client that timed out closes its kept connection and reconnects through the Service
@@ -285,7 +285,7 @@ public final class ModelFleet {
                             if (reps[i].state == UP) {
                                 reps[i].enqueue(p, a, 1);
                             } else {
-                                failedOn(reps[i], p, a, 1);
+                                failedOn(reps[i], p, a, 1, FleetSpec.Failure.REFUSED);
                             }
                         }
                     }
@@ -298,7 +298,7 @@ public final class ModelFleet {
                         if (endpointCount == 0) {
                             rec.noEndpoint(now, a);
                         }
-                        attemptFailed(p, a, 1);
+                        attemptFailed(p, a, 1, FleetSpec.Failure.REFUSED);
                     }
                 }
             }
@@ -345,7 +345,7 @@ public final class ModelFleet {
             if (a > 0) {
                 rec.attempts(now, a);
                 rec.noEndpoint(now, a);
-                attemptFailed(p, a, 1); // refused: no endpoint
+                attemptFailed(p, a, 1, FleetSpec.Failure.REFUSED); // refused: no endpoint
             }
             return;
         }
@@ -368,7 +368,7 @@ public final class ModelFleet {
                 if (r.state == UP) {
                     r.enqueue(p, a, 1);
                 } else {
-                    failedOn(r, p, a, 1);
+                    failedOn(r, p, a, 1, FleetSpec.Failure.REFUSED);
                 }
             }
         }
@@ -402,12 +402,12 @@ public final class ModelFleet {
         }
         if (endpointCount == 0) {
             rec.noEndpoint(now(), count);
-            attemptFailed(p, count, attempt); // refused: no endpoint
+            attemptFailed(p, count, attempt, FleetSpec.Failure.REFUSED); // refused: no endpoint
             return;
         }
         int k = p.h2Pod != null && !routing.perRequest() ? multiplex(p, count) : distribute(p, count);
         if (k < 0) {
-            attemptFailed(p, count, attempt); // internalTrafficPolicy Local, no endpoint on the client's node: dropped
+            attemptFailed(p, count, attempt, FleetSpec.Failure.TIMEOUT); // internalTrafficPolicy Local, none on the client's node: dropped, so a connect timeout
             return;
         }
         for (int q = 0; q < k; q++) {
@@ -418,7 +418,7 @@ public final class ModelFleet {
             if (r.state == UP) {
                 r.enqueue(p, x, attempt);
             } else {
-                failedOn(r, p, x, attempt); // an endpoint not yet removed: refused
+                failedOn(r, p, x, attempt, FleetSpec.Failure.REFUSED); // an endpoint not yet removed: refused
             }
         }
     }
@@ -558,22 +558,22 @@ public final class ModelFleet {
     }
 
     /** Attempts failed on replica {@code r} (counted for its version in a rollout), then as {@link #attemptFailed}. */
-    private void failedOn(Rep r, Pop p, int count, int attempt) {
+    private void failedOn(Rep r, Pop p, int count, int attempt, FleetSpec.Failure why) {
         if (p.background) {
             return; // the pods' own traffic is in no client figure
         }
         if (rollout != null) {
             rec.versionFailed(r.version, now(), count);
         }
-        attemptFailed(p, count, attempt);
+        attemptFailed(p, count, attempt, why);
     }
 
-    /** One failed attempt (timeout, refused, reset, error): retry or give up. */
-    private void attemptFailed(Pop p, int count, int attempt) {
+    /** One failed attempt (timeout, refused, reset, error): retry (when the client retries on {@code why}) or give up. */
+    private void attemptFailed(Pop p, int count, int attempt, FleetSpec.Failure why) {
         if (p.background) {
             return;
         }
-        if (attempt <= p.c.retries()) {
+        if (attempt <= p.c.retries() && p.c.policy().retryOn().contains(why)) {
             double backoff = p.c.policy().retryBackoff();
             long delay = backoff == 1 ? p.retrySteps : Math.round(p.retrySteps * Math.pow(backoff, attempt - 1));
             sends.add(stepNo + Math.max(1, Math.min(delay, sends.size() - 2)), new Send(p, -1, 0, count, attempt + 1));
@@ -1030,7 +1030,7 @@ public final class ModelFleet {
         private void fail(Cohort c) {
             if (c.n > 0 && !c.abandoned) {
                 c.abandoned = true;
-                failedOn(this, c.pop, c.n, c.attempt);
+                failedOn(this, c.pop, c.n, c.attempt, FleetSpec.Failure.RESET);
             }
             c.n = 0;
             c.waiting = 0;
@@ -1042,7 +1042,7 @@ public final class ModelFleet {
                     + Math.max(0, m.workers() - busy);
             int accepted = (int) Math.max(0, Math.min(count, room));
             if (accepted < count) {
-                failedOn(this, p, count - accepted, attempt); // queue full: rejected at once
+                failedOn(this, p, count - accepted, attempt, FleetSpec.Failure.ERROR_5XX); // queue full: rejected at once
             }
             if (accepted == 0) {
                 return;
@@ -1055,7 +1055,7 @@ public final class ModelFleet {
                 double hi = error ? lo : p.serviceHigh * warmup();
                 if (hi <= dt) {
                     if (error) {
-                        failedOn(this, p, accepted, attempt);
+                        failedOn(this, p, accepted, attempt, FleetSpec.Failure.ERROR_5XX);
                     } else if (accepted == 1) {
                         succeeded(p, 1, lo + rnd.nextDouble() * (hi - lo), this);
                     } else {
@@ -1112,7 +1112,7 @@ public final class ModelFleet {
                 inSystem -= k;
                 if (!c.abandoned) {
                     if (c.error) {
-                        failedOn(this, c.pop, k, c.attempt);
+                        failedOn(this, c.pop, k, c.attempt, FleetSpec.Failure.ERROR_5XX);
                     } else {
                         succeeded(c.pop, k, e - c.arrival, this);
                     }

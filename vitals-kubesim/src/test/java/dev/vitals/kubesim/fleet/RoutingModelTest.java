@@ -90,4 +90,24 @@ class RoutingModelTest {
         }
         assertThat(r.totals().requests()).isBetween(2000L, 3200L); // only the clients' requests count: 20 / 0.2 s × 30 s
     }
+
+    @Test
+    void aClientRetriesOnlyTheFailuresItsPolicyNames() {
+        // one worker, no queue: of 5 clients' requests 4 are refused with a 503 at once (queue full)
+        String yaml = String.join("\n",
+                "replicas: 1",
+                "duration: 20s",
+                "replica: {workers: 1, queueLimit: 0, startTime: 1s}",
+                "probes: {server: isolated}",
+                "clients: [{name: c, concurrency: 5, serviceTime: 1s, timeout: 5s, retries: 3, retryDelay: 200ms, retryOn: RETRY}]",
+                "");
+        FleetResult on5xx = new ModelFleet(FleetSpecReader.parse(yaml.replace("RETRY", "[5xx]"), "r.yaml"), "5xx").run();
+        FleetResult onTimeout = new ModelFleet(FleetSpecReader.parse(yaml.replace("RETRY", "[timeout, reset]"), "r.yaml"), "t").run();
+        // not retried: one attempt per request (beyond those of the 5 clients still in flight at the end)
+        assertThat(onTimeout.totals().attempts() - onTimeout.totals().requests()).isBetween(0L, 5L);
+        assertThat(onTimeout.totals().failed()).isGreaterThan(onTimeout.totals().requests() / 2);
+        // retried: up to 4 attempts per request, and fewer requests fail
+        assertThat(on5xx.totals().attempts()).isGreaterThan(on5xx.totals().requests() * 2);
+        assertThat(on5xx.totals().failed()).isLessThan(onTimeout.totals().failed());
+    }
 }

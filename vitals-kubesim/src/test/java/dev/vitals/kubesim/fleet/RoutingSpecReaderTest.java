@@ -139,6 +139,8 @@ class RoutingSpecReaderTest {
             Arguments.of("keys: 1}", "keys: 1, http2: yes}", "f.yaml:6: clients[0].http2: must be true or false, was 'yes'"),
             Arguments.of("keys: 1}", "keys: 1, retryBackoff: 0.5}", "f.yaml:6: clients[0].retryBackoff: must be 1.0-10.0, was 0.5"),
             Arguments.of("keys: 1}", "keys: 1, node: 2}", "f.yaml:6: clients[0].node: must be 0-0, was 2"),
+            Arguments.of("keys: 1}", "keys: 1, retryOn: [reset, 503]}", "f.yaml:6: clients[0].retryOn: '503' is not one of timeout, reset, refused, 5xx"),
+            Arguments.of("keys: 1}", "keys: 1, retryOn: reset}", "f.yaml:6: clients[0].retryOn: must be a list of timeout, reset, refused, 5xx (e.g. [reset, refused])"),
             Arguments.of("concurrency: 50,", "rate: 50,", "f.yaml:6: clients[0].http2: is for closed loop (concurrency): its requests share 'connections' connections"));
     }
 
