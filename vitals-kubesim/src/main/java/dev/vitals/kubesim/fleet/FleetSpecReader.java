@@ -134,7 +134,7 @@ public final class FleetSpecReader {
         if (root == null || !root.isObject()) {
             throw new InvalidInputException(source + ": expected a YAML mapping with replicas, duration, replica, probes, clients");
         }
-        Node r = new Node(source, "", root, docs.get(0).locations);
+        Node r = new Node(source, "", root, List.of(docs.get(0).locations));
         try {
             return read(r);
         } catch (IllegalArgumentException e) {
@@ -448,6 +448,51 @@ public final class FleetSpecReader {
         }
     }
 
+    /**
+     * Takes the routing from the Kubernetes {@code Service} and {@code Ingress} in a manifest (the
+     * {@code --manifest} beside a fleet file): the same fields as a Service or Ingress written in the
+     * fleet file. Other objects in it are ignored here (the probes are read by {@code ManifestReader}).
+     *
+     * @param spec the fleet
+     * @param manifest the manifest file
+     * @return the fleet with the manifest's routing, or unchanged when the manifest has no Service or Ingress
+     * @throws InvalidInputException one line, with the file and line: when it cannot be read, holds more than one
+     *         Service or Ingress, a field read is invalid, or the fleet file gives routing too
+     */
+    public static FleetSpec withManifestRouting(FleetSpec spec, Path manifest) {
+        String text;
+        try {
+            text = dev.vitals.kubesim.yaml.InputFiles.readText(manifest);
+        } catch (IOException e) {
+            throw new InvalidInputException(manifest + ": cannot read: " + e.getMessage(), e);
+        }
+        String source = manifest.toString();
+        com.fasterxml.jackson.databind.node.ObjectNode wrapper = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+        List<dev.vitals.kubesim.yaml.YamlDocs.Locations> lines = new ArrayList<>();
+        for (dev.vitals.kubesim.yaml.YamlDocs.Doc d : dev.vitals.kubesim.yaml.YamlDocs.readAll(text, source, "render it first")) {
+            String kind = d.root.path("kind").asText();
+            String field = kind.equals("Service") ? "service" : kind.equals("Ingress") ? "ingress" : null;
+            if (field == null) {
+                continue;
+            }
+            if (wrapper.has(field)) {
+                throw new InvalidInputException(source + ":" + d.line + ": a second " + kind + "; keep the one in front of the fleet's pods");
+            }
+            lines.add(d.locations); // looked up by node identity: each document's for its own nodes
+            wrapper.set(field, d.root);
+        }
+        if (wrapper.isEmpty()) {
+            return spec;
+        }
+        if (!spec.service().routing().equals(Routing.DEFAULT)) {
+            throw new InvalidInputException(source + ": has a Service or Ingress, and the fleet file gives routing too "
+                    + "(service:/ingress:); keep one");
+        }
+        wrapper.put("nodes", spec.service().routing().nodes());
+        Node root = new Node(source, "", wrapper, lines);
+        return spec.withService(spec.service().withRouting(routing(root)));
+    }
+
     /** Checks a Kubernetes object's kind and apiVersion; its other fields are the API's business (only those read are checked). */
     private static void kubernetesObject(Node o, String kind, String apiVersion) {
         String k = o.text("kind");
@@ -573,9 +618,9 @@ public final class FleetSpecReader {
         final String source;
         final String path;
         final JsonNode node;
-        final dev.vitals.kubesim.yaml.YamlDocs.Locations lines;
+        final List<dev.vitals.kubesim.yaml.YamlDocs.Locations> lines; // one per document the nodes come from
 
-        Node(String source, String path, JsonNode node, dev.vitals.kubesim.yaml.YamlDocs.Locations lines) {
+        Node(String source, String path, JsonNode node, List<dev.vitals.kubesim.yaml.YamlDocs.Locations> lines) {
             this.source = source;
             this.path = path;
             this.node = node;
@@ -589,7 +634,10 @@ public final class FleetSpecReader {
         /** @return {@code source:LINE: path: what}, the line of the field (else of its mapping) when known */
         InvalidInputException bad(String field, String what) {
             String where = at(field);
-            int line = field.isEmpty() || field.contains("[") ? lines.line(node) : lines.line(node, field);
+            int line = 0;
+            for (dev.vitals.kubesim.yaml.YamlDocs.Locations l : lines) {
+                line = line > 0 ? line : field.isEmpty() || field.contains("[") ? l.line(node) : l.line(node, field);
+            }
             return new InvalidInputException(source + (line > 0 ? ":" + line : "") + ": " + (where.isEmpty() ? "" : where + ": ") + what);
         }
 

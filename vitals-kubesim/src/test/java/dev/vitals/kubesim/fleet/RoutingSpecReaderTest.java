@@ -152,4 +152,43 @@ class RoutingSpecReaderTest {
         assertThat(y).isNotEqualTo(BASE);
         assertThatThrownBy(() -> FleetSpecReader.parse(y, "f.yaml")).isInstanceOf(InvalidInputException.class).hasMessage(message);
     }
+
+    private static final String MANIFEST = String.join("\n",
+            "apiVersion: apps/v1",
+            "kind: Deployment",
+            "metadata: {name: exports}",
+            "spec:",
+            "  template:",
+            "    spec:",
+            "      containers: [{name: app, image: exports:1}]",
+            "---",
+            "apiVersion: v1",
+            "kind: Service",
+            "metadata: {name: exports}",
+            "spec:",
+            "  selector: {app: exports}",
+            "  sessionAffinity: AFFINITY",
+            "");
+
+    @Test
+    void theServiceBesideTheFleetFileInTheManifestGivesTheRouting(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        java.nio.file.Path m = dir.resolve("deploy.yaml");
+        java.nio.file.Files.writeString(m, MANIFEST.replace("AFFINITY", "ClientIP"));
+        FleetSpec s = FleetSpecReader.withManifestRouting(read(""), m);
+        assertThat(s.service().routing().affinity()).isEqualTo(Routing.Affinity.CLIENT_IP);
+        // bad values: one line with the manifest's line
+        java.nio.file.Files.writeString(m, MANIFEST.replace("AFFINITY", "Sticky"));
+        assertThatThrownBy(() -> FleetSpecReader.withManifestRouting(read(""), m)).isInstanceOf(InvalidInputException.class)
+                .hasMessage(m + ":14: service.spec.sessionAffinity: must be None or ClientIP, was 'Sticky'");
+        java.nio.file.Files.writeString(m, MANIFEST.replace("AFFINITY", "None") + "---\nkind: Service\nmetadata: {name: other}\n");
+        assertThatThrownBy(() -> FleetSpecReader.withManifestRouting(read(""), m))
+                .hasMessage(m + ":16: a second Service; keep the one in front of the fleet's pods");
+        java.nio.file.Files.writeString(m, MANIFEST.replace("AFFINITY", "ClientIP"));
+        assertThatThrownBy(() -> FleetSpecReader.withManifestRouting(read("service: {proxyMode: ipvs}\n"), m))
+                .hasMessage(m + ": has a Service or Ingress, and the fleet file gives routing too (service:/ingress:); keep one");
+        // a manifest without a Service or Ingress leaves the fleet's routing as it is
+        java.nio.file.Files.writeString(m, MANIFEST.substring(0, MANIFEST.indexOf("---")));
+        assertThat(FleetSpecReader.withManifestRouting(read(""), m).service().routing()).isEqualTo(Routing.DEFAULT);
+    }
 }
