@@ -97,7 +97,7 @@ final class FleetReplayCommand {
         for (String n : names) {
             int size = replicas != null ? replicas : FleetScenarios.defaultReplicas(n);
             dev.vitals.kubesim.fleet.Routing routing = FleetScenarios.spec(n, size, FleetScenarios.Wiring.NAIVE).service().routing();
-            out.printf(Locale.ROOT, "  %-18s %d replicas: %s; routing: %s%n", n, size, FleetScenarios.title(n), routing.describe());
+            out.printf(Locale.ROOT, "  %-25s %d replicas: %s; routing: %s%n", n, size, FleetScenarios.title(n), routing.describe());
         }
         out.flush();
         long t0 = System.nanoTime();
@@ -217,13 +217,13 @@ final class FleetReplayCommand {
     private static String againstWriteUp(FleetEnsemble e) {
         double killed = e.spread(figure("pods killed")).median();
         double restarts = e.spread(figure("restarts")).median();
-        return String.format(Locale.ROOT, "     against the write-up's 11 pods killed and 31 restarts: %s and %s (docs/replay.md: why)%n",
-                diff(killed, 11), diff(restarts, 31));
+        return String.format(Locale.ROOT, "     against the write-up: pods killed %s vs 11 (%s), restarts %s vs 31 (%s); docs/replay.md: why%n",
+                fmt(killed), diff(killed, 11), fmt(restarts), diff(restarts, 31));
     }
 
     private static String diff(double model, double writeUp) {
         double d = model - writeUp;
-        return fmt(model) + (d == 0 ? ", the same" : d < 0 ? ", " + fmt(-d) + " fewer" : ", " + fmt(d) + " more");
+        return d == 0 ? "the same" : d < 0 ? fmt(-d) + " fewer" : fmt(d) + " more";
     }
 
     /** The median run's hot spot: peak in flight per pod and the pinned key's path from pod to pod. */
