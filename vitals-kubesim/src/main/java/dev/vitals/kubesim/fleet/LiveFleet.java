@@ -204,7 +204,9 @@ public final class LiveFleet {
         ExecutorService clients = Executors.newCachedThreadPool(daemon("vitals-fleet-client-"));
         ServiceProxy service;
         try {
-            service = new ServiceProxy(servicePort, spec.service().routing(), spec.clients().get(0).policy().keys() == 1);
+            // no clients (a manifest alone: load is driven from outside): each connection its own key
+            boolean oneKey = !spec.clients().isEmpty() && spec.clients().get(0).policy().keys() == 1;
+            service = new ServiceProxy(servicePort, spec.service().routing(), oneKey);
         } catch (IOException e) {
             throw new IllegalArgumentException("service port " + servicePort + ": " + e.getMessage());
         }
@@ -227,7 +229,7 @@ public final class LiveFleet {
             if (rollout != null) {
                 service.observe((port, ok, seconds) -> pods.answered(port, ok, seconds));
             }
-            String keyed = spec.clients().get(0).name();
+            String keyed = spec.clients().isEmpty() ? "clients" : spec.clients().get(0).name();
             service.onRoute((key, port) -> {
                 synchronized (lock) {
                     rec.holds(0, keyed, 0, pods.replicaOf(port), (System.nanoTime() - start) / 1e9);
