@@ -191,4 +191,16 @@ class RoutingSpecReaderTest {
         java.nio.file.Files.writeString(m, MANIFEST.substring(0, MANIFEST.indexOf("---")));
         assertThat(FleetSpecReader.withManifestRouting(read(""), m).service().routing()).isEqualTo(Routing.DEFAULT);
     }
+
+    @Test
+    void thePinnedExampleKillsItsPinnedPodAndTheSameLoadSpreadDoesNot() throws Exception {
+        java.nio.file.Path example = java.nio.file.Path.of("..", "examples", "kubesim", "fleet-pinned.yaml");
+        FleetSpec pinned = FleetSpecReader.read(example);
+        assertThat(pinned.service().routing().affinity()).isEqualTo(Routing.Affinity.CLIENT_IP);
+        FleetResult r = new ModelFleet(pinned, "pinned").run();
+        assertThat(r.passed()).as(FleetReport.text(r)).isTrue();
+        FleetSpec spread = FleetSpecReader.parse(java.nio.file.Files.readString(example)
+                .replace("sessionAffinity: ClientIP", "sessionAffinity: None"), "spread.yaml");
+        assertThat(new ModelFleet(spread, "spread").run().totals().kills()).isZero();
+    }
 }
