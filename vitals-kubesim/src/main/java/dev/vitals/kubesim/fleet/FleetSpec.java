@@ -741,7 +741,7 @@ public record FleetSpec(int replicas, Duration duration, Duration step, long see
      *        through kube-proxy one connection puts all its requests on one pod; an ingress balances
      *        them per request
      * @param retryBackoff the retry delay grows by this factor per attempt (retry n waits retryDelay ×
-     *        retryBackoff^(n−1)), 1–10; 1 = a fixed delay
+     *        retryBackoff^(n−1), at most {@link FleetSpec#MAX_DELAY_STEPS} steps), 1–10; 1 = a fixed delay
      * @param node the node the clients run on, for node-local routing; -1 = outside the cluster
      *        (internalTrafficPolicy and trafficDistribution do not apply)
      * @param retryOn the failures a client retries (up to {@code retries}); the others fail the request at once

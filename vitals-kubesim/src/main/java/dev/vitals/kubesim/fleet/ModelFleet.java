@@ -124,6 +124,9 @@ public final class ModelFleet {
             pops[p] = new Pop(p, c);
             maxTimeout = Math.max(maxTimeout, c.timeout().toNanos());
             maxDelay = Math.max(maxDelay, Math.max(c.thinkTime().toNanos(), c.retryDelay().toNanos()));
+            // the longest backed-off retry delay, within the most steps a delay may span
+            double backedOff = c.retryDelay().toNanos() * Math.pow(c.policy().retryBackoff(), Math.max(0, c.retries() - 1));
+            maxDelay = Math.max(maxDelay, (long) Math.min(backedOff, (double) FleetSpec.MAX_DELAY_STEPS * stepNs));
         }
         if (spec.background().isPresent()) {
             FleetSpec.Background b = spec.background().get();
@@ -1090,7 +1093,8 @@ public final class ModelFleet {
             inSystem += accepted;
             rec.inFlight(index, inSystem);
             waitingWork += accepted * c.meanService();
-            if (!startsNow || c.serviceHigh >= p.c.timeout().toNanos() / 1e9) {
+            // the pods' own traffic has no client that gives up: no timeout entry
+            if (!p.background && (!startsNow || c.serviceHigh >= p.c.timeout().toNanos() / 1e9)) {
                 timeouts.add(stepNo + p.timeoutSteps, c);
             }
         }
