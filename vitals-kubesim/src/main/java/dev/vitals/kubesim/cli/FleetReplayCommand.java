@@ -19,10 +19,10 @@ final class FleetReplayCommand {
     private FleetReplayCommand() {
     }
 
-    /** @return true when a scenario exists only on the fleet (incident-stress, shared-dependency, rebalance, rollout) */
+    /** @return true when a scenario exists only on the fleet (every fleet scenario but incident, which the demo replays too) */
     static boolean fleetOnly(List<String> scenarios) {
-        return scenarios.contains("incident-pinned") || scenarios.contains("incident-pinned-sustained") || scenarios.contains("incident-stress") || scenarios.contains("shared-dependency")
-                || scenarios.contains("rebalance")
+        return scenarios.contains("incident-pinned") || scenarios.contains("incident-pinned-sustained")
+                || scenarios.contains("incident-stress") || scenarios.contains("shared-dependency") || scenarios.contains("rebalance")
                 || scenarios.contains("rollout");
     }
 
