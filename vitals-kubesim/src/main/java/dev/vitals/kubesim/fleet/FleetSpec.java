@@ -61,8 +61,8 @@ public record FleetSpec(int replicas, Duration duration, Duration step, long see
      * @param expectations expectations checked at the end ({@link FleetExpectation} syntax)
      * @param rollout a rolling update during the scenario (model engine only), if any
      * @param background the pods' own traffic beside the clients, if any (model engine)
-     * @throws IllegalArgumentException if a bound is broken, or an action kills a replica beyond {@code
-     *        replicas}
+     * @throws IllegalArgumentException if a bound is broken, an action kills a replica beyond {@code
+     *        replicas}, or clients run on a node the replicas are not placed on
      * @throws NullPointerException if a component is null
      */
     public FleetSpec {
@@ -96,6 +96,12 @@ public record FleetSpec(int replicas, Duration duration, Duration step, long see
                 throw new IllegalArgumentException("clients '" + c.name() + "': a timeout, thinkTime or retryDelay of "
                         + longest.toSeconds() + "s is more than " + MAX_DELAY_STEPS + " steps of " + step.toMillis()
                         + "ms, which the model cannot hold; shorten it or lengthen step");
+            }
+        }
+        for (Clients c : clients) {
+            if (c.policy().node() >= service.routing().nodes()) {
+                throw new IllegalArgumentException("clients '" + c.name() + "': node " + c.policy().node() + " but the replicas are on "
+                        + service.routing().nodes() + " node(s) (0-" + (service.routing().nodes() - 1) + ")");
             }
         }
         for (Kill a : actions) {

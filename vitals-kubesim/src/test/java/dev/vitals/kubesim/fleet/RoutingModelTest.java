@@ -110,4 +110,26 @@ class RoutingModelTest {
         assertThat(on5xx.totals().attempts()).isGreaterThan(on5xx.totals().requests() * 2);
         assertThat(on5xx.totals().failed()).isLessThan(onTimeout.totals().failed());
     }
+
+    @Test
+    void retryBackoffSpacesTheRetries() {
+        // no endpoint from ~3 s on (readiness fails on the dependency's outage); one client from 10 s: every attempt is
+        // refused at once. Retries 1 s, 2 s, 4 s apart (backoff 2): a request takes ~7 s of attempts, ~3 s at a fixed delay
+        String yaml = String.join("\n",
+                "replicas: 1",
+                "duration: 80s",
+                "replica: {workers: 4, startTime: 1s}",
+                "probes: {server: isolated, readiness: {periodSeconds: 1, failureThreshold: 1, dependency: critical}}",
+                "dependency: {name: db, outages: [{at: 0s, duration: 80s}]}",
+                "clients: [{name: c, concurrency: 1, serviceTime: 10ms, timeout: 1s, retries: 3, retryDelay: 1s, from: 10s, "
+                        + "retryBackoff: BACKOFF}]",
+                "");
+        FleetResult doubling = new ModelFleet(FleetSpecReader.parse(yaml.replace("BACKOFF", "2"), "r.yaml"), "x2").run();
+        FleetResult fixed = new ModelFleet(FleetSpecReader.parse(yaml.replace("BACKOFF", "1"), "r.yaml"), "x1").run();
+        // 70 s of client time: 70 / (1 + 2 + 4 + a step) ≈ 9-10 requests against 70 / (3 + a step) ≈ 20-21, 4 attempts each
+        assertThat(doubling.totals().requests()).isBetween(8L, 10L);
+        assertThat(fixed.totals().requests()).isBetween(19L, 22L);
+        assertThat(doubling.totals().failed()).isEqualTo(doubling.totals().requests());
+        assertThat(doubling.totals().attempts()).isBetween(4 * doubling.totals().requests(), 4 * doubling.totals().requests() + 4);
+    }
 }
