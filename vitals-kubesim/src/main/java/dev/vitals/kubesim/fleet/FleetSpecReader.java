@@ -130,11 +130,21 @@ public final class FleetSpecReader {
             throw new InvalidInputException(source + ":" + docs.get(1).line + ": holds " + docs.size()
                     + " YAML documents ('---'); this file is one document");
         }
-        JsonNode root = docs.isEmpty() ? null : docs.get(0).root;
+        return docs.isEmpty() ? parse(null, source, List.of()) : parse(docs.get(0).root, source, List.of(docs.get(0).locations));
+    }
+
+    /**
+     * @param root the YAML tree, or null
+     * @param source the name used in messages
+     * @param lines where the tree's keys were written (empty: messages without a line, e.g. a tree changed in memory)
+     * @return the spec
+     * @throws InvalidInputException when a field is missing or invalid
+     */
+    static FleetSpec parse(JsonNode root, String source, List<dev.vitals.kubesim.yaml.YamlDocs.Locations> lines) {
         if (root == null || !root.isObject()) {
             throw new InvalidInputException(source + ": expected a YAML mapping with replicas, duration, replica, probes, clients");
         }
-        Node r = new Node(source, "", root, List.of(docs.get(0).locations));
+        Node r = new Node(source, "", root, lines);
         try {
             return read(r);
         } catch (IllegalArgumentException e) {
