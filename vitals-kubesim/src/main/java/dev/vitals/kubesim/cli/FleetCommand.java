@@ -384,7 +384,8 @@ final class FleetCommand implements Callable<Integer> {
                 s = new FleetSpec(s.replicas(), s.duration(), s.step(), s.seed(), s.replica(),
                         new FleetSpec.Probes(pod.startup(), pod.liveness(), pod.readiness(), p.server(), p.livenessDependency(),
                                 p.readinessDependency()),
-                        s.dependency(), s.service(), s.clients(), s.actions(), s.expectations(), s.rollout());
+                        s.dependency(), s.service(), s.clients(), s.actions(), s.expectations(), s.rollout(), s.background());
+                s = dev.vitals.kubesim.fleet.FleetSpecReader.withManifestRouting(s, manifest); // its Service and Ingress, if any
             } else if (container != null && model != null) {
                 throw new InvalidInputException("--container needs --manifest");
             }

@@ -19,9 +19,10 @@ final class FleetReplayCommand {
     private FleetReplayCommand() {
     }
 
-    /** @return true when a scenario exists only on the fleet (incident-stress, shared-dependency, rebalance, rollout) */
+    /** @return true when a scenario exists only on the fleet (every fleet scenario but incident, which the demo replays too) */
     static boolean fleetOnly(List<String> scenarios) {
-        return scenarios.contains("incident-stress") || scenarios.contains("shared-dependency") || scenarios.contains("rebalance")
+        return scenarios.contains("incident-pinned") || scenarios.contains("incident-pinned-sustained")
+                || scenarios.contains("incident-stress") || scenarios.contains("shared-dependency") || scenarios.contains("rebalance")
                 || scenarios.contains("rollout");
     }
 
@@ -94,8 +95,9 @@ final class FleetReplayCommand {
         out.printf(Locale.ROOT, "vitals replay --replicas: %d fleet scenario(s) on the model engine, each wiring (naive, vitals) "
                 + "run %d time(s) with seeds 1-%d on %d thread(s)%n", names.size(), runs, runs, threads);
         for (String n : names) {
-            out.printf(Locale.ROOT, "  %-18s %d replicas: %s%n", n, replicas != null ? replicas : FleetScenarios.defaultReplicas(n),
-                    FleetScenarios.title(n));
+            int size = replicas != null ? replicas : FleetScenarios.defaultReplicas(n);
+            dev.vitals.kubesim.fleet.Routing routing = FleetScenarios.spec(n, size, FleetScenarios.Wiring.NAIVE).service().routing();
+            out.printf(Locale.ROOT, "  %-25s %d replicas: %s; routing: %s%n", n, size, FleetScenarios.title(n), routing.describe());
         }
         out.flush();
         long t0 = System.nanoTime();
@@ -113,13 +115,8 @@ final class FleetReplayCommand {
         out.println();
         out.print(FleetReport.ensembleTable(FleetReplay.ensembles(result)));
         out.println("(median over the runs, [min-max] where they differ; crashloop s and not-ready s are replica-seconds)");
+        out.print(incidentStory(result));
         for (FleetReplay.Run r : result) {
-            if (r.scenario().equals("incident") && r.wiring() == FleetScenarios.Wiring.NAIVE) {
-                FleetEnsemble e = r.ensemble();
-                out.printf(Locale.ROOT, "incident write-up: %s; the model (naive, %d replicas): %s kills, %s restarts "
-                        + "(docs/replay.md: why they differ)%n", FleetScenarios.INCIDENT_FIGURES, e.runs().get(0).replicas(),
-                        spread(e, "kills"), spread(e, "restarts"));
-            }
             FleetResult m = r.ensemble().medianRun();
             if (m.rollout().isPresent()) {
                 out.printf(Locale.ROOT, "%s, the median run (seed %d):%n%s", r.ensemble().label(),
@@ -152,11 +149,116 @@ final class FleetReplayCommand {
         return ok ? VitalsCommand.OK : VitalsCommand.FAILED;
     }
 
+    /**
+     * The main job's story, when the replay ran the incident: the load as written (row 1), the same load
+     * pinned by ClientIP affinity (row 2), Vitals under both (row 3), each next to the write-up's
+     * figures, and the pinned burst's path in the median run.
+     */
+    private static String incidentStory(List<FleetReplay.Run> result) {
+        FleetEnsemble spreadNaive = null;
+        FleetEnsemble pinnedNaive = null;
+        FleetEnsemble sustainedNaive = null;
+        List<FleetEnsemble> vitals = new ArrayList<>();
+        for (FleetReplay.Run r : result) {
+            boolean naive = r.wiring() == FleetScenarios.Wiring.NAIVE;
+            if (r.scenario().equals("incident")) {
+                if (naive) {
+                    spreadNaive = r.ensemble();
+                } else {
+                    vitals.add(r.ensemble());
+                }
+            } else if (r.scenario().equals("incident-pinned")) {
+                if (naive) {
+                    pinnedNaive = r.ensemble();
+                } else {
+                    vitals.add(r.ensemble());
+                }
+            } else if (r.scenario().equals("incident-pinned-sustained")) {
+                if (naive) {
+                    sustainedNaive = r.ensemble();
+                } else {
+                    vitals.add(r.ensemble());
+                }
+            }
+        }
+        if (spreadNaive == null && pinnedNaive == null && sustainedNaive == null) {
+            return "";
+        }
+        StringBuilder sb = new StringBuilder();
+        FleetEnsemble any = spreadNaive != null ? spreadNaive : pinnedNaive != null ? pinnedNaive : sustainedNaive;
+        sb.append(String.format(Locale.ROOT, "%nThe incident on %d replicas (median [range] over %d runs); the write-up: %s:%n",
+                any.runs().get(0).replicas(), any.runs().size(), FleetScenarios.INCIDENT_FIGURES));
+        if (spreadNaive != null) {
+            sb.append(String.format(Locale.ROOT, "  1. as written, %s, naive:%n     %s%n", spreadNaive.runs().get(0).routing(),
+                    figures(spreadNaive)));
+        }
+        if (pinnedNaive != null) {
+            sb.append(String.format(Locale.ROOT, "  2. the same 53 exports from one source address, %s, pods at %s, naive:%n     %s%n",
+                    pinnedNaive.runs().get(0).routing(), FleetScenarios.USUAL_TRAFFIC.describe(), figures(pinnedNaive)));
+            sb.append(againstWriteUp(pinnedNaive));
+            sb.append(path(pinnedNaive));
+        }
+        if (sustainedNaive != null) {
+            sb.append(String.format(Locale.ROOT, "  2b. pinned the same way, the script keeping its 50 exports in flight for the six minutes, naive:%n"
+                    + "     %s%n", figures(sustainedNaive)));
+            sb.append(againstWriteUp(sustainedNaive));
+            sb.append(path(sustainedNaive));
+        }
+        if (!vitals.isEmpty()) {
+            sb.append("  3. Vitals' wiring under ").append(vitals.size() > 1 ? "each" : "it").append(':');
+            for (FleetEnsemble v : vitals) {
+                sb.append(String.format(Locale.ROOT, "%n     %s: %s", v.label(), figures(v)));
+            }
+            sb.append('\n');
+        }
+        return sb.toString();
+    }
+
+    private static String againstWriteUp(FleetEnsemble e) {
+        double killed = e.spread(figure("pods killed")).median();
+        double restarts = e.spread(figure("restarts")).median();
+        return String.format(Locale.ROOT, "     against the write-up: pods killed %s vs 11 (%s), restarts %s vs 31 (%s); docs/replay.md: why%n",
+                fmt(killed), diff(killed, 11), fmt(restarts), diff(restarts, 31));
+    }
+
+    private static String diff(double model, double writeUp) {
+        double d = model - writeUp;
+        return d == 0 ? "the same" : d < 0 ? fmt(-d) + " fewer" : fmt(d) + " more";
+    }
+
+    /** The median run's hot spot: peak in flight per pod and the pinned key's path from pod to pod. */
+    private static String path(FleetEnsemble e) {
+        FleetResult m = e.medianRun();
+        String path = FleetReport.hotSpot(m);
+        if (path.isEmpty()) {
+            return "";
+        }
+        StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "     the median run (seed %d):%n", e.seeds().get(e.runs().indexOf(m))));
+        for (String line : path.split("\n")) {
+            sb.append("   ").append(line).append('\n');
+        }
+        return sb.toString();
+    }
+
+    private static String figures(FleetEnsemble e) {
+        return String.format(Locale.ROOT, "kills %s, pods killed %s, restarts %s, %s s without endpoints, client errors %s %%",
+                spread(e, "kills"), spread(e, "pods killed"), spread(e, "restarts"), spread(e, "zero-ep s"), spread(e, "errors %"));
+    }
+
+    private static FleetEnsemble.Figure figure(String column) {
+        for (FleetEnsemble.Figure f : FleetEnsemble.FIGURES) {
+            if (f.column().equals(column)) {
+                return f;
+            }
+        }
+        throw new IllegalArgumentException(column);
+    }
+
     private static String spread(FleetEnsemble e, String column) {
         for (FleetEnsemble.Figure f : FleetEnsemble.FIGURES) {
             if (f.column().equals(column)) {
                 FleetEnsemble.Spread s = e.spread(f);
-                return s.fixed() ? fmt(s.median()) : fmt(s.median()) + " (range " + fmt(s.min()) + "-" + fmt(s.max()) + ")";
+                return s.fixed() ? fmt(s.median()) : fmt(s.median()) + " [" + fmt(s.min()) + "-" + fmt(s.max()) + "]";
             }
         }
         throw new IllegalArgumentException(column);

@@ -75,7 +75,7 @@ final class ReplayCommand implements Callable<Integer> {
     boolean quiet;
 
     @Option(names = "--replicas", paramLabel = "N",
-            description = "replay across a fleet of N replicas on the fleet model: incident, incident-stress, shared-dependency (C21), rebalance (C22), rollout; docs/fleet.md")
+            description = "replay across a fleet of N replicas on the fleet model: incident (with incident-pinned and incident-pinned-sustained), incident-stress, shared-dependency (C21), rebalance (C22), rollout; docs/fleet.md")
     Integer replicas;
 
     @Option(names = "--runs", paramLabel = "N",
@@ -103,7 +103,7 @@ final class ReplayCommand implements Callable<Integer> {
             return FleetReplayCommand.run(scenarios, replicas, runs, json, html, out);
         }
         if (runs != null) {
-            throw new InvalidInputException("--runs is for the fleet replays (with --replicas, or incident-stress, shared-dependency, rebalance, rollout)");
+            throw new InvalidInputException("--runs is for the fleet replays (with --replicas, or incident-pinned, incident-pinned-sustained, incident-stress, shared-dependency, rebalance, rollout)");
         }
         try {
             ReplayCatalog.select(scenarios); // names first: a typo costs no boot

@@ -28,6 +28,7 @@ public record FleetEnsemble(String label, List<Long> seeds, List<FleetResult> ru
     public static final List<Figure> FIGURES = List.of(
             new Figure("restarts", "restarts", t -> t.restarts()),
             new Figure("kills", "kills", t -> t.kills()),
+            new Figure("pods killed", "podsKilled", t -> t.podsKilled()),
             new Figure("crashloop s", "crashLoopSeconds", t -> t.crashLoopSeconds()),
             new Figure("not-ready s", "notReadySeconds", t -> t.notReadySeconds()),
             new Figure("zero-ep s", "zeroEndpointSeconds", t -> t.zeroEndpointSeconds()),

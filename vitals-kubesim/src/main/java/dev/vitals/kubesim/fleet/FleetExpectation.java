@@ -33,7 +33,7 @@ import java.util.regex.Pattern;
  */
 public record FleetExpectation(String text, Metric metric, String op, double value, int sharePercent) {
     private static final Pattern P = Pattern.compile(
-            "\\s*(endpoints|restarts|kills|client errors|zero-endpoint seconds|crashloop seconds|not-ready seconds"
+            "\\s*(endpoints|restarts|kills|pods killed|client errors|zero-endpoint seconds|crashloop seconds|not-ready seconds"
                     + "|no-endpoint requests|max down|rollout stalled|new version errors)\\s*(==|!=|<=|>=|<|>)\\s*(\\d+(?:\\.\\d+)?)\\s*(%?)\\s*(always)?"
                     + "\\s*(?:in\\s+(\\d{1,3})\\s*%\\s+of\\s+runs)?\\s*");
 
@@ -65,6 +65,8 @@ public record FleetExpectation(String text, Metric metric, String op, double val
         RESTARTS,
         /** Kills over the fleet. */
         KILLS,
+        /** Distinct replicas killed at least once. */
+        PODS_KILLED,
         /** Percent of client requests failed after all retries. */
         CLIENT_ERRORS,
         /** Seconds with zero Ready endpoints. */
@@ -92,7 +94,7 @@ public record FleetExpectation(String text, Metric metric, String op, double val
         Matcher m = P.matcher(text.toLowerCase(Locale.ROOT));
         if (!m.matches()) {
             throw new IllegalArgumentException("expectation '" + text + "' not understood: use e.g. 'endpoints > 0 always', "
-                    + "'restarts == 0', 'kills <= 3', 'client errors < 1%', 'zero-endpoint seconds < 5', 'crashloop seconds < 60', "
+                    + "'restarts == 0', 'kills <= 3', 'pods killed >= 2', 'client errors < 1%', 'zero-endpoint seconds < 5', 'crashloop seconds < 60', "
                     + "'not-ready seconds < 120', 'no-endpoint requests == 0', 'max down <= 1', 'rollout stalled == 0', 'new version errors < 1%', optionally followed by 'in 80% of runs'");
         }
         Metric metric;
@@ -105,6 +107,9 @@ public record FleetExpectation(String text, Metric metric, String op, double val
                 break;
             case "kills":
                 metric = Metric.KILLS;
+                break;
+            case "pods killed":
+                metric = Metric.PODS_KILLED;
                 break;
             case "client errors":
                 metric = Metric.CLIENT_ERRORS;
@@ -191,6 +196,8 @@ public record FleetExpectation(String text, Metric metric, String op, double val
                 return totals.restarts();
             case KILLS:
                 return totals.kills();
+            case PODS_KILLED:
+                return totals.podsKilled();
             case CLIENT_ERRORS:
                 return totals.clientErrorPercent();
             case CRASHLOOP_SECONDS:

@@ -42,7 +42,8 @@ public final class FleetReplay {
     }
 
     /**
-     * @param names scenario names; empty or {@code all} means every fleet scenario
+     * @param names scenario names; empty or {@code all} means every fleet scenario; {@code incident}
+     *        brings {@code incident-pinned} and {@code incident-pinned-sustained} with it (the main job's second rows)
      * @return the names, in catalog order, each once
      * @throws IllegalArgumentException naming an unknown scenario and the known ones
      */
@@ -58,7 +59,7 @@ public final class FleetReplay {
         }
         List<String> out = new ArrayList<>();
         for (String n : FleetScenarios.NAMES) {
-            if (names.contains(n)) {
+            if (names.contains(n) || n.startsWith("incident-pinned") && names.contains("incident")) {
                 out.add(n);
             }
         }

@@ -29,17 +29,64 @@ public final class FleetReport {
         StringBuilder sb = new StringBuilder();
         sb.append(String.format(Locale.ROOT, "%s (%s engine): %d replicas, %.0f s after a %.1f s warm-up%n", r.label(), r.engine(),
                 r.replicas(), r.durationSeconds(), r.warmupSeconds()));
-        sb.append(String.format(Locale.ROOT, "  restarts %d (%d of %d replicas), kills %d, seconds with zero endpoints %.1f, fewest endpoints %d%n",
-                t.restarts(), t.replicasRestarted(), r.replicas(), t.kills(), t.zeroEndpointSeconds(), t.minEndpoints()));
+        if (!r.routing().isEmpty()) {
+            sb.append("  routing: ").append(r.routing()).append('\n');
+        }
+        sb.append(String.format(Locale.ROOT, "  restarts %d (%d of %d replicas), kills %d (%d distinct pods), seconds with zero endpoints %.1f, "
+                + "fewest endpoints %d%n", t.restarts(), t.replicasRestarted(), r.replicas(), t.kills(), t.podsKilled(),
+                t.zeroEndpointSeconds(), t.minEndpoints()));
         sb.append(String.format(Locale.ROOT, "  requests %d, failed %d (%.2f %%), attempts per request %.2f, latency mean %.0f ms, p99 %.0f ms%n",
                 t.requests(), t.failed(), t.clientErrorPercent(), t.requests() == 0 ? 0 : (double) t.attempts() / t.requests(),
                 t.meanLatencyMs(), t.p99LatencyMs()));
         sb.append(String.format(Locale.ROOT, "  severity: CrashLoopBackOff %.1f replica-s, not Ready %.1f replica-s, requests that found no endpoint %d, "
                 + "most replicas down at once %d%n", t.crashLoopSeconds(), t.notReadySeconds(), t.noEndpointRequests(), t.maxDown()));
         r.rollout().ifPresent(ro -> sb.append(rollout(ro)));
+        sb.append(hotSpot(r));
         for (FleetResult.Check c : r.checks()) {
             sb.append(String.format(Locale.ROOT, "  %s %s (actual %s)%n", c.passed() ? "[PASS]" : "[FAIL]", c.expectation(),
                     num(c.actual())));
+        }
+        return sb.toString();
+    }
+
+    /** The most lanes named in the text report's peak in-flight line. */
+    private static final int PEAKS_SHOWN = 5;
+    /** The most holder changes printed per key. */
+    private static final int MOVES_SHOWN = 12;
+
+    /**
+     * Where the load concentrated: the pods with the highest peak in flight, and per followed affinity
+     * key which pod held it from when (the path of a pinned burst from pod to pod).
+     *
+     * @param r a result
+     * @return lines of {@link #text}, empty when nothing was in flight and no key was followed
+     */
+    public static String hotSpot(FleetResult r) {
+        StringBuilder sb = new StringBuilder();
+        List<FleetResult.Lane> byPeak = new java.util.ArrayList<>(r.lanes());
+        byPeak.removeIf(l -> l.peakInFlight() == 0);
+        byPeak.sort((a, b) -> Long.compare(b.peakInFlight(), a.peakInFlight()));
+        if (!byPeak.isEmpty()) {
+            sb.append("  peak in flight (requests waiting or in service):");
+            for (int i = 0; i < Math.min(PEAKS_SHOWN, byPeak.size()); i++) {
+                FleetResult.Lane l = byPeak.get(i);
+                sb.append(i == 0 ? " " : ", ").append('r').append(l.replica()).append(' ').append(l.peakInFlight())
+                        .append(l.kills() > 0 ? " (killed " + l.kills() + "x)" : "");
+            }
+            sb.append(byPeak.size() > PEAKS_SHOWN ? ", ...\n" : "\n");
+        }
+        java.util.Map<String, List<FleetResult.Hold>> keys = new java.util.LinkedHashMap<>();
+        for (FleetResult.Hold h : r.holds()) {
+            keys.computeIfAbsent(h.clients() + "\u0000" + h.key(), k -> new java.util.ArrayList<>()).add(h);
+        }
+        for (List<FleetResult.Hold> hs : keys.values()) {
+            FleetResult.Hold first = hs.get(0);
+            sb.append(String.format(Locale.ROOT, "  key %d of '%s' held by", first.key(), first.clients()));
+            for (int i = 0; i < Math.min(MOVES_SHOWN, hs.size()); i++) {
+                sb.append(i == 0 ? " " : ", then ").append('r').append(hs.get(i).replica()).append(" from ")
+                        .append(String.format(Locale.ROOT, "%.1f s", hs.get(i).at()));
+            }
+            sb.append(hs.size() > MOVES_SHOWN ? ", ... (" + hs.size() + " holders)\n" : "\n");
         }
         return sb.toString();
     }
@@ -126,7 +173,9 @@ public final class FleetReport {
             n.put("replicas", r.replicas());
             n.put("restarts", t.restarts());
             n.put("kills", t.kills());
+            n.put("podsKilled", t.podsKilled());
             n.put("replicasRestarted", t.replicasRestarted());
+            n.put("routing", r.routing());
             n.put("zeroEndpointSeconds", t.zeroEndpointSeconds());
             n.put("minEndpoints", t.minEndpoints());
             n.put("requests", t.requests());
@@ -164,10 +213,15 @@ public final class FleetReport {
                             .put("p99LatencyMs", v.p99LatencyMs());
                 }
             });
+            ArrayNode holds = n.putArray("holds");
+            for (FleetResult.Hold h : r.holds()) {
+                holds.addObject().put("clients", h.clients()).put("key", h.key()).put("at", h.at()).put("replica", h.replica());
+            }
             ArrayNode lanes = n.putArray("lanes");
             for (FleetResult.Lane l : r.lanes()) {
                 ObjectNode ln = lanes.addObject().put("replica", l.replica()).put("restarts", l.restarts()).put("kills", l.kills())
-                        .put("crashLoopSeconds", l.crashLoopSeconds()).put("notReadySeconds", l.notReadySeconds());
+                        .put("crashLoopSeconds", l.crashLoopSeconds()).put("notReadySeconds", l.notReadySeconds())
+                        .put("peakInFlight", l.peakInFlight());
                 if (!l.version().isEmpty()) {
                     ln.put("version", l.version());
                 }
@@ -498,6 +552,8 @@ public final class FleetReport {
         int lh = shown <= 40 ? 14 : shown <= 120 ? 5 : 2;
         sb.append("<div class='cap'>One lane per replica").append(shown < lanes.size() ? " (first " + shown + " of " + lanes.size() + ")" : "")
                 .append(": green Ready, red kill, blue container start; grey: warm-up (before 0 s)")
+                .append(r.holds().isEmpty() ? "" : "; orange: the pod holding the first followed affinity key (the pinned burst "
+                        + "moving from pod to pod)")
                 .append(r.rollout().isPresent() ? "; a rollout: the old version's lanes, then the new version's (Ready in teal); "
                         + "dashed: rollout start, complete (green) or ProgressDeadlineExceeded (red)" : "").append("</div>\n");
         int lanesH = shown * lh + 20;
@@ -522,6 +578,7 @@ public final class FleetReport {
                         .append(Math.max(1, lh - 2)).append("' fill='").append(l.version().equals("new") ? "#12a4af" : "#34a853")
                         .append("' fill-opacity='0.55'/>");
             }
+            hotSpotBars(sb, r, l.replica(), left, w, from, span, d, y, lh);
             for (double s : l.startTimes()) {
                 mark(sb, left, w, from, span, s, y, lh, "#1a73e8");
             }
@@ -537,6 +594,33 @@ public final class FleetReport {
         axisLabels(sb, left, w, shown * lh, from, span);
         sb.append("</svg>\n");
         resources(sb, lanes);
+    }
+
+    /** An orange bar on a lane while its pod held the first followed affinity key (of the first keyed population). */
+    private static void hotSpotBars(StringBuilder sb, FleetResult r, int replica, int left, int w, double from, double span,
+            double end, int y, int lh) {
+        if (r.holds().isEmpty()) {
+            return;
+        }
+        FleetResult.Hold first = r.holds().get(0);
+        List<FleetResult.Hold> path = new java.util.ArrayList<>();
+        for (FleetResult.Hold h : r.holds()) {
+            if (h.clients().equals(first.clients()) && h.key() == first.key()) {
+                path.add(h);
+            }
+        }
+        for (int i = 0; i < path.size(); i++) {
+            if (path.get(i).replica() != replica) {
+                continue;
+            }
+            double a = Math.max(from, path.get(i).at());
+            double b = Math.min(end, i + 1 < path.size() ? path.get(i + 1).at() : end);
+            if (b > a) {
+                sb.append("<rect x='").append(f(left + (a - from) / span * (w - left))).append("' y='").append(y + Math.max(1, lh / 3))
+                        .append("' width='").append(f(Math.max(0.5, (b - a) / span * (w - left)))).append("' height='")
+                        .append(Math.max(1, lh / 3)).append("' fill='#f29900'/>");
+            }
+        }
     }
 
     /** The live engine's per-instance cgroup counters (resource limits applied), as a table; nothing without them. */

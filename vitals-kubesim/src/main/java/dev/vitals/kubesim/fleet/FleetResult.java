@@ -18,9 +18,12 @@ import java.util.Objects;
  * @param lanes one per replica, index order
  * @param checks the expectations' verdicts, in the order given
  * @param rollout the rolling update's outcome, when the spec had one
+ * @param routing how traffic reached the pods ({@link Routing#describe()})
+ * @param holds per followed affinity key, which pod held it from when ({@link Hold}), in time order
  */
 public record FleetResult(String engine, String label, int replicas, double durationSeconds, double warmupSeconds,
-        Totals totals, List<Second> series, List<Lane> lanes, List<Check> checks, java.util.Optional<RolloutStatus> rollout) {
+        Totals totals, List<Second> series, List<Lane> lanes, List<Check> checks, java.util.Optional<RolloutStatus> rollout,
+        String routing, List<Hold> holds) {
 
     /**
      * Validates the components and copies the collections (unmodifiable).
@@ -36,9 +39,13 @@ public record FleetResult(String engine, String label, int replicas, double dura
      * @param lanes one per replica, index order
      * @param checks the expectations' verdicts, in the order given
      * @param rollout the rolling update's outcome, when the spec had one
+     * @param routing how traffic reached the pods
+     * @param holds per followed affinity key, which pod held it from when
      * @throws NullPointerException if a required component is null
      */
     public FleetResult {
+        Objects.requireNonNull(routing, "routing");
+        holds = List.copyOf(holds);
         Objects.requireNonNull(engine, "engine");
         Objects.requireNonNull(label, "label");
         Objects.requireNonNull(totals, "totals");
@@ -70,10 +77,12 @@ public record FleetResult(String engine, String label, int replicas, double dura
      * @param notReadySeconds replica-seconds with the Ready condition false after warm-up, summed over the fleet
      * @param noEndpointRequests attempts refused because the Service had no Ready endpoint
      * @param maxDown the largest number of replicas not Ready at the same moment after warm-up
+     * @param podsKilled distinct replicas killed at least once (a hot spot that moves kills many; uniform
+     *        overload kills every replica too, but all at once)
      */
     public record Totals(int restarts, int kills, int replicasRestarted, double zeroEndpointSeconds, int minEndpoints,
             long requests, long failed, long attempts, double meanLatencyMs, double p99LatencyMs, double crashLoopSeconds,
-            double notReadySeconds, long noEndpointRequests, int maxDown) {
+            double notReadySeconds, long noEndpointRequests, int maxDown, int podsKilled) {
 
         /** @return failed requests as a percentage of requests, 0 when there were none */
         public double clientErrorPercent() {
@@ -113,10 +122,12 @@ public record FleetResult(String engine, String label, int replicas, double dura
      * @param resources live engine with resource limits: each of its container instances' cgroup
      *        counters at exit (CPU used, periods and time throttled, memory peak), in instance
      *        order; else empty
+     * @param peakInFlight the most client and background requests it held at once (waiting and in
+     *        service; model engine, 0 live)
      */
     public record Lane(int replica, int restarts, int kills, List<double[]> ready, List<Double> killTimes,
             List<Double> startTimes, double crashLoopSeconds, double notReadySeconds, String version,
-            List<dev.vitals.kubesim.runtime.ResourceLimits.InstanceUsage> resources) {
+            List<dev.vitals.kubesim.runtime.ResourceLimits.InstanceUsage> resources, long peakInFlight) {
         /**
          * Copies the collections (unmodifiable).
          *
@@ -130,6 +141,7 @@ public record FleetResult(String engine, String label, int replicas, double dura
          * @param notReadySeconds seconds after warm-up its Ready condition was false
          * @param version {@code old} or {@code new} in a rollout (its ReplicaSet), else empty
          * @param resources the cgroup counters of its container instances when limits were applied, else empty
+         * @param peakInFlight the most requests it held at once
          */
         public Lane {
             ready = List.copyOf(ready);
@@ -149,9 +161,34 @@ public record FleetResult(String engine, String label, int replicas, double dura
         for (int i = 0; i < lanes.size(); i++) {
             Lane l = lanes.get(i);
             out.add(i < perLane.size() ? new Lane(l.replica(), l.restarts(), l.kills(), l.ready(), l.killTimes(), l.startTimes(),
-                    l.crashLoopSeconds(), l.notReadySeconds(), l.version(), perLane.get(i)) : l);
+                    l.crashLoopSeconds(), l.notReadySeconds(), l.version(), perLane.get(i), l.peakInFlight()) : l);
         }
-        return new FleetResult(engine, label, replicas, durationSeconds, warmupSeconds, totals, series, out, checks, rollout);
+        return new FleetResult(engine, label, replicas, durationSeconds, warmupSeconds, totals, series, out, checks, rollout, routing,
+                holds);
+    }
+
+    /**
+     * From {@code at} on, an affinity key was held by a pod: the hot spot's path. Recorded when the
+     * holder changes, for the first {@value Recorder#KEYS_FOLLOWED} keys of each keyed population.
+     *
+     * @param clients the population's name
+     * @param key the key, 0-based
+     * @param at scenario seconds (negative during warm-up)
+     * @param replica the pod that holds it
+     */
+    public record Hold(String clients, int key, double at, int replica) {
+        /**
+         * Validates the components.
+         *
+         * @param clients the population's name
+         * @param key the key
+         * @param at scenario seconds
+         * @param replica the pod
+         * @throws NullPointerException if {@code clients} is null
+         */
+        public Hold {
+            Objects.requireNonNull(clients, "clients");
+        }
     }
 
     /**

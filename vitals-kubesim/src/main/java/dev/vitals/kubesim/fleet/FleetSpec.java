@@ -26,10 +26,11 @@ import java.util.Optional;
  * @param actions timed actions (kills of single replicas)
  * @param expectations expectations checked at the end ({@link FleetExpectation} syntax)
  * @param rollout a rolling update during the scenario (both engines), if any
+ * @param background the pods' own traffic beside the clients, if any (model engine)
  */
 public record FleetSpec(int replicas, Duration duration, Duration step, long seed, Replica replica, Probes probes,
         Optional<Dependency> dependency, Service service, List<Clients> clients, List<Kill> actions,
-        List<FleetExpectation> expectations, Optional<Rollout> rollout) {
+        List<FleetExpectation> expectations, Optional<Rollout> rollout, Optional<Background> background) {
 
     /** The largest fleet the model engine accepts. */
     public static final int MAX_REPLICAS = 5000;
@@ -59,8 +60,9 @@ public record FleetSpec(int replicas, Duration duration, Duration step, long see
      * @param actions timed actions (kills of single replicas)
      * @param expectations expectations checked at the end ({@link FleetExpectation} syntax)
      * @param rollout a rolling update during the scenario (model engine only), if any
-     * @throws IllegalArgumentException if a bound is broken, or an action kills a replica beyond {@code
-     *        replicas}
+     * @param background the pods' own traffic beside the clients, if any (model engine)
+     * @throws IllegalArgumentException if a bound is broken, an action kills a replica beyond {@code
+     *        replicas}, or clients run on a node the replicas are not placed on
      * @throws NullPointerException if a component is null
      */
     public FleetSpec {
@@ -74,6 +76,7 @@ public record FleetSpec(int replicas, Duration duration, Duration step, long see
         actions = List.copyOf(actions);
         expectations = List.copyOf(expectations);
         Objects.requireNonNull(rollout, "rollout");
+        Objects.requireNonNull(background, "background");
         if (replicas < 1 || replicas > MAX_REPLICAS) {
             throw new IllegalArgumentException("replicas must be 1-" + MAX_REPLICAS + ", was " + replicas);
         }
@@ -93,6 +96,12 @@ public record FleetSpec(int replicas, Duration duration, Duration step, long see
                 throw new IllegalArgumentException("clients '" + c.name() + "': a timeout, thinkTime or retryDelay of "
                         + longest.toSeconds() + "s is more than " + MAX_DELAY_STEPS + " steps of " + step.toMillis()
                         + "ms, which the model cannot hold; shorten it or lengthen step");
+            }
+        }
+        for (Clients c : clients) {
+            if (c.policy().node() >= service.routing().nodes()) {
+                throw new IllegalArgumentException("clients '" + c.name() + "': node " + c.policy().node() + " but the replicas are on "
+                        + service.routing().nodes() + " node(s) (0-" + (service.routing().nodes() - 1) + ")");
             }
         }
         for (Kill a : actions) {
@@ -121,7 +130,31 @@ public record FleetSpec(int replicas, Duration duration, Duration step, long see
     public FleetSpec(int replicas, Duration duration, Duration step, long seed, Replica replica, Probes probes,
             Optional<Dependency> dependency, Service service, List<Clients> clients, List<Kill> actions,
             List<FleetExpectation> expectations) {
-        this(replicas, duration, step, seed, replica, probes, dependency, service, clients, actions, expectations, Optional.empty());
+        this(replicas, duration, step, seed, replica, probes, dependency, service, clients, actions, expectations, Optional.empty(),
+                Optional.empty());
+    }
+
+    /**
+     * A fleet without background traffic.
+     *
+     * @param replicas number of replicas
+     * @param duration scenario time simulated after warm-up
+     * @param step the model engine's time step
+     * @param seed random seed for routing and arrivals
+     * @param replica the per-replica service model
+     * @param probes the kubelet probes and what each one checks
+     * @param dependency the shared dependency, if any
+     * @param service the Service in front of the replicas
+     * @param clients the client populations
+     * @param actions timed actions
+     * @param expectations expectations checked at the end
+     * @param rollout a rolling update during the scenario, if any
+     */
+    public FleetSpec(int replicas, Duration duration, Duration step, long seed, Replica replica, Probes probes,
+            Optional<Dependency> dependency, Service service, List<Clients> clients, List<Kill> actions,
+            List<FleetExpectation> expectations, Optional<Rollout> rollout) {
+        this(replicas, duration, step, seed, replica, probes, dependency, service, clients, actions, expectations, rollout,
+                Optional.empty());
     }
 
     /**
@@ -132,7 +165,7 @@ public record FleetSpec(int replicas, Duration duration, Duration step, long see
      * @throws IllegalArgumentException if {@code n} is out of range or an action names a replica beyond it
      */
     public FleetSpec withReplicas(int n) {
-        return new FleetSpec(n, duration, step, seed, replica, probes, dependency, service, clients, actions, expectations, rollout);
+        return new FleetSpec(n, duration, step, seed, replica, probes, dependency, service, clients, actions, expectations, rollout, background);
     }
 
     /**
@@ -143,7 +176,7 @@ public record FleetSpec(int replicas, Duration duration, Duration step, long see
      * @throws IllegalArgumentException if {@code d} is shorter than 1 s
      */
     public FleetSpec withDuration(Duration d) {
-        return new FleetSpec(replicas, d, step, seed, replica, probes, dependency, service, clients, actions, expectations, rollout);
+        return new FleetSpec(replicas, d, step, seed, replica, probes, dependency, service, clients, actions, expectations, rollout, background);
     }
 
     /**
@@ -153,7 +186,7 @@ public record FleetSpec(int replicas, Duration duration, Duration step, long see
      * @return a copy with another seed
      */
     public FleetSpec withSeed(long s) {
-        return new FleetSpec(replicas, duration, step, s, replica, probes, dependency, service, clients, actions, expectations, rollout);
+        return new FleetSpec(replicas, duration, step, s, replica, probes, dependency, service, clients, actions, expectations, rollout, background);
     }
 
     /**
@@ -163,7 +196,7 @@ public record FleetSpec(int replicas, Duration duration, Duration step, long see
      * @return a copy with other expectations
      */
     public FleetSpec withExpectations(List<FleetExpectation> e) {
-        return new FleetSpec(replicas, duration, step, seed, replica, probes, dependency, service, clients, actions, e, rollout);
+        return new FleetSpec(replicas, duration, step, seed, replica, probes, dependency, service, clients, actions, e, rollout, background);
     }
 
     /**
@@ -173,7 +206,107 @@ public record FleetSpec(int replicas, Duration duration, Duration step, long see
      * @return a copy with another rollout
      */
     public FleetSpec withRollout(Optional<Rollout> r) {
-        return new FleetSpec(replicas, duration, step, seed, replica, probes, dependency, service, clients, actions, expectations, r);
+        return new FleetSpec(replicas, duration, step, seed, replica, probes, dependency, service, clients, actions, expectations, r, background);
+    }
+
+    /**
+     * This fleet behind another Service (routing included).
+     *
+     * @param s the Service
+     * @return a copy with another Service
+     */
+    public FleetSpec withService(Service s) {
+        return new FleetSpec(replicas, duration, step, seed, replica, probes, dependency, s, clients, actions, expectations, rollout,
+                background);
+    }
+
+    /**
+     * This fleet with other clients.
+     *
+     * @param c the client populations
+     * @return a copy with other clients
+     */
+    public FleetSpec withClients(List<Clients> c) {
+        return new FleetSpec(replicas, duration, step, seed, replica, probes, dependency, service, c, actions, expectations, rollout,
+                background);
+    }
+
+    /**
+     * This fleet with other background traffic, or none.
+     *
+     * @param b the pods' own traffic, or empty
+     * @return a copy with other background traffic
+     */
+    public FleetSpec withBackground(Optional<Background> b) {
+        return new FleetSpec(replicas, duration, step, seed, replica, probes, dependency, service, clients, actions, expectations, rollout,
+                b);
+    }
+
+    /**
+     * The pods' own traffic: a stream of requests on each replica's worker pool that does not pass
+     * the Service's routing (the service's usual users, spread evenly), so a scenario can say "the pods
+     * were at 30 % when the script ran". Arrivals are Poisson per replica while it is up; a request of
+     * it takes a service time in [{@code serviceMin}, {@code serviceMax}] like a client's, and is
+     * counted in no client figure (it is not retried; a kill loses it).
+     *
+     * @param utilisation the share of the workers it keeps busy, 0–1 (the rate is utilisation ×
+     *        workers ÷ mean service time); 0 when {@code rate} is given
+     * @param rate requests per second per replica; 0 when {@code utilisation} is given
+     * @param serviceMin shortest service time, ≥ 1 µs
+     * @param serviceMax longest service time, ≥ serviceMin
+     */
+    public record Background(double utilisation, double rate, Duration serviceMin, Duration serviceMax) {
+        /**
+         * Validates the components.
+         *
+         * @param utilisation the share of the workers it keeps busy, 0–1, or 0
+         * @param rate requests per second per replica, or 0
+         * @param serviceMin shortest service time, ≥ 1 µs
+         * @param serviceMax longest service time, ≥ serviceMin
+         * @throws IllegalArgumentException unless exactly one of utilisation and rate is positive and within
+         *         its bound, or if the service times are out of order
+         */
+        public Background {
+            Objects.requireNonNull(serviceMin, "serviceMin");
+            Objects.requireNonNull(serviceMax, "serviceMax");
+            if ((utilisation > 0) == (rate > 0)) {
+                throw new IllegalArgumentException("background: give exactly one of utilisation (0-1) or rate (per second per replica)");
+            }
+            if (!(utilisation >= 0 && utilisation < 1)) {
+                throw new IllegalArgumentException("background.utilisation must be 0-0.99, was " + utilisation);
+            }
+            if (!(rate >= 0 && rate <= 10_000_000)) {
+                throw new IllegalArgumentException("background.rate must be 0-10000000 per second, was " + rate);
+            }
+            if (serviceMin.compareTo(Duration.ofNanos(1000)) < 0) {
+                throw new IllegalArgumentException("background.serviceTime must be at least 1us, was " + serviceMin);
+            }
+            if (serviceMax.compareTo(serviceMin) < 0) {
+                throw new IllegalArgumentException("background.serviceTime max must be at least min, was " + serviceMax + " < "
+                        + serviceMin);
+            }
+        }
+
+        /** @return the mean service time, seconds */
+        public double meanServiceSeconds() {
+            return (serviceMin.toNanos() + serviceMax.toNanos()) / 2e9;
+        }
+
+        /**
+         * @param workers the replica's workers
+         * @return arrivals per second per replica
+         */
+        public double ratePerReplica(int workers) {
+            return rate > 0 ? rate : utilisation * workers / meanServiceSeconds();
+        }
+
+        /** @return e.g. {@code 30% of the workers, 200-400 ms} */
+        public String describe() {
+            String st = serviceMin.equals(serviceMax) ? serviceMin.toMillis() + " ms"
+                    : serviceMin.toMillis() + "-" + serviceMax.toMillis() + " ms";
+            return (rate > 0 ? String.format(java.util.Locale.ROOT, "%.4g requests/s per replica", rate)
+                    : Math.round(utilisation * 100) + "% of the workers") + ", " + st + " each";
+        }
     }
 
     /** Where a replica answers its probes. */
@@ -397,22 +530,44 @@ public record FleetSpec(int replicas, Duration duration, Duration step, long see
     }
 
     /**
-     * The Service in front of the replicas (kube-proxy, iptables mode: each new connection goes to
-     * a Ready endpoint chosen at random; connections already open stay where they are).
+     * The Service in front of the replicas and how traffic reaches them ({@link Routing}: by default
+     * kube-proxy's iptables mode, each new connection to a Ready endpoint at random; connections
+     * already open stay where they are).
      *
      * @param propagationDelay from a Ready change in the kubelet until the Service sees it
      *        (endpoints controller + kube-proxy), default 1 s
+     * @param routing the balancing layer, algorithm, affinity and traffic policy
      */
-    public record Service(Duration propagationDelay) {
+    public record Service(Duration propagationDelay, Routing routing) {
+        /**
+         * A Service with kube-proxy's default routing ({@link Routing#DEFAULT}).
+         *
+         * @param propagationDelay from a Ready change in the kubelet until the Service sees it
+         * @throws IllegalArgumentException if {@code propagationDelay} is negative or more than {@link #MAX_DURATION}
+         */
+        public Service(Duration propagationDelay) {
+            this(propagationDelay, Routing.DEFAULT);
+        }
+
+        /**
+         * @param r other routing
+         * @return a copy with it
+         */
+        public Service withRouting(Routing r) {
+            return new Service(propagationDelay, r);
+        }
+
         /**
          * Validates the delay.
          *
          * @param propagationDelay from a Ready change in the kubelet until the Service sees it (endpoints
          *        controller
          *        + kube-proxy), default 1 s
+         * @param routing the balancing layer, algorithm, affinity and traffic policy
          * @throws IllegalArgumentException if {@code propagationDelay} is negative or more than {@link #MAX_DURATION}
          */
         public Service {
+            Objects.requireNonNull(routing, "routing");
             nonNegative("service.propagationDelay", propagationDelay);
             if (propagationDelay.compareTo(MAX_DURATION) > 0) {
                 throw new IllegalArgumentException("service.propagationDelay must be at most " + MAX_DURATION.toHours()
@@ -444,10 +599,50 @@ public record FleetSpec(int replicas, Duration duration, Duration step, long see
      * @param total closed loop: requests in all (a batch job such as the incident's 53 exports): once
      *        {@code total} first attempts are sent the clients send nothing new, retries excepted;
      *        0 = no limit
+     * @param policy how the clients appear to the routing layer (affinity keys, HTTP/2, node) and how they
+     *        back off between retries
      */
     public record Clients(String name, double rate, int concurrency, Duration thinkTime, Duration from, Duration until,
             Duration serviceMin, Duration serviceMax, Duration timeout, int retries, Duration retryDelay,
-            boolean persistent, int connections, boolean usesDependency, int total) {
+            boolean persistent, int connections, boolean usesDependency, int total, ClientPolicy policy) {
+
+        /**
+         * A population with {@link ClientPolicy#DEFAULT}: every connection its own key, HTTP/1.1, a fixed retry delay.
+         *
+         * @param name its name in reports
+         * @param rate open loop: new requests per second, or 0
+         * @param concurrency closed loop: clients, or 0
+         * @param thinkTime closed loop: pause between a response and the next request
+         * @param from when the population starts
+         * @param until when it stops sending new requests
+         * @param serviceMin shortest service time
+         * @param serviceMax longest service time
+         * @param timeout the client's timeout per attempt
+         * @param retries extra attempts after a failed one
+         * @param retryDelay pause before a retry
+         * @param persistent closed loop: keep the connection
+         * @param connections open loop: kept connections
+         * @param usesDependency its requests need the shared dependency
+         * @param total closed loop: requests in all, 0 = no limit
+         * @throws IllegalArgumentException naming the population and the bound, if one is broken
+         */
+        public Clients(String name, double rate, int concurrency, Duration thinkTime, Duration from, Duration until,
+                Duration serviceMin, Duration serviceMax, Duration timeout, int retries, Duration retryDelay,
+                boolean persistent, int connections, boolean usesDependency, int total) {
+            this(name, rate, concurrency, thinkTime, from, until, serviceMin, serviceMax, timeout, retries, retryDelay, persistent,
+                    connections, usesDependency, total, ClientPolicy.DEFAULT);
+        }
+
+        /**
+         * @param p another policy
+         * @return a copy with it
+         * @throws IllegalArgumentException if the policy does not fit the population (HTTP/2 on an open loop)
+         */
+        public Clients withPolicy(ClientPolicy p) {
+            return new Clients(name, rate, concurrency, thinkTime, from, until, serviceMin, serviceMax, timeout, retries, retryDelay,
+                    persistent, connections, usesDependency, total, p);
+        }
+
         /**
          * Validates the components: exactly one of rate and concurrency, the bounds above.
          *
@@ -473,11 +668,16 @@ public record FleetSpec(int replicas, Duration duration, Duration step, long see
          * @param total closed loop: requests in all (a batch job such as the incident's 53 exports): once
          *        {@code
          *        total} first attempts are sent the clients send nothing new, retries excepted; 0 = no limit
+         * @param policy affinity keys, HTTP/2, node and retry back-off
          * @throws IllegalArgumentException naming the population and the bound, if one is broken
          */
         public Clients {
             Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(policy, "policy");
             String where = "clients '" + name + "'";
+            if (policy.http2() && concurrency == 0) {
+                throw new IllegalArgumentException(where + ": http2 is for closed loop (concurrency): its requests share connections");
+            }
             if ((rate > 0) == (concurrency > 0)) {
                 throw new IllegalArgumentException(where + ": give exactly one of rate (open loop) or concurrency (closed loop)");
             }
@@ -490,8 +690,9 @@ public record FleetSpec(int replicas, Duration duration, Duration step, long see
             if (connections < 0 || connections > 10_000_000) {
                 throw new IllegalArgumentException(where + ": connections must be 0-10000000, was " + connections);
             }
-            if (connections > 0 && concurrency > 0) {
-                throw new IllegalArgumentException(where + ": connections is for open loop (rate); closed loop uses persistent");
+            if (connections > 0 && concurrency > 0 && !policy.http2()) {
+                throw new IllegalArgumentException(where + ": connections is for open loop (rate), or closed loop with http2; "
+                        + "closed loop uses persistent");
             }
             if (total < 0 || total > 1_000_000_000) {
                 throw new IllegalArgumentException(where + ": total must be 0-1000000000, was " + total);
@@ -524,6 +725,82 @@ public record FleetSpec(int replicas, Duration duration, Duration step, long see
         /** @return the mean service time in seconds */
         public double meanServiceSeconds() {
             return (serviceMin.toNanos() + serviceMax.toNanos()) / 2e9;
+        }
+    }
+
+    /**
+     * How a client population looks to the routing layer, and how it retries.
+     *
+     * @param keys affinity keys (source addresses or cookie jars) the population's connections share:
+     *        0 = each connection its own (affinity keeps nothing together); 1 = one key (a script
+     *        behind one host or NAT); K = connections and clients spread over K keys (closed loop:
+     *        client {@code c} has key {@code c mod K}; open loop: a key at random per connection), 0–10,000,000
+     * @param http2 closed loop: the clients' requests are multiplexed over {@code connections} HTTP/2
+     *        connections (default 1), each routed once and kept until its pod's process ends, so
+     *        through kube-proxy one connection puts all its requests on one pod; an ingress balances
+     *        them per request
+     * @param retryBackoff the retry delay grows by this factor per attempt (retry n waits retryDelay ×
+     *        retryBackoff^(n−1), at most {@link FleetSpec#MAX_DELAY_STEPS} steps), 1–10; 1 = a fixed delay
+     * @param node the node the clients run on, for node-local routing; -1 = outside the cluster
+     *        (internalTrafficPolicy and trafficDistribution do not apply)
+     * @param retryOn the failures a client retries (up to {@code retries}); the others fail the request at once
+     */
+    public record ClientPolicy(int keys, boolean http2, double retryBackoff, int node, java.util.Set<Failure> retryOn) {
+        /** Every connection its own key, HTTP/1.1, a fixed retry delay, outside the cluster, retrying every failure. */
+        public static final ClientPolicy DEFAULT = new ClientPolicy(0, false, 1, -1);
+
+        /**
+         * A policy that retries every kind of failure.
+         *
+         * @param keys affinity keys
+         * @param http2 closed loop: requests multiplexed over kept connections
+         * @param retryBackoff 1–10
+         * @param node the clients' node, or -1
+         * @throws IllegalArgumentException naming the field and bound
+         */
+        public ClientPolicy(int keys, boolean http2, double retryBackoff, int node) {
+            this(keys, http2, retryBackoff, node, java.util.EnumSet.allOf(Failure.class));
+        }
+
+        /**
+         * Validates the bounds.
+         *
+         * @param keys affinity keys, 0–10,000,000 (0 = one per connection)
+         * @param http2 closed loop: requests multiplexed over kept connections
+         * @param retryBackoff 1–10
+         * @param node the clients' node, -1 or 0–4,999
+         * @param retryOn the failures retried
+         * @throws IllegalArgumentException naming the field and bound
+         */
+        public ClientPolicy {
+            retryOn = java.util.Collections.unmodifiableSet(retryOn.isEmpty() ? java.util.EnumSet.noneOf(Failure.class)
+                    : java.util.EnumSet.copyOf(retryOn));
+            if (keys < 0 || keys > 10_000_000) {
+                throw new IllegalArgumentException("keys must be 0-10000000, was " + keys);
+            }
+            if (!(retryBackoff >= 1 && retryBackoff <= 10)) {
+                throw new IllegalArgumentException("retryBackoff must be 1-10, was " + retryBackoff);
+            }
+            if (node < -1 || node >= MAX_REPLICAS) {
+                throw new IllegalArgumentException("node must be 0-" + (MAX_REPLICAS - 1) + ", was " + node);
+            }
+        }
+    }
+
+    /** Why an attempt failed, as a client sees it (what {@link ClientPolicy#retryOn()} selects). */
+    public enum Failure {
+        /** No answer within the client's timeout (also: a connection dropped by internalTrafficPolicy Local). */
+        TIMEOUT,
+        /** The connection was reset: the pod's process ended with the request in it. */
+        RESET,
+        /** The connection was refused: no endpoint, or an endpoint whose process is not listening. */
+        REFUSED,
+        /** An error answer: a full queue (503) or a failed dependency. */
+        ERROR_5XX;
+
+        /** @return its name in fleet files: {@code timeout}, {@code reset}, {@code refused}, {@code 5xx} */
+        public String label() {
+            return this == ERROR_5XX ? "5xx" : name().toLowerCase(java.util.Locale.ROOT);
         }
     }
 

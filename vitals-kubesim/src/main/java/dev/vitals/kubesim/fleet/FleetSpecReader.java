@@ -49,8 +49,22 @@ import java.util.Set;
  *   failTime: 10ms              # a request that needs it while it is down
  *   outages: [{at: 60s, duration: 60s}]
  *   target: 127.0.0.1:6379      # live engine: the real one, behind a fault proxy
- * service:
+ * service:                      # or a Kubernetes Service object (apiVersion: v1, kind: Service, spec: ...)
  *   propagationDelay: 1s
+ *   proxyMode: iptables         # iptables | nftables | ipvs (kube-proxy: a pick per new connection)
+ *   ipvsScheduler: rr           # proxyMode ipvs: rr | lc | sh
+ *   sessionAffinity: None       # None | ClientIP
+ *   sessionAffinityConfig: {clientIP: {timeoutSeconds: 10800}}
+ *   internalTrafficPolicy: Cluster   # Cluster | Local (clients with a node)
+ *   trafficDistribution: PreferSameNode   # optional (clients with a node)
+ * ingress:                      # optional: an L7 proxy balancing each request to the pods; or a
+ *                               # Kubernetes Ingress object with ingress-nginx annotations
+ *   loadBalance: round_robin    # round_robin | ewma | least_request
+ *   affinity: cookie            # optional; or upstreamHashBy: $remote_addr
+ * nodes: 1                      # replica i runs on node i mod nodes
+ * background:                   # optional: the pods' own traffic on each replica's workers
+ *   utilisation: 0.3            # or rate: 50 (per second per replica)
+ *   serviceTime: {min: 100ms, max: 300ms}
  * clients:                      # required, at least one
  *   - name: users
  *     rate: 200                 # open loop, per second; or concurrency: 100 (closed loop)
@@ -64,6 +78,11 @@ import java.util.Set;
  *     persistent: false         # closed loop: keep the connection (and replica)
  *     connections: 0            # open loop: K kept connections carry the rate
  *     usesDependency: false
+ *     keys: 0                   # affinity keys (source IPs, cookie jars): 0 = one per connection, 1 = one NAT
+ *     http2: false              # closed loop: requests multiplexed over 'connections' (default 1)
+ *     retryBackoff: 1           # retry n waits retryDelay x retryBackoff^(n-1)
+ *     node: <none>              # the node the clients run on (node-local routing)
+ *     retryOn: [timeout, reset, refused, 5xx]   # the failures retried (all by default)
  * actions: [{at: 60s, kill: 0}]
  * expect: ["endpoints > 0 always", "restarts == 0", "client errors < 1%"]
  * rollout:                      # optional (both engines): a rolling update of the Deployment
@@ -89,7 +108,7 @@ public final class FleetSpecReader {
      * @throws InvalidInputException when the file cannot be read or a field is missing or invalid
      */
     public static FleetSpec read(Path file) {
-        return parse(tree(file), file.toString());
+        return parse(text(file), file.toString()); // parsed from the text: messages carry the line
     }
 
     /**
@@ -101,14 +120,16 @@ public final class FleetSpecReader {
      * @throws InvalidInputException when the file cannot be read or is not one YAML document
      */
     static JsonNode tree(Path file) {
-        String text;
+        return dev.vitals.kubesim.yaml.YamlDocs.readOne(text(file), file.toString());
+    }
+
+    private static String text(Path file) {
         try {
-            text = dev.vitals.kubesim.yaml.InputFiles.readText(file);
+            return dev.vitals.kubesim.yaml.InputFiles.readText(file);
         } catch (IOException e) {
             throw new InvalidInputException(file + ": cannot read: " + (e instanceof java.nio.file.NoSuchFileException
                     ? "no such file" : String.valueOf(e.getMessage())), e);
         }
-        return dev.vitals.kubesim.yaml.YamlDocs.readOne(text, file.toString());
     }
 
     /**
@@ -118,20 +139,36 @@ public final class FleetSpecReader {
      * @throws InvalidInputException when a field is missing or invalid
      */
     public static FleetSpec parse(String yaml, String source) {
-        return parse(dev.vitals.kubesim.yaml.YamlDocs.readOne(yaml, source), source);
+        List<dev.vitals.kubesim.yaml.YamlDocs.Doc> docs = dev.vitals.kubesim.yaml.YamlDocs.readAll(yaml, source, "render it first");
+        if (docs.size() > 1) {
+            throw new InvalidInputException(source + ":" + docs.get(1).line + ": holds " + docs.size()
+                    + " YAML documents ('---'); this file is one document");
+        }
+        return docs.isEmpty() ? parse(null, source, List.of()) : parse(docs.get(0).root, source, List.of(docs.get(0).locations));
     }
 
     /**
-     * @param root the YAML tree (as {@link #tree} reads it; not changed)
+     * @param root the YAML tree (as {@link #tree} reads it; not changed), or null
      * @param source the name used in messages
-     * @return the spec
+     * @return the spec, its messages without lines
      * @throws InvalidInputException when a field is missing or invalid
      */
     static FleetSpec parse(JsonNode root, String source) {
+        return parse(root, source, List.of());
+    }
+
+    /**
+     * @param root the YAML tree, or null
+     * @param source the name used in messages
+     * @param lines where the tree's keys were written (empty: messages without a line, e.g. a tree changed in memory)
+     * @return the spec
+     * @throws InvalidInputException when a field is missing or invalid
+     */
+    static FleetSpec parse(JsonNode root, String source, List<dev.vitals.kubesim.yaml.YamlDocs.Locations> lines) {
         if (root == null || !root.isObject()) {
             throw new InvalidInputException(source + ": expected a YAML mapping with replicas, duration, replica, probes, clients");
         }
-        Node r = new Node(source, "", root);
+        Node r = new Node(source, "", root, lines);
         try {
             return read(r);
         } catch (IllegalArgumentException e) {
@@ -144,7 +181,7 @@ public final class FleetSpecReader {
 
     private static FleetSpec read(Node r) {
         r.known("replicas", "duration", "step", "seed", "replica", "probes", "dependency", "service", "clients", "actions",
-                "expect", "rollout");
+                "expect", "rollout", "ingress", "nodes", "background");
         int replicas = r.integer("replicas", 1, FleetSpec.MAX_REPLICAS);
         Duration duration = r.duration("duration");
         Duration step = r.optDuration("step").orElse(Duration.ofMillis(100));
@@ -193,10 +230,20 @@ public final class FleetSpecReader {
                     outages, d.has("target") ? Optional.of(d.text("target")) : Optional.empty()));
         }
         Duration delay = Duration.ofSeconds(1);
-        if (r.has("service")) {
-            Node s = r.object("service");
-            s.known("propagationDelay");
-            delay = s.optDuration("propagationDelay").orElse(delay);
+        Routing routing = routing(r);
+        if (r.has("service") && !r.object("service").has("kind")) {
+            delay = r.object("service").optDuration("propagationDelay").orElse(delay);
+        }
+        Optional<FleetSpec.Background> background = Optional.empty();
+        if (r.has("background")) {
+            Node b = r.object("background");
+            b.known("utilisation", "rate", "serviceTime");
+            if (b.has("utilisation") == b.has("rate")) {
+                throw b.bad("", "give exactly one of utilisation (0-0.99) or rate (per second per replica)");
+            }
+            Duration[] st = serviceTime(b);
+            background = Optional.of(new FleetSpec.Background(b.has("utilisation") ? b.number("utilisation", 0.001, 0.99) : 0,
+                    b.has("rate") ? b.number("rate", 0.001, 10_000_000) : 0, st[0], st[1]));
         }
 
         List<FleetSpec.Clients> clients = new ArrayList<>();
@@ -207,7 +254,7 @@ public final class FleetSpecReader {
         int n = 0;
         for (Node c : cl) {
             c.known("name", "rate", "concurrency", "thinkTime", "from", "until", "serviceTime", "timeout", "retries",
-                    "retryDelay", "persistent", "connections", "usesDependency", "total");
+                    "retryDelay", "persistent", "connections", "usesDependency", "total", "keys", "http2", "retryBackoff", "node", "retryOn");
             String name = c.has("name") ? c.text("name") : "clients-" + n;
             n++;
             if (c.has("rate") == c.has("concurrency")) {
@@ -215,17 +262,9 @@ public final class FleetSpecReader {
             }
             double rate = c.has("rate") ? c.number("rate", 0.001, 10_000_000) : 0;
             int conc = c.has("concurrency") ? c.integer("concurrency", 1, 10_000_000) : 0;
-            Duration min;
-            Duration max;
-            if (c.has("serviceTime") && c.node.get("serviceTime").isObject()) {
-                Node st = c.object("serviceTime");
-                st.known("min", "max");
-                min = st.duration("min");
-                max = st.duration("max");
-            } else {
-                min = c.duration("serviceTime");
-                max = min;
-            }
+            Duration[] st = serviceTime(c);
+            Duration min = st[0];
+            Duration max = st[1];
             if (c.has("usesDependency") && c.bool("usesDependency") && dependency.isEmpty()) {
                 throw c.bad("usesDependency", "is true but there is no dependency section");
             }
@@ -234,7 +273,7 @@ public final class FleetSpecReader {
                     c.duration("timeout"), c.has("retries") ? c.integer("retries", 0, 100) : 0,
                     c.optDuration("retryDelay").orElse(Duration.ofMillis(100)), c.has("persistent") && c.bool("persistent"),
                     c.has("connections") ? c.integer("connections", 0, 10_000_000) : 0, c.has("usesDependency") && c.bool("usesDependency"),
-                    c.has("total") ? c.integer("total", 1, 1_000_000_000) : 0));
+                    c.has("total") ? c.integer("total", 1, 1_000_000_000) : 0, clientPolicy(c, routing)));
         }
         List<FleetSpec.Kill> actions = new ArrayList<>();
         if (r.has("actions")) {
@@ -259,7 +298,244 @@ public final class FleetSpecReader {
         }
         Optional<Rollout> rollout = r.has("rollout") ? Optional.of(rollout(r.object("rollout"), replica)) : Optional.empty();
         return new FleetSpec(replicas, duration, step, seed, replica, probes, dependency,
-                new FleetSpec.Service(delay), clients, actions, expect, rollout);
+                new FleetSpec.Service(delay, routing), clients, actions, expect, rollout, background);
+    }
+
+    private static Duration[] serviceTime(Node c) {
+        if (c.has("serviceTime") && c.node.get("serviceTime").isObject()) {
+            Node st = c.object("serviceTime");
+            st.known("min", "max");
+            return new Duration[] {st.duration("min"), st.duration("max")};
+        }
+        Duration d = c.duration("serviceTime");
+        return new Duration[] {d, d};
+    }
+
+    private static FleetSpec.ClientPolicy clientPolicy(Node c, Routing routing) {
+        int node = -1;
+        if (c.has("node")) {
+            node = c.integer("node", 0, routing.nodes() - 1);
+        }
+        boolean http2 = c.has("http2") && c.bool("http2");
+        if (http2 && !c.has("concurrency")) {
+            throw c.bad("http2", "is for closed loop (concurrency): its requests share 'connections' connections");
+        }
+        int keys = c.has("keys") ? c.integer("keys", 0, 10_000_000) : 0;
+        double backoff = c.has("retryBackoff") ? c.number("retryBackoff", 1, 10) : 1;
+        java.util.Set<FleetSpec.Failure> retryOn = java.util.EnumSet.allOf(FleetSpec.Failure.class);
+        if (c.has("retryOn")) {
+            JsonNode v = c.node.get("retryOn");
+            if (!v.isArray()) {
+                throw c.bad("retryOn", "must be a list of timeout, reset, refused, 5xx (e.g. [reset, refused])");
+            }
+            retryOn = java.util.EnumSet.noneOf(FleetSpec.Failure.class);
+            outer:
+            for (JsonNode x : v) {
+                for (FleetSpec.Failure f : FleetSpec.Failure.values()) {
+                    if (f.label().equals(x.asText())) {
+                        retryOn.add(f);
+                        continue outer;
+                    }
+                }
+                throw c.bad("retryOn", "'" + x.asText() + "' is not one of timeout, reset, refused, 5xx");
+            }
+        }
+        return new FleetSpec.ClientPolicy(keys, http2, backoff, node, retryOn); // within the bounds checked above
+    }
+
+    /**
+     * The routing: the fleet file's {@code service:} (its short form, or a Kubernetes Service), its
+     * {@code ingress:} (short form, or a Kubernetes Ingress with ingress-nginx annotations) and {@code
+     * nodes}.
+     */
+    private static Routing routing(Node r) {
+        int nodes = r.has("nodes") ? r.integer("nodes", 1, FleetSpec.MAX_REPLICAS) : 1;
+        Routing.Algorithm algorithm = Routing.Algorithm.RANDOM;
+        Routing.Affinity affinity = Routing.Affinity.NONE;
+        Duration timeout = Routing.DEFAULT_AFFINITY_TIMEOUT;
+        Routing.TrafficPolicy policy = Routing.TrafficPolicy.CLUSTER;
+        Routing.Layer layer = Routing.Layer.KUBE_PROXY;
+        if (r.has("service")) {
+            Node s = r.object("service");
+            Node spec;
+            if (s.has("kind")) {
+                kubernetesObject(s, "Service", "v1");
+                spec = s.has("spec") ? s.object("spec") : null;
+            } else {
+                s.known("propagationDelay", "proxyMode", "ipvsScheduler", "sessionAffinity", "sessionAffinityConfig",
+                        "internalTrafficPolicy", "trafficDistribution");
+                spec = s;
+                String mode = s.has("proxyMode") ? s.text("proxyMode") : "iptables";
+                if (!List.of("iptables", "nftables", "ipvs").contains(mode)) {
+                    throw s.bad("proxyMode", "must be iptables, nftables or ipvs, was '" + mode + "'");
+                }
+                if (s.has("ipvsScheduler") && !mode.equals("ipvs")) {
+                    throw s.bad("ipvsScheduler", "is for proxyMode: ipvs");
+                }
+                if (mode.equals("ipvs")) {
+                    String sch = s.has("ipvsScheduler") ? s.text("ipvsScheduler") : "rr";
+                    switch (sch) {
+                        case "rr":
+                            algorithm = Routing.Algorithm.IPVS_RR;
+                            break;
+                        case "lc":
+                            algorithm = Routing.Algorithm.IPVS_LC;
+                            break;
+                        case "sh":
+                            algorithm = Routing.Algorithm.IPVS_SH;
+                            break;
+                        default:
+                            throw s.bad("ipvsScheduler", "must be rr, lc or sh (the schedulers modelled), was '" + sch + "'");
+                    }
+                }
+            }
+            if (spec != null) {
+                if (spec.has("sessionAffinity")) {
+                    String a = spec.text("sessionAffinity");
+                    if (a.equals("ClientIP")) {
+                        affinity = Routing.Affinity.CLIENT_IP;
+                    } else if (!a.equals("None")) {
+                        throw spec.bad("sessionAffinity", "must be None or ClientIP, was '" + a + "'");
+                    }
+                }
+                if (spec.has("sessionAffinityConfig")) {
+                    Node cfg = spec.object("sessionAffinityConfig");
+                    cfg.known("clientIP");
+                    Node ip = cfg.object("clientIP");
+                    ip.known("timeoutSeconds");
+                    if (ip.has("timeoutSeconds")) {
+                        timeout = Duration.ofSeconds(ip.integer("timeoutSeconds", 1, 86400));
+                    }
+                    if (affinity != Routing.Affinity.CLIENT_IP) {
+                        throw spec.bad("sessionAffinityConfig", "is for sessionAffinity: ClientIP");
+                    }
+                }
+                if (spec.has("internalTrafficPolicy")) {
+                    String t = spec.text("internalTrafficPolicy");
+                    if (t.equals("Local")) {
+                        policy = Routing.TrafficPolicy.LOCAL;
+                    } else if (!t.equals("Cluster")) {
+                        throw spec.bad("internalTrafficPolicy", "must be Cluster or Local, was '" + t + "'");
+                    }
+                }
+                if (spec.has("trafficDistribution")) {
+                    String t = spec.text("trafficDistribution");
+                    if (!t.equals("PreferSameNode")) {
+                        throw spec.bad("trafficDistribution", "must be PreferSameNode (PreferClose and PreferSameZone need zones, "
+                                + "which the model does not place), was '" + t + "'");
+                    }
+                    if (policy == Routing.TrafficPolicy.CLUSTER) {
+                        policy = Routing.TrafficPolicy.PREFER_SAME_NODE; // Local takes precedence (KEP-4444)
+                    }
+                }
+            }
+        }
+        if (r.has("ingress")) {
+            Node in = r.object("ingress");
+            String lb;
+            String aff = "";
+            String hash = "";
+            Node where = in;
+            if (in.has("kind")) {
+                kubernetesObject(in, "Ingress", "networking.k8s.io/v1");
+                Node meta = in.object("metadata");
+                Node ann = meta.has("annotations") ? meta.object("annotations") : null;
+                String pre = "nginx.ingress.kubernetes.io/";
+                lb = ann != null && ann.has(pre + "load-balance") ? ann.text(pre + "load-balance") : "round_robin";
+                aff = ann != null && ann.has(pre + "affinity") ? ann.text(pre + "affinity") : "";
+                hash = ann != null && ann.has(pre + "upstream-hash-by") ? ann.text(pre + "upstream-hash-by") : "";
+                where = ann != null ? ann : meta;
+                if (!List.of("round_robin", "ewma").contains(lb)) {
+                    throw where.bad(pre + "load-balance", "must be round_robin or ewma (ingress-nginx), was '" + lb + "'");
+                }
+                if (!aff.isEmpty() && !aff.equals("cookie")) {
+                    throw where.bad(pre + "affinity", "must be cookie (the only affinity ingress-nginx has), was '" + aff + "'");
+                }
+            } else {
+                in.known("loadBalance", "affinity", "upstreamHashBy");
+                lb = in.has("loadBalance") ? in.text("loadBalance") : "round_robin";
+                aff = in.has("affinity") ? in.text("affinity") : "";
+                hash = in.has("upstreamHashBy") ? in.text("upstreamHashBy") : "";
+                if (!List.of("round_robin", "ewma", "least_request").contains(lb)) {
+                    throw in.bad("loadBalance", "must be round_robin, ewma or least_request, was '" + lb + "'");
+                }
+                if (!aff.isEmpty() && !aff.equals("cookie") && !aff.equals("none")) {
+                    throw in.bad("affinity", "must be cookie or none, was '" + aff + "'");
+                }
+            }
+            if (aff.equals("cookie") && !hash.isEmpty()) {
+                throw in.bad("", "give one of affinity: cookie or upstream-hash-by, not both");
+            }
+            if (affinity == Routing.Affinity.CLIENT_IP) {
+                throw in.bad("", "an ingress balances to the pods directly, so the Service's sessionAffinity: ClientIP would "
+                        + "never apply; drop one of them");
+            }
+            layer = Routing.Layer.INGRESS;
+            algorithm = lb.equals("ewma") ? Routing.Algorithm.EWMA : lb.equals("least_request") ? Routing.Algorithm.LEAST_REQUEST
+                    : Routing.Algorithm.ROUND_ROBIN;
+            affinity = aff.equals("cookie") ? Routing.Affinity.COOKIE : hash.isEmpty() ? Routing.Affinity.NONE : Routing.Affinity.HASH;
+        }
+        try {
+            return new Routing(layer, algorithm, affinity, timeout, policy, nodes);
+        } catch (IllegalArgumentException e) {
+            throw r.bad(r.has("ingress") ? "ingress" : "service", e.getMessage());
+        }
+    }
+
+    /**
+     * Takes the routing from the Kubernetes {@code Service} and {@code Ingress} in a manifest (the
+     * {@code --manifest} beside a fleet file): the same fields as a Service or Ingress written in the
+     * fleet file. Other objects in it are ignored here (the probes are read by {@code ManifestReader}).
+     *
+     * @param spec the fleet
+     * @param manifest the manifest file
+     * @return the fleet with the manifest's routing, or unchanged when the manifest has no Service or Ingress
+     * @throws InvalidInputException one line, with the file and line: when it cannot be read, holds more than one
+     *         Service or Ingress, a field read is invalid, or the fleet file gives routing too
+     */
+    public static FleetSpec withManifestRouting(FleetSpec spec, Path manifest) {
+        String text;
+        try {
+            text = dev.vitals.kubesim.yaml.InputFiles.readText(manifest);
+        } catch (IOException e) {
+            throw new InvalidInputException(manifest + ": cannot read: " + e.getMessage(), e);
+        }
+        String source = manifest.toString();
+        com.fasterxml.jackson.databind.node.ObjectNode wrapper = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+        List<dev.vitals.kubesim.yaml.YamlDocs.Locations> lines = new ArrayList<>();
+        for (dev.vitals.kubesim.yaml.YamlDocs.Doc d : dev.vitals.kubesim.yaml.YamlDocs.readAll(text, source, "render it first")) {
+            String kind = d.root.path("kind").asText();
+            String field = kind.equals("Service") ? "service" : kind.equals("Ingress") ? "ingress" : null;
+            if (field == null) {
+                continue;
+            }
+            if (wrapper.has(field)) {
+                throw new InvalidInputException(source + ":" + d.line + ": a second " + kind + "; keep the one in front of the fleet's pods");
+            }
+            lines.add(d.locations); // looked up by node identity: each document's for its own nodes
+            wrapper.set(field, d.root);
+        }
+        if (wrapper.isEmpty()) {
+            return spec;
+        }
+        if (!spec.service().routing().equals(Routing.DEFAULT)) {
+            throw new InvalidInputException(source + ": has a Service or Ingress, and the fleet file gives routing too "
+                    + "(service:/ingress:); keep one");
+        }
+        wrapper.put("nodes", spec.service().routing().nodes());
+        Node root = new Node(source, "", wrapper, lines);
+        return spec.withService(spec.service().withRouting(routing(root)));
+    }
+
+    /** Checks a Kubernetes object's kind and apiVersion; its other fields are the API's business (only those read are checked). */
+    private static void kubernetesObject(Node o, String kind, String apiVersion) {
+        String k = o.text("kind");
+        if (!k.equals(kind)) {
+            throw o.bad("kind", "must be " + kind + " here, was '" + k + "'");
+        }
+        if (o.has("apiVersion") && !o.text("apiVersion").equals(apiVersion)) {
+            throw o.bad("apiVersion", "must be " + apiVersion + " for a " + kind + ", was '" + o.text("apiVersion") + "'");
+        }
     }
 
     private static Rollout rollout(Node o, FleetSpec.Replica replica) {
@@ -376,20 +652,27 @@ public final class FleetSpecReader {
         final String source;
         final String path;
         final JsonNode node;
+        final List<dev.vitals.kubesim.yaml.YamlDocs.Locations> lines; // one per document the nodes come from
 
-        Node(String source, String path, JsonNode node) {
+        Node(String source, String path, JsonNode node, List<dev.vitals.kubesim.yaml.YamlDocs.Locations> lines) {
             this.source = source;
             this.path = path;
             this.node = node;
+            this.lines = lines;
         }
 
         String at(String field) {
             return field.isEmpty() ? path : path.isEmpty() ? field : path + "." + field;
         }
 
+        /** @return {@code source:LINE: path: what}, the line of the field (else of its mapping) when known */
         InvalidInputException bad(String field, String what) {
             String where = at(field);
-            return new InvalidInputException(source + ": " + (where.isEmpty() ? "" : where + ": ") + what);
+            int line = 0;
+            for (dev.vitals.kubesim.yaml.YamlDocs.Locations l : lines) {
+                line = line > 0 ? line : field.isEmpty() || field.contains("[") ? l.line(node) : l.line(node, field);
+            }
+            return new InvalidInputException(source + (line > 0 ? ":" + line : "") + ": " + (where.isEmpty() ? "" : where + ": ") + what);
         }
 
         void known(String... fields) {
@@ -420,7 +703,7 @@ public final class FleetSpecReader {
             if (!v.isObject()) {
                 throw bad(f, "must be a mapping");
             }
-            return new Node(source, at(f), v);
+            return new Node(source, at(f), v, lines);
         }
 
         List<Node> list(String f) {
@@ -433,7 +716,7 @@ public final class FleetSpecReader {
                 if (!v.get(i).isObject()) {
                     throw bad(f + "[" + i + "]", "must be a mapping");
                 }
-                out.add(new Node(source, at(f) + "[" + i + "]", v.get(i)));
+                out.add(new Node(source, at(f) + "[" + i + "]", v.get(i), lines));
             }
             return out;
         }

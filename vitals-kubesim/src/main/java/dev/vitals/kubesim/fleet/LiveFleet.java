@@ -141,6 +141,22 @@ public final class LiveFleet {
                 throw new IllegalArgumentException("clients '" + c.name() + "': the live engine opens a new connection per request "
                         + "(no connections/persistent)");
             }
+            if (c.policy().keys() > 1 || c.policy().http2() || c.policy().node() >= 0) {
+                throw new IllegalArgumentException("clients '" + c.name() + "': the live engine's clients all come from 127.0.0.1 "
+                        + "over HTTP/1.1 outside any node (keys 0 or 1, no http2, no node); the rest runs on the model engine");
+            }
+            if (c.policy().keys() != spec.clients().get(0).policy().keys()) {
+                throw new IllegalArgumentException("clients '" + c.name() + "': the live engine keys every client alike (keys 0 or 1 "
+                        + "for all populations: they share 127.0.0.1)");
+            }
+        }
+        Routing routing = spec.service().routing();
+        if (routing.layer() != Routing.Layer.KUBE_PROXY || routing.trafficPolicy() != Routing.TrafficPolicy.CLUSTER) {
+            throw new IllegalArgumentException("the live engine's Service is kube-proxy's on one host (iptables or ipvs, "
+                    + "sessionAffinity); an ingress and node-local policies run on the model engine");
+        }
+        if (spec.background().isPresent()) {
+            throw new IllegalArgumentException("background traffic runs on the model engine (the live replicas serve the clients only)");
         }
         if (servicePort < 0 || servicePort > 65535) {
             throw new IllegalArgumentException("service port must be 0-65535, was " + servicePort);
@@ -203,13 +219,16 @@ public final class LiveFleet {
         int n = spec.replicas();
         Rollout rollout = spec.rollout().orElse(null);
         Recorder rec = new Recorder(rollout == null ? n : 2 * n, n, spec.duration().toNanos() / 1e9);
+        rec.routing(spec.service().routing().describe());
         Object lock = new Object();
         SimTime time = SimTime.real();
         AtomicBoolean stop = new AtomicBoolean();
         ExecutorService clients = Executors.newCachedThreadPool(daemon("vitals-fleet-client-"));
         ServiceProxy service;
         try {
-            service = new ServiceProxy(servicePort);
+            // no clients (a manifest alone: load is driven from outside): each connection its own key
+            boolean oneKey = !spec.clients().isEmpty() && spec.clients().get(0).policy().keys() == 1;
+            service = new ServiceProxy(servicePort, spec.service().routing(), oneKey);
         } catch (IOException e) {
             throw new IllegalArgumentException("service port " + servicePort + ": " + e.getMessage());
         }
@@ -232,6 +251,12 @@ public final class LiveFleet {
             if (rollout != null) {
                 service.observe((port, ok, seconds) -> pods.answered(port, ok, seconds));
             }
+            String keyed = spec.clients().isEmpty() ? "clients" : spec.clients().get(0).name();
+            service.onRoute((key, port) -> {
+                synchronized (lock) {
+                    rec.holds(0, keyed, 0, pods.replicaOf(port), (System.nanoTime() - start) / 1e9);
+                }
+            });
             time.runAndWait(() -> {
                 for (int i = 0; i < n; i++) {
                     pods.create(i);
@@ -436,6 +461,16 @@ public final class LiveFleet {
         }
 
         /** A response (or its absence) the Service relayed from endpoint {@code port}: counted for the pod's version. */
+        /** @return the lane whose application listens on {@code port}, or -1 */
+        int replicaOf(int port) {
+            for (int i = 0; i < appPorts.length; i++) {
+                if (appPorts[i] == port) {
+                    return i;
+                }
+            }
+            return -1;
+        }
+
         void answered(int port, boolean ok, double seconds) {
             Integer i = byPort.get(port);
             if (i == null) {

@@ -69,6 +69,15 @@ public final class ModelFleet {
     private final Rollout rollout;
     private PodSpec pod;
     private final DeploymentController controller; // with a rollout, else null
+    // routing: how a connection (kube-proxy) or request (ingress) reaches a pod
+    private final Routing routing;
+    private final Balancer balancer;
+    private final boolean plainRandom; // kube-proxy iptables, no affinity, no node policy: the fast paths below
+    private final Balancer.Candidates all;
+    private final Balancer.Candidates local;
+    private final Balancer.Load load;
+    private final Pop background; // the pods' own traffic, or null
+    private final double backgroundRate;
 
     /**
      * @param spec the fleet
@@ -100,6 +109,13 @@ public final class ModelFleet {
         split = new int[n];
         touched = new int[n];
         java.util.Arrays.fill(endpointPos, -1);
+        routing = spec.service().routing();
+        balancer = Balancer.of(routing, n, rnd);
+        plainRandom = routing.algorithm() == Routing.Algorithm.RANDOM && routing.affinity() == Routing.Affinity.NONE
+                && (routing.trafficPolicy() == Routing.TrafficPolicy.CLUSTER || spec.clients().stream().allMatch(c -> c.policy().node() < 0));
+        all = new Balancer.Candidates(endpoints, 0);
+        local = new Balancer.Candidates(new int[n], 0);
+        load = pod -> reps[pod].inSystem + split[pod];
         pops = new Pop[spec.clients().size()];
         long maxTimeout = 1;
         long maxDelay = 1;
@@ -108,10 +124,26 @@ public final class ModelFleet {
             pops[p] = new Pop(p, c);
             maxTimeout = Math.max(maxTimeout, c.timeout().toNanos());
             maxDelay = Math.max(maxDelay, Math.max(c.thinkTime().toNanos(), c.retryDelay().toNanos()));
+            // the longest backed-off retry delay, within the most steps a delay may span
+            double backedOff = c.retryDelay().toNanos() * Math.pow(c.policy().retryBackoff(), Math.max(0, c.retries() - 1));
+            maxDelay = Math.max(maxDelay, (long) Math.min(backedOff, (double) FleetSpec.MAX_DELAY_STEPS * stepNs));
+        }
+        if (spec.background().isPresent()) {
+            FleetSpec.Background b = spec.background().get();
+            FleetSpec.Clients own = new FleetSpec.Clients("background", 1, 0, Duration.ZERO, Duration.ZERO, spec.duration(),
+                    b.serviceMin(), b.serviceMax(), Duration.ofMillis(Math.max(1, maxTimeout / 1_000_000)), 0, Duration.ZERO, false, 0,
+                    false, 0);
+            background = new Pop(-1, own);
+            background.background = true;
+            backgroundRate = b.ratePerReplica(spec.replica().workers());
+        } else {
+            background = null;
+            backgroundRate = 0;
         }
         timeouts = new Wheel<>(maxTimeout / stepNs + 3);
         sends = new Wheel<>(maxDelay / stepNs + 3);
         rec = new Recorder(n, desired, spec.duration().toNanos() / 1e9);
+        rec.routing(routing.describe());
     }
 
     /**
@@ -212,7 +244,7 @@ public final class ModelFleet {
             for (Cohort c : due) {
                 if (c.n > 0 && !c.abandoned) {
                     c.abandoned = true;
-                    failedOn(reps[c.replica], c.pop, c.n, c.attempt);
+                    failedOn(reps[c.replica], c.pop, c.n, c.attempt, FleetSpec.Failure.TIMEOUT);
                     Pop p = c.pop;
                     if (p.conn != null) {
                         // a client that timed out closes its kept connection and reconnects through the Service
@@ -237,8 +269,13 @@ public final class ModelFleet {
                 if (p.c.rate() <= 0 || t < p.from || t >= p.until) {
                     continue;
                 }
-                if (p.conn == null) {
-                    arrive(p, now);
+                if (p.conn == null || routing.perRequest()) {
+                    // a new connection per request, or an ingress that balances each request over its own connections
+                    if (plainRandom) {
+                        arrive(p, now);
+                    } else {
+                        send(p, -1, 0, poisson(p.c.rate() * dt), 1);
+                    }
                     continue;
                 }
                 connect(p);
@@ -251,7 +288,7 @@ public final class ModelFleet {
                             if (reps[i].state == UP) {
                                 reps[i].enqueue(p, a, 1);
                             } else {
-                                failedOn(reps[i], p, a, 1);
+                                failedOn(reps[i], p, a, 1, FleetSpec.Failure.REFUSED);
                             }
                         }
                     }
@@ -264,7 +301,7 @@ public final class ModelFleet {
                         if (endpointCount == 0) {
                             rec.noEndpoint(now, a);
                         }
-                        attemptFailed(p, a, 1);
+                        attemptFailed(p, a, 1, FleetSpec.Failure.REFUSED);
                     }
                 }
             }
@@ -275,6 +312,18 @@ public final class ModelFleet {
                 Rep r = reps[i];
                 if (r.state == UP && !r.kubeletReady && r.busy < spec.replica().workers()) {
                     r.routine += (spec.replica().workers() - r.busy) * dt / (pops[0].c.meanServiceSeconds() * r.warmup());
+                }
+            }
+        }
+        // the pods' own traffic: Poisson per replica that is up, straight onto its pool (it is not routed)
+        if (background != null) {
+            double lambda = backgroundRate * dt;
+            for (Rep r : reps) {
+                if (r.state == UP && !r.deleted) {
+                    int a = poisson(lambda);
+                    if (a > 0) {
+                        r.enqueue(background, a, 1);
+                    }
                 }
             }
         }
@@ -299,7 +348,7 @@ public final class ModelFleet {
             if (a > 0) {
                 rec.attempts(now, a);
                 rec.noEndpoint(now, a);
-                attemptFailed(p, a, 1); // refused: no endpoint
+                attemptFailed(p, a, 1, FleetSpec.Failure.REFUSED); // refused: no endpoint
             }
             return;
         }
@@ -322,7 +371,7 @@ public final class ModelFleet {
                 if (r.state == UP) {
                     r.enqueue(p, a, 1);
                 } else {
-                    failedOn(r, p, a, 1);
+                    failedOn(r, p, a, 1, FleetSpec.Failure.REFUSED);
                 }
             }
         }
@@ -342,8 +391,11 @@ public final class ModelFleet {
             }
             p.sent += count;
         }
+        if (count <= 0) {
+            return;
+        }
         rec.attempts(now(), count);
-        if (pin >= 0) {
+        if (pin >= 0 && !routing.perRequest()) {
             Rep r = reps[pin];
             if (r.epoch == epoch && r.state == UP) {
                 r.enqueue(p, count, attempt);
@@ -353,10 +405,14 @@ public final class ModelFleet {
         }
         if (endpointCount == 0) {
             rec.noEndpoint(now(), count);
-            attemptFailed(p, count, attempt); // refused: no endpoint
+            attemptFailed(p, count, attempt, FleetSpec.Failure.REFUSED); // refused: no endpoint
             return;
         }
-        int k = distribute(count);
+        int k = p.h2Pod != null && !routing.perRequest() ? multiplex(p, count) : distribute(p, count);
+        if (k < 0) {
+            attemptFailed(p, count, attempt, FleetSpec.Failure.TIMEOUT); // internalTrafficPolicy Local, none on the client's node: dropped, so a connect timeout
+            return;
+        }
         for (int q = 0; q < k; q++) {
             int j = touched[q];
             int x = split[j];
@@ -365,7 +421,7 @@ public final class ModelFleet {
             if (r.state == UP) {
                 r.enqueue(p, x, attempt);
             } else {
-                failedOn(r, p, x, attempt); // an endpoint not yet removed: refused
+                failedOn(r, p, x, attempt, FleetSpec.Failure.REFUSED); // an endpoint not yet removed: refused
             }
         }
     }
@@ -375,12 +431,27 @@ public final class ModelFleet {
      * iptables mode): afterwards {@code touched[0..k)} are the chosen replicas and {@code split[j]}
      * their shares, which the caller resets to 0.
      *
-     * @return k; 0 when there is no endpoint
+     * @return k; 0 when there is no endpoint; -1 when node-local routing finds none on the client's node
      */
-    private int distribute(int count) {
+    private int distribute(Pop p, int count) {
         int k = 0;
         if (endpointCount == 0) {
             return 0;
+        }
+        if (!plainRandom) {
+            for (int q = 0; q < count; q++) {
+                int j = route(p, p.key());
+                if (j < 0) {
+                    for (int i = 0; i < k; i++) {
+                        split[touched[i]] = 0;
+                    }
+                    return -1;
+                }
+                if (split[j]++ == 0) {
+                    touched[k++] = j;
+                }
+            }
+            return k;
         }
         if (count <= 4 * endpointCount) {
             for (int q = 0; q < count; q++) {
@@ -409,7 +480,7 @@ public final class ModelFleet {
         if (p.unpinned == 0 || endpointCount == 0) {
             return;
         }
-        int k = distribute(p.unpinned);
+        int k = distribute(p, p.unpinned);
         for (int q = 0; q < k; q++) {
             int j = touched[q];
             if (reps[j].state == UP) {
@@ -418,6 +489,65 @@ public final class ModelFleet {
             }
             split[j] = 0;
         }
+    }
+
+    /**
+     * One pick of the routing layer for a connection (kube-proxy) or request (ingress) of population
+     * {@code p} with key {@code key}: the node policy narrows the endpoints, then the balancer picks.
+     *
+     * @return the pod, or -1 when internalTrafficPolicy Local finds no endpoint on the client's node
+     */
+    private int route(Pop p, int key) {
+        Balancer.Candidates c = all;
+        all.n = endpointCount;
+        int node = p.c.policy().node();
+        if (node >= 0 && routing.trafficPolicy() != Routing.TrafficPolicy.CLUSTER) {
+            int m = 0;
+            for (int e = 0; e < endpointCount; e++) {
+                if (endpoints[e] % desired % routing.nodes() == node) {
+                    local.ids[m++] = endpoints[e];
+                }
+            }
+            local.n = m;
+            if (m > 0) {
+                c = local;
+            } else if (routing.trafficPolicy() == Routing.TrafficPolicy.LOCAL) {
+                return -1;
+            }
+        }
+        int j = balancer.pick(c, key, load, now());
+        if (key != Balancer.NO_KEY && key < Recorder.KEYS_FOLLOWED && p.index >= 0) {
+            rec.holds(p.index, p.c.name(), key, j, now());
+        }
+        return j;
+    }
+
+    /**
+     * HTTP/2 through kube-proxy: {@code count} requests of {@code p} go out over its few kept
+     * connections in turn; a connection whose pod's process ended is opened again through the Service.
+     * Fills {@code touched}/{@code split} as {@link #distribute} does.
+     */
+    private int multiplex(Pop p, int count) {
+        int k = 0;
+        for (int q = 0; q < count; q++) {
+            int slot = p.h2Next++ % p.h2Pod.length;
+            int j = p.h2Pod[slot];
+            if (j < 0 || reps[j].epoch != p.h2Epoch[slot] || reps[j].state != UP) {
+                j = route(p, p.key());
+                if (j < 0) {
+                    for (int i = 0; i < k; i++) {
+                        split[touched[i]] = 0;
+                    }
+                    return -1;
+                }
+                p.h2Pod[slot] = j;
+                p.h2Epoch[slot] = reps[j].epoch;
+            }
+            if (split[j]++ == 0) {
+                touched[k++] = j;
+            }
+        }
+        return k;
     }
 
     /** The process on replica {@code i} ended: its kept connections close and will reconnect. */
@@ -431,17 +561,25 @@ public final class ModelFleet {
     }
 
     /** Attempts failed on replica {@code r} (counted for its version in a rollout), then as {@link #attemptFailed}. */
-    private void failedOn(Rep r, Pop p, int count, int attempt) {
+    private void failedOn(Rep r, Pop p, int count, int attempt, FleetSpec.Failure why) {
+        if (p.background) {
+            return; // the pods' own traffic is in no client figure
+        }
         if (rollout != null) {
             rec.versionFailed(r.version, now(), count);
         }
-        attemptFailed(p, count, attempt);
+        attemptFailed(p, count, attempt, why);
     }
 
-    /** One failed attempt (timeout, refused, reset, error): retry or give up. */
-    private void attemptFailed(Pop p, int count, int attempt) {
-        if (attempt <= p.c.retries()) {
-            sends.add(stepNo + Math.max(1, p.retrySteps), new Send(p, -1, 0, count, attempt + 1));
+    /** One failed attempt (timeout, refused, reset, error): retry (when the client retries on {@code why}) or give up. */
+    private void attemptFailed(Pop p, int count, int attempt, FleetSpec.Failure why) {
+        if (p.background) {
+            return;
+        }
+        if (attempt <= p.c.retries() && p.c.policy().retryOn().contains(why)) {
+            double backoff = p.c.policy().retryBackoff();
+            long delay = backoff == 1 ? p.retrySteps : Math.round(p.retrySteps * Math.pow(backoff, attempt - 1));
+            sends.add(stepNo + Math.max(1, Math.min(delay, sends.size() - 2)), new Send(p, -1, 0, count, attempt + 1));
             return;
         }
         rec.failed(now(), count);
@@ -451,6 +589,10 @@ public final class ModelFleet {
     }
 
     private void succeeded(Pop p, int count, double latency, Rep r) {
+        if (p.background) {
+            return;
+        }
+        balancer.answered(r.index, latency, now());
         rec.ok(now(), count, latency);
         r.served += count;
         if (rollout != null) {
@@ -589,6 +731,16 @@ public final class ModelFleet {
         final int[] conn; // open loop with kept connections: connections per replica
         int unpinned;
         long sent; // closed loop with a total: first attempts sent so far
+        boolean background; // the pods' own traffic: not routed, not counted, not retried
+        final int[] h2Pod; // HTTP/2 through kube-proxy: each kept connection's pod (-1: none yet), and its process
+        final int[] h2Epoch;
+        int h2Next;
+
+        /** @return the key of a new connection: {@link Balancer#NO_KEY}, or one of the population's keys */
+        int key() {
+            int k = c.policy().keys();
+            return k == 0 ? Balancer.NO_KEY : k == 1 ? 0 : rnd.nextInt(k);
+        }
         private double cdfLambda = -1;
         private double[] cdfTable;
 
@@ -613,8 +765,13 @@ public final class ModelFleet {
         }
 
         Pop(int index, FleetSpec.Clients c) {
-            this.conn = c.connections() > 0 ? new int[reps.length] : null;
-            this.unpinned = c.connections();
+            this.conn = c.connections() > 0 && !c.policy().http2() ? new int[reps.length] : null;
+            this.h2Pod = c.policy().http2() ? new int[Math.max(1, c.connections())] : null;
+            this.h2Epoch = h2Pod == null ? null : new int[h2Pod.length];
+            if (h2Pod != null) {
+                java.util.Arrays.fill(h2Pod, -1);
+            }
+            this.unpinned = conn == null ? 0 : c.connections();
             this.index = index;
             this.c = c;
             this.serviceLow = c.serviceMin().toNanos() / 1e9;
@@ -684,6 +841,10 @@ public final class ModelFleet {
         @SuppressWarnings("unchecked")
         Wheel(long size) {
             slots = new ArrayList[(int) Math.min(Integer.MAX_VALUE - 8, size)];
+        }
+
+        int size() {
+            return slots.length;
         }
 
         void add(long step, T item) {
@@ -882,7 +1043,7 @@ public final class ModelFleet {
         private void fail(Cohort c) {
             if (c.n > 0 && !c.abandoned) {
                 c.abandoned = true;
-                failedOn(this, c.pop, c.n, c.attempt);
+                failedOn(this, c.pop, c.n, c.attempt, FleetSpec.Failure.RESET);
             }
             c.n = 0;
             c.waiting = 0;
@@ -894,7 +1055,7 @@ public final class ModelFleet {
                     + Math.max(0, m.workers() - busy);
             int accepted = (int) Math.max(0, Math.min(count, room));
             if (accepted < count) {
-                failedOn(this, p, count - accepted, attempt); // queue full: rejected at once
+                failedOn(this, p, count - accepted, attempt, FleetSpec.Failure.ERROR_5XX); // queue full: rejected at once
             }
             if (accepted == 0) {
                 return;
@@ -907,7 +1068,7 @@ public final class ModelFleet {
                 double hi = error ? lo : p.serviceHigh * warmup();
                 if (hi <= dt) {
                     if (error) {
-                        failedOn(this, p, accepted, attempt);
+                        failedOn(this, p, accepted, attempt, FleetSpec.Failure.ERROR_5XX);
                     } else if (accepted == 1) {
                         succeeded(p, 1, lo + rnd.nextDouble() * (hi - lo), this);
                     } else {
@@ -940,8 +1101,10 @@ public final class ModelFleet {
             // which die() handles: it needs no timeout entry
             boolean startsNow = size == 1 && busy + accepted <= m.workers();
             inSystem += accepted;
+            rec.inFlight(index, inSystem);
             waitingWork += accepted * c.meanService();
-            if (!startsNow || c.serviceHigh >= p.c.timeout().toNanos() / 1e9) {
+            // the pods' own traffic has no client that gives up: no timeout entry
+            if (!p.background && (!startsNow || c.serviceHigh >= p.c.timeout().toNanos() / 1e9)) {
                 timeouts.add(stepNo + p.timeoutSteps, c);
             }
         }
@@ -963,7 +1126,7 @@ public final class ModelFleet {
                 inSystem -= k;
                 if (!c.abandoned) {
                     if (c.error) {
-                        failedOn(this, c.pop, k, c.attempt);
+                        failedOn(this, c.pop, k, c.attempt, FleetSpec.Failure.ERROR_5XX);
                     } else {
                         succeeded(c.pop, k, e - c.arrival, this);
                     }

@@ -51,6 +51,13 @@ final class Recorder {
     private final long[] versionFailed = new long[2];
     private final double[] versionLatencySum = new double[2];
     private final long[][] versionHist = new long[2][BINS];
+    // routing: what balanced, the followed keys' holders, peak in-flight per lane
+    /** Affinity keys followed per population (their holders over time are reported). */
+    static final int KEYS_FOLLOWED = 16;
+    private String routing = "";
+    private final java.util.Map<String, Integer> holder = new java.util.HashMap<>();
+    private final List<Object[]> holds = new ArrayList<>();
+    private final long[] peakInFlight;
 
     Recorder(int replicas, double durationSeconds) {
         this(replicas, replicas, durationSeconds);
@@ -84,6 +91,7 @@ final class Recorder {
         backOffSince = new double[replicas];
         backOffSeconds = new double[replicas];
         java.util.Arrays.fill(backOffSince, Double.NaN);
+        peakInFlight = new long[replicas];
         bornAt = new double[replicas];
         goneAt = new double[replicas];
         version = new String[replicas];
@@ -95,6 +103,27 @@ final class Recorder {
             kills.add(new ArrayList<>(2));
             starts.add(new ArrayList<>(2));
             readySince[i] = Double.NaN;
+        }
+    }
+
+    /** @param r how traffic reaches the pods, for reports */
+    void routing(String r) {
+        routing = r;
+    }
+
+    /** Key {@code key} of population {@code pop} was routed to {@code replica} at {@code now}; recorded when its holder changes. */
+    void holds(int pop, String name, int key, int replica, double now) {
+        String id = pop + "/" + key;
+        Integer was = holder.put(id, replica);
+        if (was == null || was != replica) {
+            holds.add(new Object[] {name, key, now, replica});
+        }
+    }
+
+    /** Replica {@code replica} holds {@code n} requests now (waiting and in service). */
+    void inFlight(int replica, long n) {
+        if (n > peakInFlight[replica]) {
+            peakInFlight[replica] = n;
         }
     }
 
@@ -332,6 +361,7 @@ final class Recorder {
         int restartsTotal = 0;
         int killsTotal = 0;
         int restarted = 0;
+        int podsKilled = 0;
         double backOffTotal = 0;
         double notReadyTotal = 0;
         for (int i = 0; i < replicas; i++) {
@@ -363,9 +393,12 @@ final class Recorder {
             backOffTotal += backOffSeconds[i];
             notReadyTotal += notReady;
             lanes.add(new FleetResult.Lane(i, restarts[i], k.size(), iv, k, st, round(backOffSeconds[i]), round(notReady),
-                    version[i], List.of()));
+                    version[i], List.of(), peakInFlight[i]));
             restartsTotal += restarts[i];
             killsTotal += k.size();
+            if (!k.isEmpty()) {
+                podsKilled++;
+            }
             if (restarts[i] > 0) {
                 restarted++;
             }
@@ -374,14 +407,19 @@ final class Recorder {
         FleetResult.Totals totals = new FleetResult.Totals(restartsTotal, killsTotal, restarted, round(zeroEndpointSeconds),
                 minEndpointsTotal == Integer.MAX_VALUE ? 0 : minEndpointsTotal, requests, failedTotal, attemptsTotal,
                 round(okTotal == 0 ? 0 : 1000 * latencySum / okTotal), round(quantile(totalHist, okTotal, 0.99)), round(backOffTotal),
-                round(notReadyTotal), noEndpointTotal, minReadyTotal == Integer.MAX_VALUE ? 0 : Math.max(0, desired - minReadyTotal));
+                round(notReadyTotal), noEndpointTotal, minReadyTotal == Integer.MAX_VALUE ? 0 : Math.max(0, desired - minReadyTotal),
+                podsKilled);
+        List<FleetResult.Hold> held = new ArrayList<>(holds.size());
+        for (Object[] h : holds) {
+            held.add(new FleetResult.Hold((String) h[0], (Integer) h[1], round((Double) h[2] - base), (Integer) h[3]));
+        }
         List<FleetResult.Check> checks = new ArrayList<>();
         for (FleetExpectation e : expectations) {
             double actual = e.actual(totals, rollout);
             checks.add(new FleetResult.Check(e.text(), actual, e.holds(actual)));
         }
         return new FleetResult(engine, label, desired, duration, round(Double.isNaN(t0) ? now : t0), totals, series, lanes, checks,
-                rollout);
+                rollout, routing, held);
     }
 
     static double round(double v) {

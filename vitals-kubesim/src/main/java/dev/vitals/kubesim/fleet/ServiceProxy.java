@@ -19,7 +19,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The live engine's Service: one TCP listener on loopback that sends each new connection to a
- * Ready endpoint chosen at random (kube-proxy, iptables mode). Connections already open to an
+ * Ready endpoint picked by kube-proxy's rule ({@link Routing}, the same {@link Balancer} the model
+ * engine uses: iptables random by default, IPVS rr/lc/sh, {@code sessionAffinity: ClientIP} keyed
+ * by the client's source address). Connections already open to an
  * endpoint that leaves stay open; they end when either side closes. While no endpoint is Ready
  * the listener is closed, so new connections are refused, and it is opened again on the same
  * port when one is. Thread-safe. Threads: {@code vitals-fleet-service-accept} and
@@ -29,6 +31,10 @@ final class ServiceProxy implements AutoCloseable {
     private final int port;
     private final Set<Integer> endpoints = ConcurrentHashMap.newKeySet();
     private final SplittableRandom rnd = new SplittableRandom();
+    private final Balancer balancer; // used on the acceptor thread only
+    private final boolean keyBySource;
+    private final java.util.Map<Integer, AtomicInteger> active = new ConcurrentHashMap<>(); // open connections per endpoint (IPVS lc)
+    private volatile Router router = (key, endpointPort) -> { };
     private final AtomicInteger threads = new AtomicInteger();
     private final ExecutorService pumps = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "vitals-fleet-service-" + threads.incrementAndGet());
@@ -53,6 +59,20 @@ final class ServiceProxy implements AutoCloseable {
         void answered(int endpointPort, boolean ok, double seconds);
     }
 
+    /** Told which endpoint each keyed connection was sent to; called on the acceptor thread. */
+    interface Router {
+        /**
+         * @param key the connection's key (its source address as an int)
+         * @param endpointPort the endpoint it went to
+         */
+        void routed(int key, int endpointPort);
+    }
+
+    /** @param r told about each keyed connection's endpoint from now on (the last one set wins) */
+    void onRoute(Router r) {
+        router = java.util.Objects.requireNonNull(r, "r");
+    }
+
     /** @param o told about each relayed connection from now on (the last one set wins) */
     void observe(Observer o) {
         observer = java.util.Objects.requireNonNull(o, "o");
@@ -63,6 +83,25 @@ final class ServiceProxy implements AutoCloseable {
      * @throws IOException when the port is in use
      */
     ServiceProxy(int port) throws IOException {
+        this(port, Routing.DEFAULT, false);
+    }
+
+    /**
+     * @param port the port to listen on, 0 for a free one
+     * @param routing kube-proxy's mode and affinity (node policies need nodes, which loopback has one of)
+     * @param keyBySource true: a connection's affinity key is its source address (all loopback clients
+     *        share 127.0.0.1: one key, a script behind one NAT); false: each connection is its own key
+     * @throws IOException when the port is in use
+     * @throws IllegalArgumentException for an ingress's routing (per request: the live Service relays bytes, it
+     *         does not parse HTTP)
+     */
+    ServiceProxy(int port, Routing routing, boolean keyBySource) throws IOException {
+        if (routing.layer() != Routing.Layer.KUBE_PROXY) {
+            throw new IllegalArgumentException("the live engine's Service is kube-proxy's (a pick per connection); an ingress's "
+                    + "per-request balancing runs on the model engine");
+        }
+        this.balancer = Balancer.of(routing, 0, rnd);
+        this.keyBySource = keyBySource;
         ServerSocket s = bind(port);
         this.port = s.getLocalPort();
         s.close(); // no endpoint yet: refused until one is Ready
@@ -153,7 +192,17 @@ final class ServiceProxy implements AutoCloseable {
                 reset(client);
                 continue;
             }
-            int target = now.get(rnd.nextInt(now.size()));
+            int[] ids = new int[now.size()];
+            for (int i = 0; i < ids.length; i++) {
+                ids[i] = now.get(i);
+            }
+            java.util.Arrays.sort(ids); // the set's order is arbitrary; the rules see the endpoints in port order
+            int key = keyBySource ? java.nio.ByteBuffer.wrap(client.getInetAddress().getAddress(), 0, 4).getInt() : Balancer.NO_KEY;
+            int target = balancer.pick(new Balancer.Candidates(ids, ids.length), key,
+                    p -> { AtomicInteger a = active.get(p); return a == null ? 0 : a.get(); }, System.nanoTime() / 1e9);
+            if (key != Balancer.NO_KEY) {
+                router.routed(key, target);
+            }
             long accepted = System.nanoTime();
             try {
                 pumps.execute(() -> connect(client, target, accepted));
@@ -176,6 +225,7 @@ final class ServiceProxy implements AutoCloseable {
         }
         open.add(client);
         open.add(upstream);
+        active.computeIfAbsent(target, p -> new AtomicInteger()).incrementAndGet();
         try {
             pumps.execute(() -> pump(client, upstream, -1, 0));
         } catch (java.util.concurrent.RejectedExecutionException closing) {
@@ -208,6 +258,9 @@ final class ServiceProxy implements AutoCloseable {
         } finally {
             if (!told) {
                 observer.answered(target, false, (System.nanoTime() - accepted) / 1e9);
+            }
+            if (target >= 0) {
+                active.get(target).decrementAndGet();
             }
             close(from);
             close(to);

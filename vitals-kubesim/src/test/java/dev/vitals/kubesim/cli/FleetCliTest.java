@@ -87,7 +87,7 @@ class FleetCliTest {
         err.getBuffer().setLength(0);
         Files.writeString(m, MODEL.replace("EXPECT", "'restarts == 0'").replace("replica: {workers: 40, startTime: 3s}", "replica: {startTime: 3s}"));
         assertThat(run("fleet", m.toString())).isEqualTo(2);
-        assertThat(err.toString().strip()).isEqualTo("error: " + m + ": replica.workers: missing");
+        assertThat(err.toString().strip()).isEqualTo("error: " + m + ":3: replica.workers: missing"); // the line of replica:
         err.getBuffer().setLength(0);
         assertThat(run("fleet")).isEqualTo(2);
         assertThat(err.toString().strip()).startsWith("error: fleet: give a model FILE");
@@ -309,8 +309,17 @@ class FleetCliTest {
     void theMainJobRunsTheSeedLoadAndPrintsTheWriteUpBesideTheModel() {
         int code = run("replay", "incident", "--replicas", "12", "--runs", "2");
         assertThat(code).as(out + "\n" + err).isZero();
+        // row 1: the load as written, spread per connection, kills nothing; row 2: the same load pinned by ClientIP kills a
+        // pod; row 2b: the pinned script kept in flight moves the hot spot from pod to pod; row 3: Vitals kills nothing
         assertThat(out.toString()).contains("53 exports over 50 kept connections")
-                .contains("incident write-up: 11 pods killed, 31 restarts in six minutes; the model (naive, 12 replicas): 0 kills, 0 restarts")
+                .contains("the write-up: 11 pods killed, 31 restarts in six minutes")
+                .contains("  1. as written, kube-proxy iptables, naive:\n     kills 0, pods killed 0, restarts 0, 0 s without endpoints")
+                .contains("  2. the same 53 exports from one source address, kube-proxy iptables, sessionAffinity ClientIP (10800 s)")
+                .contains("[PASS] incident-pinned naive: pods killed >= 1 (2 of 2 runs; actual 1)")
+                .contains("[PASS] incident-pinned-sustained naive: pods killed >= 2 (2 of 2 runs")
+                .contains("key 0 of 'finance script (53 exports, 50 connections, one source address)' held by r")
+                .contains("incident-pinned vitals: kills 0, pods killed 0, restarts 0")
+                .contains("incident-pinned-sustained vitals: kills 0, pods killed 0, restarts 0")
                 .contains("[PASS] incident vitals: restarts == 0 (2 of 2 runs; actual 0)");
     }
 

@@ -41,4 +41,27 @@ class FleetReportTest {
         assertThat(text).startsWith("c21 (model engine): 3 replicas, 180 s after a ")
                 .contains("seconds with zero endpoints").contains("[PASS] zero-endpoint seconds >= 20");
     }
+
+    @Test
+    void reportsFollowThePinnedBurstFromPodToPod() throws Exception {
+        FleetResult r = new ModelFleet(FleetScenarios.spec("incident-pinned-sustained", 12, FleetScenarios.Wiring.NAIVE), "hot").run();
+        List<FleetResult.Hold> holds = r.holds();
+        assertThat(holds.size()).isGreaterThanOrEqualTo(3);
+        String text = FleetReport.text(r);
+        assertThat(text).contains("routing: kube-proxy iptables, sessionAffinity ClientIP (10800 s)")
+                .contains("kills " + r.totals().kills() + " (" + r.totals().podsKilled() + " distinct pods)")
+                .contains("key 0 of 'finance script (50 exports kept in flight, one source address)' held by r" + holds.get(0).replica()
+                        + " from 2.0 s, then r" + holds.get(1).replica() + " from ")
+                .contains("peak in flight (requests waiting or in service): r");
+        JsonNode run = new ObjectMapper().readTree(FleetReport.json(List.of(r), List.of("hot"), List.of("naive"))).get("runs").get(0);
+        assertThat(run.get("podsKilled").asInt()).isEqualTo(r.totals().podsKilled()).isGreaterThanOrEqualTo(2);
+        assertThat(run.get("holds")).hasSize(holds.size());
+        assertThat(run.get("holds").get(1).get("replica").asInt()).isEqualTo(holds.get(1).replica());
+        long peak = r.lanes().get(holds.get(0).replica()).peakInFlight();
+        assertThat(run.get("lanes").get(holds.get(0).replica()).get("peakInFlight").asLong()).isEqualTo(peak).isGreaterThan(50);
+        // the lanes draw the holder: one orange bar per stretch of the key on a pod (within the run)
+        String html = FleetReport.html("hot", List.of(r));
+        int bars = html.split("fill='#f29900'", -1).length - 1;
+        assertThat(bars).isEqualTo(holds.size());
+    }
 }

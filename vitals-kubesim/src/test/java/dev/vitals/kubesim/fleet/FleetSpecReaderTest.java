@@ -79,22 +79,22 @@ class FleetSpecReaderTest {
 
     static Stream<Arguments> badInputs() {
         return Stream.of(
-            Arguments.of("replicas: 12", "replicas: 0", "f.yaml: replicas: must be 1-5000, was 0"),
-            Arguments.of("replicas: 12", "replicas: many", "f.yaml: replicas: must be a whole number, was 'many'"),
-            Arguments.of("duration: 10m", "duration: soon", "f.yaml: duration: not a duration: 'soon' (use e.g. 500ms, 2s, 1.5s, 1m)"),
-            Arguments.of("duration: 10m\n", "\n", "f.yaml: duration: missing"),
-            Arguments.of("workers: 40, ", "workrs: 40, ", "f.yaml: replica.workrs: unknown field (known here: workers, startTime, stopTime, queueLimit, probeServiceTime, warmupFactor, warmupTime)"),
-            Arguments.of("server: app-pool", "server: pool", "f.yaml: probes.server: must be app-pool or isolated, was 'pool'"),
-            Arguments.of("timeoutSeconds: 3,", "timeoutSeconds: -3,", "f.yaml: probes.liveness.timeoutSeconds: must be 0-2147483647, was -3"),
-            Arguments.of("dependency: critical", "dependency: maybe", "f.yaml: probes.readiness.dependency: must be none, critical or non-critical, was 'maybe'"),
-            Arguments.of("concurrency: 100,", "concurrency: 100, rate: 5,", "f.yaml: clients[0]: give exactly one of rate (open loop, per second) or concurrency (closed loop)"),
-            Arguments.of("timeout: 60s,", "retries: 1,", "f.yaml: clients[0].timeout: missing"),
-            Arguments.of("kill: 3", "kill: 12", "f.yaml: actions[0].kill: must be 0-11, was 12"),
-            Arguments.of("'restarts == 0'", "'restarts maybe'", "f.yaml: expect: expectation 'restarts maybe' not understood: use e.g. 'endpoints > 0 always', 'restarts == 0', 'kills <= 3', 'client errors < 1%', 'zero-endpoint seconds < 5', "
+            Arguments.of("replicas: 12", "replicas: 0", "f.yaml:1: replicas: must be 1-5000, was 0"),
+            Arguments.of("replicas: 12", "replicas: many", "f.yaml:1: replicas: must be a whole number, was 'many'"),
+            Arguments.of("duration: 10m", "duration: soon", "f.yaml:2: duration: not a duration: 'soon' (use e.g. 500ms, 2s, 1.5s, 1m)"),
+            Arguments.of("duration: 10m\n", "\n", "f.yaml:1: duration: missing"),
+            Arguments.of("workers: 40, ", "workrs: 40, ", "f.yaml:4: replica.workrs: unknown field (known here: workers, startTime, stopTime, queueLimit, probeServiceTime, warmupFactor, warmupTime)"),
+            Arguments.of("server: app-pool", "server: pool", "f.yaml:6: probes.server: must be app-pool or isolated, was 'pool'"),
+            Arguments.of("timeoutSeconds: 3,", "timeoutSeconds: -3,", "f.yaml:8: probes.liveness.timeoutSeconds: must be 0-2147483647, was -3"),
+            Arguments.of("dependency: critical", "dependency: maybe", "f.yaml:9: probes.readiness.dependency: must be none, critical or non-critical, was 'maybe'"),
+            Arguments.of("concurrency: 100,", "concurrency: 100, rate: 5,", "f.yaml:13: clients[0]: give exactly one of rate (open loop, per second) or concurrency (closed loop)"),
+            Arguments.of("timeout: 60s,", "retries: 1,", "f.yaml:13: clients[0].timeout: missing"),
+            Arguments.of("kill: 3", "kill: 12", "f.yaml:15: actions[0].kill: must be 0-11, was 12"),
+            Arguments.of("'restarts == 0'", "'restarts maybe'", "f.yaml: expect: expectation 'restarts maybe' not understood: use e.g. 'endpoints > 0 always', 'restarts == 0', 'kills <= 3', 'pods killed >= 2', 'client errors < 1%', 'zero-endpoint seconds < 5', "
                     + "'crashloop seconds < 60', 'not-ready seconds < 120', 'no-endpoint requests == 0', 'max down <= 1', 'rollout stalled == 0', 'new version errors < 1%', optionally followed by 'in 80% of runs'"),
             Arguments.of("max: 12s", "max: 1s", "f.yaml: clients 'exports': serviceTime max must be at least min, was PT1S < PT4S"),
             Arguments.of("retries: 2,", "retries: 2, total: 5,", "f.yaml: clients 'users': total is for closed loop (concurrency)"),
-            Arguments.of("persistent: true}", "persistent: true, total: 0}", "f.yaml: clients[0].total: must be 1-1000000000, was 0"));
+            Arguments.of("persistent: true}", "persistent: true, total: 0}", "f.yaml:13: clients[0].total: must be 1-1000000000, was 0"));
     }
 
     @ParameterizedTest

@@ -157,12 +157,12 @@ class RolloutTest {
             Arguments.of("{at: 10s, strategy: {maxSurge: lots}}", "r.yaml: rollout.maxSurge must be a count (1) or a percentage (25%), was 'lots'"),
             Arguments.of("{at: 10s, strategy: {maxUnavailable: 150%}}", "r.yaml: rollout.maxUnavailable must be at most 100%, was '150%'"),
             Arguments.of("{at: 10s, warmup: {factor: 3, period: 30s, requests: 100}}",
-                    "r.yaml: rollout.warmup: give exactly one of period (e.g. 30s) or requests (e.g. 2000)"),
-            Arguments.of("{at: 10s, readiness: later}", "r.yaml: rollout.readiness: must be port-open or warmed, was 'later'"),
+                    "r.yaml:11: rollout.warmup: give exactly one of period (e.g. 30s) or requests (e.g. 2000)"),
+            Arguments.of("{at: 10s, readiness: later}", "r.yaml:11: rollout.readiness: must be port-open or warmed, was 'later'"),
             Arguments.of("{at: 10s, minReadySeconds: 30, progressDeadlineSeconds: 30}",
                     "r.yaml: rollout.progressDeadlineSeconds (30) must be greater than minReadySeconds (30)"),
-            Arguments.of("{strategy: {maxSurge: 1}}", "r.yaml: rollout.at"),
-            Arguments.of("{at: 10s, surge: 1}", "r.yaml: rollout.surge"));
+            Arguments.of("{strategy: {maxSurge: 1}}", "r.yaml:11: rollout.at"),
+            Arguments.of("{at: 10s, surge: 1}", "r.yaml:11: rollout.surge"));
     }
 
     @ParameterizedTest

@@ -31,7 +31,7 @@ class ReplayLiveCommandTest {
         "replay rollout --live --runs 5 | error: --runs is for the model engine; with --live each wiring runs once",
         "replay rollout --live --replicas 65 | error: --replicas must be 1-64 with --live, was 65",
         "replay rollout --live --replicas 0 | error: --replicas must be 1-64 with --live, was 0",
-        "replay rollot --live | error: unknown fleet scenario 'rollot': with --replicas, expected one of incident, incident-stress, "
+        "replay rollot --live | error: unknown fleet scenario 'rollot': with --replicas, expected one of incident, incident-pinned, incident-pinned-sustained, incident-stress, "
             + "shared-dependency, rebalance, rollout, all",
     })
     void whatTheLiveEngineCannotHonourIsOneLine(String args, String message) {
