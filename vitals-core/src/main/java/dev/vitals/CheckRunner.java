@@ -46,6 +46,9 @@ final class CheckRunner {
     private final long timeoutNanos;
     private final long maxAgeNanos;
     private final long ttlNanos;
+    private final HealthCheck blocking; // the check's blocking form, or null (then asyncCheck is present)
+    private final String[] groups; // the check's groups, for the registry's change callback (no iterator per result)
+    private final boolean inStartup;
 
     private volatile Sample latest;
 
@@ -70,10 +73,23 @@ final class CheckRunner {
         this.timeoutNanos = check.timeout().toNanos();
         this.maxAgeNanos = check.maxAge().toNanos();
         this.ttlNanos = check.ttl().toNanos();
+        this.blocking = check.blockingCheck().orElse(null);
+        this.groups = check.groups().toArray(new String[0]);
+        this.inStartup = check.groups().contains(Groups.STARTUP);
     }
 
     Check check() {
         return check;
+    }
+
+    /** @return the check's groups (do not modify) */
+    String[] groups() {
+        return groups;
+    }
+
+    /** @return whether the check is in the startup group */
+    boolean inStartup() {
+        return inStartup;
     }
 
     Sample latest() {
@@ -238,14 +254,14 @@ final class CheckRunner {
      * it gets its own name back when the check returns.
      */
     private void run(InFlight f) {
-        if (check.blockingCheck().isPresent()) {
+        if (blocking != null) {
             Thread t = Thread.currentThread();
             if (!check.inline()) { // an inline check runs on the scheduler thread, which is never renamed
                 f.thread = t;
             }
             Health h;
             try {
-                h = check.blockingCheck().get().check();
+                h = blocking.check();
             } catch (InterruptedException e) {
                 t.interrupt();
                 h = Health.down(e);

@@ -340,7 +340,7 @@ public final class HealthRegistry implements AutoCloseable {
         /** The report from what has arrived; an execution still running reads as its runner says. */
         Report assemble() {
             long now = clock.monotonicTime();
-            Map<String, Health> m = new LinkedHashMap<>();
+            Map<String, Health> m = new LinkedHashMap<>((size + 1) * 4 / 3 + 1); // no resize
             for (int i = 0; i < size; i++) {
                 CheckRunner r = included[i];
                 Health h = ready[i];
@@ -530,10 +530,10 @@ public final class HealthRegistry implements AutoCloseable {
         }
 
         void resultChanged(CheckRunner r) {
-            for (String g : r.check().groups()) {
+            for (String g : r.groups()) {
                 groups.get(g).version.incrementAndGet();
             }
-            if (r.check().groups().contains(Groups.STARTUP)) {
+            if (r.inStartup()) {
                 maybeCompleteStartup();
             }
         }
