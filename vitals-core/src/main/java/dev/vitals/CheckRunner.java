@@ -215,7 +215,7 @@ final class CheckRunner {
             if (inFlight != null) {
                 long running = clock.monotonicTime() - inFlight.startNanos;
                 if (running < timeoutNanos) {
-                    return inFlight.visible;
+                    return inFlight;
                 }
                 // Hung: report the timeout again, never start a second execution.
                 inFlight.rerun |= tick;
@@ -244,7 +244,7 @@ final class CheckRunner {
                     .errorType(e.getClass().getName()).build();
             complete(started, h, false);
         }
-        return started.visible;
+        return started;
     }
 
     /**
@@ -443,7 +443,7 @@ final class CheckRunner {
     private void afterRecord(InFlight f, Health reported) {
         onChange.accept(this);
         if (f != null) {
-            f.visible.complete(reported);
+            f.complete(reported);
         }
     }
 
@@ -468,7 +468,6 @@ final class CheckRunner {
     private final class InFlight extends CompletableFuture<Health> implements Runnable {
         final long startNanos;
         final long startWall;
-        final CompletableFuture<Health> visible = this; // the execution's future, what callers join
         // The thread inside a blocking check's call: set by it, cleared under the runner's lock.
         volatile Thread thread;
         String ownName; // guarded by the runner's lock: the thread's name before its timeout renamed it
