@@ -39,12 +39,16 @@ final class CheckRunner {
     private final Clock clock;
     private final Scheduler scheduler;
     private final Executor executor;
+    private final Timeouts timeouts;
     private final List<Notifications.Lane> lanes;
     private final boolean hasListeners;
     private final Consumer<CheckRunner> onChange;
     private final long timeoutNanos;
     private final long maxAgeNanos;
     private final long ttlNanos;
+    private final HealthCheck blocking; // the check's blocking form, or null (then asyncCheck is present)
+    private final String[] groups; // the check's groups, for the registry's change callback (no iterator per result)
+    private final boolean inStartup;
 
     private volatile Sample latest;
 
@@ -56,22 +60,36 @@ final class CheckRunner {
     private int run;
     private Scheduler.Cancellable nextTick;
 
-    CheckRunner(Check check, Clock clock, Scheduler scheduler, Executor executor,
+    CheckRunner(Check check, Clock clock, Scheduler scheduler, Executor executor, Timeouts timeouts,
                 Notifications notifications, Consumer<CheckRunner> onChange) {
         this.check = check;
         this.clock = clock;
         this.scheduler = scheduler;
         this.executor = executor;
+        this.timeouts = timeouts;
         this.lanes = notifications.lanesFor(check);
         this.hasListeners = notifications.hasListeners();
         this.onChange = onChange;
         this.timeoutNanos = check.timeout().toNanos();
         this.maxAgeNanos = check.maxAge().toNanos();
         this.ttlNanos = check.ttl().toNanos();
+        this.blocking = check.blockingCheck().orElse(null);
+        this.groups = check.groups().toArray(new String[0]);
+        this.inStartup = check.groups().contains(Groups.STARTUP);
     }
 
     Check check() {
         return check;
+    }
+
+    /** @return the check's groups (do not modify) */
+    String[] groups() {
+        return groups;
+    }
+
+    /** @return whether the check is in the startup group */
+    boolean inStartup() {
+        return inStartup;
     }
 
     Sample latest() {
@@ -197,7 +215,7 @@ final class CheckRunner {
             if (inFlight != null) {
                 long running = clock.monotonicTime() - inFlight.startNanos;
                 if (running < timeoutNanos) {
-                    return inFlight.visible;
+                    return inFlight;
                 }
                 // Hung: report the timeout again, never start a second execution.
                 inFlight.rerun |= tick;
@@ -214,8 +232,8 @@ final class CheckRunner {
             return CompletableFuture.completedFuture(repeated);
         }
         try {
-            started.timeoutTask = scheduler.schedule(timeoutNanos, () -> onTimeout(started));
-            executor.execute(() -> run(started));
+            timeouts.arm(started.startNanos + timeoutNanos);
+            executor.execute(started);
         } catch (RejectedExecutionException e) {
             synchronized (this) {
                 if (inFlight == started) {
@@ -226,45 +244,44 @@ final class CheckRunner {
                     .errorType(e.getClass().getName()).build();
             complete(started, h, false);
         }
-        return started.visible;
+        return started;
     }
 
+    /**
+     * Runs the execution on the current thread. The thread keeps its name (a thread's name is a
+     * system call to set, twice per execution, issue 37) unless the check outlives its timeout:
+     * then {@link #expireIfDue(long)} names it {@code vitals-check-<check>} for thread dumps, and
+     * it gets its own name back when the check returns.
+     */
     private void run(InFlight f) {
-        Thread t = Thread.currentThread();
-        String oldName = t.getName();
-        if (!check.inline()) { // an inline check runs on its caller's thread, which keeps its name
-            t.setName("vitals-check-" + check.name());
-        }
-        try {
-            if (check.blockingCheck().isPresent()) {
-                Health h;
-                try {
-                    h = check.blockingCheck().get().check();
-                } catch (InterruptedException e) {
-                    t.interrupt();
-                    h = Health.down(e);
-                } catch (Throwable e) {
-                    h = Health.down(e);
-                }
-                finish(f, h);
-            } else {
-                CompletionStage<Health> stage;
-                try {
-                    stage = check.asyncCheck().get().check();
-                } catch (Throwable e) {
-                    finish(f, Health.down(e));
-                    return;
-                }
-                if (stage == null) {
-                    finish(f, null);
-                    return;
-                }
-                stage.whenComplete((h, e) -> finish(f, e != null ? Health.down(unwrap(e)) : h));
+        if (blocking != null) {
+            Thread t = Thread.currentThread();
+            if (!check.inline()) { // an inline check runs on the scheduler thread, which is never renamed
+                f.thread = t;
             }
-        } finally {
-            if (!check.inline()) {
-                t.setName(oldName);
+            Health h;
+            try {
+                h = blocking.check();
+            } catch (InterruptedException e) {
+                t.interrupt();
+                h = Health.down(e);
+            } catch (Throwable e) {
+                h = Health.down(e);
             }
+            finish(f, h);
+        } else {
+            CompletionStage<Health> stage;
+            try {
+                stage = check.asyncCheck().get().check();
+            } catch (Throwable e) {
+                finish(f, Health.down(e));
+                return;
+            }
+            if (stage == null) {
+                finish(f, null);
+                return;
+            }
+            stage.whenComplete((h, e) -> finish(f, e != null ? Health.down(unwrap(e)) : h));
         }
     }
 
@@ -280,7 +297,12 @@ final class CheckRunner {
         h = h.withTiming(Duration.ofNanos(Math.max(0, end - f.startNanos)), Instant.ofEpochMilli(f.startWall));
         Health reported = null;
         boolean rerun;
+        String ownName = null;
         synchronized (this) {
+            if (f.thread != null) { // the executing thread, back from a blocking check
+                ownName = f.ownName;
+                f.thread = null;
+            }
             // Record and leave flight in one step, so a next execution can never record
             // before this one (results stay in execution order).
             if (!f.recorded) {
@@ -300,17 +322,44 @@ final class CheckRunner {
                 LOG.log(Level.DEBUG, "check ''{0}'': scheduler refused the run after a hang", check.name());
             }
         }
-        Scheduler.Cancellable t = f.timeoutTask;
-        if (t != null) {
-            t.cancel();
+        if (ownName != null) {
+            Thread.currentThread().setName(ownName);
         }
         if (reported != null) {
             afterRecord(f, reported);
         }
     }
 
-    private void onTimeout(InFlight f) {
-        complete(f, timedOut(clock.monotonicTime() - f.startNanos), true);
+    /**
+     * Called by the {@link Timeouts} timer: reports the execution in flight as timed out if its
+     * timeout has passed, naming its thread after the check (the thread a dump should show).
+     *
+     * @param now the monotonic time (ns)
+     * @return the nanoseconds left before the execution in flight times out, or 0 when none is
+     *     waiting for its timeout
+     */
+    long expireIfDue(long now) {
+        InFlight f;
+        Health reported;
+        synchronized (this) {
+            f = inFlight;
+            if (f == null || f.recorded) {
+                return 0;
+            }
+            long running = now - f.startNanos;
+            if (running < timeoutNanos) {
+                return timeoutNanos - running;
+            }
+            f.recorded = true;
+            reported = recordLocked(timedOut(running), true);
+            Thread t = f.thread;
+            if (t != null) {
+                f.ownName = t.getName();
+                t.setName("vitals-check-" + check.name());
+            }
+        }
+        afterRecord(f, reported);
+        return 0;
     }
 
     private void complete(InFlight f, Health h, boolean timedOut) {
@@ -394,7 +443,7 @@ final class CheckRunner {
     private void afterRecord(InFlight f, Health reported) {
         onChange.accept(this);
         if (f != null) {
-            f.visible.complete(reported);
+            f.complete(reported);
         }
     }
 
@@ -411,17 +460,28 @@ final class CheckRunner {
         }
     }
 
-    private static final class InFlight {
+    /**
+     * One execution: its own future (what callers join; one object, not two, issue 37) and, as a
+     * task for the executor, what runs the check.
+     */
+    @SuppressWarnings("serial")
+    private final class InFlight extends CompletableFuture<Health> implements Runnable {
         final long startNanos;
         final long startWall;
-        final CompletableFuture<Health> visible = new CompletableFuture<>();
-        volatile Scheduler.Cancellable timeoutTask;
+        // The thread inside a blocking check's call: set by it, cleared under the runner's lock.
+        volatile Thread thread;
+        String ownName; // guarded by the runner's lock: the thread's name before its timeout renamed it
         boolean recorded; // guarded by the runner's lock
         boolean rerun; // guarded by the runner's lock: a scheduled run was skipped while this one hung
 
         InFlight(long startNanos, long startWall) {
             this.startNanos = startNanos;
             this.startWall = startWall;
+        }
+
+        @Override
+        public void run() {
+            CheckRunner.this.run(this);
         }
     }
 }

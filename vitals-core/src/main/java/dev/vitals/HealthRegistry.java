@@ -95,9 +95,10 @@ public final class HealthRegistry implements AutoCloseable {
 
         List<CheckRunner> rs = new ArrayList<>();
         this.notifications = new Notifications(clock, b.listeners);
+        Timeouts timeouts = new Timeouts(scheduler, clock);
         for (Check c : checks) {
             // Vitals' own snapshot-reading checks run inline: they never wait for a check thread.
-            CheckRunner r = new CheckRunner(c, clock, scheduler, c.inline() ? Runnable::run : executor, notifications,
+            CheckRunner r = new CheckRunner(c, clock, scheduler, c.inline() ? Runnable::run : executor, timeouts, notifications,
                     changes::resultChanged);
             rs.add(r);
             for (String g : c.groups()) {
@@ -105,6 +106,7 @@ public final class HealthRegistry implements AutoCloseable {
             }
         }
         this.runners = List.copyOf(rs);
+        timeouts.watch(runners);
         this.drainOnShutdown = b.drainOnShutdown;
     }
 
@@ -245,25 +247,23 @@ public final class HealthRegistry implements AutoCloseable {
             return CompletableFuture.completedFuture(report(group).without(excluded));
         }
         long now = clock.monotonicTime();
-        List<CheckRunner> included = new ArrayList<>();
-        List<CompletableFuture<Health>> results = new ArrayList<>();
+        Evaluation ev = new Evaluation(g, excluded);
         for (CheckRunner r : g.runners) {
             if (excluded.contains(r.check().name())) {
                 continue;
             }
-            included.add(r);
-            results.add(r.check().mode() == Mode.ON_DEMAND ? r.evaluate() : CompletableFuture.completedFuture(r.read(now)));
+            if (r.check().mode() == Mode.ON_DEMAND) {
+                ev.add(r, r.evaluate());
+            } else {
+                ev.add(r, r.read(now));
+            }
         }
-        CompletableFuture<Report> all = CompletableFuture.allOf(results.toArray(new CompletableFuture<?>[0]))
-                .handle((v, e) -> assemble(g, excluded, included, results));
-        if (budget == null || all.isDone()) {
-            return all;
+        CompletableFuture<Report> answer = ev.start();
+        if (budget == null || answer.isDone()) {
+            return answer;
         }
-        CompletableFuture<Report> answer = new CompletableFuture<>();
-        all.whenComplete((r, e) -> answer.complete(r));
         try {
-            Scheduler.Cancellable timer = scheduler.schedule(budget.toNanos(),
-                    () -> answer.complete(assemble(g, excluded, included, results)));
+            Scheduler.Cancellable timer = scheduler.schedule(budget.toNanos(), () -> answer.complete(ev.assemble()));
             answer.whenComplete((r, e) -> timer.cancel());
         } catch (java.util.concurrent.RejectedExecutionException e) {
             // scheduler shut down (registry closing): the evaluation still completes by its timeouts
@@ -271,19 +271,90 @@ public final class HealthRegistry implements AutoCloseable {
         return answer;
     }
 
-    private Report assemble(GroupState g, Collection<String> excluded, List<CheckRunner> included,
-                            List<CompletableFuture<Health>> results) {
-        long now = clock.monotonicTime();
-        Map<String, Health> m = new LinkedHashMap<>();
-        for (int i = 0; i < included.size(); i++) {
-            CompletableFuture<Health> f = results.get(i);
-            CheckRunner r = included.get(i);
-            m.put(r.check().name(), f.isDone() ? f.getNow(Health.unknown("no result")) : r.readWhileRunning(now));
+    /**
+     * One evaluation of a group: the included checks' results as they arrive, counted down to
+     * the report (issue 37: one counter, not the tree of futures {@code allOf} builds). Extends
+     * the counter it needs rather than holding one. Thread-safe: slots are written before
+     * {@link #start()} publishes them; completions only count down.
+     */
+    @SuppressWarnings("serial")
+    private final class Evaluation extends java.util.concurrent.atomic.AtomicInteger
+            implements java.util.function.BiConsumer<Health, Throwable> {
+        private final GroupState g;
+        private final Collection<String> excluded;
+        private final CheckRunner[] included;
+        private final Health[] ready; // a result known at once, else null
+        private final CompletableFuture<Health>[] running; // an execution to wait for, else null
+        private final CompletableFuture<Report> done = new CompletableFuture<>();
+        private int size;
+        private int waiting;
+
+        @SuppressWarnings("unchecked")
+        Evaluation(GroupState g, Collection<String> excluded) {
+            this.g = g;
+            this.excluded = excluded;
+            int n = g.runners.size();
+            this.included = new CheckRunner[n];
+            this.ready = new Health[n];
+            this.running = new CompletableFuture[n];
         }
-        if (g.builtIn && !excluded.contains(Availability.CHECK_NAME)) {
-            m.put(Availability.CHECK_NAME, availabilityHealth(availability, g.name));
+
+        void add(CheckRunner r, Health h) {
+            included[size] = r;
+            ready[size++] = h;
         }
-        return new Report(g.name, m, g.nonCritical, pinnedUp(availability, g.name), Instant.ofEpochMilli(clock.wallTime()));
+
+        void add(CheckRunner r, CompletableFuture<Health> f) {
+            included[size] = r;
+            if (f.isDone()) {
+                ready[size] = f.join(); // a runner's future never completes exceptionally
+            } else {
+                running[size] = f;
+                waiting++;
+            }
+            size++;
+        }
+
+        /** @return the report's future, done once every execution waited for has returned or timed out */
+        CompletableFuture<Report> start() {
+            if (waiting == 0) {
+                done.complete(assemble());
+                return done;
+            }
+            set(waiting);
+            for (int i = 0; i < size; i++) {
+                if (running[i] != null) {
+                    running[i].whenComplete(this);
+                }
+            }
+            return done;
+        }
+
+        @Override
+        public void accept(Health h, Throwable e) {
+            if (decrementAndGet() == 0) {
+                done.complete(assemble());
+            }
+        }
+
+        /** The report from what has arrived; an execution still running reads as its runner says. */
+        Report assemble() {
+            long now = clock.monotonicTime();
+            Map<String, Health> m = new LinkedHashMap<>((size + 1) * 4 / 3 + 1); // no resize
+            for (int i = 0; i < size; i++) {
+                CheckRunner r = included[i];
+                Health h = ready[i];
+                if (h == null) {
+                    CompletableFuture<Health> f = running[i];
+                    h = f.isDone() ? f.join() : r.readWhileRunning(now);
+                }
+                m.put(r.check().name(), h);
+            }
+            if (g.builtIn && !excluded.contains(Availability.CHECK_NAME)) {
+                m.put(Availability.CHECK_NAME, availabilityHealth(availability, g.name));
+            }
+            return new Report(g.name, m, g.nonCritical, pinnedUp(availability, g.name), Instant.ofEpochMilli(clock.wallTime()));
+        }
     }
 
     /**
@@ -459,10 +530,10 @@ public final class HealthRegistry implements AutoCloseable {
         }
 
         void resultChanged(CheckRunner r) {
-            for (String g : r.check().groups()) {
+            for (String g : r.groups()) {
                 groups.get(g).version.incrementAndGet();
             }
-            if (r.check().groups().contains(Groups.STARTUP)) {
+            if (r.inStartup()) {
                 maybeCompleteStartup();
             }
         }

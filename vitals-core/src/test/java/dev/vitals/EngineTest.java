@@ -358,8 +358,54 @@ class EngineTest {
         registry.evaluate(Groups.READINESS).get(10, TimeUnit.SECONDS);
 
         assertThat(registry.usesVirtualThreads()).isFalse(); // issue 19: a spinning check must not take a carrier
-        assertThat(threadName.get()).isEqualTo("vitals-check-where");
+        // a quick check leaves its pool thread's name alone (renaming is a system call, issue 37)
+        assertThat(threadName.get()).matches("vitals-check-\\d+");
         assertThat(daemon.get()).isTrue();
-        assertThat(Thread.getAllStackTraces().keySet()).noneMatch(t -> t.getName().equals("vitals-check-where"));
+    }
+
+    @Test
+    void aHungChecksThreadIsNamedAfterItOnceTimedOutAndGetsItsNameBackWhenItReturns() throws Exception {
+        Semaphore release = new Semaphore(0);
+        java.util.concurrent.atomic.AtomicReference<Thread> runner = new java.util.concurrent.atomic.AtomicReference<>();
+        HealthRegistry registry = track(HealthRegistry.builder()
+                .register(Check.builder("stuck", () -> {
+                    runner.set(Thread.currentThread());
+                    release.acquire();
+                    return Health.up();
+                }).mode(Mode.ON_DEMAND).timeout(Duration.ofMillis(50)).build()).build());
+        Report r = registry.evaluate(Groups.READINESS).get(10, TimeUnit.SECONDS);
+
+        assertThat(r.checks().get("stuck").message()).hasValueSatisfying(m -> assertThat(m).startsWith("timed out after 50 ms"));
+        Thread t = runner.get();
+        assertThat(t.getName()).as("what a thread dump shows of the hung execution").isEqualTo("vitals-check-stuck");
+        release.release();
+        await().atMost(Duration.ofSeconds(10)).until(() -> t.getName().matches("vitals-check-\\d+"));
+    }
+
+    @Test
+    void oneTimerServesEveryTimeoutEarliestFirst() {
+        ManualScheduler scheduler = new ManualScheduler();
+        Semaphore never = new Semaphore(0);
+        HealthRegistry registry = track(HealthRegistry.builder().scheduler(scheduler).clock(scheduler.clock())
+                .register(Check.builder("slow", () -> {
+                    never.acquire();
+                    return Health.up();
+                }).mode(Mode.ON_DEMAND).timeout(Duration.ofSeconds(3)).build())
+                .register(Check.builder("quick", () -> {
+                    never.acquire();
+                    return Health.up();
+                }).mode(Mode.ON_DEMAND).timeout(Duration.ofSeconds(1)).build()).build());
+        CompletableFuture<Report> f = registry.evaluate(Groups.READINESS);
+        scheduler.advance(Duration.ofMillis(999));
+        assertThat(f).isNotDone();
+        scheduler.advance(Duration.ofMillis(1)); // the shorter timeout re-armed the timer earlier
+        assertThat(registry.evaluate(Groups.READINESS, java.util.Set.of("slow")).join().checks().get("quick").message())
+                .hasValueSatisfying(m -> assertThat(m).startsWith("timed out after 1000 ms"));
+        assertThat(f).isNotDone();
+        scheduler.advance(Duration.ofMillis(1999)); // the timer, fired at 1 s, armed itself for the 3 s deadline
+        assertThat(f).isNotDone();
+        scheduler.advance(Duration.ofMillis(1));
+        assertThat(f.join().checks().get("slow").message()).hasValueSatisfying(m -> assertThat(m).startsWith("timed out after 3000 ms"));
+        never.release(2);
     }
 }

@@ -33,7 +33,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "fleet", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Simulate a fleet of replicas behind a Service: restarts, Ready endpoints, client success and latency.",
             "",
-            "Model engine (FILE, no command): FILE describes replicas, probes, clients, a shared dependency and faults (docs/fleet.md); 10 to 5,000 replicas run on a virtual clock in seconds.",
+            "Model engine (FILE, no command): FILE describes replicas, probes, clients, a shared dependency and faults (docs/fleet.md); 10 to 20,000 replicas run on a virtual clock (an hour of 1,000 in seconds).",
             "",
             "Live engine (a command after --): N real processes of CMD, each with PORT, PROBE_PORT and REPLICA in its environment, probed by the kubelet model, behind a real TCP Service on --service-port. Without FILE, --manifest gives the probes and there are no clients: vitals fleet --replicas 4 --manifest deploy.yaml -- CMD...",
             "",
@@ -48,7 +48,7 @@ final class FleetCommand implements Callable<Integer> {
     @Parameters(index = "1..*", arity = "0..*", paramLabel = "CMD", description = "after --: the live engine's command")
     List<String> command = new ArrayList<>();
 
-    @Option(names = "--replicas", paramLabel = "N", description = "override the model's replica count (model: 1-5000; live: 1-64)")
+    @Option(names = "--replicas", paramLabel = "N", description = "override the model's replica count (model: 1-20000; live: 1-64)")
     Integer replicas;
 
     @Option(names = "--duration", paramLabel = "DURATION", description = "override the model's scenario duration, e.g. 10m")

@@ -77,8 +77,8 @@ final class FleetReplayCommand {
     }
 
     static int run(List<String> scenarios, Integer replicas, Integer runsOption, Path json, Path html, PrintWriter out) {
-        if (replicas != null && (replicas < 1 || replicas > 5000)) {
-            throw new InvalidInputException("--replicas must be 1-5000, was " + replicas);
+        if (replicas != null && (replicas < 1 || replicas > dev.vitals.kubesim.fleet.FleetSpec.MAX_REPLICAS)) {
+            throw new InvalidInputException("--replicas must be 1-" + dev.vitals.kubesim.fleet.FleetSpec.MAX_REPLICAS + ", was " + replicas);
         }
         int runs = runsOption == null ? FleetReplay.DEFAULT_RUNS : runsOption;
         if (runs < 1 || runs > 1000) {

@@ -122,10 +122,36 @@ final class LintCommand implements Callable<Integer> {
     /** Standard input, replaceable for tests. */
     InputStream stdin = System.in;
 
+    /** The command's standard output while it runs (picocli's, or the caller's on the fast path). */
+    private PrintWriter out;
+
     @Override
     public Integer call() throws IOException {
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
+        return run(spec.commandLine().getOut(), spec.commandLine().getErr());
+    }
+
+    /**
+     * {@code vitals lint PATH...} with nothing but paths, without building picocli's model (issue 37:
+     * picocli's reflection was the larger part of a lint's start-up). The caller has checked that
+     * every argument is a path picocli would take as one ({@link VitalsCommand}); the options keep
+     * their defaults, and the run is the same as through picocli.
+     *
+     * @param paths the PATH arguments
+     * @param out standard output
+     * @param err standard error
+     * @return the exit code
+     * @throws IOException if writing the report fails
+     */
+    static int runPaths(List<String> paths, PrintWriter out, PrintWriter err) throws IOException {
+        LintCommand c = new LintCommand();
+        c.paths.addAll(paths);
+        c.format = "text";
+        c.failOn = "error";
+        return c.run(out, err);
+    }
+
+    private int run(PrintWriter out, PrintWriter err) throws IOException {
+        this.out = out;
         if (listRules) {
             for (Rule r : Rules.all()) {
                 out.printf("%-4s %-32s %-7s %s%n     %s%n", r.id(), r.name(), r.severity().label(),
@@ -304,7 +330,7 @@ final class LintCommand implements Callable<Integer> {
 
     private Writer openOutput() {
         if (output == null) {
-            return new NonClosing(spec.commandLine().getOut());
+            return new NonClosing(out);
         }
         try {
             return new OutputStreamWriter(Files.newOutputStream(output), StandardCharsets.UTF_8);

@@ -53,6 +53,13 @@ public final class VitalsCommand implements Runnable {
      * @return the exit code
      */
     public static int execute(PrintWriter out, PrintWriter err, String... args) {
+        if (isPlainLint(args)) {
+            try {
+                return LintCommand.runPaths(List.of(args).subList(1, args.length), out, err);
+            } catch (Exception e) {
+                return failure(e, err, "lint");
+            }
+        }
         // `vitals lint|simulate|replay|fleet ...` builds that command's model alone: picocli reflects over
         // every command it is given, a large part of a short run's start-up (bench/cli-startup) and of
         // every bad-input answer. What the command prints is the same; help and completion see all.
@@ -60,6 +67,40 @@ public final class VitalsCommand implements Runnable {
                 .filter(c -> c != CompletionCommand.class && c != CommandLine.HelpCommand.class)
                 .filter(c -> c.getAnnotation(Command.class).name().equals(args[0])).toList();
         return commandLine(out, err, only.isEmpty() ? SUBCOMMANDS : only).execute(args);
+    }
+
+    /**
+     * @return whether {@code args} is {@code lint} and paths alone, which {@link LintCommand#runPaths}
+     *     runs as picocli would: no argument that picocli reads as an option ({@code -…}, except
+     *     {@code -}, standard input), an argument file ({@code @…}) or a help request
+     */
+    static boolean isPlainLint(String... args) {
+        if (args.length < 2 || !args[0].equals("lint")) {
+            return false;
+        }
+        for (int i = 1; i < args.length; i++) {
+            String a = args[i];
+            if (a.isEmpty() || a.startsWith("@") || (a.startsWith("-") && !a.equals("-"))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** What a command's exception becomes: one line on standard error and the exit code (picocli's handler too). */
+    private static int failure(Exception ex, PrintWriter err, String command) {
+        if (Interrupts.signal() != 0) { // SIGINT/SIGTERM: whatever the command was doing ended here
+            Interrupts.report(err, command + " stopped, no report written");
+            return Interrupts.exitCode();
+        }
+        if (ex instanceof InvalidInputException) {
+            err.println("error: " + oneLine(String.valueOf(ex.getMessage())));
+            err.flush();
+            return BAD_INPUT;
+        }
+        err.println("error: " + oneLine(String.valueOf(ex)));
+        err.flush();
+        return FAILED;
     }
 
     /**
@@ -76,20 +117,7 @@ public final class VitalsCommand implements Runnable {
         subcommands.forEach(cl::addSubcommand);
         cl.setOut(out);
         cl.setErr(err);
-        cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
-            if (Interrupts.signal() != 0) { // SIGINT/SIGTERM: whatever the command was doing ended here
-                Interrupts.report(cmd.getErr(), cmd.getCommandName() + " stopped, no report written");
-                return Interrupts.exitCode();
-            }
-            if (ex instanceof InvalidInputException) {
-                cmd.getErr().println("error: " + oneLine(String.valueOf(ex.getMessage())));
-                cmd.getErr().flush();
-                return BAD_INPUT;
-            }
-            cmd.getErr().println("error: " + oneLine(String.valueOf(ex)));
-            cmd.getErr().flush();
-            return FAILED;
-        });
+        cl.setExecutionExceptionHandler((ex, cmd, parsed) -> failure(ex, cmd.getErr(), cmd.getCommandName()));
         cl.setParameterExceptionHandler((ex, args) -> {
             CommandLine cmd = ex.getCommandLine();
             List<String> unmatched = ex instanceof CommandLine.UnmatchedArgumentException

@@ -80,7 +80,7 @@ class FleetCliTest {
     void badInputIsOneLineAndExitTwo() throws Exception {
         Path m = model("'restarts == 0'");
         assertThat(run("fleet", m.toString(), "--replicas", "0")).isEqualTo(2);
-        assertThat(err.toString()).isEqualTo("error: --replicas must be 1-5000, was 0" + System.lineSeparator());
+        assertThat(err.toString()).isEqualTo("error: --replicas must be 1-20000, was 0" + System.lineSeparator());
         err.getBuffer().setLength(0);
         assertThat(run("fleet", dir.resolve("nope.yaml").toString())).isEqualTo(2);
         assertThat(err.toString().strip()).isEqualTo("error: " + dir.resolve("nope.yaml") + ": cannot read: no such file");
@@ -343,8 +343,8 @@ class FleetCliTest {
         assertThat(run("replay", "stall", "--replicas", "3")).isEqualTo(2);
         assertThat(err.toString()).startsWith("error: unknown fleet scenario 'stall'");
         err.getBuffer().setLength(0);
-        assertThat(run("replay", "incident", "--replicas", "6000")).isEqualTo(2);
-        assertThat(err.toString().strip()).isEqualTo("error: --replicas must be 1-5000, was 6000");
+        assertThat(run("replay", "incident", "--replicas", "20001")).isEqualTo(2);
+        assertThat(err.toString().strip()).isEqualTo("error: --replicas must be 1-20000, was 20001");
     }
 
     @Test

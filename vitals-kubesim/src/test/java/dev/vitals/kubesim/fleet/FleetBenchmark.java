@@ -45,11 +45,16 @@ public final class FleetBenchmark {
         int replicas = args.length > 0 ? Integer.parseInt(args[0]) : 1000;
         int seconds = args.length > 1 ? Integer.parseInt(args[1]) : 3600;
         FleetSpec spec = workload(replicas, seconds);
+        System.gc();
+        long heapBefore = usedHeap(); // what the JVM holds before any replica exists
         java.lang.management.ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         long cpu0 = threads.getCurrentThreadCpuTime();
         long t0 = System.nanoTime();
         ModelFleet fleet = new ModelFleet(spec, "benchmark " + replicas + " x " + seconds + " s");
         FleetResult r = fleet.run();
+        System.gc();
+        long heapLive = usedHeap(); // the fleet's replicas and their state at the end of the run
+        java.lang.ref.Reference.reachabilityFence(fleet);
         double wall = (System.nanoTime() - t0) / 1e9;
         double cpu = (threads.getCurrentThreadCpuTime() - cpu0) / 1e9;
         long events = fleet.timerEvents();
@@ -68,11 +73,18 @@ public final class FleetBenchmark {
         System.out.printf(Locale.ROOT, "wall %.2f s, run thread CPU %.2f s, heap peak %.0f MiB (max %d MiB), %d replicas x %d s virtual%n",
                 wall, cpu, peak / 1048576.0, Runtime.getRuntime().maxMemory() / 1048576, replicas, seconds);
         double replicaHours = replicas * (seconds + r.warmupSeconds()) / 3600.0;
+        System.out.printf(Locale.ROOT, "per replica: %.1f KiB live at the end of the run (after GC), %.1f KiB of the heap peak"
+                + " above the JVM's own %.0f MiB%n", (heapLive - heapBefore) / 1024.0 / replicas,
+                (peak - heapBefore) / 1024.0 / replicas, heapBefore / 1048576.0);
         System.out.printf(Locale.ROOT, "timer events %d; bare virtual clock, same events (%d): wall %.2f s, CPU %.2f s; "
                 + "model CPU per replica-hour %.2f ms, bare %.2f ms; ratio model/bare %.1f (CPU), %.1f (wall); load average %.2f%n",
                 events, bareEvents, bareWall, bareCpu, 1000 * cpu / replicaHours, 1000 * bareCpu / replicaHours,
                 cpu / Math.max(1e-9, bareCpu), wall / Math.max(1e-9, bareWall),
                 ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+    }
+
+    private static long usedHeap() {
+        return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
     }
 
     /**
