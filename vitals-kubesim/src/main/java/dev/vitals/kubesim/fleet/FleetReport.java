@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.vitals.kubesim.report.VerdictLine;
 import java.util.List;
 import java.util.Locale;
 
@@ -38,8 +39,8 @@ public final class FleetReport {
                 + "most replicas down at once %d%n", t.crashLoopSeconds(), t.notReadySeconds(), t.noEndpointRequests(), t.maxDown()));
         r.rollout().ifPresent(ro -> sb.append(rollout(ro)));
         for (FleetResult.Check c : r.checks()) {
-            sb.append(String.format(Locale.ROOT, "  %s %s (actual %s)%n", c.passed() ? "[PASS]" : "[FAIL]", c.expectation(),
-                    num(c.actual())));
+            sb.append("  ").append(VerdictLine.of(VerdictLine.Word.of(c.passed()), c.expectation(), "actual " + num(c.actual())))
+                    .append('\n');
         }
         return sb.toString();
     }
@@ -240,28 +241,29 @@ public final class FleetReport {
 
     /**
      * @param e an ensemble
-     * @return one line per expectation: {@code [PASS] incident vitals: restarts == 0 (5 of 5 runs; actual 0)};
+     * @return one line per expectation: {@code PASS incident vitals: restarts == 0 (5 of 5 runs; actual 0)};
      *         an expectation that held in some runs only adds {@code unstable: 1 of 5 runs fails (seed 3)}
      */
     public static String verdicts(FleetEnsemble e) {
         StringBuilder sb = new StringBuilder();
         for (FleetEnsemble.Verdict v : e.verdicts()) {
-            sb.append('[').append(v.word()).append("] ").append(e.label()).append(": ").append(v.expectation()).append(" (");
+            StringBuilder d = new StringBuilder();
             if (v.unstable()) {
                 int failed = v.runs() - v.held();
-                sb.append("unstable: ").append(failed).append(" of ").append(v.runs()).append(failed == 1 ? " runs fails" : " runs fail")
+                d.append("unstable: ").append(failed).append(" of ").append(v.runs()).append(failed == 1 ? " runs fails" : " runs fail")
                         .append(" (seed").append(v.failedSeeds().size() == 1 ? " " : "s ");
                 for (int i = 0; i < v.failedSeeds().size(); i++) {
-                    sb.append(i == 0 ? "" : ", ").append(v.failedSeeds().get(i));
+                    d.append(i == 0 ? "" : ", ").append(v.failedSeeds().get(i));
                 }
-                sb.append(')');
+                d.append(')');
             } else {
-                sb.append(v.held()).append(" of ").append(v.runs()).append(v.runs() == 1 ? " run" : " runs");
+                d.append(v.held()).append(" of ").append(v.runs()).append(v.runs() == 1 ? " run" : " runs");
             }
             if (v.sharePercent() < 100) {
-                sb.append(", needs ").append(v.sharePercent()).append('%');
+                d.append(", needs ").append(v.sharePercent()).append('%');
             }
-            sb.append("; actual ").append(spread(v.actual())).append(")\n");
+            d.append("; actual ").append(spread(v.actual()));
+            sb.append(VerdictLine.of(VerdictLine.Word.of(v.passed()), e.label() + ": " + v.expectation(), d.toString())).append('\n');
         }
         return sb.toString();
     }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.vitals.kubesim.report.Reports;
+import dev.vitals.kubesim.report.VerdictLine;
 import dev.vitals.kubesim.result.Expectation;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -71,6 +72,16 @@ public final class ReplayReport {
 
     /**
      * @param runs the runs, in the order they ran
+     * @return the replay's verdict: FAIL when a run failed, else PASS when one was judged, else SKIP
+     *         (nothing could be judged on this machine; {@link #passed} is false)
+     */
+    public static VerdictLine.Word verdict(List<RunRecord> runs) {
+        return runs.stream().anyMatch(r -> r.verdict() == RunRecord.Verdict.FAIL) ? VerdictLine.Word.FAIL
+                : passed(runs) ? VerdictLine.Word.PASS : VerdictLine.Word.SKIP;
+    }
+
+    /**
+     * @param runs the runs, in the order they ran
      * @return whether the replay may be called a success: no run {@link RunRecord.Verdict#FAIL}ed
      *         and at least one was judged and passed (a replay where nothing could be judged on
      *         this machine is not a success)
@@ -84,7 +95,7 @@ public final class ReplayReport {
      * Renders the verdicts for the terminal.
      *
      * @param runs the runs, in the order they ran
-     * @return one line per scenario: PASS, FAIL or SKIP, the claim, the restart figures, and any failed check
+     * @return one line per scenario ({@link VerdictLine}): PASS, FAIL or SKIP, the claim, then in parentheses the restart figures and any failed check
      */
     public static String verdicts(List<RunRecord> runs) {
         return verdicts(runs, List.of());
@@ -128,12 +139,16 @@ public final class ReplayReport {
             }
             List<String> parts = new ArrayList<>();
             figures.forEach((k, v) -> parts.add(k + ": " + v));
-            String word = failed ? "FAIL" : judged ? "PASS" : "SKIP";
-            List<String> tail = new ArrayList<>(failures);
-            tail.addAll(skips.getOrDefault(e.getKey(), List.of()).stream().map(x -> "skipped " + x).toList());
-            sb.append(String.format(Locale.ROOT, "%s %-10s %s%s%s%n", word, e.getKey(), CLAIMS.getOrDefault(e.getKey(), ""),
-                    parts.isEmpty() ? "" : " (restarts: " + String.join("; ", parts) + ")",
-                    tail.isEmpty() ? "" : " — " + String.join("; ", tail)));
+            VerdictLine.Word word = failed ? VerdictLine.Word.FAIL : judged ? VerdictLine.Word.PASS : VerdictLine.Word.SKIP;
+            List<String> detail = new ArrayList<>();
+            if (!parts.isEmpty()) {
+                detail.add("restarts: " + String.join("; ", parts));
+            }
+            detail.addAll(failures);
+            detail.addAll(skips.getOrDefault(e.getKey(), List.of()).stream().map(x -> "skipped " + x).toList());
+            String claim = CLAIMS.getOrDefault(e.getKey(), "");
+            sb.append(VerdictLine.of(word, claim.isEmpty() ? e.getKey() : e.getKey() + ": " + claim, String.join("; ", detail)))
+                    .append('\n');
         }
         return sb.toString();
     }

@@ -91,8 +91,7 @@ public final class Reports {
         if (!r.checks().isEmpty()) {
             sb.append("Expectations\n");
             for (Expectation.Check c : r.checks()) {
-                sb.append(c.passed() ? "  PASS  " : "  FAIL  ").append(c.expectation()).append("   [").append(c.actual())
-                        .append("]\n");
+                sb.append("  ").append(VerdictLine.of(c, "")).append('\n');
             }
         }
         return sb.toString();

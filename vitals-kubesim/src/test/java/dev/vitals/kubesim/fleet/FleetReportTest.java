@@ -39,6 +39,6 @@ class FleetReportTest {
         FleetResult r = new ModelFleet(FleetScenarios.spec("shared-dependency", 3, FleetScenarios.Wiring.NAIVE), "c21").run();
         String text = FleetReport.text(r);
         assertThat(text).startsWith("c21 (model engine): 3 replicas, 180 s after a ")
-                .contains("seconds with zero endpoints").contains("[PASS] zero-endpoint seconds >= 20");
+                .contains("seconds with zero endpoints").contains("PASS zero-endpoint seconds >= 20");
     }
 }

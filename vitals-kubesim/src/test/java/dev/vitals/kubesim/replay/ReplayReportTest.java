@@ -63,6 +63,9 @@ class ReplayReportTest {
         String bad = ReplayReport.verdicts(List.of(naive, wrong));
         assertThat(bad).startsWith("FAIL incident").contains("incident/vitals: expected restarts == 0, got restarts = " + naive.restarts());
         assertThat(ReplayReport.passed(List.of(naive, wrong))).isFalse();
+        assertThat(ReplayReport.verdict(List.of(naive, wrong))).isEqualTo(dev.vitals.kubesim.report.VerdictLine.Word.FAIL);
+        dev.vitals.kubesim.report.VerdictLineTest.assertOneForm(
+                bad + dev.vitals.kubesim.report.VerdictLine.overall(ReplayReport.verdict(List.of(naive, wrong))) + "\n");
     }
 
     @Test
