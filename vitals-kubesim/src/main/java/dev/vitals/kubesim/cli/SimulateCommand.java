@@ -427,7 +427,8 @@ final class SimulateCommand implements Callable<Integer> {
         out.println(dev.vitals.kubesim.report.VerdictLine.overall(dev.vitals.kubesim.report.VerdictLine.Word.of(passed)));
         out.flush();
         write(json, SimulateChecks.json(Reports.json(result, pod), checks, defaults, headroom, passed, effective), out);
-        write(html, Reports.html(result, pod), out);
+        write(html, Reports.html(result, pod, new Reports.Judged(checks, defaults,
+                dev.vitals.kubesim.report.VerdictLine.Word.of(passed))), out);
         return passed ? VitalsCommand.OK : VitalsCommand.FAILED;
     }
 

@@ -157,7 +157,8 @@ class CliTest {
             }
         });
         String page = Files.readString(html);
-        assertThat(page).contains("<svg").contains(">startup<").contains(">liveness<").contains(">readiness<").contains(">Ready<");
+        assertThat(page).contains("<svg").contains(">startup<").contains(">liveness<").contains(">readiness<").contains(">Ready<")
+                .contains("<p class='verdict pass'>verdict: PASS</p>").contains("<td>restarts == 0</td>").contains("<td>scenario</td>");
 
         // the same run with an expectation that cannot hold exits 1
         out.getBuffer().setLength(0);
