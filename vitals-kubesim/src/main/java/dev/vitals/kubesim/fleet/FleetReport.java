@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.vitals.kubesim.report.Axis;
 import dev.vitals.kubesim.report.VerdictLine;
 import java.util.List;
 import java.util.Locale;
@@ -378,8 +379,8 @@ public final class FleetReport {
             sb.append("<path d='").append(upper).append(lower).append("Z' fill='#aecbfa' stroke='none'/>");
             sb.append("<path d='").append(mid).append("' fill='none' stroke='#1a73e8' stroke-width='1.5'/>");
         }
-        sb.append("<text x='4' y='14' font-size='11'>").append(n).append("</text><text x='4' y='").append(h)
-                .append("' font-size='11'>0</text></svg>\n");
+        countLabels(sb, h, n);
+        sb.append("</svg>\n");
     }
 
     private static void runTable(StringBuilder sb, FleetEnsemble e) {
@@ -456,8 +457,8 @@ public final class FleetReport {
             }
         }
         sb.append("<path d='").append(path).append("' fill='none' stroke='#1a73e8' stroke-width='1.5'/>");
-        sb.append("<text x='4' y='14' font-size='11'>").append(n).append("</text><text x='4' y='").append(h)
-                .append("' font-size='11'>0</text></svg>\n");
+        countLabels(sb, h, n);
+        sb.append("</svg>\n");
         // success rate and latency
         sb.append("<div class='cap'>Client requests per second: succeeded (green), failed after retries (red); "
                 + "p99 latency (black, log scale, right axis)</div>\n");
@@ -595,22 +596,22 @@ public final class FleetReport {
     }
 
     private static void axisLabels(StringBuilder sb, int left, int w, int h, double from, double span) {
-        double stepS = niceStep(span / 8);
-        for (double t = Math.ceil(from / stepS) * stepS; t <= from + span; t += stepS) {
-            double x = left + (t - from) / span * (w - left);
-            sb.append("<text x='").append(f(x)).append("' y='").append(h + 14).append("' font-size='10' text-anchor='middle'>")
-                    .append(num(t)).append("s</text>");
+        for (Axis.Tick t : Axis.time(from, from + span, 10)) {
+            double x = left + (t.value() - from) / span * (w - left);
+            // the last label ends at the chart's edge rather than past it
+            String anchor = t.value() >= from + span ? "end" : "middle";
+            sb.append("<text x='").append(f(x)).append("' y='").append(h + 14).append("' font-size='10' text-anchor='").append(anchor)
+                    .append("'>").append(t.label()).append("</text>");
         }
     }
 
-    private static double niceStep(double raw) {
-        double[] steps = {1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600};
-        for (double s : steps) {
-            if (s >= raw) {
-                return s;
-            }
+    /** The labels of a count axis from 0 (bottom, at {@code h}) to {@code max} (at 10 px from the top), as the charts scale it. */
+    private static void countLabels(StringBuilder sb, int h, double max) {
+        for (Axis.Tick t : Axis.count(max, 5)) {
+            double y = h - t.value() / max * (h - 10);
+            sb.append("<text x='4' y='").append(f(Math.max(11, Math.min(h, y + 4)))).append("' font-size='11'>").append(t.label())
+                    .append("</text>");
         }
-        return 7200;
     }
 
     private static String f(double v) {

@@ -353,12 +353,11 @@ public final class Reports {
                     x.applyAsDouble(i[0]), top, Math.max(0.5, x.applyAsDouble(i[1]) - x.applyAsDouble(i[0])), rows * laneH));
         }
         // axis
-        double step = niceStep(dur);
-        for (double t = 0; t <= dur + 1e-9; t += step) {
-            double px = x.applyAsDouble(t);
+        for (Axis.Tick t : Axis.time(0, dur, 13)) {
+            double px = x.applyAsDouble(t.value());
             svg.append(String.format(Locale.ROOT, "<line x1='%.1f' y1='%d' x2='%.1f' y2='%d' stroke='#ddd'/>", px, top, px, top + rows * laneH));
-            svg.append(String.format(Locale.ROOT, "<text x='%.1f' y='%d' text-anchor='middle' fill='#555'>%ss</text>", px,
-                    top + rows * laneH + 16, Expectation.fmt(round(t, 2))));
+            svg.append(String.format(Locale.ROOT, "<text x='%.1f' y='%d' text-anchor='middle' fill='#555'>%s</text>", px,
+                    top + rows * laneH + 16, t.label()));
         }
         // lane labels
         List<String> names = new ArrayList<>();
@@ -462,15 +461,5 @@ public final class Reports {
         return String.format(Locale.ROOT, "<rect x='%.1f' y='%d' width='%.1f' height='%d' rx='3' fill='#1f5fbf' fill-opacity='0.25' stroke='#1f5fbf'><title>instance #%d running %.2fs..%.2fs</title></rect>"
                 + "<text x='%.1f' y='%d' font-size='10' fill='#1f5fbf'>#%d</text>",
                 x1, top + 9, Math.max(1, x2 - x1), 16, inst, from, to, x1 + 3, top + 21, inst);
-    }
-
-    private static double niceStep(double dur) {
-        double[] steps = {1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 1800, 3600};
-        for (double s : steps) {
-            if (dur / s <= 12) {
-                return s;
-            }
-        }
-        return 7200;
     }
 }
