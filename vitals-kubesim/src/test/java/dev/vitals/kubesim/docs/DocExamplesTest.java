@@ -22,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The worked examples in the guides match today's output. A fenced block preceded by the line
  * {@code <!-- rendered: vitals ARGS -->} is the output of that command line, run here in-process
- * from the repository's root (fast, deterministic commands only: {@code lint}, {@code fleet} and
+ * from the repository's root ({@code <!-- rendered in DIR: vitals ARGS -->}: from DIR, relative to it) (fast, deterministic commands only: {@code lint}, {@code fleet} and
  * the fleet replays on the model engine with their fixed seeds). The block may open with the
  * command line ({@code $ vitals ARGS}) and close with {@code exit N}; lines are compared with
  * their whitespace normalised, and a model run's wall time, {@code (model engine: 1.9 s)}, is
@@ -32,7 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
 class DocExamplesTest {
     private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
     private static final List<String> GUIDES = List.of("simulator.md", "lint.md", "replay.md", "fleet.md");
-    private static final Pattern MARKER = Pattern.compile("<!-- rendered: vitals (.+?) -->");
+    private static final Pattern MARKER = Pattern.compile("<!-- rendered(?: in (\\S+))?: vitals (.+?) -->");
     private static final Set<String> OUTPUT_OPTIONS = Set.of("--html", "--json", "-o", "--output");
     private static final Pattern WALL_TIME = Pattern.compile("\\(model engine: [0-9.]+ s\\)");
 
@@ -40,7 +40,7 @@ class DocExamplesTest {
     static Path out;
 
     /** A marked block: its guide, the marker's line (0-based), its command line, its text. */
-    record Block(Path guide, int marker, String command, int from, int to, List<String> lines) {
+    record Block(Path guide, int marker, Path dir, String command, int from, int to, List<String> lines) {
     }
 
     static List<Block> blocks(Path guide) throws IOException {
@@ -56,20 +56,26 @@ class DocExamplesTest {
             while (!lines.get(end).startsWith("```")) {
                 end++;
             }
-            out.add(new Block(guide, i, m.group(1), i + 2, end, List.copyOf(lines.subList(i + 2, end))));
+            Path dir = m.group(1) == null ? ROOT : ROOT.resolve(m.group(1)).normalize();
+            assertThat(dir).as(guide + ":" + (i + 1)).isDirectory();
+            out.add(new Block(guide, i, dir, m.group(2), i + 2, end, List.copyOf(lines.subList(i + 2, end))));
         }
         return out;
     }
 
-    /** @return the command's output as the guide shows it: the command line, the output, the exit code when not 0 */
-    static List<String> render(String command) {
+    /**
+     * @param dir where the command runs: its file arguments are resolved there, and the paths it prints are relative to it
+     * @param command the command line after {@code vitals}
+     * @return the command's output as the guide shows it: the command line, the output, the exit code when not 0
+     */
+    static List<String> render(Path dir, String command) {
         List<String> args = new ArrayList<>(List.of(command.split(" +")));
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
             if (i > 0 && OUTPUT_OPTIONS.contains(args.get(i - 1))) {
                 args.set(i, out.resolve(a).toString());
-            } else if (!a.startsWith("-") && Files.exists(ROOT.resolve(a))) {
-                args.set(i, ROOT.resolve(a).toString());
+            } else if (!a.startsWith("-") && Files.exists(dir.resolve(a))) {
+                args.set(i, dir.resolve(a).toString());
             }
         }
         StringWriter o = new StringWriter();
@@ -78,7 +84,7 @@ class DocExamplesTest {
         assertThat(e.toString()).as(command).isEmpty();
         List<String> shown = new ArrayList<>();
         shown.add("$ vitals " + command);
-        for (String l : o.toString().replace(out + "/", "").replace(out.toString(), "").replace(ROOT + "/", "").split("\n", -1)) {
+        for (String l : o.toString().replace(out + "/", "").replace(out.toString(), "").replace(dir + "/", "").split("\n", -1)) {
             shown.add(l);
         }
         while (!shown.isEmpty() && shown.get(shown.size() - 1).isBlank()) {
@@ -115,7 +121,7 @@ class DocExamplesTest {
             // bottom-up, so that rewriting a block keeps the line numbers of those above
             for (int k = blocks.size() - 1; k >= 0; k--) {
                 Block b = blocks.get(k);
-                List<String> now = render(b.command());
+                List<String> now = render(b.dir(), b.command());
                 boolean rewrite = regenerate && !normalise(now).equals(normalise(b.lines()));
                 if (rewrite) {
                     List<String> section = text.subList(b.from(), b.to());
