@@ -379,7 +379,7 @@ public final class FleetReport {
             sb.append("<path d='").append(upper).append(lower).append("Z' fill='#aecbfa' stroke='none'/>");
             sb.append("<path d='").append(mid).append("' fill='none' stroke='#1a73e8' stroke-width='1.5'/>");
         }
-        countLabels(sb, h, n);
+        countLabels(sb, h, n, "");
         sb.append("</svg>\n");
     }
 
@@ -457,7 +457,7 @@ public final class FleetReport {
             }
         }
         sb.append("<path d='").append(path).append("' fill='none' stroke='#1a73e8' stroke-width='1.5'/>");
-        countLabels(sb, h, n);
+        countLabels(sb, h, n, "");
         sb.append("</svg>\n");
         // success rate and latency
         sb.append("<div class='cap'>Client requests per second: succeeded (green), failed after retries (red); "
@@ -493,7 +493,8 @@ public final class FleetReport {
         if (lat.length() > 0) {
             sb.append("<path d='").append(lat).append("' fill='none' stroke='#000' stroke-width='1'/>");
         }
-        sb.append("<text x='4' y='14' font-size='11'>").append(max).append("/s</text><text x='").append(w - 60)
+        countLabels(sb, h, max, "/s");
+        sb.append("<text x='").append(w - 60)
                 .append("' y='14' font-size='11'>").append(f(maxLat)).append(" ms</text></svg>\n");
         // lanes
         List<FleetResult.Lane> lanes = r.lanes();
@@ -606,10 +607,10 @@ public final class FleetReport {
     }
 
     /** The labels of a count axis from 0 (bottom, at {@code h}) to {@code max} (at 10 px from the top), as the charts scale it. */
-    private static void countLabels(StringBuilder sb, int h, double max) {
+    private static void countLabels(StringBuilder sb, int h, double max, String unit) {
         for (Axis.Tick t : Axis.count(max, 5)) {
             double y = h - t.value() / max * (h - 10);
-            sb.append("<text x='4' y='").append(f(Math.max(11, Math.min(h, y + 4)))).append("' font-size='11'>").append(t.label())
+            sb.append("<text x='4' y='").append(f(Math.max(11, Math.min(h, y + 4)))).append("' font-size='11'>").append(t.label()).append(unit)
                     .append("</text>");
         }
     }

@@ -69,5 +69,8 @@ class FleetReportTest {
         assertThat(last).isNotEqualTo("1s").matches("[0-9.]+s").doesNotEndWith("0s").doesNotEndWith("5s");
         assertThat(html).contains("font-size='11'>0</text>").contains("font-size='11'>2</text>").contains("font-size='11'>4</text>")
                 .contains("font-size='11'>6</text>");
+        // the requests chart: 0, round rates between, and its top
+        assertThat(html.split("/s</text>", -1).length - 1).isGreaterThanOrEqualTo(3);
+        assertThat(html).contains("font-size='11'>0/s</text>");
     }
 }
