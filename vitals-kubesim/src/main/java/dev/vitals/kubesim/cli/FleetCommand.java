@@ -216,6 +216,7 @@ final class FleetCommand implements Callable<Integer> {
             SimulateChecks.write(html, FleetReport.html("vitals fleet: " + r.label(), List.of(r)));
             out.println("wrote " + html);
         }
+        out.println(dev.vitals.kubesim.report.VerdictLine.overall(dev.vitals.kubesim.report.VerdictLine.Word.of(r.passed())));
         out.flush();
         return r.passed() ? VitalsCommand.OK : VitalsCommand.FAILED;
     }
@@ -261,6 +262,7 @@ final class FleetCommand implements Callable<Integer> {
             SimulateChecks.write(html, FleetReport.ensembleHtml("vitals fleet: " + name + ", " + runs + " runs", List.of(e)));
             out.println("wrote " + html);
         }
+        out.println(dev.vitals.kubesim.report.VerdictLine.overall(dev.vitals.kubesim.report.VerdictLine.Word.of(e.passed())));
         out.flush();
         return e.passed() ? VitalsCommand.OK : VitalsCommand.FAILED;
     }

@@ -144,8 +144,9 @@ final class FleetReplayCommand {
                 out.println("wrote " + page);
             }
         }
-        out.flush();
         boolean ok = result.stream().allMatch(r -> r.ensemble().passed());
+        out.println(dev.vitals.kubesim.report.VerdictLine.overall(dev.vitals.kubesim.report.VerdictLine.Word.of(ok)));
+        out.flush();
         return ok ? VitalsCommand.OK : VitalsCommand.FAILED;
     }
 

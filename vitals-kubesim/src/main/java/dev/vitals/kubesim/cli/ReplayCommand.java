@@ -250,6 +250,7 @@ final class ReplayCommand implements Callable<Integer> {
         if (!ok) {
             out.println("demo output of each run: " + logDir);
         }
+        out.println(dev.vitals.kubesim.report.VerdictLine.overall(ReplayReport.verdict(runs)));
         out.flush();
         return ok ? VitalsCommand.OK : VitalsCommand.FAILED;
     }

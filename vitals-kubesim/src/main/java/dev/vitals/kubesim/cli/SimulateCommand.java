@@ -412,7 +412,7 @@ final class SimulateCommand implements Callable<Integer> {
             checks.add(e.check(result));
         }
         for (dev.vitals.kubesim.result.Expectation.Check c : checks) {
-            out.println((c.passed() ? "  PASS  " : "  FAIL  ") + c.expectation() + "   [" + c.actual() + "] (--expect)");
+            out.println("  " + dev.vitals.kubesim.report.VerdictLine.of(c, "--expect"));
         }
         List<dev.vitals.kubesim.result.Expectation.Check> defaults = List.of();
         if (scenario.expectations().isEmpty() && extra.isEmpty()) {
@@ -424,10 +424,11 @@ final class SimulateCommand implements Callable<Integer> {
         out.print(headroom.text());
         boolean passed = result.passed() && checks.stream().allMatch(dev.vitals.kubesim.result.Expectation.Check::passed)
                 && defaults.stream().allMatch(dev.vitals.kubesim.result.Expectation.Check::passed);
-        out.println(passed ? "verdict: PASS" : "verdict: FAIL");
+        out.println(dev.vitals.kubesim.report.VerdictLine.overall(dev.vitals.kubesim.report.VerdictLine.Word.of(passed)));
         out.flush();
         write(json, SimulateChecks.json(Reports.json(result, pod), checks, defaults, headroom, passed, effective), out);
-        write(html, Reports.html(result, pod), out);
+        write(html, Reports.html(result, pod, new Reports.Judged(checks, defaults,
+                dev.vitals.kubesim.report.VerdictLine.Word.of(passed))), out);
         return passed ? VitalsCommand.OK : VitalsCommand.FAILED;
     }
 

@@ -115,11 +115,6 @@ public record FleetEnsemble(String label, List<Long> seeds, List<FleetResult> ru
         public boolean unstable() {
             return held > 0 && held < runs;
         }
-
-        /** @return {@code PASS}, {@code FAIL} */
-        public String word() {
-            return passed() ? "PASS" : "FAIL";
-        }
     }
 
     /**

@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.vitals.kubesim.report.Axis;
+import dev.vitals.kubesim.report.VerdictLine;
 import java.util.List;
 import java.util.Locale;
 
@@ -43,8 +45,8 @@ public final class FleetReport {
         r.rollout().ifPresent(ro -> sb.append(rollout(ro)));
         sb.append(hotSpot(r));
         for (FleetResult.Check c : r.checks()) {
-            sb.append(String.format(Locale.ROOT, "  %s %s (actual %s)%n", c.passed() ? "[PASS]" : "[FAIL]", c.expectation(),
-                    num(c.actual())));
+            sb.append("  ").append(VerdictLine.of(VerdictLine.Word.of(c.passed()), c.expectation(), "actual " + num(c.actual())))
+                    .append('\n');
         }
         return sb.toString();
     }
@@ -294,28 +296,29 @@ public final class FleetReport {
 
     /**
      * @param e an ensemble
-     * @return one line per expectation: {@code [PASS] incident vitals: restarts == 0 (5 of 5 runs; actual 0)};
+     * @return one line per expectation: {@code PASS incident vitals: restarts == 0 (5 of 5 runs; actual 0)};
      *         an expectation that held in some runs only adds {@code unstable: 1 of 5 runs fails (seed 3)}
      */
     public static String verdicts(FleetEnsemble e) {
         StringBuilder sb = new StringBuilder();
         for (FleetEnsemble.Verdict v : e.verdicts()) {
-            sb.append('[').append(v.word()).append("] ").append(e.label()).append(": ").append(v.expectation()).append(" (");
+            StringBuilder d = new StringBuilder();
             if (v.unstable()) {
                 int failed = v.runs() - v.held();
-                sb.append("unstable: ").append(failed).append(" of ").append(v.runs()).append(failed == 1 ? " runs fails" : " runs fail")
+                d.append("unstable: ").append(failed).append(" of ").append(v.runs()).append(failed == 1 ? " runs fails" : " runs fail")
                         .append(" (seed").append(v.failedSeeds().size() == 1 ? " " : "s ");
                 for (int i = 0; i < v.failedSeeds().size(); i++) {
-                    sb.append(i == 0 ? "" : ", ").append(v.failedSeeds().get(i));
+                    d.append(i == 0 ? "" : ", ").append(v.failedSeeds().get(i));
                 }
-                sb.append(')');
+                d.append(')');
             } else {
-                sb.append(v.held()).append(" of ").append(v.runs()).append(v.runs() == 1 ? " run" : " runs");
+                d.append(v.held()).append(" of ").append(v.runs()).append(v.runs() == 1 ? " run" : " runs");
             }
             if (v.sharePercent() < 100) {
-                sb.append(", needs ").append(v.sharePercent()).append('%');
+                d.append(", needs ").append(v.sharePercent()).append('%');
             }
-            sb.append("; actual ").append(spread(v.actual())).append(")\n");
+            d.append("; actual ").append(spread(v.actual()));
+            sb.append(VerdictLine.of(VerdictLine.Word.of(v.passed()), e.label() + ": " + v.expectation(), d.toString())).append('\n');
         }
         return sb.toString();
     }
@@ -430,8 +433,8 @@ public final class FleetReport {
             sb.append("<path d='").append(upper).append(lower).append("Z' fill='#aecbfa' stroke='none'/>");
             sb.append("<path d='").append(mid).append("' fill='none' stroke='#1a73e8' stroke-width='1.5'/>");
         }
-        sb.append("<text x='4' y='14' font-size='11'>").append(n).append("</text><text x='4' y='").append(h)
-                .append("' font-size='11'>0</text></svg>\n");
+        countLabels(sb, h, n, "");
+        sb.append("</svg>\n");
     }
 
     private static void runTable(StringBuilder sb, FleetEnsemble e) {
@@ -508,8 +511,8 @@ public final class FleetReport {
             }
         }
         sb.append("<path d='").append(path).append("' fill='none' stroke='#1a73e8' stroke-width='1.5'/>");
-        sb.append("<text x='4' y='14' font-size='11'>").append(n).append("</text><text x='4' y='").append(h)
-                .append("' font-size='11'>0</text></svg>\n");
+        countLabels(sb, h, n, "");
+        sb.append("</svg>\n");
         // success rate and latency
         sb.append("<div class='cap'>Client requests per second: succeeded (green), failed after retries (red); "
                 + "p99 latency (black, log scale, right axis)</div>\n");
@@ -544,7 +547,8 @@ public final class FleetReport {
         if (lat.length() > 0) {
             sb.append("<path d='").append(lat).append("' fill='none' stroke='#000' stroke-width='1'/>");
         }
-        sb.append("<text x='4' y='14' font-size='11'>").append(max).append("/s</text><text x='").append(w - 60)
+        countLabels(sb, h, max, "/s");
+        sb.append("<text x='").append(w - 60)
                 .append("' y='14' font-size='11'>").append(f(maxLat)).append(" ms</text></svg>\n");
         // lanes
         List<FleetResult.Lane> lanes = r.lanes();
@@ -677,22 +681,22 @@ public final class FleetReport {
     }
 
     private static void axisLabels(StringBuilder sb, int left, int w, int h, double from, double span) {
-        double stepS = niceStep(span / 8);
-        for (double t = Math.ceil(from / stepS) * stepS; t <= from + span; t += stepS) {
-            double x = left + (t - from) / span * (w - left);
-            sb.append("<text x='").append(f(x)).append("' y='").append(h + 14).append("' font-size='10' text-anchor='middle'>")
-                    .append(num(t)).append("s</text>");
+        for (Axis.Tick t : Axis.time(from, from + span, 10)) {
+            double x = left + (t.value() - from) / span * (w - left);
+            // the last label ends at the chart's edge rather than past it
+            String anchor = t.value() >= from + span ? "end" : "middle";
+            sb.append("<text x='").append(f(x)).append("' y='").append(h + 14).append("' font-size='10' text-anchor='").append(anchor)
+                    .append("'>").append(t.label()).append("</text>");
         }
     }
 
-    private static double niceStep(double raw) {
-        double[] steps = {1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600};
-        for (double s : steps) {
-            if (s >= raw) {
-                return s;
-            }
+    /** The labels of a count axis from 0 (bottom, at {@code h}) to {@code max} (at 10 px from the top), as the charts scale it. */
+    private static void countLabels(StringBuilder sb, int h, double max, String unit) {
+        for (Axis.Tick t : Axis.count(max, 5)) {
+            double y = h - t.value() / max * (h - 10);
+            sb.append("<text x='4' y='").append(f(Math.max(11, Math.min(h, y + 4)))).append("' font-size='11'>").append(t.label()).append(unit)
+                    .append("</text>");
         }
-        return 7200;
     }
 
     private static String f(double v) {

@@ -54,6 +54,20 @@ record AppRuntime(Kind kind, String what, boolean spring) {
         return new AppRuntime(Kind.UNKNOWN, "", false);
     }
 
+    /**
+     * @return the application as a message names it: "Spring Boot application", "JVM application
+     *         (JAVA_TOOL_OPTIONS in env)", or what was recognised
+     */
+    String application() {
+        if (spring) {
+            return "Spring Boot application";
+        }
+        if (kind == Kind.JVM) {
+            return "JVM application (" + what + ")";
+        }
+        return what.isEmpty() ? "application" : what + " application";
+    }
+
     /** @return true for a JVM */
     boolean jvm() {
         return kind == Kind.JVM;

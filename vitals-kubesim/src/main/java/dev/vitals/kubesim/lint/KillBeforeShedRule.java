@@ -39,7 +39,7 @@ final class KillBeforeShedRule extends BaseRule {
         AppRuntime rt = t.runtime();
         int port = Probes.port(t, l.handler()).getAsInt();
         int liveFt = shed / l.periodSeconds() + 1;
-        String server = rt.jvm() ? "the " + rt.what() + " application's request pool on port " + port
+        String server = rt.jvm() ? "the request pool of the " + rt.application() + " on port " + port
                 : "the server on port " + port + (rt.kind() == AppRuntime.Kind.UNKNOWN ? " (unknown runtime)" : "");
         out.accept(t.finding(this, "livenessProbe.failureThreshold", "liveness gives up after " + kill + "s (failureThreshold "
                 + Probes.budget(l) + "), readiness after " + shed + "s (failureThreshold " + Probes.budget(r) + "), both asked of "

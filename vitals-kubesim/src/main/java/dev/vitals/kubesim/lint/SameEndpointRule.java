@@ -39,7 +39,7 @@ final class SameEndpointRule extends BaseRule {
             touches = "it checks " + String.join(", ", deps) + ", so an outage of " + (deps.size() > 1 ? "any of them" : "it")
                     + " restarts the pod instead of only taking it out of its Service";
         } else if (rt.jvm() && l.handler().asHttpGet().isPresent()) {
-            touches = "it is answered by the " + rt.what() + " application's bounded request pool, so when slow requests hold"
+            touches = "it is answered by the bounded request pool of the " + rt.application() + ", so when slow requests hold"
                     + " every worker both fail together and the pod is restarted instead of only shed";
         } else {
             return; // a trivial in-process handler of unknown cost: not a hazard this rule can show

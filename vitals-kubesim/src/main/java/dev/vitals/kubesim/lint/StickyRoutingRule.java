@@ -41,7 +41,7 @@ final class StickyRoutingRule extends BaseRule {
         AppRuntime rt = t.runtime();
         // a candidate: judged against the input's Services and Ingresses in resolve()
         out.accept(t.finding(this, Probes.endpointField(ProbeType.LIVENESS, live.get().handler()), "its liveness probe ("
-                + live.get().handler().describe() + ") is answered by the " + (rt.jvm() ? rt.what() + " application's request pool"
+                + live.get().handler().describe() + ") is answered by the " + (rt.jvm() ? "request pool of the " + rt.application()
                 : "server that answers requests") + ": a burst pinned to this pod fills it, liveness times out, the pod is"
                 + " restarted and the whole burst moves to the next pod", "C05, issue 35",
                 "move liveness off the request pool (" + (rt.jvm() ? "Vitals /livez on its own port, or" : "")

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.vitals.kubesim.report.Reports;
+import dev.vitals.kubesim.report.VerdictLine;
 import dev.vitals.kubesim.result.Expectation;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -26,7 +27,53 @@ public final class ReplayReport {
             "stall", "a short freeze restarts neither; deadlocked workers restart both",
             "cpu-limit", "under a 500m CPU limit, naive restarts under the export load, Vitals does not");
 
+    /** The labels of a run's figures, in the order of {@link #figures}: one set for the table, the index and the run pages. */
+    private static final List<String> FIGURES = List.of("restarts", "not ready after Ready", "probe failures", "liveness p99");
+
     private ReplayReport() {
+    }
+
+    /**
+     * A run's figures as every replay report prints them (terminal table, index page, run page):
+     * the same figures, the same rounding, under the labels of {@link #FIGURES}.
+     *
+     * @param r the run
+     * @return restarts; seconds not ready after the first Ready ({@code 12.3 s}); liveness and
+     *         readiness probe failures; liveness p99 ({@code 812.4 ms}, as the summary rounds it)
+     */
+    static List<String> figures(RunRecord r) {
+        return List.of(Integer.toString(r.restarts()), String.format(Locale.ROOT, "%.1f s", r.notReadySeconds()),
+                Integer.toString(r.probeFailures()), String.format(Locale.ROOT, "%.1f ms", r.livenessP99Ms()));
+    }
+
+    /**
+     * @param r the run
+     * @return its verdict as the verdict lines word it
+     */
+    static VerdictLine.Word word(RunRecord r) {
+        return VerdictLine.Word.valueOf(r.verdict().name());
+    }
+
+    private static String verdictCell(RunRecord r) {
+        VerdictLine.Word w = word(r);
+        return w == VerdictLine.Word.FAIL ? "<b style='color:#c62828'>FAIL</b>"
+                : w == VerdictLine.Word.SKIP ? "SKIP: " + esc(r.inconclusive().orElse("")) : "PASS";
+    }
+
+    private static String figureCells(RunRecord r) {
+        StringBuilder sb = new StringBuilder();
+        for (String f : figures(r)) {
+            sb.append("<td>").append(f).append("</td>");
+        }
+        return sb.toString();
+    }
+
+    private static String figureHeaders() {
+        StringBuilder sb = new StringBuilder();
+        for (String f : FIGURES) {
+            sb.append("<th>").append(f).append("</th>");
+        }
+        return sb.toString();
     }
 
     /**
@@ -37,14 +84,13 @@ public final class ReplayReport {
      */
     public static String table(List<RunRecord> runs) {
         StringBuilder sb = new StringBuilder();
-        String fmt = "%-16s %-11s %8s %10s %15s %13s%n";
-        sb.append(String.format(Locale.ROOT, fmt, "scenario", "wiring", "restarts", "not ready", "probe failures", "liveness p99"));
+        String fmt = "%-16s %-11s %8s %21s %15s %13s%n";
+        sb.append(String.format(Locale.ROOT, fmt, "scenario", "wiring", FIGURES.get(0), FIGURES.get(1), FIGURES.get(2), FIGURES.get(3)));
         for (RunRecord r : runs) {
-            sb.append(String.format(Locale.ROOT, fmt, r.replayCase().name(), r.wiring().flag(), r.restarts(),
-                    String.format(Locale.ROOT, "%.1f s", r.notReadySeconds()), r.probeFailures(),
-                    String.format(Locale.ROOT, "%.0f ms", r.livenessP99Ms())));
+            List<String> f = figures(r);
+            sb.append(String.format(Locale.ROOT, fmt, r.replayCase().name(), r.wiring().flag(), f.get(0), f.get(1), f.get(2), f.get(3)));
         }
-        sb.append("(not ready: seconds with Ready false after the first Ready, the whole run if never Ready;\n"
+        sb.append("(not ready after Ready: seconds with Ready false after the first Ready, the whole run if never Ready;\n"
                 + " probe failures: liveness + readiness; liveness p99: a timed-out probe counts as its timeout)\n");
         return sb.toString();
     }
@@ -71,6 +117,16 @@ public final class ReplayReport {
 
     /**
      * @param runs the runs, in the order they ran
+     * @return the replay's verdict: FAIL when a run failed, else PASS when one was judged, else SKIP
+     *         (nothing could be judged on this machine; {@link #passed} is false)
+     */
+    public static VerdictLine.Word verdict(List<RunRecord> runs) {
+        return runs.stream().anyMatch(r -> r.verdict() == RunRecord.Verdict.FAIL) ? VerdictLine.Word.FAIL
+                : passed(runs) ? VerdictLine.Word.PASS : VerdictLine.Word.SKIP;
+    }
+
+    /**
+     * @param runs the runs, in the order they ran
      * @return whether the replay may be called a success: no run {@link RunRecord.Verdict#FAIL}ed
      *         and at least one was judged and passed (a replay where nothing could be judged on
      *         this machine is not a success)
@@ -84,7 +140,7 @@ public final class ReplayReport {
      * Renders the verdicts for the terminal.
      *
      * @param runs the runs, in the order they ran
-     * @return one line per scenario: PASS, FAIL or SKIP, the claim, the restart figures, and any failed check
+     * @return one line per scenario ({@link VerdictLine}): PASS, FAIL or SKIP, the claim, then in parentheses the restart figures and any failed check
      */
     public static String verdicts(List<RunRecord> runs) {
         return verdicts(runs, List.of());
@@ -128,12 +184,16 @@ public final class ReplayReport {
             }
             List<String> parts = new ArrayList<>();
             figures.forEach((k, v) -> parts.add(k + ": " + v));
-            String word = failed ? "FAIL" : judged ? "PASS" : "SKIP";
-            List<String> tail = new ArrayList<>(failures);
-            tail.addAll(skips.getOrDefault(e.getKey(), List.of()).stream().map(x -> "skipped " + x).toList());
-            sb.append(String.format(Locale.ROOT, "%s %-10s %s%s%s%n", word, e.getKey(), CLAIMS.getOrDefault(e.getKey(), ""),
-                    parts.isEmpty() ? "" : " (restarts: " + String.join("; ", parts) + ")",
-                    tail.isEmpty() ? "" : " — " + String.join("; ", tail)));
+            VerdictLine.Word word = failed ? VerdictLine.Word.FAIL : judged ? VerdictLine.Word.PASS : VerdictLine.Word.SKIP;
+            List<String> detail = new ArrayList<>();
+            if (!parts.isEmpty()) {
+                detail.add("restarts: " + String.join("; ", parts));
+            }
+            detail.addAll(failures);
+            detail.addAll(skips.getOrDefault(e.getKey(), List.of()).stream().map(x -> "skipped " + x).toList());
+            String claim = CLAIMS.getOrDefault(e.getKey(), "");
+            sb.append(VerdictLine.of(word, claim.isEmpty() ? e.getKey() : e.getKey() + ": " + claim, String.join("; ", detail)))
+                    .append('\n');
         }
         return sb.toString();
     }
@@ -237,7 +297,9 @@ public final class ReplayReport {
         html = html.replaceFirst("<h1>vitals simulate: container demo</h1>",
                 "<h1>vitals replay: " + esc(r.replayCase().name()) + ", " + r.wiring().flag() + " wiring</h1>\n<p>"
                         + esc(r.replayCase().title()) + " — <a href='index.html'>all runs</a></p>");
-        StringBuilder extra = new StringBuilder("<h2>Replay actions</h2>\n<table>");
+        StringBuilder extra = new StringBuilder("<h2>Replay figures</h2>\n<table class='figures'><tr>" + figureHeaders()
+                + "<th>verdict</th></tr>\n<tr>" + figureCells(r) + "<td>" + verdictCell(r) + "</td></tr></table>\n"
+                + "<h2>Replay actions</h2>\n<table>");
         for (RunRecord.Note n : r.notes()) {
             extra.append(String.format(Locale.ROOT, "<tr><td>%.2f</td><td>%s</td></tr>%n", n.t(), esc(n.text())));
         }
@@ -259,12 +321,9 @@ public final class ReplayReport {
     public static String index(List<RunRecord> runs) {
         StringBuilder rows = new StringBuilder();
         for (RunRecord r : runs) {
-            rows.append(String.format(Locale.ROOT,
-                    "<tr><td>%s</td><td><a href='%s'>%s</a></td><td>%d</td><td>%.1f s</td><td>%d</td><td>%.0f ms</td><td>%s</td></tr>%n",
-                    esc(r.replayCase().name()), pageName(r), r.wiring().flag(), r.restarts(), r.notReadySeconds(),
-                    r.probeFailures(), r.livenessP99Ms(), r.verdict() == RunRecord.Verdict.PASS ? "as expected"
-                            : r.verdict() == RunRecord.Verdict.SKIP ? "not judged: " + esc(r.inconclusive().orElse(""))
-                            : "<b style='color:#c62828'>not as expected</b>"));
+            rows.append("<tr><td>").append(esc(r.replayCase().name())).append("</td><td><a href='").append(pageName(r)).append("'>")
+                    .append(r.wiring().flag()).append("</a></td>").append(figureCells(r)).append("<td>").append(verdictCell(r))
+                    .append("</td></tr>\n");
         }
         StringBuilder cases = new StringBuilder();
         String last = "";
@@ -280,7 +339,7 @@ public final class ReplayReport {
                 + "td:nth-child(2),th:nth-child(2),td:last-child{text-align:left}pre{background:#f6f6f6;padding:12px}"
                 + "</style></head><body>\n<h1>vitals replay</h1>\n<p>Each case ran the demo twice, <code>--wiring naive</code> and "
                 + "<code>--wiring vitals</code>, under the same kubelet probes and the same faults.</p>\n<table><tr><th>scenario</th>"
-                + "<th>wiring</th><th>restarts</th><th>not ready</th><th>probe failures</th><th>liveness p99</th><th></th></tr>\n"
+                + "<th>wiring</th>" + figureHeaders() + "<th>verdict</th></tr>\n"
                 + rows + "</table>\n<h2>Verdicts</h2>\n<pre>" + esc(verdicts(runs)) + "</pre>\n<h2>Cases</h2>\n<ul>\n" + cases
                 + "</ul>\n</body></html>\n";
     }

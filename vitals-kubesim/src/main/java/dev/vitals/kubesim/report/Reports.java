@@ -91,8 +91,7 @@ public final class Reports {
         if (!r.checks().isEmpty()) {
             sb.append("Expectations\n");
             for (Expectation.Check c : r.checks()) {
-                sb.append(c.passed() ? "  PASS  " : "  FAIL  ").append(c.expectation()).append("   [").append(c.actual())
-                        .append("]\n");
+                sb.append("  ").append(VerdictLine.of(c, "")).append('\n');
             }
         }
         return sb.toString();
@@ -270,6 +269,67 @@ public final class Reports {
      *        summary
      */
     public static String html(SimulationResult r, PodSpec pod) {
+        return render(r, pod, null);
+    }
+
+    /**
+     * What {@code vitals simulate} judged a run by, beyond the scenario's expectations (which the
+     * result carries), and its verdict: what the text report prints after the summary.
+     *
+     * @param expect the {@code --expect} expectations' outcomes
+     * @param defaults the default expectations' outcomes ({@link Verdict#defaults}); empty when
+     *        the scenario or {@code --expect} gave expectations
+     * @param verdict the run's verdict, as its closing {@code verdict:} line
+     */
+    public record Judged(List<Expectation.Check> expect, List<Expectation.Check> defaults, VerdictLine.Word verdict) {
+        /**
+         * Copies the lists.
+         *
+         * @throws NullPointerException if a component is null
+         */
+        public Judged {
+            expect = List.copyOf(expect);
+            defaults = List.copyOf(defaults);
+            java.util.Objects.requireNonNull(verdict, "verdict");
+        }
+    }
+
+    /**
+     * Renders the HTML report of a judged run: {@link #html(SimulationResult, PodSpec)} with the
+     * verdict in the headline and an Expectations table (verdict word, expectation, actual value,
+     * source: scenario, {@code --expect} or default), the same outcomes the text report prints.
+     *
+     * @param r the simulation's result
+     * @param pod the simulated pod (its probes' settings)
+     * @param judged what the run was judged by and its verdict
+     * @return a self-contained HTML page
+     */
+    public static String html(SimulationResult r, PodSpec pod, Judged judged) {
+        return render(r, pod, java.util.Objects.requireNonNull(judged, "judged"));
+    }
+
+    private static String expectationsHtml(SimulationResult r, Judged j) {
+        StringBuilder sb = new StringBuilder("<h2>Expectations</h2>\n<table class='expectations'>"
+                + "<tr><th></th><th>expectation</th><th>actual</th><th>source</th></tr>\n");
+        appendChecks(sb, r.checks(), "scenario");
+        appendChecks(sb, j.expect(), "--expect");
+        appendChecks(sb, j.defaults(), "default (no scenario or --expect expectations given)");
+        if (r.checks().isEmpty() && j.expect().isEmpty() && j.defaults().isEmpty()) {
+            sb.append("<tr><td colspan='4'>none</td></tr>\n");
+        }
+        return sb.append("</table>\n").toString();
+    }
+
+    private static void appendChecks(StringBuilder sb, List<Expectation.Check> checks, String source) {
+        for (Expectation.Check c : checks) {
+            VerdictLine.Word w = VerdictLine.Word.of(c.passed());
+            sb.append("<tr><td class='").append(w == VerdictLine.Word.PASS ? "pass" : "fail").append("'>").append(w).append("</td><td>")
+                    .append(esc(c.expectation())).append("</td><td>").append(esc(c.actual())).append("</td><td>").append(esc(source))
+                    .append("</td></tr>\n");
+        }
+    }
+
+    private static String render(SimulationResult r, PodSpec pod, Judged judged) {
         List<ProbeType> lanes = new ArrayList<>();
         for (ProbeType t : ProbeType.values()) {
             if (pod.probe(t).isPresent()) {
@@ -293,12 +353,11 @@ public final class Reports {
                     x.applyAsDouble(i[0]), top, Math.max(0.5, x.applyAsDouble(i[1]) - x.applyAsDouble(i[0])), rows * laneH));
         }
         // axis
-        double step = niceStep(dur);
-        for (double t = 0; t <= dur + 1e-9; t += step) {
-            double px = x.applyAsDouble(t);
+        for (Axis.Tick t : Axis.time(0, dur, 13)) {
+            double px = x.applyAsDouble(t.value());
             svg.append(String.format(Locale.ROOT, "<line x1='%.1f' y1='%d' x2='%.1f' y2='%d' stroke='#ddd'/>", px, top, px, top + rows * laneH));
-            svg.append(String.format(Locale.ROOT, "<text x='%.1f' y='%d' text-anchor='middle' fill='#555'>%ss</text>", px,
-                    top + rows * laneH + 16, Expectation.fmt(round(t, 2))));
+            svg.append(String.format(Locale.ROOT, "<text x='%.1f' y='%d' text-anchor='middle' fill='#555'>%s</text>", px,
+                    top + rows * laneH + 16, t.label()));
         }
         // lane labels
         List<String> names = new ArrayList<>();
@@ -380,17 +439,21 @@ public final class Reports {
         return "<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'><title>vitals simulate: " + esc(pod.containerName())
                 + "</title><style>body{font-family:sans-serif;margin:24px;color:#222}pre{background:#f6f6f6;padding:12px}"
                 + "table{border-collapse:collapse;font-size:12px}td{border-bottom:1px solid #eee;padding:2px 8px;vertical-align:top}"
-                + ".legend span{display:inline-block;margin-right:16px}</style></head><body>\n"
+                + ".legend span{display:inline-block;margin-right:16px}.pass{color:#2e9e44;font-weight:bold}"
+                + ".fail{color:#c62828;font-weight:bold}.verdict{font-size:18px}</style></head><body>\n"
                 + "<h1>vitals simulate: container " + esc(pod.containerName()) + "</h1>\n"
                 + "<p>" + esc(r.target()) + "</p>\n"
+                + (judged == null ? "" : "<p class='verdict " + (judged.verdict() == VerdictLine.Word.PASS ? "pass" : "fail") + "'>"
+                        + VerdictLine.overall(judged.verdict()) + "</p>\n")
                 + String.format(Locale.ROOT, "<p><b>%d restarts</b>, not ready %.1fs of %.0fs%s</p>%n", r.restarts(), seconds(r.notReady()),
-                        seconds(r.duration()), r.checks().isEmpty() ? "" : r.passed() ? ", <b style='color:#2e9e44'>expectations hold</b>"
-                                : ", <b style='color:#c62828'>expectations failed</b>")
+                        seconds(r.duration()), judged != null || r.checks().isEmpty() ? "" : r.passed()
+                                ? ", <b style='color:#2e9e44'>expectations hold</b>" : ", <b style='color:#c62828'>expectations failed</b>")
                 + "<div class='legend'><span style='color:#2e9e44'>&#9679; success</span><span style='color:#e0a800'>&#9679; warning (3xx)</span>"
                 + "<span style='color:#c62828'>&#9679; failure</span><span style='color:#888'>&#9679; error (discarded)</span>"
                 + "<span style='color:#c62828'>&#9660; kill</span><span style='color:#1f5fbf'>- - restart</span>"
                 + "<span style='background:#2e9e44;color:#fff;padding:0 4px'>Ready</span></div>\n"
-                + svg + "\n<h2>Summary</h2>\n<pre>" + esc(summary(r, pod)) + "</pre>\n"
+                + svg + "\n" + (judged == null ? "" : expectationsHtml(r, judged))
+                + "<h2>Summary</h2>\n<pre>" + esc(summary(r, pod)) + "</pre>\n"
                 + "<h2>Events (successful probes omitted)</h2>\n<table>" + rows2 + "</table>\n</body></html>\n";
     }
 
@@ -398,15 +461,5 @@ public final class Reports {
         return String.format(Locale.ROOT, "<rect x='%.1f' y='%d' width='%.1f' height='%d' rx='3' fill='#1f5fbf' fill-opacity='0.25' stroke='#1f5fbf'><title>instance #%d running %.2fs..%.2fs</title></rect>"
                 + "<text x='%.1f' y='%d' font-size='10' fill='#1f5fbf'>#%d</text>",
                 x1, top + 9, Math.max(1, x2 - x1), 16, inst, from, to, x1 + 3, top + 21, inst);
-    }
-
-    private static double niceStep(double dur) {
-        double[] steps = {1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 1800, 3600};
-        for (double s : steps) {
-            if (dur / s <= 12) {
-                return s;
-            }
-        }
-        return 7200;
     }
 }

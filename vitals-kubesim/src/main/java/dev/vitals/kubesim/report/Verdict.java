@@ -70,7 +70,7 @@ public final class Verdict {
     public static String text(List<Expectation.Check> checks) {
         StringBuilder b = new StringBuilder("default expectations (no scenario or --expect expectations given):\n");
         for (Expectation.Check c : checks) {
-            b.append(c.passed() ? "  PASS  " : "  FAIL  ").append(c.expectation()).append("   [").append(c.actual()).append("]\n");
+            b.append("  ").append(VerdictLine.of(c, "")).append('\n');
         }
         return b.toString();
     }

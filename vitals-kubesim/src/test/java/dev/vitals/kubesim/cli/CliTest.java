@@ -141,7 +141,7 @@ class CliTest {
         args.addAll(Targets.command(port, "refuse:2,200"));
         int code = run(args.toArray(new String[0]));
         assertThat(code).as(out + "\n" + err).isZero();
-        assertThat(out.toString()).contains("PASS  restarts == 0").contains("load finished: 20 sent");
+        assertThat(out.toString()).contains("PASS restarts == 0").contains("load finished: 20 sent");
         JsonNode root = new ObjectMapper().readTree(json.toFile());
         assertThat(root.get("restarts").isInt()).isTrue();
         assertThat(root.get("restarts").asInt()).isZero();
@@ -157,7 +157,8 @@ class CliTest {
             }
         });
         String page = Files.readString(html);
-        assertThat(page).contains("<svg").contains(">startup<").contains(">liveness<").contains(">readiness<").contains(">Ready<");
+        assertThat(page).contains("<svg").contains(">startup<").contains(">liveness<").contains(">readiness<").contains(">Ready<")
+                .contains("<p class='verdict pass'>verdict: PASS</p>").contains("<td>restarts == 0</td>").contains("<td>scenario</td>");
 
         // the same run with an expectation that cannot hold exits 1
         out.getBuffer().setLength(0);
@@ -165,7 +166,7 @@ class CliTest {
         List<String> args2 = new ArrayList<>(List.of("simulate", "-q", "--manifest", m.toString(), "--scenario", strict.toString(), "--"));
         args2.addAll(Targets.command(port, "refuse:2,200"));
         assertThat(run(args2.toArray(new String[0]))).isEqualTo(1);
-        assertThat(out.toString()).contains("FAIL  ready at 1s");
+        assertThat(out.toString()).contains("FAIL ready at 1s");
     }
 
     @Test

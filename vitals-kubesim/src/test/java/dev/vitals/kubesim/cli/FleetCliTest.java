@@ -46,7 +46,8 @@ class FleetCliTest {
         Path html = dir.resolve("out/fleet.html");
         int code = run("fleet", model("'zero-endpoint seconds > 10'").toString(), "--json", json.toString(), "--html", html.toString());
         assertThat(code).as(err.toString()).isZero();
-        assertThat(out.toString()).contains("fleet.yaml (model engine): 6 replicas").contains("[PASS] zero-endpoint seconds > 10");
+        assertThat(out.toString()).contains("fleet.yaml (model engine): 6 replicas").contains("PASS zero-endpoint seconds > 10").contains("verdict: PASS");
+        dev.vitals.kubesim.report.VerdictLineTest.assertOneForm(out.toString());
         JsonNode runs = new ObjectMapper().readTree(json.toFile()).get("runs");
         assertThat(runs).hasSize(1);
         assertThat(runs.get(0).get("zeroEndpointSeconds").asDouble()).isGreaterThan(10);
@@ -61,19 +62,20 @@ class FleetCliTest {
         // case C21, docs/fleet.md: critical → no endpoint for a while (exit 1); non-critical → all six stay (exit 0)
         Path example = Path.of("..", "examples", "kubesim", "fleet-shared-cache.yaml");
         assertThat(run("fleet", example.toString())).as(out.toString()).isEqualTo(1);
-        assertThat(out.toString()).contains("[FAIL] endpoints > 0 always (actual 0)").contains("[PASS] restarts == 0");
+        assertThat(out.toString()).contains("FAIL endpoints > 0 always (actual 0)").contains("PASS restarts == 0");
         Path fixed = dir.resolve("fixed.yaml");
         Files.writeString(fixed, Files.readString(example).replace("dependency: critical}", "dependency: non-critical}"));
         out.getBuffer().setLength(0);
         assertThat(run("fleet", fixed.toString())).as(out.toString()).isZero();
-        assertThat(out.toString()).contains("[PASS] endpoints > 0 always (actual 6)");
+        assertThat(out.toString()).contains("PASS endpoints > 0 always (actual 6)");
     }
 
     @Test
     void aFailedExpectationExitsOne() throws Exception {
         // case C21: a critical shared dependency in readiness takes every replica out of the endpoints
         assertThat(run("fleet", model("'endpoints > 0 always'").toString())).isEqualTo(1);
-        assertThat(out.toString()).contains("[FAIL] endpoints > 0 always (actual 0)");
+        assertThat(out.toString()).contains("FAIL endpoints > 0 always (actual 0)").contains("verdict: FAIL");
+        dev.vitals.kubesim.report.VerdictLineTest.assertOneForm(out.toString());
     }
 
     @Test
@@ -207,7 +209,7 @@ class FleetCliTest {
         args.addAll(dev.vitals.kubesim.fleet.FleetTestServers.command(4, 10, 0));
         int code = run(args.toArray(new String[0]));
         assertThat(code).as(out + "\n" + err).isZero();
-        assertThat(out.toString()).contains("deploy.yaml (live engine): 2 replicas").contains("[PASS] endpoints > 0 always (actual 2)");
+        assertThat(out.toString()).contains("deploy.yaml (live engine): 2 replicas").contains("PASS endpoints > 0 always (actual 2)");
     }
 
     @Test
@@ -224,7 +226,7 @@ class FleetCliTest {
         int code = run("fleet", "--replicas", "1", "--manifest", m.toString(), "--duration", "3s", "--expect", "endpoints > 0 always",
                 "--logs", dir.toString(), "-q", "--", "/bin/sleep", "60");
         assertThat(code).as(out + "\n" + err).isZero();
-        assertThat(out.toString()).contains("[PASS] endpoints > 0 always (actual 1)");
+        assertThat(out.toString()).contains("PASS endpoints > 0 always (actual 1)");
     }
 
     @Test
@@ -270,8 +272,8 @@ class FleetCliTest {
         int code = run("replay", "rollout", "--runs", "2", "--json", json.toString(), "--html", dir.toString());
         assertThat(code).as(out + "\n" + err).isZero();
         assertThat(out.toString()).contains("rollout naive, the median run").contains("rollout vitals, the median run")
-                .contains("    new version: attempts answered").contains("[PASS] rollout vitals: rollout stalled == 0 (2 of 2 runs")
-                .contains("[PASS] rollout naive: new version errors >= 1% (2 of 2 runs");
+                .contains("    new version: attempts answered").contains("PASS rollout vitals: rollout stalled == 0 (2 of 2 runs")
+                .contains("PASS rollout naive: new version errors >= 1% (2 of 2 runs");
         JsonNode runs = new ObjectMapper().readTree(json.toFile()).get("runs");
         assertThat(runs).hasSize(4);
         for (JsonNode r : runs) {
@@ -286,12 +288,12 @@ class FleetCliTest {
     void theRolloutExampleFailsColdAndPassesWarmed() throws Exception {
         Path example = Path.of("..", "examples", "kubesim", "fleet-rollout.yaml");
         assertThat(run("fleet", example.toString())).as(out.toString()).isEqualTo(1);
-        assertThat(out.toString()).contains("[FAIL] new version errors < 1%").contains("[PASS] rollout stalled == 0");
+        assertThat(out.toString()).contains("FAIL new version errors < 1%").contains("PASS rollout stalled == 0");
         Path fixed = dir.resolve("warmed.yaml");
         Files.writeString(fixed, Files.readString(example).replace("readiness: port-open", "readiness: warmed"));
         out.getBuffer().setLength(0);
         assertThat(run("fleet", fixed.toString())).as(out.toString()).isZero();
-        assertThat(out.toString()).contains("[PASS] new version errors < 1% (actual 0)");
+        assertThat(out.toString()).contains("PASS new version errors < 1% (actual 0)");
     }
 
     @Test
@@ -315,12 +317,13 @@ class FleetCliTest {
                 .contains("the write-up: 11 pods killed, 31 restarts in six minutes")
                 .contains("  1. as written, kube-proxy iptables, naive:\n     kills 0, pods killed 0, restarts 0, 0 s without endpoints")
                 .contains("  2. the same 53 exports from one source address, kube-proxy iptables, sessionAffinity ClientIP (10800 s)")
-                .contains("[PASS] incident-pinned naive: pods killed >= 1 (2 of 2 runs; actual 1)")
-                .contains("[PASS] incident-pinned-sustained naive: pods killed >= 2 (2 of 2 runs")
+                .contains("PASS incident-pinned naive: pods killed >= 1 (2 of 2 runs; actual 1)")
+                .contains("PASS incident-pinned-sustained naive: pods killed >= 2 (2 of 2 runs")
                 .contains("key 0 of 'finance script (53 exports, 50 connections, one source address)' held by r")
                 .contains("incident-pinned vitals: kills 0, pods killed 0, restarts 0")
                 .contains("incident-pinned-sustained vitals: kills 0, pods killed 0, restarts 0")
-                .contains("[PASS] incident vitals: restarts == 0 (2 of 2 runs; actual 0)");
+                .contains("PASS incident vitals: restarts == 0 (2 of 2 runs; actual 0)");
+        dev.vitals.kubesim.report.VerdictLineTest.assertOneForm(out.toString());
     }
 
     @Test
@@ -335,7 +338,8 @@ class FleetCliTest {
         assertThat(err.toString().strip()).isEqualTo("error: --runs must be 1-1000, was 1001");
         err.getBuffer().setLength(0);
         assertThat(run("fleet", model("'restarts == 0'").toString(), "--runs", "3")).isZero();
-        assertThat(out.toString()).contains("6 replicas, 3 runs (seeds 1-3)").contains("[PASS] fleet.yaml: restarts == 0 (3 of 3 runs; actual 0)");
+        assertThat(out.toString()).contains("6 replicas, 3 runs (seeds 1-3)").contains("PASS fleet.yaml: restarts == 0 (3 of 3 runs; actual 0)");
+        dev.vitals.kubesim.report.VerdictLineTest.assertOneForm(out.toString());
     }
 
     @Test

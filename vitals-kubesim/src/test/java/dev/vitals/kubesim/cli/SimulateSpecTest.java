@@ -74,8 +74,9 @@ class SimulateSpecTest {
                 .contains("env not available in a simulation (not passed): DB_PASSWORD (secretKeyRef db/password),"
                         + " envFrom configMapRef app-config")
                 .contains(":" + port + " (http)/custom/live")
-                .contains("default expectations").contains("PASS  no kill by a probe").contains("PASS  ready at least once")
+                .contains("default expectations").contains("PASS no kill by a probe").contains("PASS ready at least once")
                 .contains("headroom:").contains("verdict: PASS");
+        dev.vitals.kubesim.report.VerdictLineTest.assertOneForm(out.toString());
         JsonNode r = new ObjectMapper().readTree(json.toFile());
         assertThat(r.path("passed").asBoolean()).isTrue();
         assertThat(r.path("headroom").get(0).path("probe").asText()).isEqualTo("liveness");
@@ -91,13 +92,14 @@ class SimulateSpecTest {
                 "--initial-backoff", "1s", "--expect", "restarts == 0", "--"));
         args.addAll(image());
         assertThat(run(args)).as(out + "\n" + err).isEqualTo(1);
-        assertThat(out.toString()).contains("FAIL  restarts == 0").contains("(--expect)").contains("verdict: FAIL");
+        assertThat(out.toString()).contains("FAIL restarts == 0 (actual ").contains("; --expect)").contains("verdict: FAIL");
+        dev.vitals.kubesim.report.VerdictLineTest.assertOneForm(out.toString());
         // --expect given: the default expectations stand aside
         assertThat(out.toString()).doesNotContain("default expectations");
         out.getBuffer().setLength(0);
         args.removeAll(List.of("--expect", "restarts == 0"));
         assertThat(run(args)).isEqualTo(1);
-        assertThat(out.toString()).contains("FAIL  no kill by a probe").contains("verdict: FAIL");
+        assertThat(out.toString()).contains("FAIL no kill by a probe").contains("verdict: FAIL");
         assertThat(err.toString()).doesNotContain("Exception");
     }
 
@@ -110,7 +112,7 @@ class SimulateSpecTest {
                 + "    readinessProbe:\n      exec: {command: [test, -e, '$(MARK)']}\n      periodSeconds: 1\n");
         assertThat(run(List.of("simulate", "--manifest", m.toString(), "--duration", "3s", "-q", "--", "sleep", "30")))
                 .as(out + "\n" + err).isZero();
-        assertThat(out.toString()).contains("PASS  ready at least once");
+        assertThat(out.toString()).contains("PASS ready at least once");
     }
 
     @Test

@@ -39,7 +39,39 @@ class FleetReportTest {
         FleetResult r = new ModelFleet(FleetScenarios.spec("shared-dependency", 3, FleetScenarios.Wiring.NAIVE), "c21").run();
         String text = FleetReport.text(r);
         assertThat(text).startsWith("c21 (model engine): 3 replicas, 180 s after a ")
-                .contains("seconds with zero endpoints").contains("[PASS] zero-endpoint seconds >= 20");
+                .contains("seconds with zero endpoints").contains("PASS zero-endpoint seconds >= 20");
+    }
+
+    @Test
+    void theChartsLabelTheLastSecondAndTheEndpointsBetween() {
+        // once the time axes stopped at the last multiple of their step and the endpoints axis read only "6" and "0"
+        FleetSpec spec = FleetScenarios.spec("shared-dependency", 6, FleetScenarios.Wiring.NAIVE).withDuration(Duration.ofSeconds(97));
+        FleetResult r = new ModelFleet(spec, "axes").run();
+        String html = FleetReport.html("axes", List.of(r));
+        java.util.regex.Matcher svg = java.util.regex.Pattern.compile("<svg.*?</svg>", java.util.regex.Pattern.DOTALL).matcher(html);
+        int charts = 0;
+        String last = dev.vitals.kubesim.report.Axis.time(0, 1, 2).get(1).label(); // "1s"
+        while (svg.find()) {
+            String chart = svg.group();
+            java.util.List<String> times = new java.util.ArrayList<>();
+            java.util.regex.Matcher t = java.util.regex.Pattern.compile(">([0-9.]+s)</text>").matcher(chart);
+            while (t.find()) {
+                times.add(t.group(1));
+            }
+            if (!times.isEmpty()) {
+                charts++;
+                last = times.get(times.size() - 1);
+                assertThat(times).as(chart).hasSizeGreaterThan(3);
+                assertThat(chart).contains("text-anchor='end'>" + last + "</text>");
+            }
+        }
+        assertThat(charts).isGreaterThanOrEqualTo(3);
+        assertThat(last).isNotEqualTo("1s").matches("[0-9.]+s").doesNotEndWith("0s").doesNotEndWith("5s");
+        assertThat(html).contains("font-size='11'>0</text>").contains("font-size='11'>2</text>").contains("font-size='11'>4</text>")
+                .contains("font-size='11'>6</text>");
+        // the requests chart: 0, round rates between, and its top
+        assertThat(html.split("/s</text>", -1).length - 1).isGreaterThanOrEqualTo(3);
+        assertThat(html).contains("font-size='11'>0/s</text>");
     }
 
     @Test

@@ -53,7 +53,8 @@ class ReplayEndToEndTest {
         assertThat(vitalsDb.get("notReadySeconds").asDouble()).as(context).isPositive();
         // and the command agrees: every expectation held
         assertThat(code).as(context).isEqualTo(VitalsCommand.OK);
-        assertThat(out.toString()).contains("PASS incident").contains("PASS db-outage");
+        assertThat(out.toString()).contains("PASS incident").contains("PASS db-outage").contains("verdict: PASS");
+        dev.vitals.kubesim.report.VerdictLineTest.assertOneForm(out.toString());
         assertThat(html.resolve("index.html")).isRegularFile();
         assertThat(Files.readString(html.resolve("incident-naive.html"))).contains("<svg");
     }

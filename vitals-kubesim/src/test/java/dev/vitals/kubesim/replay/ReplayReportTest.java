@@ -31,8 +31,8 @@ class ReplayReportTest {
     void tableHasOneRowPerRunWithTheFigures() {
         String t = ReplayReport.table(List.of(naive, vitals));
         String[] lines = t.split("\n");
-        assertThat(lines[0]).contains("scenario", "wiring", "restarts", "not ready", "probe failures", "liveness p99");
-        assertThat(lines[1]).startsWith("incident").contains("naive").contains(" " + naive.restarts() + " ").contains("3000 ms");
+        assertThat(lines[0]).contains("scenario", "wiring", "restarts", "not ready after Ready", "probe failures", "liveness p99");
+        assertThat(lines[1]).startsWith("incident").contains("naive").contains(" " + naive.restarts() + " ").contains("3000.0 ms");
         assertThat(lines[2]).startsWith("incident").contains("vitals");
         assertThat(naive.restarts()).isPositive();
     }
@@ -63,6 +63,9 @@ class ReplayReportTest {
         String bad = ReplayReport.verdicts(List.of(naive, wrong));
         assertThat(bad).startsWith("FAIL incident").contains("incident/vitals: expected restarts == 0, got restarts = " + naive.restarts());
         assertThat(ReplayReport.passed(List.of(naive, wrong))).isFalse();
+        assertThat(ReplayReport.verdict(List.of(naive, wrong))).isEqualTo(dev.vitals.kubesim.report.VerdictLine.Word.FAIL);
+        dev.vitals.kubesim.report.VerdictLineTest.assertOneForm(
+                bad + dev.vitals.kubesim.report.VerdictLine.overall(ReplayReport.verdict(List.of(naive, wrong))) + "\n");
     }
 
     @Test
@@ -74,5 +77,33 @@ class ReplayReportTest {
         String index = ReplayReport.index(List.of(naive, vitals));
         assertThat(index).contains("href='incident-naive.html'").contains("href='incident-vitals.html'").contains("PASS incident");
         assertThat(ReplayReport.pageName(vitals)).isEqualTo("incident-vitals.html");
+    }
+
+    @Test
+    void theIndexAndTheRunPagesGiveTheSameFiguresUnderTheSameLabels() {
+        // once the index said "not ready" for the seconds after the first Ready and rounded p99 to the ms, while the
+        // run page said "not ready" for the whole run and p99 to 0.1 ms; and "as expected" where the page said PASS
+        String index = ReplayReport.index(List.of(naive, vitals));
+        java.util.regex.Matcher header = java.util.regex.Pattern.compile("<th>wiring</th>(.*?)</tr>").matcher(index);
+        assertThat(header.find()).isTrue();
+        for (RunRecord r : List.of(naive, vitals)) {
+            java.util.regex.Matcher row = java.util.regex.Pattern.compile("<a href='" + ReplayReport.pageName(r) + "'>[a-z]+</a></td>(.*?)</tr>")
+                    .matcher(index);
+            assertThat(row.find()).as(index).isTrue();
+            String page = ReplayReport.page(r);
+            java.util.regex.Matcher figures = java.util.regex.Pattern.compile("<table class='figures'><tr>(.*?)</tr>\n<tr>(.*?)</tr>")
+                    .matcher(page);
+            assertThat(figures.find()).as(page).isTrue();
+            assertThat(figures.group(1)).isEqualTo(header.group(1));
+            assertThat(figures.group(2)).isEqualTo(row.group(1));
+            assertThat(figures.group(1)).isEqualTo("<th>restarts</th><th>not ready after Ready</th><th>probe failures</th>"
+                    + "<th>liveness p99</th><th>verdict</th>");
+            assertThat(row.group(1)).startsWith("<td>" + r.restarts() + "</td><td>" + String.format(java.util.Locale.ROOT, "%.1f s",
+                    r.notReadySeconds()) + "</td>").endsWith("<td>PASS</td>");
+            // the summary on the same page rounds liveness p99 as the figures do
+            String p99 = String.format(java.util.Locale.ROOT, "%.1f ms", r.livenessP99Ms());
+            assertThat(row.group(1)).contains("<td>" + p99 + "</td>");
+            assertThat(page).contains("p99 " + p99);
+        }
     }
 }
