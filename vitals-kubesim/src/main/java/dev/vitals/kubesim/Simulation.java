@@ -190,6 +190,11 @@ public final class Simulation {
             executor.close();
             time.close();
         }
+        if (runtime instanceof ProcessRuntime pr && pr.reapedProcesses() > 0) {
+            int n = pr.reapedProcesses();
+            late.add("container: " + n + " process" + (n == 1 ? "" : "es") + " besides the main one reaped when their"
+                    + " instance ended (found by " + pr.containment() + "): a container's end takes every process in it");
+        }
         synchronized (late) {
             for (String text : late) {
                 events.add(new SimEvent(duration, SimEvent.Type.ACTION, 0, Optional.empty(),
