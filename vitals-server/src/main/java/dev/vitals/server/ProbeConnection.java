@@ -292,7 +292,7 @@ final class ProbeConnection implements ConnectionTable.Handle {
         hasDeadline = false;
         if (req.failure != null) {
             LOG.log(Level.DEBUG, () -> "probe connection " + io.remote() + ": bad request, " + req.failure.status()
-                    + " and closing: " + req.cause);
+                    + " and closing: " + dev.vitals.LogText.escape(req.cause, dev.vitals.LogText.CLIENT_CHARS));
             write(req.failure, false, false, false);
             return;
         }
