@@ -52,8 +52,8 @@ final class Notifications {
     static final int TURN = 16;
     private static final long IDLE_NANOS = TimeUnit.SECONDS.toNanos(30);
     private static final long NOT_CALLING = Long.MIN_VALUE;
-    /** Characters of a listener's exception message kept in the log line. */
-    private static final int MESSAGE_CHARS = 200;
+    /** Characters of a check's message kept in the transition log line (issue 40). */
+    static final int LOG_MESSAGE_CHARS = 1024;
 
     private final Clock clock;
     private final List<Receiver> receivers;
@@ -327,7 +327,7 @@ final class Notifications {
             }
             if (firstFailure) {
                 // Once per transition, with the stack trace this once; later failures are counted.
-                String message = thrown.getMessage() == null ? "" : ": " + cut(thrown.getMessage());
+                String message = thrown.getMessage() == null ? "" : ": " + LogText.escape(thrown.getMessage(), LogText.CLIENT_CHARS);
                 LOG.log(Level.WARNING, name() + " threw " + thrown.getClass().getName() + message + " (check '"
                         + check.name() + "'); further failures are counted (HealthRegistry.failedNotifications())"
                         + " and not logged until it returns normally", thrown);
@@ -339,10 +339,11 @@ final class Notifications {
 
         private void deliver(Check check, Notice n) {
             if (listener == null) {
-                // Transitions only; the reason goes to the log, never to a probe body (DESIGN.md P9).
+                // Transitions only; the reason goes to the log, never to a probe body (DESIGN.md P9),
+                // escaped and cut: a check's output has no size and may hold line ends (issue 40).
                 Level level = n.reported.status().isHealthy() ? Level.INFO : Level.WARNING;
                 LOG.log(level, "check ''{0}'' is {1}{2}", check.name(), n.reported.status(),
-                        n.reported.message().map(m -> ": " + m).orElse(""));
+                        n.reported.message().map(m -> ": " + LogText.escape(m, LOG_MESSAGE_CHARS)).orElse(""));
             } else {
                 listener.onExecution(check, n.raw, n.timedOut);
             }
@@ -356,10 +357,6 @@ final class Notifications {
         private String name() {
             return listener == null ? "the transition log" : "health listener " + listener.getClass().getName();
         }
-    }
-
-    private static String cut(String s) {
-        return s.length() <= MESSAGE_CHARS ? s : s.substring(0, MESSAGE_CHARS) + "… (" + s.length() + " chars)";
     }
 
     /** A delivery thread and the start of the call it is in. */

@@ -280,6 +280,26 @@ class ListenerIsolationTest {
         }
     }
 
+    @Test
+    void theTransitionWarningCarriesAtMost1024CharactersOfTheCheckMessageEscaped() throws Exception {
+        // Issue 40: a check's 5 MB message went whole into the WARNING, line ends included.
+        String huge = "first line\r\nforged: line" + "m".repeat(5 * 1024 * 1024);
+        HealthRegistry registry = HealthRegistry.builder()
+                .register(Check.builder("big", () -> Health.down(huge)).interval(Duration.ofMillis(50)).build())
+                .build();
+        closeables.add(registry);
+        registry.start();
+        await().atMost(Duration.ofSeconds(30)).until(() -> transitionLines("big") > 0);
+        LogRecord line = logged.stream().filter(r -> r.getParameters() != null && r.getParameters().length == 3
+                && "big".equals(r.getParameters()[0])).findFirst().orElseThrow();
+        String shown = text(line);
+        assertThat(line.getLevel()).isEqualTo(Level.WARNING);
+        assertThat(shown).startsWith("check 'big' is DOWN: first line\\x0d\\x0aforged: linemmm")
+                .endsWith("…(" + (huge.length() - Notifications.LOG_MESSAGE_CHARS) + " more chars)")
+                .doesNotContain("\n").doesNotContain("\r");
+        assertThat(shown.length()).isLessThan(Notifications.LOG_MESSAGE_CHARS + 100);
+    }
+
     private static String text(LogRecord r) {
         return new java.util.logging.SimpleFormatter().formatMessage(r);
     }
