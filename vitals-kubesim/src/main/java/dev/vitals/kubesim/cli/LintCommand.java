@@ -296,7 +296,7 @@ final class LintCommand implements Callable<Integer> {
             return new NonClosing(spec.commandLine().getOut());
         }
         try {
-            return new OutputStreamWriter(Files.newOutputStream(output), StandardCharsets.UTF_8);
+            return new OutputStreamWriter(SimulateChecks.open(output), StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw SimulateChecks.writeFailure(output, e);
         }
