@@ -378,6 +378,8 @@ final class SimulateChecks {
                     .put("text", b.text());
             b.cpuLimit().ifPresent(c -> o.put("cpuLimit", c));
         });
+        ArrayNode more = root.putArray("headroomWarnings");
+        h.warnings().forEach(more::add);
         ArrayNode idle = root.putArray("headroomNotRun");
         h.notRun().forEach(line -> idle.add(line.strip()));
         root.put("passed", passed);
