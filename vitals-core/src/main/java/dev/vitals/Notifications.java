@@ -429,12 +429,14 @@ final class Notifications {
                         while ((r = ready.poll()) == null) {
                             long left = idleUntil - System.nanoTime();
                             if (closed || left <= 0) {
+                                workers.remove(w); // under the lock: a notice arriving now starts a new worker
                                 return;
                             }
                             idle++;
                             try {
                                 TimeUnit.NANOSECONDS.timedWait(this, left);
                             } catch (InterruptedException e) {
+                                workers.remove(w);
                                 return; // closing
                             } finally {
                                 idle--;
