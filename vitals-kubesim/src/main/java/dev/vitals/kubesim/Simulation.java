@@ -192,8 +192,8 @@ public final class Simulation {
         }
         if (runtime instanceof ProcessRuntime pr && pr.reapedProcesses() > 0) {
             int n = pr.reapedProcesses();
-            late.add("container: " + n + " process" + (n == 1 ? "" : "es") + " besides the main one reaped when their"
-                    + " instance ended (found by " + pr.containment() + "): a container's end takes every process in it");
+            late.add("container: " + n + " process" + (n == 1 ? "" : "es") + " besides the main one, ended with their"
+                    + " instance (found by " + pr.containment() + "): a container's end takes every process in it");
         }
         synchronized (late) {
             for (String text : late) {

@@ -20,6 +20,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -103,6 +104,23 @@ class NoProcessOutlivesItsContainerTest {
         if (ending != Ending.INTERRUPT) {
             assertThat(runtime.reapedProcesses()).as("the report's count").isEqualTo(1);
         }
+    }
+
+    @Test
+    void aSimulationOfADoubleForkingTargetLeavesNoProcessAndItsSummarySaysHowManyWereReaped() throws Exception {
+        assumeTrue(Files.isDirectory(Path.of("/proc/self")), "reads the process table in /proc");
+        String marker = "32" + ThreadLocalRandom.current().nextInt(1_000, 10_000) + "." + ProcessHandle.current().pid();
+        dev.vitals.kubesim.model.PodSpec pod = dev.vitals.kubesim.model.PodSpec.of("app", Map.of(), Optional.empty(),
+                Optional.empty(), Optional.empty());
+        // crashes after a second and restarts: each instance leaves a double-forked sleep behind
+        dev.vitals.kubesim.result.SimulationResult r = dev.vitals.kubesim.Simulation.builder(pod)
+                .command(List.of("sh", "-c", "( sleep " + marker + " & ) ; sleep 1; exit 1"))
+                .duration(Duration.ofSeconds(4)).build().run();
+        assertThat(r.restarts()).isPositive();
+        assertThat(withArgument(marker)).as("no grandchild outlives the run").isEmpty();
+        String summary = dev.vitals.kubesim.report.Reports.summary(r, pod);
+        assertThat(summary).containsPattern("  reaped            [1-9][0-9]* process(es)? besides the main one, ended with"
+                + " their instance \\(found by (cgroup|process group|descendants)\\)");
     }
 
     private static Optional<Long> withArgument(String arg) throws IOException {
