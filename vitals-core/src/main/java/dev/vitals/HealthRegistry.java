@@ -45,7 +45,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * scheduler is injected), which also runs {@linkplain Check#inline() inline} checks (Vitals'
  * monitors), and check threads for the other checks ({@code vitals-check-N}: platform threads
  * created on demand and ended after 30 s idle; at most one per check, by single flight; virtual
- * threads only if {@link Builder#virtualThreads(boolean)} asks for them).
+ * threads only if {@link Builder#virtualThreads(boolean)} asks for them). Listeners and the
+ * transition log line are called on {@code vitals-listener-N} threads, also made on demand and
+ * ended after 30 s idle: one for Vitals' own (the log line, {@linkplain HealthListener#nonBlocking()
+ * non-blocking} listeners), up to 4 for the application's listeners (see {@link HealthListener}).
  */
 public final class HealthRegistry implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger("dev.vitals");
@@ -406,14 +409,40 @@ public final class HealthRegistry implements AutoCloseable {
     }
 
     /**
-     * Listener calls skipped so far (issue 30): notices that arrived while a listener had been in
-     * one call for over 1 s, or while 1,000 notices already waited for it. Each stuck episode is
-     * also logged once at WARNING on {@code dev.vitals}. Never decreases.
+     * Listener calls skipped so far (issues 30, 40): notices that arrived while their listener (or
+     * the transition log) had been in one call for over 1 s. Each slow episode is also logged once
+     * at WARNING on {@code dev.vitals}. Never decreases.
      *
-     * @return skipped listener calls (and transition log lines), all checks
+     * @return skipped listener calls (and transition log lines), all listeners and checks
      */
     public long skippedNotifications() {
         return notifications.skipped();
+    }
+
+    /**
+     * Notices dropped so far because 1,000 already waited for their listener: the oldest goes
+     * (issue 40). Each episode is logged once at WARNING on {@code dev.vitals}. Never decreases.
+     *
+     * @return dropped notices, all listeners and checks
+     */
+    public long droppedNotifications() {
+        return notifications.dropped();
+    }
+
+    /**
+     * Listener calls that threw so far (issue 40). A listener's first failure after a normal
+     * return is logged once at WARNING (its class, the exception); the rest are only counted.
+     * Never decreases.
+     *
+     * @return failed listener calls, all listeners
+     */
+    public long failedNotifications() {
+        return notifications.failed();
+    }
+
+    /** @return listener delivery threads alive now ({@code vitals-listener-N}); for tests */
+    int listenerThreads() {
+        return notifications.threads();
     }
 
     /** @return whether checks run on virtual threads */
@@ -694,8 +723,9 @@ public final class HealthRegistry implements AutoCloseable {
 
         /**
          * @param listener told of every execution of every check (metrics), on a
-         *     {@code vitals-listener-N} thread, never on the scheduler or a check thread; see
-         *     {@link HealthListener} for ordering and what happens to a slow listener
+         *     {@code vitals-listener-N} thread, never on the scheduler or a check thread, through its
+         *     own queue; see {@link HealthListener} for ordering, isolation and what happens to a
+         *     slow or throwing listener
          * @return this builder
          */
         public Builder listener(HealthListener listener) {

@@ -4,88 +4,126 @@ import java.lang.System.Logger.Level;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Delivers recorded results to the listeners and the transition log line off the engine's
- * threads (issue 30): no user callback ever runs on the scheduler thread or a check thread, so a
- * listener that blocks can neither stop scheduled checks nor make liveness stale.
+ * threads (issues 30 and 40): no user callback ever runs on the scheduler thread or a check
+ * thread, and no listener can starve another.
  *
- * <p>One lane per (receiver, check), where a receiver is a {@link HealthListener} or the
- * transition log: calls for one check to one receiver come in recording order, one at a time;
- * other lanes go on. Lanes are delivered by at most {@link #THREADS} {@code vitals-listener-N}
- * daemon threads, started on demand and ended after 30 s idle: a listener stuck in a call holds
- * one, the other delivers every other lane (a lane waiting behind two stuck calls is bounded by
- * {@link #MAX_QUEUED}, like any lane).
+ * <p><b>One receiver per listener</b> (and one for the transition log), each with its own queue:
+ * notices reach a receiver in recording order (per check, and overall), one call at a time. A
+ * queue holds at most {@link #MAX_QUEUED} notices; when it is full the <em>oldest</em> is dropped
+ * and counted ({@link #dropped()}), reported once per episode. A call running longer than
+ * {@link #DEADLINE_NANOS} makes its receiver <em>slow</em>: notices that arrive meanwhile are
+ * skipped and counted ({@link #skipped()}), reported once per episode (WARNING, naming the
+ * listener's class), and delivery resumes with the next notice once the call returns. A call that
+ * throws is logged once per transition (WARNING with the listener's class and the exception, the
+ * first time; INFO when calls return normally again), and every failure is counted
+ * ({@link #failed()}): no stack trace per notification.
  *
- * <p>Bounded, never waited on: {@link #submit} only queues. A lane whose current call has run
- * longer than {@link #SLOW_AFTER_NANOS} is <em>stuck</em>: its new notices are skipped (counted,
- * and reported once per stuck episode with a WARNING naming the listener and the check), and
- * delivery resumes with the next notice after the call returns. A lane also holds at most
- * {@link #MAX_QUEUED} notices; more are skipped and counted the same way.
+ * <p><b>Two deliveries, bounded threads</b> ({@code vitals-listener-N}, daemons, made on demand,
+ * ended after 30 s idle). Vitals' own receivers — the transition log and the listeners that say
+ * {@link HealthListener#nonBlocking()} (the Micrometer binder) — have a delivery of their own: one
+ * thread, plus one more for each of its receivers stuck in a call past the deadline (at most
+ * 1 + receivers), so no application listener can ever hold their thread. The application's
+ * listeners share up to {@link #APPLICATION_THREADS} threads, plus one replacement per listener
+ * stuck past the deadline, at most {@link #APPLICATION_MAX_THREADS} in all: two hanging
+ * listeners leave the others their two threads. Receivers take turns: one turn delivers at most
+ * {@link #TURN} notices. A stuck thread is replaced lazily, at the next notice of its delivery.
  *
- * <p>Thread-safe. {@link #submit} takes only the lane's own lock, briefly, and never calls out,
- * so the check runner may call it under its own lock (which keeps recording order).
+ * <p>Thread-safe. {@link Lane#submit} takes the receiver's lock, then its delivery's, briefly and
+ * one after the other, and never calls out, so the check runner may call it under its own lock
+ * (which keeps recording order).
  */
 final class Notifications {
     private static final System.Logger LOG = System.getLogger("dev.vitals");
-    /** A call running longer than this (1 s) makes its lane stuck: new notices are skipped. */
-    static final long SLOW_AFTER_NANOS = TimeUnit.SECONDS.toNanos(1);
-    /** Notices one lane may hold; more are skipped. */
+    /** A call running longer than this (1 s) makes its receiver slow: new notices are skipped. */
+    static final long DEADLINE_NANOS = TimeUnit.SECONDS.toNanos(1);
+    /** Notices one receiver may hold; beyond it the oldest is dropped. */
     static final int MAX_QUEUED = 1_000;
-    /** Delivery threads at most: one for a stuck listener, one for everything else. */
-    static final int THREADS = 2;
+    /** Delivery threads for application listeners that are not stuck. */
+    static final int APPLICATION_THREADS = 2;
+    /** Delivery threads for application listeners in all, stuck ones included. */
+    static final int APPLICATION_MAX_THREADS = 4;
+    /** Notices one receiver is given per turn before the next ready receiver's turn. */
+    static final int TURN = 16;
+    private static final long IDLE_NANOS = TimeUnit.SECONDS.toNanos(30);
+    private static final long NOT_CALLING = Long.MIN_VALUE;
+    /** Characters of a check's message kept in the transition log line (issue 40). */
+    static final int LOG_MESSAGE_CHARS = 1024;
 
     private final Clock clock;
-    private final List<HealthListener> listeners;
-    private final ExecutorService executor;
+    private final List<Receiver> receivers;
+    private final boolean hasListeners;
+    private final Delivery own;
+    private final Delivery application;
+    private final AtomicInteger threadNumber = new AtomicInteger();
     private final AtomicLong skipped = new AtomicLong();
+    private final AtomicLong dropped = new AtomicLong();
+    private final AtomicLong failed = new AtomicLong();
+    private volatile boolean closed;
 
     Notifications(Clock clock, List<HealthListener> listeners) {
         this.clock = clock;
-        this.listeners = List.copyOf(listeners);
-        AtomicInteger n = new AtomicInteger();
-        // A lane has at most one task in the executor at a time; lanes beyond THREADS wait their turn.
-        ThreadPoolExecutor pool = new ThreadPoolExecutor(THREADS, THREADS, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
-            Thread t = new Thread(r, "vitals-listener-" + n.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        });
-        pool.allowCoreThreadTimeOut(true);
-        this.executor = pool;
+        this.hasListeners = !listeners.isEmpty();
+        int ownReceivers = 1 + (int) listeners.stream().filter(HealthListener::nonBlocking).count();
+        this.own = new Delivery(1, 1 + ownReceivers);
+        this.application = new Delivery(APPLICATION_THREADS, APPLICATION_MAX_THREADS);
+        List<Receiver> rs = new ArrayList<>(listeners.size() + 1);
+        rs.add(new Receiver(null, own));
+        for (HealthListener l : listeners) {
+            rs.add(new Receiver(l, l.nonBlocking() ? own : application));
+        }
+        this.receivers = List.copyOf(rs);
     }
 
     /** @return the lanes of one check: the transition log first, then one per listener */
     List<Lane> lanesFor(Check check) {
-        List<Lane> lanes = new ArrayList<>(listeners.size() + 1);
-        lanes.add(new Lane(check, null));
-        for (HealthListener l : listeners) {
-            lanes.add(new Lane(check, l));
+        List<Lane> lanes = new ArrayList<>(receivers.size());
+        for (Receiver r : receivers) {
+            lanes.add(new Lane(check, r));
         }
         return List.copyOf(lanes);
     }
 
     boolean hasListeners() {
-        return !listeners.isEmpty();
+        return hasListeners;
     }
 
-    /** @return notices skipped so far, all lanes: calls to a stuck listener and overflow */
+    /** @return notices skipped so far because their receiver was in a call past the deadline */
     long skipped() {
         return skipped.get();
     }
 
-    /** Stops delivery: queued notices are dropped, calls in progress are interrupted. */
-    void close() {
-        executor.shutdownNow();
+    /** @return notices dropped so far (the oldest) because their receiver's queue was full */
+    long dropped() {
+        return dropped.get();
     }
 
-    /** One recorded result for a receiver. */
+    /** @return listener calls that threw so far */
+    long failed() {
+        return failed.get();
+    }
+
+    /** @return delivery threads alive now, both deliveries (for tests and the docs' figures) */
+    int threads() {
+        return own.threadCount() + application.threadCount();
+    }
+
+    /** Stops delivery: queued notices are dropped, calls in progress are interrupted. */
+    void close() {
+        closed = true;
+        for (Receiver r : receivers) {
+            r.clear();
+        }
+        own.close();
+        application.close();
+    }
+
+    /** One recorded result, for every receiver. */
     static final class Notice {
         final Health raw;
         final Health reported;
@@ -100,123 +138,333 @@ final class Notifications {
         }
     }
 
-    /** The notices of one check for one receiver (a listener, or the transition log when null). */
-    final class Lane {
+    /** Where one check's notices enter one receiver. */
+    static final class Lane {
         private final Check check;
-        private final HealthListener listener;
-        // Guarded by this.
-        private final ArrayDeque<Notice> queue = new ArrayDeque<>();
-        private boolean running;
-        private long callStart;
-        private boolean inCall;
-        private long skippedHere;
-        private boolean reported;
+        private final Receiver receiver;
 
-        Lane(Check check, HealthListener listener) {
+        Lane(Check check, Receiver receiver) {
             this.check = check;
-            this.listener = listener;
+            this.receiver = receiver;
         }
 
         /** Queues a notice; never blocks, never calls out. */
         void submit(Notice n) {
+            receiver.submit(check, n);
+        }
+    }
+
+    /** Where a receiver stands with its delivery. */
+    private enum Turn {
+        /** Nothing queued, not waiting for a thread. */
+        IDLE,
+        /** In its delivery's ready queue. */
+        READY,
+        /** A delivery thread is giving it its turn. */
+        DELIVERING
+    }
+
+    /** A listener, or the transition log when {@code listener} is null, with its queue. */
+    private final class Receiver {
+        private final HealthListener listener;
+        private final Delivery delivery;
+        // Guarded by this. Two queues in step: no allocation per notice.
+        private final ArrayDeque<Check> checks = new ArrayDeque<>();
+        private final ArrayDeque<Notice> notices = new ArrayDeque<>();
+        private Turn turn = Turn.IDLE;
+        private long skippedInEpisode;
+        private boolean slowReported;
+        private long droppedInEpisode;
+        private boolean fullReported;
+        private boolean failing;
+        private long failedInEpisode;
+        /** Monotonic start of the call in progress, or NOT_CALLING. */
+        private volatile long callStarted = NOT_CALLING;
+
+        Receiver(HealthListener listener, Delivery delivery) {
+            this.listener = listener;
+            this.delivery = delivery;
+        }
+
+        void submit(Check check, Notice n) {
             if (listener == null && !n.transition) {
                 return;
             }
-            boolean start;
-            String report = null;
+            boolean schedule = false;
+            String warning = null;
             synchronized (this) {
-                boolean stuck = inCall && clock.monotonicTime() - callStart > SLOW_AFTER_NANOS;
-                if (stuck || queue.size() >= MAX_QUEUED) {
-                    skippedHere++;
-                    skipped.incrementAndGet();
-                    if (!reported) {
-                        reported = true;
-                        report = stuck ? "has been in one call for over " + TimeUnit.NANOSECONDS.toMillis(SLOW_AFTER_NANOS)
-                                + " ms" : "has " + MAX_QUEUED + " notices waiting";
-                    }
-                    start = false;
-                } else {
-                    queue.add(n);
-                    start = !running;
-                    running |= start;
-                }
-            }
-            if (report != null) {
-                LOG.log(Level.WARNING, "{0} for check ''{1}'' {2}: its notices are skipped until it catches up"
-                        + " (DESIGN.md section 5, listeners)", receiver(), check.name(), report);
-            }
-            if (start) {
-                try {
-                    executor.execute(this::drain);
-                } catch (RejectedExecutionException e) {
-                    synchronized (this) { // registry closed
-                        running = false;
-                        queue.clear();
-                    }
-                }
-            }
-        }
-
-        private String receiver() {
-            return listener == null ? "the transition log" : "health listener " + listener.getClass().getName();
-        }
-
-        private void drain() {
-            while (true) {
-                Notice n;
-                long resumedAfter = 0;
-                synchronized (this) {
-                    n = queue.poll();
-                    if (n == null) {
-                        running = false;
-                        return;
-                    }
-                    inCall = true;
-                    callStart = clock.monotonicTime();
-                    if (reported) {
-                        resumedAfter = skippedHere;
-                        reported = false;
-                        skippedHere = 0;
-                    }
-                }
-                if (resumedAfter > 0) {
-                    LOG.log(Level.INFO, "{0} for check ''{1}'' caught up; {2} notices were skipped", receiver(),
-                            check.name(), resumedAfter);
-                }
-                try {
-                    deliver(n);
-                } catch (RuntimeException e) {
-                    LOG.log(Level.WARNING, "health listener failed for check ''" + check.name() + "''", e);
-                } catch (Error e) {
-                    synchronized (this) {
-                        running = false;
-                        inCall = false;
-                    }
-                    throw e;
-                } finally {
-                    synchronized (this) {
-                        inCall = false;
-                    }
-                }
-                if (Thread.currentThread().isInterrupted()) { // closing
-                    synchronized (this) {
-                        running = false;
-                        queue.clear();
-                    }
+                if (closed) {
                     return;
                 }
+                long started = callStarted;
+                if (started != NOT_CALLING && clock.monotonicTime() - started > DEADLINE_NANOS) {
+                    skipped.incrementAndGet();
+                    skippedInEpisode++;
+                    if (!slowReported) {
+                        slowReported = true;
+                        warning = name() + " has been in one call for over " + TimeUnit.NANOSECONDS.toMillis(DEADLINE_NANOS)
+                                + " ms (a notice for check '" + check.name() + "' arrived): its notices are skipped"
+                                + " until the call returns (DESIGN.md section 5, listeners)";
+                    }
+                } else {
+                    if (notices.size() >= MAX_QUEUED) {
+                        checks.poll();
+                        notices.poll();
+                        dropped.incrementAndGet();
+                        droppedInEpisode++;
+                        if (!fullReported) {
+                            fullReported = true;
+                            warning = name() + " has " + MAX_QUEUED + " notices waiting: the oldest are dropped"
+                                    + " until it catches up (DESIGN.md section 5, listeners)";
+                        }
+                    }
+                    checks.add(check);
+                    notices.add(n);
+                    if (turn == Turn.IDLE) {
+                        turn = Turn.READY;
+                        schedule = true;
+                    }
+                }
+            }
+            if (warning != null) {
+                LOG.log(Level.WARNING, warning);
+            }
+            if (schedule) {
+                delivery.ready(this);
+            } else {
+                delivery.replaceStuckWorkers();
             }
         }
 
-        private void deliver(Notice n) {
+        /** One turn on a delivery thread: up to {@link #TURN} notices, then the next receiver's turn. */
+        void deliverTurn(Worker worker) {
+            for (int i = 0; i < TURN; i++) {
+                Check check;
+                Notice n;
+                synchronized (this) {
+                    check = checks.poll();
+                    n = notices.poll();
+                    if (n == null) {
+                        endTurnIdle();
+                        return;
+                    }
+                    turn = Turn.DELIVERING;
+                    long now = clock.monotonicTime();
+                    callStarted = now;
+                    worker.callStarted = now;
+                }
+                Throwable thrown = null;
+                try {
+                    deliver(check, n);
+                } catch (VirtualMachineError e) {
+                    synchronized (this) {
+                        callStarted = NOT_CALLING;
+                        turn = Turn.IDLE; // the next notice schedules it again
+                    }
+                    worker.callStarted = NOT_CALLING;
+                    throw e;
+                } catch (Throwable t) {
+                    thrown = t;
+                }
+                worker.callStarted = NOT_CALLING;
+                afterCall(check, thrown);
+                if (closed) {
+                    return;
+                }
+                Thread.interrupted(); // a listener's stray interrupt must not end the delivery thread
+            }
+            boolean more;
+            synchronized (this) {
+                more = !notices.isEmpty();
+                if (more) {
+                    turn = Turn.READY;
+                } else {
+                    endTurnIdle();
+                }
+            }
+            if (more) {
+                delivery.ready(this);
+            }
+        }
+
+        // Guarded by this.
+        private void endTurnIdle() {
+            turn = Turn.IDLE;
+            if (fullReported) {
+                long n = droppedInEpisode;
+                fullReported = false;
+                droppedInEpisode = 0;
+                LOG.log(Level.INFO, "{0} caught up; {1} notices were dropped", name(), n);
+            }
+        }
+
+        private void afterCall(Check check, Throwable thrown) {
+            long resumedAfter = -1;
+            boolean firstFailure = false;
+            long recoveredAfter = -1;
+            synchronized (this) {
+                callStarted = NOT_CALLING;
+                if (slowReported) {
+                    resumedAfter = skippedInEpisode;
+                    slowReported = false;
+                    skippedInEpisode = 0;
+                }
+                if (thrown != null) {
+                    failed.incrementAndGet();
+                    failedInEpisode++;
+                    if (!failing) {
+                        failing = true;
+                        firstFailure = true;
+                    }
+                } else if (failing) {
+                    failing = false;
+                    recoveredAfter = failedInEpisode;
+                    failedInEpisode = 0;
+                }
+            }
+            if (resumedAfter >= 0) {
+                LOG.log(Level.INFO, "{0} returned; {1} notices were skipped while it was slow", name(), resumedAfter);
+            }
+            if (firstFailure) {
+                // Once per transition, with the stack trace this once; later failures are counted.
+                String message = thrown.getMessage() == null ? "" : ": " + LogText.escape(thrown.getMessage(), LogText.CLIENT_CHARS);
+                LOG.log(Level.WARNING, name() + " threw " + thrown.getClass().getName() + message + " (check '"
+                        + check.name() + "'); further failures are counted (HealthRegistry.failedNotifications())"
+                        + " and not logged until it returns normally", thrown);
+            }
+            if (recoveredAfter >= 0) {
+                LOG.log(Level.INFO, "{0} returns normally again after {1} failed calls", name(), recoveredAfter);
+            }
+        }
+
+        private void deliver(Check check, Notice n) {
             if (listener == null) {
-                // Transitions only; the reason goes to the log, never to a probe body (DESIGN.md P9).
+                // Transitions only; the reason goes to the log, never to a probe body (DESIGN.md P9),
+                // escaped and cut: a check's output has no size and may hold line ends (issue 40).
                 Level level = n.reported.status().isHealthy() ? Level.INFO : Level.WARNING;
                 LOG.log(level, "check ''{0}'' is {1}{2}", check.name(), n.reported.status(),
-                        n.reported.message().map(m -> ": " + m).orElse(""));
+                        n.reported.message().map(m -> ": " + LogText.escape(m, LOG_MESSAGE_CHARS)).orElse(""));
             } else {
                 listener.onExecution(check, n.raw, n.timedOut);
             }
+        }
+
+        synchronized void clear() {
+            checks.clear();
+            notices.clear();
+        }
+
+        private String name() {
+            return listener == null ? "the transition log" : "health listener " + listener.getClass().getName();
+        }
+    }
+
+    /** A delivery thread and the start of the call it is in. */
+    private static final class Worker {
+        volatile long callStarted = NOT_CALLING;
+        Thread thread;
+    }
+
+    /**
+     * Threads that give ready receivers their turns, first come first served. Keeps
+     * {@code live} threads that are not stuck in a call past the deadline, and at most {@code max}.
+     */
+    private final class Delivery {
+        private final int live;
+        private final int max;
+        // Guarded by this.
+        private final ArrayDeque<Receiver> ready = new ArrayDeque<>();
+        private final List<Worker> workers = new ArrayList<>();
+        private int idle;
+
+        Delivery(int live, int max) {
+            this.live = live;
+            this.max = max;
+        }
+
+        synchronized void ready(Receiver r) {
+            if (closed) {
+                return;
+            }
+            ready.add(r);
+            if (idle > 0) {
+                notify();
+            } else {
+                startWorkerIfShort();
+            }
+        }
+
+        /** Called at every notice: a receiver waiting behind stuck threads gets a new one. */
+        synchronized void replaceStuckWorkers() {
+            if (!closed && !ready.isEmpty() && idle == 0) {
+                startWorkerIfShort();
+            }
+        }
+
+        // Guarded by this.
+        private void startWorkerIfShort() {
+            long now = clock.monotonicTime();
+            int stuck = 0;
+            for (Worker w : workers) {
+                long started = w.callStarted;
+                if (started != NOT_CALLING && now - started > DEADLINE_NANOS) {
+                    stuck++;
+                }
+            }
+            if (workers.size() - stuck < live && workers.size() < max) {
+                Worker w = new Worker();
+                w.thread = new Thread(() -> run(w), "vitals-listener-" + threadNumber.incrementAndGet());
+                w.thread.setDaemon(true);
+                workers.add(w);
+                w.thread.start();
+            }
+        }
+
+        private void run(Worker w) {
+            try {
+                while (true) {
+                    Receiver r;
+                    synchronized (this) {
+                        long idleUntil = System.nanoTime() + IDLE_NANOS;
+                        while ((r = ready.poll()) == null) {
+                            long left = idleUntil - System.nanoTime();
+                            if (closed || left <= 0) {
+                                workers.remove(w); // under the lock: a notice arriving now starts a new worker
+                                return;
+                            }
+                            idle++;
+                            try {
+                                TimeUnit.NANOSECONDS.timedWait(this, left);
+                            } catch (InterruptedException e) {
+                                workers.remove(w);
+                                return; // closing
+                            } finally {
+                                idle--;
+                            }
+                        }
+                    }
+                    r.deliverTurn(w);
+                    if (closed) {
+                        return;
+                    }
+                }
+            } finally {
+                synchronized (this) {
+                    workers.remove(w);
+                }
+            }
+        }
+
+        synchronized int threadCount() {
+            return workers.size();
+        }
+
+        synchronized void close() {
+            ready.clear();
+            for (Worker w : workers) {
+                w.thread.interrupt();
+            }
+            notifyAll();
         }
     }
 }

@@ -195,34 +195,35 @@ class ReadsAndCallbacksTest {
             assertThat(listenerBlocked.await(20, TimeUnit.SECONDS)).isTrue();
             int bBefore = bRuns.get();
             int aBefore = aRuns.get();
-            // While the listener blocks on a's first result, b keeps being run, recorded and told,
-            // and a's own later executions are recorded too (only their notices wait or are skipped).
+            // While the listener blocks on a's first result, a and b keep being run and recorded;
+            // the listener is slow (one call over 1 s), so its notices are skipped, not queued
+            // (issue 40: one queue per listener, one call at a time).
             await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
                 assertThat(bRuns.get()).isGreaterThanOrEqualTo(bBefore + 5);
                 assertThat(aRuns.get()).isGreaterThanOrEqualTo(aBefore + 3);
                 assertThat(reportedRun(registry, "b")).isGreaterThan(bBefore + 2);
                 assertThat(reportedRun(registry, "a")).isGreaterThan(aBefore + 1);
-                assertThat(seen.get("b")).hasSizeGreaterThanOrEqualTo(3);
-                assertThat(registry.skippedNotifications()).as("stuck over 1 s: a's notices skipped").isPositive();
+                assertThat(registry.skippedNotifications()).as("stuck over 1 s: its notices skipped").isPositive();
             });
             assertThat(seen.get("a")).as("a's later notices wait for the blocked delivery").containsExactly(1L);
         } finally {
             releaseListener.countDown();
         }
-        // a's lane was stuck for over 1 s: its notices were skipped (counted), not queued without
-        // end; after the release, delivery resumes with later executions, still in order.
+        // After the release, delivery resumes with later executions of both checks, still in order.
         int aRecorded = aRuns.get();
-        await().atMost(Duration.ofSeconds(30)).until(() -> seen.get("a").size() > 1 && seen.get("a").get(seen.get("a").size() - 1) > aRecorded);
+        int bRecorded = bRuns.get();
+        await().atMost(Duration.ofSeconds(30)).until(() -> last(seen.get("a")) > aRecorded && last(seen.get("b")) > bRecorded);
         registry.close();
-        assertThat(registry.skippedNotifications()).as("a's notices while its listener was stuck").isPositive();
-        List<Long> as = seen.get("a");
-        for (int i = 1; i < as.size(); i++) {
-            assertThat(as.get(i)).as("a: told in recording order").isGreaterThan(as.get(i - 1));
+        assertThat(registry.skippedNotifications()).as("notices while its listener was stuck").isPositive();
+        for (List<Long> told : List.of(seen.get("a"), seen.get("b"))) {
+            for (int i = 1; i < told.size(); i++) {
+                assertThat(told.get(i)).as("told in recording order").isGreaterThan(told.get(i - 1));
+            }
         }
-        List<Long> bs = seen.get("b");
-        for (int i = 0; i < bs.size(); i++) {
-            assertThat(bs.get(i)).as("b: execution %d told in recording order, none lost", i + 1).isEqualTo(i + 1L);
-        }
+    }
+
+    private static long last(List<Long> told) {
+        return told == null || told.isEmpty() ? 0 : told.get(told.size() - 1);
     }
 
     @Test

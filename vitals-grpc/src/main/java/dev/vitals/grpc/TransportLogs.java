@@ -1,5 +1,6 @@
 package dev.vitals.grpc;
 
+import dev.vitals.LogText;
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,7 +22,8 @@ import java.util.logging.Logger;
  * counted ({@link #quieted()}, {@link GrpcHealthServer#clientFailures()}) and summarised on
  * {@code dev.vitals.grpc}: one INFO line for the first, then at most one INFO line per
  * {@link #SUMMARY_EVERY_NANOS minute} with the count since the previous line and the latest
- * message (no stack trace); nothing else. Records from any other thread — the application's own
+ * message (no stack trace), escaped and cut to {@link LogText#CLIENT_CHARS} characters by
+ * {@link LogText} (a client chose part of it); nothing else. Records from any other thread — the application's own
  * gRPC servers — pass untouched to the filter that was there before.
  *
  * <p>JUL filters are per logger (a child logger's records never meet its parent's filter), so
@@ -96,10 +98,19 @@ final class TransportLogs {
             summarisedCount = n;
         }
         Throwable t = record.getThrown();
-        String what = record.getMessage() + (t == null ? "" : ": " + t);
+        // A client chose part of this text (an HTTP/1.x request line, bytes echoed in an error):
+        // escaped and cut before it reaches the log (issue 40).
+        String what = LogText.escape(record.getMessage() + (t == null ? "" : ": " + t), LogText.CLIENT_CHARS);
         LOG.log(Level.INFO, "gRPC health server: " + since + " client-caused transport failure" + (since == 1 ? "" : "s")
                 + (n == since ? "" : " in the last minute") + " (" + n + " so far; counted, at most one line a minute;"
                 + " latest: " + what + ")");
+    }
+
+    /** The next record is summarised at once, as the first one is (tests: one JVM runs many servers). */
+    static void summariseNextAtOnce() {
+        synchronized (SUMMARY) {
+            summarisedCount = 0;
+        }
     }
 
     /** @return transport records kept out of the log so far, all Vitals gRPC health servers in this JVM */

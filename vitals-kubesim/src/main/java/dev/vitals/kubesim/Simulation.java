@@ -166,6 +166,11 @@ public final class Simulation {
         } finally {
             run.tearDown();
         }
+        if (runtime instanceof ProcessRuntime pr && pr.reapedProcesses() > 0) {
+            int n = pr.reapedProcesses();
+            run.late.add("container: " + n + " process" + (n == 1 ? "" : "es") + " besides the main one, ended with their"
+                    + " instance (found by " + pr.containment() + "): a container's end takes every process in it");
+        }
         synchronized (run.late) {
             for (String text : run.late) {
                 events.add(new SimEvent(duration, SimEvent.Type.ACTION, 0, Optional.empty(),

@@ -439,6 +439,17 @@ public final class VitalsMetrics implements MeterBinder, HealthListener {
         return d.toNanos() / 1e9;
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * @return {@code true}: meter updates in memory, so these calls are delivered beside Vitals'
+     *     transition log, never behind the application's own listeners (issue 40)
+     */
+    @Override
+    public boolean nonBlocking() {
+        return true;
+    }
+
     @Override
     public void onExecution(Check check, Health health, boolean timedOut) {
         for (Bound b : bound) {

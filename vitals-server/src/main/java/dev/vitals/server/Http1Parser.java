@@ -47,6 +47,7 @@ final class Http1Parser {
     private static final byte[] TRANSFER_ENCODING = ascii("transfer-encoding");
     private static final byte[] CONNECTION = ascii("connection");
     private static final byte[] AUTHORIZATION = ascii("authorization");
+    private static final byte[] HOST = ascii("host");
 
     /** One request head, or a failure to answer before closing. Immutable. */
     static final class Request {
@@ -92,6 +93,7 @@ final class Http1Parser {
     private boolean transferEncoding;
     private long contentLength = -1;
     private String authorization;
+    private boolean host;
 
     /** @param maxHeaderSize limit in bytes of the request line and of the header block, each */
     Http1Parser(int maxHeaderSize) {
@@ -267,6 +269,11 @@ final class Http1Parser {
             transferEncoding = true;
         } else if (nameIs(CONNECTION, c)) {
             connectionTokens(vs, ve);
+        } else if (nameIs(HOST, c)) {
+            if (host) { // RFC 9112 §3.2: more than one Host field line is a 400
+                return fail(MALFORMED, "more than one Host header");
+            }
+            host = true;
         } else if (nameIs(AUTHORIZATION, c) && authorization == null) {
             authorization = new String(line, vs, ve - vs, StandardCharsets.ISO_8859_1);
         }
@@ -298,6 +305,7 @@ final class Http1Parser {
         transferEncoding = false;
         contentLength = -1;
         authorization = null;
+        host = false;
         len = 0;
         if (line.length > 4 * INITIAL_LINE) {
             line = new byte[INITIAL_LINE]; // a large head leaves no large buffer behind

@@ -345,7 +345,7 @@ final class ProbeConnection implements ConnectionTable.Handle {
     private void process(Http1Parser.Request req) {
         if (req.failure != null) {
             LOG.log(Level.DEBUG, () -> "probe connection " + io.remote() + ": bad request, " + req.failure.status()
-                    + " and closing: " + req.cause);
+                    + " and closing: " + dev.vitals.LogText.escape(req.cause, dev.vitals.LogText.CLIENT_CHARS));
             write(req.failure, false, false, false);
             return;
         }

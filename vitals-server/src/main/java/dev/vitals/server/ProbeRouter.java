@@ -57,6 +57,20 @@ final class ProbeRouter {
         static final JsonFactory FACTORY = JsonFactory.builder().build();
     }
     private static final String WITHHELD = "reason withheld";
+    /** Characters of a check's message (and of a text answer's reason) shown in an answer (issue 40). */
+    static final int MESSAGE_CHARS = 1024;
+    /** Characters of a check's error type shown in an answer. */
+    static final int ERROR_TYPE_CHARS = 256;
+    /** Entries of a check's details shown in an answer; more are left out. */
+    static final int DETAIL_ENTRIES = 16;
+    /** Characters of a detail's key, and of a detail's value written as text, shown in an answer. */
+    static final int DETAIL_CHARS = 256;
+    /** A JSON answer's size: past it, later checks are left out and counted ({@code omittedChecks}). */
+    static final int JSON_BYTES = 64 * 1024;
+    /** Past this size of a JSON answer, later checks are shown without message, error type and details. */
+    static final int JSON_DETAIL_BYTES = 48 * 1024;
+    /** Characters of reasons in one text answer; later reasons read "reason withheld: answer size limit". */
+    static final int TEXT_REASON_CHARS = 16 * 1024;
 
     private static final ProbeResponse NOT_FOUND = ProbeResponse.text(404, "not found\n");
     private static final ProbeResponse OK = ProbeResponse.text(200, "ok");
@@ -312,7 +326,9 @@ final class ProbeRouter {
                 break;
             case HEALTH_GROUP:
                 Report shown = report.without(route.excluded());
-                response = json(status(shown.status()), out -> writeReport(out, shown, route.detailsShown(), catalog));
+                response = json(status(shown.status()), (out, size) -> {
+                    writeReport(out, shown, route.detailsShown(), catalog, size);
+                });
                 break;
             default:
                 throw new IllegalArgumentException("render needs a single-group route, was " + route);
@@ -338,15 +354,18 @@ final class ProbeRouter {
             worst = worst.worst(shown[i].status());
         }
         Status overall = worst;
-        return json(status(overall), out -> {
+        return json(status(overall), (out, size) -> {
             out.writeStartObject();
             out.writeStringField("status", overall.name());
             out.writeObjectFieldStart("groups");
             for (Report r : shown) {
                 out.writeFieldName(r.group());
-                writeReport(out, r, route.detailsShown(), catalog);
+                writeReport(out, r, route.detailsShown(), catalog, size);
             }
             out.writeEndObject();
+            if (size.truncated) {
+                out.writeBooleanField("truncated", true);
+            }
             out.writeEndObject();
         });
     }
@@ -382,6 +401,7 @@ final class ProbeRouter {
             return OK;
         }
         StringBuilder sb = new StringBuilder(64);
+        int[] reasonChars = {0};
         List<String> names = catalog.checks(report.group());
         for (String name : names) {
             if (route.excluded().contains(name)) {
@@ -397,10 +417,10 @@ final class ProbeRouter {
                     sb.append("[+]").append(name).append(" ok\n");
                     break;
                 case DEGRADED:
-                    sb.append("[+]").append(name).append(" degraded: ").append(reason(h, route.detailsShown())).append('\n');
+                    sb.append("[+]").append(name).append(" degraded: ").append(reason(h, route.detailsShown(), reasonChars)).append('\n');
                     break;
                 default:
-                    sb.append("[-]").append(name).append(" failed: ").append(reason(h, route.detailsShown())).append('\n');
+                    sb.append("[-]").append(name).append(" failed: ").append(reason(h, route.detailsShown(), reasonChars)).append('\n');
                     break;
             }
         }
@@ -430,11 +450,29 @@ final class ProbeRouter {
         return ProbeResponse.text(503, "internal server error: " + reason(h, route.detailsShown()) + "\n");
     }
 
-    /** The one-line reason of a failed or degraded health, or {@value #WITHHELD}. */
+    /** The one-line reason of a failed or degraded health, or {@value #WITHHELD}; at most {@value #MESSAGE_CHARS} chars. */
     static String reason(Health h, boolean shown) {
+        return reason(h, shown, new int[1]);
+    }
+
+    /**
+     * @param used characters of reasons this answer holds so far; updated
+     * @return the reason, cut to {@value #MESSAGE_CHARS} characters, or withheld once the answer
+     *         holds {@value #TEXT_REASON_CHARS} characters of reasons
+     */
+    private static String reason(Health h, boolean shown, int[] used) {
         if (!shown) {
             return WITHHELD;
         }
+        if (used[0] >= TEXT_REASON_CHARS) {
+            return WITHHELD + ": answer size limit";
+        }
+        String r = oneLine(cut(rawReason(h), MESSAGE_CHARS));
+        used[0] += r.length();
+        return r;
+    }
+
+    private static String rawReason(Health h) {
         String message = h.message().orElse(null);
         String type = h.errorType().orElse(null);
         String r;
@@ -443,7 +481,19 @@ final class ProbeRouter {
         } else {
             r = type != null ? type : h.status().name().toLowerCase(Locale.ROOT);
         }
-        return oneLine(r);
+        return r;
+    }
+
+    /**
+     * @return {@code s}, or its first {@code max} characters (never half a surrogate pair)
+     *         followed by "… (truncated from N chars)" (issue 40)
+     */
+    static String cut(String s, int max) {
+        if (s.length() <= max) {
+            return s;
+        }
+        int end = Character.isHighSurrogate(s.charAt(max - 1)) ? max - 1 : max;
+        return s.substring(0, end) + "… (truncated from " + s.length() + " chars)";
     }
 
     private static String oneLine(String s) {
@@ -481,13 +531,29 @@ final class ProbeRouter {
     // ------------------------------------------------------------------ JSON
 
     private interface JsonBody {
-        void write(JsonGenerator out) throws IOException;
+        void write(JsonGenerator out, Size size) throws IOException;
+    }
+
+    /** How much of a JSON answer is written, and what was left out of it (issue 40). */
+    private static final class Size {
+        private final ByteArrayOutputStream bytes;
+        private final JsonGenerator out;
+        boolean truncated;
+
+        Size(ByteArrayOutputStream bytes, JsonGenerator out) {
+            this.bytes = bytes;
+            this.out = out;
+        }
+
+        int written() {
+            return bytes.size() + out.getOutputBuffered();
+        }
     }
 
     private static ProbeResponse json(int status, JsonBody body) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
         try (JsonGenerator out = Json.FACTORY.createGenerator(bytes, JsonEncoding.UTF8)) {
-            body.write(out);
+            body.write(out, new Size(bytes, out));
         } catch (IOException e) {
             throw new UncheckedIOException("writing JSON to memory failed", e);
         }
@@ -500,11 +566,17 @@ final class ProbeRouter {
      * A check tagged as a dependency carries {@code "dependency":true}, and in the liveness
      * group also a {@code "warning"} (DESIGN.md P2); neither reveals more than the check's name.
      */
-    private static void writeReport(JsonGenerator out, Report report, boolean details, Catalog catalog) throws IOException {
+    private static void writeReport(JsonGenerator out, Report report, boolean details, Catalog catalog, Size size)
+            throws IOException {
         out.writeStartObject();
         out.writeStringField("status", report.status().name());
         out.writeObjectFieldStart("checks");
+        int omitted = 0;
         for (Map.Entry<String, Health> e : report.checks().entrySet()) {
+            if (omitted > 0 || size.written() + e.getKey().length() + 64 > JSON_BYTES) {
+                omitted++; // the answer's size: this check and the rest are counted, not shown
+                continue;
+            }
             Health h = e.getValue();
             out.writeObjectFieldStart(e.getKey());
             out.writeStringField("status", h.status().name());
@@ -515,29 +587,55 @@ final class ProbeRouter {
                     out.writeStringField("warning", LIVENESS_DEPENDENCY_WARNING);
                 }
             }
-            if (details) {
-                if (h.message().isPresent()) {
-                    out.writeStringField("message", h.message().get());
-                }
-                if (h.errorType().isPresent()) {
-                    out.writeStringField("errorType", h.errorType().get());
-                }
-                if (!h.details().isEmpty()) {
-                    out.writeObjectFieldStart("details");
-                    for (Map.Entry<String, Object> d : h.details().entrySet()) {
-                        out.writeFieldName(d.getKey());
-                        writeValue(out, d.getValue());
+            if (details && (h.message().isPresent() || h.errorType().isPresent() || !h.details().isEmpty())) {
+                boolean cut = false;
+                if (size.written() >= JSON_DETAIL_BYTES) {
+                    cut = true; // the answer's share for details is spent: status only
+                } else {
+                    if (h.message().isPresent()) {
+                        String m = cut(h.message().get(), MESSAGE_CHARS);
+                        cut |= m.length() != h.message().get().length();
+                        out.writeStringField("message", m);
                     }
-                    out.writeEndObject();
+                    if (h.errorType().isPresent()) {
+                        String t = cut(h.errorType().get(), ERROR_TYPE_CHARS);
+                        cut |= t.length() != h.errorType().get().length();
+                        out.writeStringField("errorType", t);
+                    }
+                    if (!h.details().isEmpty()) {
+                        out.writeObjectFieldStart("details");
+                        int n = 0;
+                        for (Map.Entry<String, Object> d : h.details().entrySet()) {
+                            if (n++ == DETAIL_ENTRIES) {
+                                cut = true;
+                                break;
+                            }
+                            String key = cut(d.getKey(), DETAIL_CHARS);
+                            cut |= key.length() != d.getKey().length();
+                            out.writeFieldName(key);
+                            cut |= writeValue(out, d.getValue());
+                        }
+                        out.writeEndObject();
+                    }
+                }
+                if (cut) {
+                    out.writeBooleanField("truncated", true);
+                    size.truncated = true;
                 }
             }
             out.writeEndObject();
         }
         out.writeEndObject();
+        if (omitted > 0) {
+            out.writeNumberField("omittedChecks", omitted);
+            out.writeBooleanField("truncated", true);
+            size.truncated = true;
+        }
         out.writeEndObject();
     }
 
-    private static void writeValue(JsonGenerator out, Object v) throws IOException {
+    /** @return whether the value was cut ({@value #DETAIL_CHARS} characters of text at most) */
+    private static boolean writeValue(JsonGenerator out, Object v) throws IOException {
         if (v instanceof Boolean) {
             out.writeBoolean((Boolean) v);
         } else if (v instanceof Integer || v instanceof Long || v instanceof Short || v instanceof Byte) {
@@ -549,8 +647,12 @@ final class ProbeRouter {
         } else if (v instanceof BigInteger) {
             out.writeNumber((BigInteger) v);
         } else {
-            out.writeString(String.valueOf(v));
+            String text = String.valueOf(v);
+            String shown = cut(text, DETAIL_CHARS);
+            out.writeString(shown);
+            return shown.length() != text.length();
         }
+        return false;
     }
 
     private static final class Memo {

@@ -78,6 +78,8 @@ final class Heads {
         open(t, "obsolete line folding 400", "GET /livez HTTP/1.1\r\nX-A: a\r\n b\r\n\r\n", true, 400);
         open(t, "space before a header's colon 400", "GET /livez HTTP/1.1\r\nHost : x\r\n\r\n", true, 400);
         open(t, "header without a colon 400", "GET /livez HTTP/1.1\r\nHost\r\n\r\n", true, 400);
+        // RFC 9112 §3.2: a request with more than one Host field line is a 400 (issue 40)
+        open(t, "two Host headers 400", "GET /livez HTTP/1.1\r\nHost: a\r\nhost: b\r\n\r\n", true, 400);
         open(t, "control byte in the request line 400", "GET /li\u0001vez HTTP/1.1\r\n\r\n", true, 400);
         open(t, "control byte in a header value 400", "GET /livez HTTP/1.1\r\nX-A: a\u0000b\r\n\r\n", true, 400);
         open(t, "DEL in the target 400", "GET /livez\u007f HTTP/1.1\r\n\r\n", true, 400);

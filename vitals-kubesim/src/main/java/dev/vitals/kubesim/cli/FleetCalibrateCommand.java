@@ -43,28 +43,34 @@ final class FleetCalibrateCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
-        Path dir = logs != null ? logs : Files.createTempDirectory("vitals-calibrate-");
-        Files.createDirectories(dir);
-        Path log = dir.resolve("replica.log");
-        Calibration c;
+        Path dir = logs != null ? logs : TempDirs.create("vitals-calibrate-");
         try {
-            c = new Calibration(command, path, requests, maxConcurrency, Durations.parse(startLimit),
-                    ProcessBuilder.Redirect.appendTo(log.toFile()));
-        } catch (IllegalArgumentException e) {
-            throw e instanceof InvalidInputException ? e : new InvalidInputException(e.getMessage());
+            Files.createDirectories(dir);
+            Path log = dir.resolve("replica.log");
+            Calibration c;
+            try {
+                c = new Calibration(command, path, requests, maxConcurrency, Durations.parse(startLimit),
+                        ProcessBuilder.Redirect.appendTo(log.toFile()));
+            } catch (IllegalArgumentException e) {
+                throw e instanceof InvalidInputException ? e : new InvalidInputException(e.getMessage());
+            }
+            out.println("vitals fleet calibrate: " + String.join(" ", command) + " (output: " + log + ")");
+            out.flush();
+            Calibration.Result r;
+            try {
+                r = c.run();
+            } catch (IllegalStateException e) {
+                TempDirs.keep(dir); // the run ended: its output explains the failure
+                throw new InvalidInputException(e.getMessage() + " (output: " + log + ")");
+            }
+            TempDirs.keep(dir);
+            out.print(r.text());
+            out.println();
+            out.print(r.yaml());
+            out.flush();
+            return VitalsCommand.OK;
+        } finally {
+            TempDirs.removeUnlessKept(dir); // bad input, an error before the run, an interrupt
         }
-        out.println("vitals fleet calibrate: " + String.join(" ", command) + " (output: " + log + ")");
-        out.flush();
-        Calibration.Result r;
-        try {
-            r = c.run();
-        } catch (IllegalStateException e) {
-            throw new InvalidInputException(e.getMessage() + " (output: " + log + ")");
-        }
-        out.print(r.text());
-        out.println();
-        out.print(r.yaml());
-        out.flush();
-        return VitalsCommand.OK;
     }
 }

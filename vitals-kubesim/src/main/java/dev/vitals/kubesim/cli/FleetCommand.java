@@ -166,12 +166,37 @@ final class FleetCommand implements Callable<Integer> {
             SimulateChecks.checkExecutable(command.get(0)); // a missing or non-executable binary: exit 2 before the run
             Path logDir;
             try {
-                logDir = logs != null ? logs : Files.createTempDirectory("vitals-fleet-");
+                logDir = logs != null ? logs : TempDirs.create("vitals-fleet-");
                 Files.createDirectories(logDir);
             } catch (IOException e) {
                 throw new InvalidInputException("--logs " + (logs == null ? "(a temporary directory)" : logs)
                         + ": cannot create the directory: " + InvalidInputException.reason(e));
             }
+            try {
+                r = runLive(s, name, logDir, out);
+            } catch (InterruptedFleet e) {
+                return e.exitCode;
+            } finally {
+                TempDirs.removeUnlessKept(logDir); // kept once the run ended; else bad input or an interrupt
+            }
+        }
+        return report(r, out);
+    }
+
+    /** The live run's signal ending: the exit code its reports were written with. */
+    private static final class InterruptedFleet extends Exception {
+        private static final long serialVersionUID = 1L;
+        final int exitCode;
+
+        InterruptedFleet(int exitCode) {
+            super(null, null, false, false);
+            this.exitCode = exitCode;
+        }
+    }
+
+    private FleetResult runLive(FleetSpec s, String name, Path logDir, PrintWriter out) throws Exception {
+        FleetResult r;
+        {
             PrintWriter err = spec.commandLine().getErr();
             LiveFleet live;
             try {
@@ -197,8 +222,9 @@ final class FleetCommand implements Callable<Integer> {
                 throw new InvalidInputException(e.getMessage());
             } catch (LiveFleet.Interrupted e) {
                 Thread.interrupted();
-                return interrupted(e, out, err);
+                throw new InterruptedFleet(interrupted(e, out, err));
             }
+            TempDirs.keep(logDir); // the run ended and its output line named the directory
             for (int i = 0; i < live.limits().size(); i++) {
                 for (dev.vitals.kubesim.runtime.ResourceLimits.InstanceUsage u : live.limits().get(i).report().instances()) {
                     out.printf(java.util.Locale.ROOT, "  replica %d instance #%d: %s; exit %d %s%n", i, u.instance(),
@@ -206,6 +232,10 @@ final class FleetCommand implements Callable<Integer> {
                 }
             }
         }
+        return r;
+    }
+
+    private int report(FleetResult r, PrintWriter out) throws IOException {
         out.print(FleetReport.text(r));
         out.flush();
         if (json != null) {

@@ -9,7 +9,8 @@ import java.time.Duration;
 import java.util.Locale;
 
 /**
- * SIGINT and SIGTERM for the {@code vitals} command line (issue 30). The first signal interrupts
+ * SIGINT, SIGTERM and SIGHUP (a closed terminal or SSH session, issue 40) for the {@code vitals}
+ * command line (issue 30); a signal the tool was started ignoring ({@code nohup}) stays ignored. The first signal interrupts
  * the command's thread: {@code simulate} and the live {@code fleet} stop their run as at its end and
  * write the reports asked for with what was measured, {@code replay} with the runs it finished, all
  * marked interrupted ({@link #markJson}, {@link #markHtml}); every process the run started is reaped
@@ -30,7 +31,10 @@ final class Interrupts {
     /** @param worker the thread running the command */
     @SuppressWarnings("removal")
     static void install(Thread worker) {
-        for (String n : new String[] {"INT", "TERM"}) {
+        for (String n : new String[] {"INT", "TERM", "HUP"}) {
+            if (ignoredAtStart(n)) {
+                continue; // nohup, or a background job's SIGINT: the caller asked for it to be ignored
+            }
             try {
                 sun.misc.Signal.handle(new sun.misc.Signal(n), sig -> {
                     if (signal != 0) { // the second signal: do not wait for the reports
@@ -46,11 +50,31 @@ final class Interrupts {
                 // the signal is taken by the JVM (-Xrs) or unknown here: its default action stays
             }
         }
-        // Whatever ends the JVM (SIGHUP, an exit path that forgot): no process outlives the tool.
+        // Whatever ends the JVM (an exit path that forgot): no process outlives the tool.
         Runtime.getRuntime().addShutdownHook(new Thread(() -> ProcessReaper.reapAll(REAP_GRACE), "vitals-reaper"));
     }
 
-    /** @return the number of the signal received (2, 15), or 0 */
+    /**
+     * @param name {@code INT}, {@code TERM} or {@code HUP}
+     * @return whether this process was started with the signal ignored ({@code SigIgn} in
+     *         {@code /proc/self/status}; false where that cannot be read)
+     */
+    static boolean ignoredAtStart(String name) {
+        int number = name.equals("HUP") ? 1 : name.equals("INT") ? 2 : name.equals("TERM") ? 15 : 0;
+        try {
+            for (String line : java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/self/status"))) {
+                if (line.startsWith("SigIgn:")) {
+                    long mask = Long.parseUnsignedLong(line.substring(7).trim(), 16);
+                    return number > 0 && (mask & (1L << (number - 1))) != 0;
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // not Linux: handle it
+        }
+        return false;
+    }
+
+    /** @return the number of the signal received (1, 2, 15), or 0 */
     static int signal() {
         return signal;
     }
@@ -73,14 +97,17 @@ final class Interrupts {
     /**
      * @param json a JSON report object
      * @param ranSeconds how long the run had been going
-     * @return the report with {@code "interrupted": {"signal", "afterSeconds"}} and
-     *         {@code "verdict": "INTERRUPTED"}, indented
+     * @return the report with {@code "passed": false} (an interrupted run passed nothing, whatever
+     *         its parts said: issue 40), {@code "interrupted": true}, {@code "interruption":
+     *         {"signal", "afterSeconds"}} and {@code "verdict": "INTERRUPTED"}, indented
      * @throws IOException when {@code json} is not a JSON object
      */
     static String markJson(String json, double ranSeconds) throws IOException {
         ObjectMapper m = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
         ObjectNode root = (ObjectNode) m.readTree(json);
-        ObjectNode i = root.putObject("interrupted");
+        root.put("passed", false);
+        root.put("interrupted", true);
+        ObjectNode i = root.putObject("interruption");
         i.put("signal", what());
         i.put("afterSeconds", ranSeconds);
         root.put("verdict", "INTERRUPTED");

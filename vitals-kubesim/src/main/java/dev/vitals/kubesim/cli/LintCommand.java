@@ -49,22 +49,23 @@ import picocli.CommandLine.Parameters;
             "Exit code: 0 no finding at or above --fail-on, 1 such findings, 2 bad input (an unreadable or invalid file,"
                     + " a Helm template, an unknown rule, a bad .vitals.yaml)."})
 final class LintCommand implements Callable<Integer> {
+    // Path, not String: bash completion then offers file names (picocli completes by type; issue 40)
     @Parameters(paramLabel = "PATH", arity = "0..*", description = "manifest files, directories, or - for standard input")
-    List<String> paths = new ArrayList<>();
+    List<Path> paths = new ArrayList<>();
 
     /** kubectl's flag for the same inputs, so {@code kubectl vitals lint -f deploy.yaml} reads like kubectl. */
     @Option(names = {"-f", "--filename"}, paramLabel = "PATH",
             description = "a manifest file or directory, or - (kubectl's flag; the same as PATH, repeatable)")
-    List<String> filenames = new ArrayList<>();
+    List<Path> filenames = new ArrayList<>();
 
-    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text",
+    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text", completionCandidates = Formats.class,
             description = "text (default), json, sarif (code scanning) or junit")
     String format;
 
     @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "write the report to FILE instead of standard output")
     Path output;
 
-    @Option(names = "--fail-on", paramLabel = "SEVERITY", defaultValue = "error",
+    @Option(names = "--fail-on", paramLabel = "SEVERITY", defaultValue = "error", completionCandidates = Severities.class,
             description = "lowest severity that makes the exit code 1: error (default), warning, info, or never")
     String failOn;
 
@@ -181,14 +182,16 @@ final class LintCommand implements Callable<Integer> {
                 startup = Optional.of(Duration.ofMillis(Math.round(boot.asDouble() * 1000)));
             }
         }
-        for (String f : filenames) {
-            if (List.of("text", "json", "sarif", "junit").contains(f) && !Files.exists(Path.of(f))) {
+        for (Path p : filenames) {
+            String f = p.toString();
+            if (List.of("text", "json", "sarif", "junit").contains(f) && !Files.exists(p)) {
                 throw new InvalidInputException("-f " + f + ": no such file; -f is --filename (as in kubectl), the"
                         + " report format is --format " + f);
             }
         }
-        List<String> all = new ArrayList<>(paths);
-        all.addAll(filenames);
+        List<String> all = new ArrayList<>();
+        paths.forEach(p -> all.add(p.toString()));
+        filenames.forEach(p -> all.add(p.toString()));
         LintConfig settings = LintConfig.discover(all, Optional.ofNullable(config));
         List<LintInput> inputs = LintInput.collect(all, stdin); // lists (and stats) the files, opens none
         checkOutput(inputs);
@@ -333,7 +336,7 @@ final class LintCommand implements Callable<Integer> {
             return new NonClosing(out);
         }
         try {
-            return new OutputStreamWriter(Files.newOutputStream(output), StandardCharsets.UTF_8);
+            return new OutputStreamWriter(SimulateChecks.open(output), StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw SimulateChecks.writeFailure(output, e);
         }
@@ -360,6 +363,24 @@ final class LintCommand implements Callable<Integer> {
         @Override
         public void close() {
             w.flush();
+        }
+    }
+
+    /** {@code --format}'s values, for shell completion. */
+    static final class Formats extends ArrayList<String> {
+        private static final long serialVersionUID = 1L;
+
+        Formats() {
+            super(List.of("text", "json", "sarif", "junit"));
+        }
+    }
+
+    /** {@code --fail-on}'s values, for shell completion. */
+    static final class Severities extends ArrayList<String> {
+        private static final long serialVersionUID = 1L;
+
+        Severities() {
+            super(List.of("error", "warning", "info", "never"));
         }
     }
 }

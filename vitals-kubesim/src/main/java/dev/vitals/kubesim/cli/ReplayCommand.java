@@ -131,7 +131,8 @@ final class ReplayCommand implements Callable<Integer> {
             }
         }
         // A fresh directory per run by default, so concurrent replays never overwrite each other's logs.
-        Path logDir = logs != null ? logs : Files.createTempDirectory("vitals-replay-");
+        // removed at exit unless the runs end and the output names it (TempDirs, issue 40)
+        Path logDir = logs != null ? logs : TempDirs.create("vitals-replay-");
         Replay.Builder b = Replay.builder(jar).parallel(!sequential).logDir(logDir);
         Sizing sizing;
         if (bootSeconds != null) {
@@ -248,6 +249,7 @@ final class ReplayCommand implements Callable<Integer> {
         }
         boolean ok = ReplayReport.passed(runs);
         if (!ok) {
+            TempDirs.keep(logDir);
             out.println("demo output of each run: " + logDir);
         }
         out.println(dev.vitals.kubesim.report.VerdictLine.overall(ReplayReport.verdict(runs)));
@@ -333,9 +335,11 @@ final class ReplayCommand implements Callable<Integer> {
 
     private static void write(Path file, String text) throws IOException {
         Path parent = file.toAbsolutePath().getParent();
-        if (parent != null) {
+        if (parent != null && !Files.isDirectory(parent)) {
             Files.createDirectories(parent);
         }
-        Files.writeString(file, text, StandardCharsets.UTF_8);
+        try (java.io.OutputStream o = SimulateChecks.open(file)) {
+            o.write(text.getBytes(StandardCharsets.UTF_8));
+        }
     }
 }

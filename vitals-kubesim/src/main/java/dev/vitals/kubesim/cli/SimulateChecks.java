@@ -70,17 +70,43 @@ final class SimulateChecks {
             if (!Files.isExecutable(p)) {
                 throw new InvalidInputException("cannot start the target: " + program + ": not executable");
             }
+            checkFormat(program, p);
             return;
         }
         String path = System.getenv("PATH");
         if (path != null) {
             for (String dir : path.split(File.pathSeparator)) {
                 if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, program)) && !Files.isDirectory(Path.of(dir, program))) {
+                    checkFormat(program, Path.of(dir, program));
                     return;
                 }
             }
         }
         throw new InvalidInputException("cannot start the target: '" + program + "' is not on PATH");
+    }
+
+    /**
+     * A container runtime execs the command with execve(2), which takes a binary (ELF; Mach-O on a
+     * Mac) or a script starting {@code #!}; anything else is "exec format error" and the container
+     * never starts. Java's process launcher would run such a file through {@code /bin/sh} instead,
+     * so {@code -- /etc/hostname} became a crash loop (issue 40): refused here, before any probe.
+     */
+    private static void checkFormat(String program, Path p) {
+        byte[] head = new byte[4];
+        int n;
+        try (java.io.InputStream in = Files.newInputStream(p)) {
+            n = in.readNBytes(head, 0, 4);
+        } catch (IOException e) {
+            throw new InvalidInputException("cannot start the target: " + program + ": " + InvalidInputException.reason(e));
+        }
+        int magic = n < 4 ? 0 : (head[0] & 0xff) << 24 | (head[1] & 0xff) << 16 | (head[2] & 0xff) << 8 | (head[3] & 0xff);
+        boolean elf = magic == 0x7f454c46;
+        boolean machO = magic == 0xfeedface || magic == 0xfeedfacf || magic == 0xcefaedfe || magic == 0xcffaedfe || magic == 0xcafebabe;
+        boolean script = n >= 2 && head[0] == '#' && head[1] == '!';
+        if (!elf && !machO && !script) {
+            throw new InvalidInputException("cannot start the target: " + program + ": exec format error (neither a binary"
+                    + " nor a script starting with #!; a container runtime cannot run it)");
+        }
     }
 
     /**
@@ -117,7 +143,15 @@ final class SimulateChecks {
                 throw new InvalidInputException(o.getKey() + ": empty path");
             }
             if (Files.exists(file) && !Files.isRegularFile(file) && !Files.isDirectory(file)) {
-                seen.add(o); // a device or pipe (/dev/null, /dev/stdout): writing it destroys nothing
+                // a device or pipe (/dev/null, /dev/stdout): writing it destroys nothing, but a FIFO
+                // nobody reads would hang the run's end: it must open now, within the wait (issue 40)
+                try (java.io.OutputStream probe = open(file)) {
+                    // opened
+                } catch (java.io.InterruptedIOException e) {
+                    throw new InvalidInputException(o.getKey() + " " + file + ": interrupted while opening it");
+                } catch (IOException e) {
+                    throw new InvalidInputException(o.getKey() + " " + file + ": " + InvalidInputException.reason(e));
+                }
                 continue;
             }
             for (Path in : inputs) {
@@ -179,12 +213,59 @@ final class SimulateChecks {
     static void write(Path file, String text) {
         try {
             Path parent = file.toAbsolutePath().getParent();
-            if (parent != null) {
+            if (parent != null && !Files.isDirectory(parent)) {
                 Files.createDirectories(parent);
             }
-            Files.writeString(file, text, java.nio.charset.StandardCharsets.UTF_8);
+            try (java.io.OutputStream o = open(file)) {
+                o.write(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            }
         } catch (IOException e) {
             throw writeFailure(file, e);
+        }
+    }
+
+    /** How long opening a pipe or device for writing may wait for the other end (issue 40). */
+    static final java.time.Duration OPEN_WAIT = java.time.Duration.ofSeconds(2);
+
+    /**
+     * Opens an output without hanging (issue 40): a regular file (or a new one) at once; a FIFO,
+     * whose open(2) blocks until a reader comes, or another special file, on a daemon thread
+     * waited for at most {@link #OPEN_WAIT} (the wait ends early on an interrupt: a signal). A
+     * thread still blocked after that is left to end with the JVM, or to close what it opens.
+     *
+     * @param file the output
+     * @return the open stream, truncating a regular file
+     * @throws IOException when it cannot be opened, "a pipe with no reader" after the wait, or
+     *         {@link java.io.InterruptedIOException} on an interrupt
+     */
+    static java.io.OutputStream open(Path file) throws IOException {
+        if (!Files.exists(file) || Files.isRegularFile(file)) {
+            return Files.newOutputStream(file);
+        }
+        java.util.concurrent.CompletableFuture<java.io.OutputStream> opened = new java.util.concurrent.CompletableFuture<>();
+        Thread t = new Thread(() -> {
+            try {
+                java.io.OutputStream o = Files.newOutputStream(file);
+                if (!opened.complete(o)) {
+                    o.close(); // given up on meanwhile
+                }
+            } catch (IOException | RuntimeException e) {
+                opened.completeExceptionally(e);
+            }
+        }, "vitals-open-output");
+        t.setDaemon(true);
+        t.start();
+        try {
+            return opened.get(OPEN_WAIT.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+            opened.cancel(false);
+            throw new IOException("a pipe or device with no reader (waited " + OPEN_WAIT.toSeconds() + " s to open it)");
+        } catch (InterruptedException e) {
+            opened.cancel(false);
+            Thread.currentThread().interrupt();
+            throw new java.io.InterruptedIOException("interrupted while opening " + file);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw e.getCause() instanceof IOException ? (IOException) e.getCause() : new IOException(e.getCause().getMessage(), e.getCause());
         }
     }
 
@@ -297,6 +378,8 @@ final class SimulateChecks {
                     .put("text", b.text());
             b.cpuLimit().ifPresent(c -> o.put("cpuLimit", c));
         });
+        ArrayNode more = root.putArray("headroomWarnings");
+        h.warnings().forEach(more::add);
         ArrayNode idle = root.putArray("headroomNotRun");
         h.notRun().forEach(line -> idle.add(line.strip()));
         root.put("passed", passed);

@@ -42,6 +42,10 @@ public final class FleetReport {
                 t.meanLatencyMs(), t.p99LatencyMs()));
         sb.append(String.format(Locale.ROOT, "  severity: CrashLoopBackOff %.1f replica-s, not Ready %.1f replica-s, requests that found no endpoint %d, "
                 + "most replicas down at once %d%n", t.crashLoopSeconds(), t.notReadySeconds(), t.noEndpointRequests(), t.maxDown()));
+        if (allDownAtOnce(r)) {
+            sb.append(String.format(Locale.ROOT, "  NOTE  all %d replicas were not Ready at the same moment: a probable checker"
+                    + " fault (a shared dependency in readiness, the health endpoint itself) rather than the service%n", r.replicas()));
+        }
         r.rollout().ifPresent(ro -> sb.append(rollout(ro)));
         sb.append(hotSpot(r));
         for (FleetResult.Check c : r.checks()) {
@@ -91,6 +95,15 @@ public final class FleetReport {
             sb.append(hs.size() > MOVES_SHOWN ? ", ... (" + hs.size() + " holders)\n" : "\n");
         }
         return sb.toString();
+    }
+
+    /**
+     * Every replica lost readiness at once (issue 40): replicas fail one by one when the service
+     * is overloaded, all together when what judges them broke — a dependency every readiness check
+     * shares, or the checker itself.
+     */
+    static boolean allDownAtOnce(FleetResult r) {
+        return r.replicas() >= 2 && r.totals().maxDown() >= r.replicas();
     }
 
     /**
@@ -190,6 +203,9 @@ public final class FleetReport {
             n.put("notReadySeconds", t.notReadySeconds());
             n.put("noEndpointRequests", t.noEndpointRequests());
             n.put("maxDown", t.maxDown());
+            if (allDownAtOnce(r)) {
+                n.put("probableCheckerFault", true);
+            }
             n.put("durationSeconds", r.durationSeconds());
             n.put("warmupSeconds", r.warmupSeconds());
             n.put("passed", r.passed());

@@ -89,6 +89,34 @@ public final class AppConfig {
         throw new InvalidInputException(f + ": --app-config takes .yaml, .yml or .properties files");
     }
 
+    /**
+     * A properties file accepts almost any text, so a file that is not one would be read as
+     * nonsense keys and the join would go on silently (issue 40): a control character (a binary
+     * file) or YAML's shape — {@code key:} with nothing after it, then an indented line — is an error.
+     */
+    private static void checkPropertiesText(Path f, List<String> lines) {
+        for (int i = 0; i < lines.size(); i++) {
+            String line = lines.get(i);
+            for (int k = 0; k < line.length(); k++) {
+                char c = line.charAt(k);
+                if ((c < 0x20 && c != '\t' && c != '\f' && c != '\r') || c == 0x7f) {
+                    throw new InvalidInputException(f + ":" + (i + 1) + ": control character 0x" + Integer.toHexString(c)
+                            + ": not a properties file (text, key=value lines)");
+                }
+            }
+            String t = line.strip();
+            boolean comment = t.startsWith("#") || t.startsWith("!");
+            if (!comment && t.endsWith(":") && !line.startsWith(" ") && !line.startsWith("\t") && i + 1 < lines.size()) {
+                String next = lines.get(i + 1);
+                if (!next.isBlank() && (next.startsWith(" ") || next.startsWith("\t")) && !t.endsWith("\\:")) {
+                    throw new InvalidInputException(f + ":" + (i + 1) + ": '" + t + "' followed by an indented line is YAML,"
+                            + " not properties: name the file .yaml or .yml (or write " + t.substring(0, t.length() - 1).strip()
+                            + ".<key>=<value> lines)");
+                }
+            }
+        }
+    }
+
     private static List<Section> readYaml(Path f) throws IOException {
         List<Section> out = new ArrayList<>();
         try (Reader r = Files.newBufferedReader(f, StandardCharsets.UTF_8)) {
@@ -147,6 +175,7 @@ public final class AppConfig {
     }
 
     static List<Section> readProperties(Path f, List<String> lines) {
+        checkPropertiesText(f, lines);
         List<Section> out = new ArrayList<>();
         Map<String, Prop> props = new LinkedHashMap<>();
         StringBuilder logical = null;

@@ -32,6 +32,23 @@ import java.util.Set;
 public final class ManifestReader {
     private static final Set<String> TEMPLATE_KINDS =
             Set.of("Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "ReplicationController", "Job");
+    /**
+     * The fields of each probe handler (Kubernetes core/v1 HTTPGetAction, TCPSocketAction, GRPCAction,
+     * ExecAction; GRPCAction is GA since 1.27, feature gate GRPCContainerProbe, and has no TLS).
+     */
+    private static final Map<String, Set<String>> HANDLER_FIELDS = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(Map.of(
+            "httpGet", Set.of("host", "path", "port", "scheme", "httpHeaders"),
+            "tcpSocket", Set.of("host", "port"),
+            "grpc", Set.of("port", "service"),
+            "exec", Set.of("command"))));
+    /** What to do instead, for unknown handler fields people write. */
+    private static final Map<String, String> HANDLER_HINTS = Map.of(
+            "grpc.mode", "; the kubelet's gRPC probe is always plaintext (GRPCAction has no TLS field): for TLS use an"
+                    + " exec probe (grpc_health_probe -tls) or a plaintext health port",
+            "grpc.tls", "; the kubelet's gRPC probe is always plaintext (GRPCAction has no TLS field): for TLS use an"
+                    + " exec probe (grpc_health_probe -tls) or a plaintext health port",
+            "httpGet.headers", "; request headers are httpHeaders: [{name, value}]",
+            "httpGet.timeoutSeconds", "; timeoutSeconds belongs to the probe, beside httpGet");
     private static final Set<String> PROBE_FIELDS = Set.of("exec", "httpGet", "tcpSocket", "grpc",
             "initialDelaySeconds", "timeoutSeconds", "periodSeconds", "successThreshold", "failureThreshold",
             "terminationGracePeriodSeconds");
@@ -507,6 +524,22 @@ public final class ManifestReader {
             if (!PROBE_FIELDS.contains(f)) {
                 b.problem(new Violation("schema", prefix + "." + f, "unknown field \"" + f + "\"",
                         "check the spelling; probe fields are " + String.join(", ", new java.util.TreeSet<>(PROBE_FIELDS))));
+            }
+        }
+        for (Map.Entry<String, Set<String>> handler : HANDLER_FIELDS.entrySet()) {
+            JsonNode node = p.get(handler.getKey());
+            if (node == null || !node.isObject()) {
+                continue;
+            }
+            Iterator<String> fields = node.fieldNames();
+            while (fields.hasNext()) {
+                String f = fields.next();
+                if (!handler.getValue().contains(f)) {
+                    // kubectl's strict decoding refuses it; dropping it would simulate another probe (issue 40)
+                    b.problem(new Violation("schema", prefix + "." + handler.getKey() + "." + f, "unknown field \"" + f + "\"",
+                            handler.getKey() + " takes " + String.join(", ", new java.util.TreeSet<>(handler.getValue()))
+                                    + HANDLER_HINTS.getOrDefault(handler.getKey() + "." + f, "")));
+                }
             }
         }
         b.initialDelaySeconds(integer(b, p, "initialDelaySeconds", prefix));

@@ -26,7 +26,10 @@ import java.util.Optional;
  * @param notRun one line per configured probe that never ran in the run, saying why (its
  *        initialDelaySeconds, or the container never started)
  */
-public record Headroom(List<Probe> probes, List<String> notRun, Optional<Boot> boot) {
+public record Headroom(List<Probe> probes, List<String> notRun, Optional<Boot> boot, List<String> warnings) {
+    /** A memory peak above this share of the limit is a warning (issue 40): the next load may OOMKill it. */
+    public static final double MEMORY_WARN_SHARE = 0.85;
+
     /**
      * Validates the components and copies the collections (unmodifiable).
      *
@@ -35,12 +38,26 @@ public record Headroom(List<Probe> probes, List<String> notRun, Optional<Boot> b
      *        initialDelaySeconds, or
      *        the container never started)
      * @param boot the boot line (how long the container took to become Ready), when the run measured it
+     * @param warnings the run's other thin margins (a memory peak near the limit, a boot the startup
+     *        budget cut short), one line each
      * @throws NullPointerException if a required component is null
      */
     public Headroom {
         probes = List.copyOf(probes);
         notRun = List.copyOf(notRun);
         java.util.Objects.requireNonNull(boot, "boot");
+        warnings = List.copyOf(warnings);
+    }
+
+    /**
+     * A headroom without other warnings.
+     *
+     * @param probes one line per probe that ran
+     * @param notRun one line per configured probe that never ran, saying why
+     * @param boot the boot line, when the run measured it
+     */
+    public Headroom(List<Probe> probes, List<String> notRun, Optional<Boot> boot) {
+        this(probes, notRun, boot, List.of());
     }
 
     /**
@@ -222,7 +239,65 @@ public record Headroom(List<Probe> probes, List<String> notRun, Optional<Boot> b
             out.add(new Probe(t, st.count(), st.p50Ms(), st.p99Ms(), st.maxMs(), p.timeoutSeconds(),
                     st.successes() + st.warnings(), st.failures(), longest, p.failureThreshold(), warn));
         }
-        return new Headroom(out, notRun, boot(r, pod));
+        List<String> warnings = new ArrayList<>(memoryWarnings(r));
+        Optional<Boot> boot = boot(r, pod);
+        if (boot.isEmpty()) {
+            cutShort(r, pod).ifPresent(warnings::add);
+        }
+        return new Headroom(out, notRun, boot, warnings);
+    }
+
+    /** @return a line per instance whose memory peaked above {@link #MEMORY_WARN_SHARE} of its limit */
+    static List<String> memoryWarnings(SimulationResult r) {
+        List<String> out = new ArrayList<>();
+        r.limits().filter(dev.vitals.kubesim.runtime.ResourceLimits.Report::applied).ifPresent(l -> {
+            java.util.OptionalLong limit = l.resources().memoryLimitBytes();
+            if (limit.isEmpty()) {
+                return;
+            }
+            for (dev.vitals.kubesim.runtime.ResourceLimits.InstanceUsage u : l.instances()) {
+                java.util.OptionalLong peak = u.usage().memoryPeakBytes();
+                if (peak.isPresent() && !u.oomKilled() && peak.getAsLong() > MEMORY_WARN_SHARE * limit.getAsLong()) {
+                    out.add(String.format(Locale.ROOT, "memory: instance #%d peaked at %.0f %% of its %s limit (%.1fMi; above"
+                            + " %.0f %%): its first real load may be OOMKilled", u.instance(),
+                            100.0 * peak.getAsLong() / limit.getAsLong(), dev.vitals.kubesim.model.Resources.memory(limit.getAsLong()),
+                            peak.getAsLong() / 1048576.0, MEMORY_WARN_SHARE * 100));
+                }
+            }
+        });
+        return out;
+    }
+
+    /**
+     * @return when the startup budget (else liveness's) killed the first instance before it
+     *         started: how long it had booted, a lower bound of the boot it needed
+     */
+    static Optional<String> cutShort(SimulationResult r, PodSpec pod) {
+        Optional<ProbeSpec> budget = pod.startup().or(pod::liveness);
+        if (budget.isEmpty()) {
+            return Optional.empty();
+        }
+        ProbeSpec p = budget.get();
+        double b = p.initialDelaySeconds() + (double) p.failureThreshold() * p.periodSeconds();
+        double start = -1;
+        int killed = 0;
+        double longest = 0;
+        for (SimEvent e : r.events()) {
+            double at = dev.vitals.kubesim.model.Durations.seconds(e.at());
+            if (e.type() == SimEvent.Type.START) {
+                start = at;
+            } else if (e.type() == SimEvent.Type.KILL && e.probe().orElse(null) == p.type() && start >= 0) {
+                killed++;
+                longest = Math.max(longest, at - start);
+            }
+        }
+        if (killed == 0) {
+            return Optional.empty();
+        }
+        return Optional.of(String.format(Locale.ROOT, "boot: the %s budget (%s s) killed %d instance%s before it started, after"
+                + " %.1f s at most: the boot needs more than that; give the %s probe a failureThreshold × periodSeconds"
+                + " above the boot (measure it with a larger budget)", p.type().label(),
+                dev.vitals.kubesim.result.Expectation.fmt(b), killed, killed == 1 ? "" : "s", longest, p.type().label()));
     }
 
     /** @return true when any probe's headroom is thin */
@@ -242,6 +317,7 @@ public record Headroom(List<Probe> probes, List<String> notRun, Optional<Boot> b
         }
         notRun.forEach(b::append);
         boot.ifPresent(x -> b.append("  ").append(x.text()).append('\n'));
+        warnings.forEach(w -> b.append("  WARN  ").append(w).append('\n'));
         if (probes.isEmpty() && notRun.isEmpty()) {
             b.append("  no probe configured\n");
         }

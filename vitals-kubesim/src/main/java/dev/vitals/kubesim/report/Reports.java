@@ -79,6 +79,10 @@ public final class Reports {
         sb.append(String.format(Locale.ROOT, "  not ready         %.1fs of %.0fs%s%n", seconds(r.notReady()), seconds(r.duration()),
                 r.readyIntervalsText()));
         sb.append(resources(r));
+        // issue 40: what the container left behind and the runtime reaped (Simulation's note)
+        r.events().stream().filter(e -> e.type() == SimEvent.Type.ACTION && e.detail().startsWith("container: "))
+                .findFirst().ifPresent(e -> sb.append("  reaped            ").append(e.detail().substring("container: ".length()))
+                        .append(System.lineSeparator()));
         for (ProbeType t : ProbeType.values()) {
             if (pod.probe(t).isPresent()) {
                 SimulationResult.ProbeStats s = r.stats(t);

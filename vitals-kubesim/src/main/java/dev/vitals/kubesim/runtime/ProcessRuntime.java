@@ -21,7 +21,16 @@ import java.util.regex.Pattern;
  * joins it before it execs the command, through {@code sh}, or {@code systemd-run} starts it in a
  * user scope; the cgroup's counters are read when it exits, then the cgroup is removed). Exec
  * probes and exec hooks join the same cgroup ({@link #execArgv}). SIGTERM is {@link Process#destroy()}, SIGKILL is {@link Process#destroyForcibly()} (also for
- * every descendant, like a container teardown); other signals go through {@code kill(1)}.
+ * every process of the instance, like a container teardown); other signals go through {@code kill(1)}.
+ *
+ * <p><b>No process outlives its container</b> (issue 40). Each instance's processes are kept
+ * together the strongest way the host allows ({@link Containment}): its cgroup (the limits' one,
+ * or a bare one when no limits are set but cgroups can be created), else a process group of its
+ * own (the command started through {@code setsid(1)}), else its descendants as last seen. When the
+ * main process ends — a crash, the kubelet's kill, a restart, the end of the run — what is left
+ * there is SIGKILLed at once, as the kernel ends a PID namespace whose init has ended, and counted
+ * ({@link #reapedProcesses()}); {@link Instance#shutdown} sends SIGTERM to all of them, then
+ * SIGKILL after the grace period; an interrupted run reaps them all ({@link ProcessReaper}).
  * Thread-safe.
  */
 public final class ProcessRuntime implements ContainerRuntime {
@@ -33,6 +42,22 @@ public final class ProcessRuntime implements ContainerRuntime {
     private final ResourceLimits limits;
     /** The cgroups of the instances running now, for {@link #execArgv}. */
     private final Map<Integer, Cgroup> live = new ConcurrentHashMap<>();
+    private final Containment containment;
+    /** Processes other than an instance's main one that ended with it; each counted once. */
+    private final java.util.Set<ProcessHandle> reaped = ConcurrentHashMap.newKeySet();
+
+    /**
+     * How an instance's processes are kept together, strongest first; a runtime uses the
+     * strongest the host offers (never one stronger than asked, for tests).
+     */
+    enum Containment {
+        /** A cgroup per instance: nothing the command starts can leave it. */
+        CGROUP,
+        /** A process group per instance ({@code setsid(1)}): a {@code setsid} in the command escapes. */
+        PROCESS_GROUP,
+        /** The main process's descendants as last seen: a process orphaned between two looks escapes. */
+        DESCENDANTS
+    }
 
     /**
      * @param command the command and its arguments (non-empty)
@@ -55,6 +80,20 @@ public final class ProcessRuntime implements ContainerRuntime {
      */
     public ProcessRuntime(List<String> command, ProcessBuilder.Redirect output, Map<String, String> env, File workDir,
             ResourceLimits limits) {
+        this(command, output, env, workDir, limits, Containment.CGROUP);
+    }
+
+    /**
+     * @param command the command and its arguments (non-empty)
+     * @param output where the child's stdout and stderr go
+     * @param env extra environment variables
+     * @param workDir working directory, or null for the current one
+     * @param limits the container's resources and how they are applied
+     * @param containment the strongest containment to use (tests ask for a weaker one)
+     */
+    ProcessRuntime(List<String> command, ProcessBuilder.Redirect output, Map<String, String> env, File workDir,
+            ResourceLimits limits, Containment containment) {
+        this.containment = Objects.requireNonNull(containment, "containment");
         this.limits = Objects.requireNonNull(limits, "limits");
         if (command.isEmpty()) {
             throw new IllegalArgumentException("command must not be empty");
@@ -112,7 +151,21 @@ public final class ProcessRuntime implements ContainerRuntime {
         } catch (IOException e) {
             throw new IllegalStateException(e.getMessage(), e);
         }
-        List<String> argv = cgroup.map(g -> g.launch(command).orElseGet(() -> joining(g, command))).orElse(command);
+        if (cgroup.isEmpty() && containment == Containment.CGROUP) {
+            cgroup = ResourceLimits.bareCgroup(); // no limits: a cgroup only to hold the processes
+        }
+        boolean group = cgroup.isEmpty() && containment != Containment.DESCENDANTS && ResourceLimits.setsid().isPresent();
+        List<String> argv;
+        if (cgroup.isPresent()) {
+            Cgroup g = cgroup.get();
+            argv = g.launch(command).orElseGet(() -> joining(g, command));
+        } else if (group) {
+            argv = new ArrayList<>();
+            argv.add(ResourceLimits.setsid().get().toString()); // not a group leader: setsid(2) then exec, same pid
+            argv.addAll(command);
+        } else {
+            argv = command;
+        }
         ProcessBuilder pb = new ProcessBuilder(argv).redirectErrorStream(true).redirectOutput(output)
                 .redirectInput(ProcessBuilder.Redirect.PIPE);
         pb.environment().putAll(env);
@@ -127,29 +180,50 @@ public final class ProcessRuntime implements ContainerRuntime {
             cgroup.ifPresent(Cgroup::destroy);
             throw new IllegalStateException("cannot start " + command.get(0) + ": " + e.getMessage(), e);
         }
-        ProcessReaper.track(p);
-        cgroup.ifPresent(g -> {
-            g.started(p.pid());
-            live.put(instance, g);
-        });
-        ProcessInstance handle = new ProcessInstance(p, cgroup);
+        Enclosure enclosure = cgroup.map(Enclosure::of)
+                .orElseGet(() -> group ? Enclosure.processGroup(p.pid()) : Enclosure.descendants(p.toHandle()));
+        ProcessReaper.track(p, enclosure);
+        Optional<Cgroup> limited = limits.applied() ? cgroup : Optional.empty();
+        cgroup.ifPresent(g -> g.started(p.pid()));
+        limited.ifPresent(g -> live.put(instance, g));
+        ProcessInstance handle = new ProcessInstance(p, enclosure, reaped);
+        Optional<Cgroup> held = cgroup;
         handle.ended = p.onExit().thenApply(done -> {
             int code = done.exitValue();
-            if (cgroup.isPresent()) {
-                live.remove(instance, cgroup.get());
-                try {
-                    ResourceUsage u = cgroup.get().usage();
+            live.remove(instance, held.orElse(null));
+            try {
+                if (limited.isPresent()) {
+                    ResourceUsage u = limited.get().usage();
                     String reason = ResourceLimits.reason(code, u);
                     handle.reason = reason;
                     limits.record(new ResourceLimits.InstanceUsage(instance, code, reason, u));
-                } finally {
-                    cgroup.get().destroy();
                 }
+            } finally {
+                // the container ends with its main process: what it left behind goes too
+                reaped.addAll(ProcessReaper.ended(done.toHandle()));
+                held.ifPresent(Cgroup::destroy);
             }
             return code;
         });
         handle.ended.thenAccept(onExit::accept);
         return handle;
+    }
+
+    /**
+     * @return processes other than the main one that ended with their instance so far (a
+     *         double-forked daemon, a {@code setsid} child: signalled by a kill or the end of the run,
+     *         or killed when the main process ended), all instances
+     */
+    public int reapedProcesses() {
+        return reaped.size();
+    }
+
+    /** @return how this runtime keeps an instance's processes together on this host, for reports */
+    public String containment() {
+        if (limits.applied() || (containment == Containment.CGROUP && ResourceLimits.bareCgroupAvailable())) {
+            return "cgroup";
+        }
+        return containment != Containment.DESCENDANTS && ResourceLimits.setsid().isPresent() ? "process group" : "descendants";
     }
 
     /** @return the command */
@@ -164,13 +238,15 @@ public final class ProcessRuntime implements ContainerRuntime {
 
     private static final class ProcessInstance implements Instance {
         private final Process process;
-        private final Optional<Cgroup> cgroup;
+        private final Enclosure enclosure;
+        private final java.util.Set<ProcessHandle> reaped;
         private volatile java.util.concurrent.CompletableFuture<Integer> ended;
         private volatile String reason;
 
-        ProcessInstance(Process process, Optional<Cgroup> cgroup) {
+        ProcessInstance(Process process, Enclosure enclosure, java.util.Set<ProcessHandle> reaped) {
             this.process = process;
-            this.cgroup = cgroup;
+            this.enclosure = enclosure;
+            this.reaped = reaped;
         }
 
         @Override
@@ -183,33 +259,25 @@ public final class ProcessRuntime implements ContainerRuntime {
             return "pid " + process.pid();
         }
 
+        /** The kubelet's SIGTERM goes to the container's main process; the rest end with it. */
         @Override
         public void terminate() {
             ProcessReaper.noteDescendants(); // its children die with it, as in the container's cgroup
             process.destroy();
         }
 
+        /** SIGKILL to every process of the instance: its cgroup, process group or descendants. */
         @Override
         public void kill() {
-            List<ProcessHandle> all = new ArrayList<>();
-            process.descendants().forEach(all::add);
-            process.destroyForcibly();
-            for (ProcessHandle h : all) {
-                h.destroyForcibly();
-            }
-            // everything in the container's cgroup, as a container teardown does
-            cgroup.ifPresent(g -> g.pids().forEach(pid -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly)));
+            reaped.addAll(ProcessReaper.kill(process.toHandle()));
         }
 
+        /** SIGTERM to every process of the instance, SIGKILL after {@code grace} to what is left. */
         @Override
         public void shutdown(java.time.Duration grace) {
-            ProcessReaper.noteDescendants(); // its children die with it, as in the container's cgroup
-            process.destroy();
+            ProcessReaper.noteDescendants();
+            reaped.addAll(ProcessReaper.shutdown(process.toHandle(), grace));
             try {
-                if (!process.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS)) {
-                    kill();
-                    process.waitFor(5, TimeUnit.SECONDS);
-                }
                 // the exit's cgroup counters are read and the cgroup removed before this returns
                 ended.get(5, TimeUnit.SECONDS);
             } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
@@ -218,6 +286,11 @@ public final class ProcessRuntime implements ContainerRuntime {
                 Thread.currentThread().interrupt();
                 kill();
             }
+        }
+
+        @Override
+        public String toString() {
+            return describe() + " in " + enclosure.describe();
         }
 
         @Override

@@ -71,8 +71,66 @@ public final class ResourceLimits {
         if (driver.isEmpty()) {
             return Optional.empty();
         }
-        String name = "vitals-" + ProcessHandle.current().pid() + "-" + SEQUENCE.incrementAndGet();
-        return Optional.of(driver.get().create(name, resources));
+        return Optional.of(driver.get().create(nextName(), resources));
+    }
+
+    /** A cgroup driver writing cgroupfs itself (v1, v2), for bare cgroups; detected once. */
+    private static final class Direct {
+        static final Optional<Cgroup.Driver> DRIVER = detect();
+        static final Optional<java.nio.file.Path> SETSID = onPath("setsid");
+
+        private static Optional<Cgroup.Driver> detect() {
+            try {
+                String mountinfo = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/self/mountinfo"));
+                String self = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/self/cgroup"));
+                java.nio.file.Path root = java.nio.file.Path.of("/");
+                Optional<Cgroup.Driver> v1 = CgroupV1.detect(mountinfo, self, root).driver();
+                return v1.isPresent() ? v1 : CgroupV2.detect(mountinfo, self, root).driver();
+            } catch (java.io.IOException | RuntimeException e) {
+                return Optional.empty();
+            }
+        }
+
+        private static Optional<java.nio.file.Path> onPath(String name) {
+            for (String dir : Optional.ofNullable(System.getenv("PATH")).orElse("").split(java.io.File.pathSeparator)) {
+                java.nio.file.Path p = java.nio.file.Path.of(dir.isEmpty() ? "." : dir, name);
+                if (java.nio.file.Files.isExecutable(p)) {
+                    return Optional.of(p);
+                }
+            }
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * A cgroup with no limit, only to hold an instance's processes (issue 40), when this process
+     * can create cgroups in cgroupfs (v1 or v2; never through systemd-run).
+     *
+     * @return the cgroup, or empty when none can be created here
+     */
+    static Optional<Cgroup> bareCgroup() {
+        if (Direct.DRIVER.isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(Direct.DRIVER.get().create(nextName(), Resources.NONE));
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** @return whether {@link #bareCgroup()} can make cgroups here */
+    static boolean bareCgroupAvailable() {
+        return Direct.DRIVER.isPresent();
+    }
+
+    /** @return {@code setsid(1)} on the {@code PATH}, to start a command as a process group's leader */
+    static Optional<java.nio.file.Path> setsid() {
+        return Direct.SETSID;
+    }
+
+    private static String nextName() {
+        return "vitals-" + ProcessHandle.current().pid() + "-" + SEQUENCE.incrementAndGet();
     }
 
     void record(InstanceUsage u) {

@@ -35,7 +35,7 @@ class InterruptedRunTest {
     Path dir;
 
     @ParameterizedTest
-    @CsvSource({"INT, 130", "TERM, 143"})
+    @CsvSource({"INT, 130", "TERM, 143", "HUP, 129"})
     void aSignalWritesTheReportsMarkedInterruptedAndReapsEveryProcess(String signal, int exitCode) throws Exception {
         assumeFalse(ignoredHere(signal), "SIG" + signal + " is ignored in this test's process (started in the background "
                 + "by a non-interactive shell): the child inherits that, as POSIX wants, and cannot be interrupted by it");
@@ -61,8 +61,10 @@ class InterruptedRunTest {
             assertThat(err).startsWith("vitals: interrupted by SIG" + signal + ": simulate stopped after ")
                     .contains("reports written, marked interrupted").doesNotContain("Exception");
             JsonNode report = new ObjectMapper().readTree(json.toFile());
-            assertThat(report.path("interrupted").path("signal").asText()).isEqualTo("SIG" + signal);
+            assertThat(report.path("interruption").path("signal").asText()).isEqualTo("SIG" + signal);
             assertThat(report.path("verdict").asText()).isEqualTo("INTERRUPTED");
+            assertThat(report.path("interrupted").asBoolean()).isTrue();
+            assertThat(report.path("passed").isBoolean() && !report.path("passed").asBoolean()).as("passed: false").isTrue();
             assertThat(Files.readString(html, StandardCharsets.UTF_8)).contains("<b>Interrupted</b> by SIG" + signal);
             assertThat(Files.readString(dir.resolve("out.txt"), StandardCharsets.UTF_8)).contains("verdict: INTERRUPTED");
             await().atMost(Duration.ofSeconds(20)).untilAsserted(() ->
@@ -103,9 +105,11 @@ class InterruptedRunTest {
             assertThat(err).startsWith("vitals: interrupted by SIG" + signal + ": fleet stopped after ")
                     .contains("reports written, marked interrupted").doesNotContain("Exception");
             JsonNode report = new ObjectMapper().readTree(json.toFile());
-            assertThat(report.path("interrupted").path("signal").asText()).isEqualTo("SIG" + signal);
-            assertThat(report.path("interrupted").path("afterSeconds").asDouble()).isPositive();
+            assertThat(report.path("interruption").path("signal").asText()).isEqualTo("SIG" + signal);
+            assertThat(report.path("interruption").path("afterSeconds").asDouble()).isPositive();
             assertThat(report.path("verdict").asText()).isEqualTo("INTERRUPTED");
+            assertThat(report.path("interrupted").asBoolean()).isTrue();
+            assertThat(report.path("passed").isBoolean() && !report.path("passed").asBoolean()).as("passed: false").isTrue();
             assertThat(report.path("runs").size()).isEqualTo(1);
             assertThat(Files.readString(html, StandardCharsets.UTF_8)).contains("<b>Interrupted</b> by SIG" + signal);
             assertThat(Files.readString(dir.resolve("out.txt"), StandardCharsets.UTF_8)).contains("verdict: INTERRUPTED");
@@ -152,8 +156,10 @@ class InterruptedRunTest {
             assertThat(err).startsWith("vitals: interrupted by SIGTERM: replay stopped after ")
                     .contains("reports written, marked interrupted").doesNotContain("Exception");
             JsonNode report = new ObjectMapper().readTree(json.toFile());
-            assertThat(report.path("interrupted").path("signal").asText()).isEqualTo("SIGTERM");
+            assertThat(report.path("interruption").path("signal").asText()).isEqualTo("SIGTERM");
             assertThat(report.path("verdict").asText()).isEqualTo("INTERRUPTED");
+            assertThat(report.path("interrupted").asBoolean()).isTrue();
+            assertThat(report.path("passed").isBoolean() && !report.path("passed").asBoolean()).as("passed: false").isTrue();
             assertThat(report.path("runs").isArray()).isTrue();
             assertThat(Files.readString(html.resolve("index.html"), StandardCharsets.UTF_8)).contains("<b>Interrupted</b> by SIGTERM");
             assertThat(Files.readString(dir.resolve("out.txt"), StandardCharsets.UTF_8)).contains("verdict: INTERRUPTED");
@@ -170,7 +176,7 @@ class InterruptedRunTest {
      * non-interactive shell puts in the background ignores SIGINT, and so does every child.
      */
     private static boolean ignoredHere(String signal) throws java.io.IOException {
-        int number = signal.equals("INT") ? 2 : signal.equals("TERM") ? 15 : 0;
+        int number = signal.equals("HUP") ? 1 : signal.equals("INT") ? 2 : signal.equals("TERM") ? 15 : 0;
         for (String line : Files.readAllLines(java.nio.file.Path.of("/proc/self/status"))) {
             if (line.startsWith("SigIgn:")) {
                 long mask = Long.parseUnsignedLong(line.substring(7).trim(), 16);

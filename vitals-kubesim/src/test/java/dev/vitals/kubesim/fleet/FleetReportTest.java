@@ -96,4 +96,20 @@ class FleetReportTest {
         int bars = html.split("fill='#f29900'", -1).length - 1;
         assertThat(bars).isEqualTo(holds.size());
     }
+
+    @Test
+    void everyReplicaLosingReadinessAtOnceIsFlaggedAsAProbableCheckerFault() throws Exception {
+        // Issue 40. C21: the shared dependency's outage fails every naive replica's readiness together.
+        FleetResult shared = new ModelFleet(FleetScenarios.spec("shared-dependency", 3, FleetScenarios.Wiring.NAIVE), "c21").run();
+        assertThat(shared.totals().maxDown()).isEqualTo(3);
+        assertThat(FleetReport.text(shared)).contains("NOTE  all 3 replicas were not Ready at the same moment: a probable checker fault");
+        JsonNode run = new ObjectMapper().readTree(FleetReport.json(List.of(shared), List.of("c21"), List.of("-"))).get("runs").get(0);
+        assertThat(run.path("probableCheckerFault").asBoolean()).isTrue();
+        // The Vitals wiring keeps the dependency out of readiness (DEGRADED): no replica goes, no note.
+        FleetResult vitals = new ModelFleet(FleetScenarios.spec("shared-dependency", 3, FleetScenarios.Wiring.VITALS), "c21").run();
+        assertThat(vitals.totals().maxDown()).isLessThan(3);
+        assertThat(FleetReport.text(vitals)).doesNotContain("probable checker fault");
+        JsonNode calm = new ObjectMapper().readTree(FleetReport.json(List.of(vitals), List.of("c21"), List.of("-"))).get("runs").get(0);
+        assertThat(calm.has("probableCheckerFault")).isFalse();
+    }
 }

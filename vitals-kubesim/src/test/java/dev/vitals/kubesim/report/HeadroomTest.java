@@ -119,4 +119,41 @@ class HeadroomTest {
         assertThat(new Headroom.Boot(21.4, 30, ProbeType.STARTUP, java.util.Optional.of("500m")).text())
                 .isEqualTo("boot took 21.4 s under 500m; startup budget 30 s: 1.4× headroom");
     }
+
+    @Test
+    void aMemoryPeakAbove85PercentOfTheLimitIsWarned() {
+        // Issue 40: simulate passed quietly at a 92 % peak; the same pod was OOMKilled under its first load.
+        Rig rig = new Rig();
+        SimulationResult r = rig.run(POD, 10, (p, i, since, t) -> ScriptedProbes.ok());
+        long limit = 256L * 1024 * 1024;
+        dev.vitals.kubesim.model.Resources res = new dev.vitals.kubesim.model.Resources(java.util.OptionalLong.empty(),
+                java.util.OptionalLong.empty(), java.util.OptionalLong.of(limit));
+        java.util.function.LongFunction<SimulationResult> peaking = peak -> new SimulationResult(r.events(), r.duration(),
+                r.restarts(), java.util.List.of(), "t", java.util.Optional.of(new dev.vitals.kubesim.runtime.ResourceLimits.Report(
+                        res, true, "applied", java.util.List.of(new dev.vitals.kubesim.runtime.ResourceLimits.InstanceUsage(1, 0,
+                                "Completed", new dev.vitals.kubesim.runtime.ResourceUsage(java.util.Optional.empty(), 0, 0,
+                                        Duration.ZERO, java.util.OptionalLong.of(peak), 0))))));
+        Headroom high = Headroom.of(peaking.apply(Math.round(limit * 0.92)), POD);
+        assertThat(high.warnings()).singleElement().asString()
+                .isEqualTo("memory: instance #1 peaked at 92 % of its 256Mi limit (235.5Mi; above 85 %): its first real load"
+                        + " may be OOMKilled");
+        assertThat(high.text()).contains("  WARN  memory: instance #1 peaked at 92 %");
+        assertThat(Headroom.of(peaking.apply(Math.round(limit * 0.80)), POD).warnings()).isEmpty();
+    }
+
+    @Test
+    void aStartupBudgetThatKillsTheBootSaysHowLongTheBootHadRun() {
+        // Issue 40: the kill said nothing of the boot it cut short.
+        PodSpec pod = Rig.pod(Rig.probe(ProbeType.STARTUP, 0, 1, 1, 1, 5), Rig.probe(ProbeType.LIVENESS, 0, 1, 1, 1, 3));
+        Rig rig = new Rig();
+        SimulationResult r = rig.run(pod, 30, (p, i, since, t) -> p.type() == ProbeType.STARTUP
+                ? ScriptedProbes.fail() : ScriptedProbes.ok());
+        assertThat(r.kills()).isPositive();
+        Headroom h = Headroom.of(r, pod);
+        assertThat(h.boot()).isEmpty();
+        assertThat(h.warnings()).singleElement().asString()
+                .startsWith("boot: the startup budget (5 s) killed " + r.kills() + " instance")
+                .contains("before it started, after 5.").contains("the boot needs more than that");
+        assertThat(h.text()).contains("  WARN  boot: the startup budget (5 s) killed");
+    }
 }
