@@ -26,7 +26,7 @@ class StartupGatingRuleTest {
     void aNamedAffectedReleaseGetsTheNoteWithBothBudgets() {
         for (String v : new String[] {"1.35", "1.36", "1.37"}) {
             Finding f = only(lint(deployment(GATED), on(v)), "L27");
-            assertThat(f.severity()).isEqualTo(Severity.NOTE);
+            assertThat(f.severity()).isEqualTo(Severity.INFO);
             assertThat(f.message()).contains("Kubernetes " + v).contains("kubernetes#141155").contains("liveness allows 30s")
                     .contains("the startupProbe 450s");
             assertThat(f.field()).endsWith("startupProbe");
