@@ -67,6 +67,8 @@ class InputClassifierTest {
                 org.assertj.core.groups.Tuple.tuple(dir.resolve("ops.yaml").toString(), "a JSON patch (RFC 6902), applied by Kustomize"));
         StringWriter text = new StringWriter();
         LintFormat.TEXT.write(r, Optional.of(Severity.ERROR), "t", text);
+        assertThat(text.toString()).as("a skipped input is said once, as skipped")
+                .doesNotContain(dir.resolve("values.yaml") + ": no workloads").doesNotContain(dir.resolve("ops.yaml") + ": no workloads");
         assertThat(text.toString()).contains(dir.resolve("values.yaml") + ": skipped: not a Kubernetes manifest")
                 .contains(", 2 skipped; no Service in the input (fails on error)");
     }
