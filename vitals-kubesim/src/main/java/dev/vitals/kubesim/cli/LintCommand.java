@@ -145,7 +145,7 @@ final class LintCommand implements Callable<Integer> {
      */
     static int runPaths(List<String> paths, PrintWriter out, PrintWriter err) throws IOException {
         LintCommand c = new LintCommand();
-        c.paths.addAll(paths);
+        paths.forEach(p -> c.paths.add(Path.of(p))); // as picocli converts a PATH
         c.format = "text";
         c.failOn = "error";
         return c.run(out, err);

@@ -32,8 +32,12 @@ import java.util.Set;
  *       because it merges onto a base that has them (one missing alone is a broken object, linted);</li>
  *   <li>a document that is a list of mappings each with {@code op} and {@code path} is a JSON patch
  *       (RFC 6902);</li>
- *   <li>an object is a mapping with a non-empty {@code kind}; two are the same object when kind,
- *       namespace ({@code default} when not written) and name are equal.</li>
+ *   <li>an object is a mapping with a non-empty {@code kind}; a second one is a copy of the first
+ *       when kind, namespace ({@code default} when not written) and name are equal and so is every
+ *       field written in it (the same object listed twice: a file named and found in its directory,
+ *       a rendering concatenated with its sources). Two objects of one identity with different
+ *       fields are two manifests of it (an environment's variant, another application's
+ *       {@code Deployment/frontend} in a tree of examples): both are linted.</li>
  * </ul>
  *
  * Stateless; thread-safe.
@@ -189,6 +193,20 @@ final class InputClassifier {
         }
         return Optional.of("a strategic-merge patch: no spec.selector, which apps/v1 requires of a " + kind
                 + ", and no container with an image (a patch merges onto a base that has both)");
+    }
+
+    /**
+     * @param obj an object
+     * @return a digest (SHA-256) of every field written in it, in the order written: equal for a copy of the object
+     */
+    static String content(JsonNode obj) {
+        try {
+            byte[] d = java.security.MessageDigest.getInstance("SHA-256")
+                    .digest(obj.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            return java.util.HexFormat.of().formatHex(d);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is required of every JDK", e);
+        }
     }
 
     /**

@@ -25,7 +25,7 @@ import java.util.Optional;
  * kubernetesVersion: "1.33"     # as --kubernetes-version (the flag wins)
  * rules:
  *   L5: off                     # findings of L5 are not reported (counted in the summary)
- *   restart-before-shed: error  # by id or name: error, warning, note, or off
+ *   restart-before-shed: error  # by id or name: error, warning, info, or off
  * }</pre>
  *
  * <p>Found upward from the first input ({@link #find}: the input's directory, then each parent to
@@ -183,7 +183,7 @@ public final class LintConfig {
         }
         if (!node.isObject()) {
             throw new InvalidInputException(name + ":" + line + ": rules is a mapping of rule id or name to error, warning,"
-                    + " note or off (e.g. 'L5: off'), was " + kind(node));
+                    + " info or off (e.g. 'L5: off'), was " + kind(node));
         }
         for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext();) {
             Map.Entry<String, JsonNode> e = it.next();

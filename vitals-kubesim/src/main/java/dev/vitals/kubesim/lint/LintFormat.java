@@ -91,7 +91,8 @@ public enum LintFormat {
         }
         for (LintReport.FileSummary s : r.files()) {
             boolean onlyCopiesOrPatches = r.inputs().duplicates().stream().anyMatch(d -> d.again().startsWith(s.name() + ":"))
-                    || r.inputs().skipped().stream().anyMatch(k -> k.name().startsWith(s.name() + ":"));
+                    || r.inputs().skipped().stream().anyMatch(k -> k.name().equals(s.name())
+                            || k.name().startsWith(s.name() + ":")); // a skipped input is said once, as skipped
             if (s.error().isEmpty() && s.workloads() == 0 && !onlyCopiesOrPatches) {
                 out.write(s.name() + ": no workloads" + (s.otherKinds().isEmpty() ? "" : " (" + kinds(s.otherKinds()) + ")")
                         + "\n");

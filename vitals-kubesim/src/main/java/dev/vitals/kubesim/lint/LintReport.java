@@ -147,8 +147,8 @@ public final class LintReport {
     }
 
     /**
-     * An object written again in a later input (the same kind, namespace and name); the first
-     * copy is linted, this one is not.
+     * An object written again (the same kind, namespace and name, and every field equal: a copy);
+     * the first copy is linted, this one is not.
      *
      * @param object {@code Kind/namespace/name}
      * @param first {@code file:line} of the copy linted

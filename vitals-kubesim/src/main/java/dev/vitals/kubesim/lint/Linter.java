@@ -349,7 +349,8 @@ public final class Linter {
             }
             Optional<String> id = InputClassifier.identity(obj);
             if (id.isPresent()) {
-                String first = objectsSeen.putIfAbsent(id.get(), at);
+                // a copy has every field equal; the same identity with other fields is another manifest of it, linted
+                String first = objectsSeen.putIfAbsent(id.get() + "\u0000" + InputClassifier.content(obj), at);
                 if (first != null) {
                     duplicates.add(new LintReport.Duplicate(id.get(), first, at));
                     return true;

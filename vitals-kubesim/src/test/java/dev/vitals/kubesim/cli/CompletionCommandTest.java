@@ -68,7 +68,7 @@ class CompletionCommandTest {
                 "deploy.yaml|deployment.json|",
                 "deploy.yaml|deployment.json|",
                 "text|json|sarif|junit|",
-                "error|warning|never|",
+                "error|warning|info|never|",
                 "warning|");
     }
 

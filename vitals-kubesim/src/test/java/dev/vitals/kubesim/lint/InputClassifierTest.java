@@ -14,9 +14,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Inputs honestly read: non-manifests, Kustomize files and patches, objects written twice. */
 class InputClassifierTest {
+    /** Probes on / (rule L26 fires on each without a Service or a known runtime): a linted copy has findings. */
     private static final String PROBES = "        ports:\n        - containerPort: 8080\n"
-            + "        livenessProbe:\n          httpGet: {path: /health, port: 8080}\n"
-            + "        readinessProbe:\n          httpGet: {path: /health, port: 8080}\n";
+            + "        livenessProbe:\n          httpGet: {path: /, port: 8080}\n"
+            + "        readinessProbe:\n          httpGet: {path: /, port: 8080}\n";
     /** A strategic-merge patch: no selector, no image; its probes would otherwise be linted as a whole workload. */
     private static final String PATCH = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  template:\n"
             + "    spec:\n      containers:\n      - name: app\n" + PROBES;
@@ -66,8 +67,10 @@ class InputClassifierTest {
                 org.assertj.core.groups.Tuple.tuple(dir.resolve("ops.yaml").toString(), "a JSON patch (RFC 6902), applied by Kustomize"));
         StringWriter text = new StringWriter();
         LintFormat.TEXT.write(r, Optional.of(Severity.ERROR), "t", text);
+        assertThat(text.toString()).as("a skipped input is said once, as skipped")
+                .doesNotContain(dir.resolve("values.yaml") + ": no workloads").doesNotContain(dir.resolve("ops.yaml") + ": no workloads");
         assertThat(text.toString()).contains(dir.resolve("values.yaml") + ": skipped: not a Kubernetes manifest")
-                .contains(", 2 skipped (fails on error)");
+                .contains(", 2 skipped; no Service in the input (fails on error)");
     }
 
     @Test
@@ -114,6 +117,7 @@ class InputClassifierTest {
         Path other = write(dir, "c.yaml", deployment(PROBES).replace("metadata:\n  name: web\n",
                 "metadata:\n  name: web\n  namespace: shop\n"));
         LintReport once = run(List.of(a.toString()), false);
+        assertThat(once.findings()).isNotEmpty();
         LintReport r = run(List.of(a.toString(), b.toString(), other.toString()), false);
         assertThat(r.workloads()).isEqualTo(2); // a's and c's (another namespace); b's copy is not linted
         assertThat(r.findings()).hasSize(once.findings().size() * 2);
@@ -127,5 +131,17 @@ class InputClassifierTest {
         LintFormat.TEXT.write(r, Optional.of(Severity.ERROR), "t", text);
         assertThat(text.toString()).contains(b + ":5: duplicate Deployment/default/web (linted once, at " + a + ":1)")
                 .contains(", 1 duplicate (fails on error)");
+    }
+
+    @Test
+    void twoManifestsOfOneIdentityWithOtherFieldsAreBothLinted(@TempDir Path dir) throws Exception {
+        // two applications' Deployment/web in one tree (or two environments' variants): not a copy, nothing hidden
+        Path a = write(dir, "shop/deploy.yaml", deployment(PROBES));
+        Path b = write(dir, "blog/deploy.yaml", deployment(PROBES).replace("example/web:1.0", "example/blog:2.0"));
+        LintReport r = run(List.of(dir.toString()), false);
+        assertThat(r.workloads()).isEqualTo(2);
+        assertThat(r.inputs().duplicates()).isEmpty();
+        assertThat(r.findings()).anyMatch(f -> f.file().equals(a.toString())).anyMatch(f -> f.file().equals(b.toString()));
+        assertThat(r.findings()).hasSize(run(List.of(a.toString()), false).findings().size() * 2);
     }
 }

@@ -1,6 +1,6 @@
 package dev.vitals.kubesim.lint;
 
-import static dev.vitals.kubesim.lint.Manifests.deployment;
+import static dev.vitals.kubesim.lint.Manifests.jvm;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -18,10 +18,13 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** {@code .vitals.yaml}: rules off, severities, the Kubernetes release; applied over the findings by rule id. */
 class LintConfigTest {
-    /** Liveness and readiness on one endpoint with equal budgets: two findings of two rules, whatever their ids. */
-    private static final String SHARED = deployment("        ports:\n        - containerPort: 8080\n"
-            + "        livenessProbe:\n          httpGet: {path: /health, port: 8080}\n"
-            + "        readinessProbe:\n          httpGet: {path: /health, port: 8080}\n");
+    /**
+     * Liveness and readiness on one endpoint, /, with equal budgets, in a JVM a Service selects (the rules' premises):
+     * findings of two rules (the shared endpoint, the probe on the root page), neither an error, whatever their ids.
+     */
+    private static final String SHARED = jvm("        ports:\n        - containerPort: 8080\n"
+            + "        livenessProbe:\n          httpGet: {path: /, port: 8080}\n"
+            + "        readinessProbe:\n          httpGet: {path: /, port: 8080}\n");
 
     private static LintReport lint(String manifest) {
         return new Linter(Rules.all(), LintContext.empty(), Optional.empty()).lint(List.of(LintInput.text("deploy.yaml",

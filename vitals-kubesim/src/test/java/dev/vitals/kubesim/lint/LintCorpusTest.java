@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
  * comes back, a true positive disappears, or a finding is not judged; it prints the precision.
  */
 class LintCorpusTest {
-    /** The floor issue 36 sets; measured 42 of 42 on 2026-12-03. */
+    /** The floor issue 36 sets; measured 42 of 42 on 2026-12-03, 40 of 40 with copies linted once. */
     private static final double MIN_PRECISION = 0.85;
 
     private record Verdict(String verdict, String reason) {
@@ -74,15 +74,27 @@ class LintCorpusTest {
                 truePositives++;
             }
         }
+        // an object copied into two excerpts (every field equal) is linted once, at its first copy, and the copy listed:
+        // a judged finding on the copy is reported there, not lost
+        Map<String, String> copyOf = new LinkedHashMap<>();
+        for (LintReport.Duplicate d : r.inputs().duplicates()) {
+            String[] id = d.object().split("/", 3); // Kind/namespace/name
+            String object = id[0] + "/" + id[2];
+            copyOf.put(fileName(d.again()) + "|" + object, fileName(d.first()) + "|" + object);
+        }
         List<String> lost = new ArrayList<>();
         verdicts.forEach((k, v) -> {
-            if (v.verdict().equals("TP") && !seen.contains(k)) {
+            String[] c = k.split("\\|");
+            String first = copyOf.get(c[0] + "|" + c[1]);
+            boolean atFirstCopy = first != null && seen.contains(first + "|" + c[2] + "|" + c[3]);
+            if (v.verdict().equals("TP") && !seen.contains(k) && !atFirstCopy) {
                 lost.add(k + " (" + v.reason() + ")");
             }
         });
         double precision = r.findings().isEmpty() ? 1 : (double) truePositives / r.findings().size();
-        System.out.printf("lint corpus: %d inputs, %d workloads (%d JVMs), %d findings, %d true: precision %.1f %%%n",
-                inputs.size(), r.workloads(), jvms.size(), r.findings().size(), truePositives, 100 * precision);
+        System.out.printf("lint corpus: %d inputs, %d workloads (%d JVMs, %d copies linted once), %d findings, %d true:"
+                + " precision %.1f %%%n", inputs.size(), r.workloads(), jvms.size(), r.inputs().duplicates().size(),
+                r.findings().size(), truePositives, 100 * precision);
         assertThat(unjudged).as("findings nobody judged: add them to corpus-verdicts.tsv").isEmpty();
         assertThat(falsePositives).as("judged false positives that came back").isEmpty();
         assertThat(lost).as("judged true positives that disappeared").isEmpty();
@@ -92,6 +104,11 @@ class LintCorpusTest {
         if (Boolean.getBoolean("lint.corpus.list")) {
             jvms.forEach(System.out::println);
         }
+    }
+
+    /** @return the file name of a {@code path:line} */
+    private static String fileName(String at) {
+        return Path.of(at.substring(0, at.lastIndexOf(':'))).getFileName().toString();
     }
 
     private static String key(String file, String object, String container, String rule) {

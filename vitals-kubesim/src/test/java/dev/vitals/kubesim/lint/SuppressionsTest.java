@@ -1,6 +1,6 @@
 package dev.vitals.kubesim.lint;
 
-import static dev.vitals.kubesim.lint.Manifests.deployment;
+import static dev.vitals.kubesim.lint.Manifests.jvm;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -11,7 +11,8 @@ import org.junit.jupiter.api.Test;
 
 /** The ignore annotation: silences one rule on one object with a reason, in every format; one that silences nothing is said. */
 class SuppressionsTest {
-    private static final String SHARED = deployment("        ports:\n        - containerPort: 8080\n"
+    /** Liveness and readiness on one endpoint of a JVM a Service selects: findings whose premises hold. */
+    private static final String SHARED = jvm("        ports:\n        - containerPort: 8080\n"
             + "        livenessProbe:\n          httpGet: {path: /health, port: 8080}\n"
             + "        readinessProbe:\n          httpGet: {path: /health, port: 8080}\n");
 
@@ -21,7 +22,9 @@ class SuppressionsTest {
     }
 
     private static String annotated(String annotations) {
-        return SHARED.replace("metadata:\n  name: web\n", "metadata:\n  name: web\n  annotations:\n" + annotations);
+        // the Deployment's metadata (the first one; the Service after it has the same name)
+        return SHARED.replaceFirst("metadata:\n  name: web\n", java.util.regex.Matcher.quoteReplacement(
+                "metadata:\n  name: web\n  annotations:\n" + annotations));
     }
 
     @Test
