@@ -124,9 +124,9 @@ public final class AgentMain {
     private void run() {
         Instrumentation i = inst;
         if (i != null) {
-            // Here, not on the premain thread: Byte Buddy loads several hundred classes, which
-            // would hold up the application's main. The instrumented methods are entered again
-            // per task, so pools started meanwhile are counted from their next task.
+            // Here, not on the premain thread: the application's main is not held up. The
+            // instrumented methods are entered again per task, so pools started meanwhile are
+            // counted from their next task.
             measuring = instrument(i);
             inst = null;
         }
@@ -198,7 +198,10 @@ public final class AgentMain {
                 + (System.nanoTime() - startNanos) / 1_000_000 + " ms");
     }
 
-    /** A check that only reads in-memory figures: async, completed at once, no thread held. */
+    /**
+     * A check that only reads in-memory figures: run inline on the scheduler thread (no check
+     * thread), completed at once.
+     */
     private static Check inline(String name, String group, boolean critical, Duration interval, HealthCheck read) {
         Duration every = interval.compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1) : interval;
         Duration maxAge = every.multipliedBy(3).compareTo(Duration.ofSeconds(30)) < 0 ? Duration.ofSeconds(30) : every.multipliedBy(3);
@@ -208,7 +211,7 @@ public final class AgentMain {
             } catch (Exception e) {
                 return CompletableFuture.failedFuture(e);
             }
-        }).groups(group).critical(critical).interval(every).timeout(Duration.ofSeconds(1)).maxAge(maxAge).build();
+        }).inline(true).groups(group).critical(critical).interval(every).timeout(Duration.ofSeconds(1)).maxAge(maxAge).build();
     }
 
     private void samplePools(WorkerPools pools) {
