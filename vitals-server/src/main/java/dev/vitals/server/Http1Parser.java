@@ -13,7 +13,7 @@ import java.nio.charset.StandardCharsets;
  * <p>Limits: a request line longer than
  * {@code maxHeaderSize} bytes is 400 "request line too long", a header block longer than it is
  * 431; a malformed line or header, a bad {@code Content-Length}, or obsolete line folding is 400
- * "malformed HTTP request" (a control character other than CR, LF and a header's tab as soon as it
+ * "malformed HTTP request" (so is a second {@code Host} line, RFC 9112 section 3.2; a control character other than CR, LF and a header's tab as soon as it
  * arrives, without waiting for the end of the line); a version other than {@code HTTP/1.x} (the HTTP/2 preface
  * {@code PRI * HTTP/2.0} too) is 400 "unsupported HTTP version". Empty lines before a request
  * line are skipped (RFC 9112 section 2.2); bare LF ends a line as CRLF does.
@@ -39,6 +39,7 @@ final class Http1Parser {
     private static final byte[] TRANSFER_ENCODING = ascii("transfer-encoding");
     private static final byte[] CONNECTION = ascii("connection");
     private static final byte[] AUTHORIZATION = ascii("authorization");
+    private static final byte[] HOST = ascii("host");
 
     /** One request head, or a failure to answer before closing. Immutable. */
     static final class Request {
@@ -84,6 +85,7 @@ final class Http1Parser {
     private boolean transferEncoding;
     private long contentLength = -1;
     private String authorization;
+    private boolean host;
 
     /** @param maxHeaderSize limit in bytes of the request line and of the header block, each */
     Http1Parser(int maxHeaderSize) {
@@ -259,6 +261,12 @@ final class Http1Parser {
             transferEncoding = true;
         } else if (nameIs(CONNECTION, c)) {
             connectionTokens(vs, ve);
+        } else if (nameIs(HOST, c)) {
+            if (host) {
+                // RFC 9112 section 3.2: a server MUST answer 400 to a request with more than one Host line.
+                return fail(MALFORMED, "more than one Host header");
+            }
+            host = true;
         } else if (nameIs(AUTHORIZATION, c) && authorization == null) {
             authorization = new String(line, vs, ve - vs, StandardCharsets.ISO_8859_1);
         }
@@ -290,6 +298,7 @@ final class Http1Parser {
         transferEncoding = false;
         contentLength = -1;
         authorization = null;
+        host = false;
         len = 0;
         if (line.length > 4 * INITIAL_LINE) {
             line = new byte[INITIAL_LINE]; // a large head leaves no large buffer behind
