@@ -47,6 +47,8 @@ public final class AgentMain {
 
     private final AgentOptions options;
     private final long startNanos = System.nanoTime();
+    /** Listener liveness without connecting (Linux: the kernel's tables); elsewhere {@link #listeners}. */
+    private final ListenerWatch watch;
     private final Map<Integer, ListenerMonitor> listeners = new ConcurrentHashMap<>();
     private volatile DeadlockMonitor deadlock;
     private volatile LagMonitor lag;
@@ -67,6 +69,7 @@ public final class AgentMain {
     private AgentMain(AgentOptions options, Instrumentation classes) {
         this.options = options;
         this.classes = classes;
+        this.watch = AppPorts.supported() ? new ListenerWatch(options.listenerGrace) : null;
     }
 
     /**
@@ -286,6 +289,10 @@ public final class AgentMain {
             w.start(); // once: the maximum wait counts from the first port that listens
         }
         for (int p : ports) {
+            if (watch != null) {
+                watch.watch(p); // from the kernel's tables: no connection to the application
+                continue;
+            }
             listeners.computeIfAbsent(p, port -> {
                 ListenerMonitor m = ListenerMonitor.builder("app-listener-" + port,
                         new java.net.InetSocketAddress(AppPorts.address(port), port)).grace(options.listenerGrace).build();
@@ -308,7 +315,18 @@ public final class AgentMain {
         if (d != null) {
             worst = part("deadlock", d.healthCheck().check(), details, problems, worst);
         }
-        if (listeners.isEmpty()) {
+        ListenerWatch lw = watch;
+        if (lw != null) {
+            Set<Integer> watched = lw.ports();
+            if (!watched.isEmpty()) {
+                Set<Integer> listening = AppPorts.listeningInTable();
+                long now = System.nanoTime();
+                for (int port : new java.util.TreeSet<>(watched)) {
+                    worst = part("listener " + port, lw.health(port, listening, now), details, problems, worst);
+                }
+            }
+        }
+        if (listeners.isEmpty() && (lw == null || lw.ports().isEmpty())) {
             details.put("listener", "waiting for the application to listen");
         }
         for (Map.Entry<Integer, ListenerMonitor> e : new TreeMap<>(listeners).entrySet()) {
