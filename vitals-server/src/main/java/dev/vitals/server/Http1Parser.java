@@ -13,7 +13,7 @@ import java.nio.charset.StandardCharsets;
  * <p>Limits: a request line longer than
  * {@code maxHeaderSize} bytes is 400 "request line too long", a header block longer than it is
  * 431; a malformed line or header, a bad {@code Content-Length}, or obsolete line folding is 400
- * "malformed HTTP request" (a control character other than CR, LF and a header's tab as soon as it
+ * "malformed HTTP request" (so is a second {@code Host} line, RFC 9112 section 3.2; a control character other than CR, LF and a header's tab as soon as it
  * arrives, without waiting for the end of the line); a version other than {@code HTTP/1.x} (the HTTP/2 preface
  * {@code PRI * HTTP/2.0} too) is 400 "unsupported HTTP version". Empty lines before a request
  * line are skipped (RFC 9112 section 2.2); bare LF ends a line as CRLF does.

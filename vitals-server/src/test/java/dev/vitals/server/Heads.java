@@ -74,6 +74,8 @@ final class Heads {
         open(t, "Content-Length 0 is no body", "GET /livez HTTP/1.1\r\nContent-Length: 0\r\n\r\n", false, 200);
         open(t, "conflicting Content-Length 400", "GET /livez HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n",
                 true, 400);
+        open(t, "one Host per request on a kept-alive connection",
+                "GET /livez HTTP/1.1\r\nHost: a\r\n\r\nGET /livez HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n", true, 200, 200);
         open(t, "bad Content-Length 400", "GET /livez HTTP/1.1\r\nContent-Length: -1\r\n\r\n", true, 400);
         open(t, "obsolete line folding 400", "GET /livez HTTP/1.1\r\nX-A: a\r\n b\r\n\r\n", true, 400);
         open(t, "space before a header's colon 400", "GET /livez HTTP/1.1\r\nHost : x\r\n\r\n", true, 400);

@@ -63,6 +63,8 @@ public final class WorkerCounter {
     private boolean aside;
     /** The class of the last job this thread counted as a task (owner thread only). */
     private Class<?> lastTask;
+    /** Whether the Jetty job running on this thread counted as a task (owner thread only). */
+    private boolean jobCounted;
 
     private WorkerCounter(Thread thread, Object pool, int kind, Object source) {
         this.thread = thread;
@@ -183,6 +185,104 @@ public final class WorkerCounter {
         return className.endsWith("ReservedThreadExecutor$ReservedThread")
                 || className.startsWith("org.eclipse.jetty.io.ManagedSelector$$Lambda")
                 || className.equals("org.eclipse.jetty.server.AbstractConnector$Acceptor");
+    }
+
+    // The hooks below are what the instrumented methods call (ExecutorInstrumentation): one static
+    // call with the method's receiver, its outer instance or its first argument, nothing kept in
+    // the method's frame, so the rewriting adds no local variable.
+
+    /**
+     * Hook: a {@code ThreadPoolExecutor}'s worker runs ({@code runWorker}) or takes its next task
+     * ({@code getTask}); the pool counts its own tasks.
+     *
+     * @param pool the pool, never null
+     */
+    public static void poolWorker(Object pool) {
+        counter(pool, POOL_COUNTS);
+    }
+
+    /**
+     * Hook: a worker thread of {@code pool} starts, and the instrumentation counts its tasks
+     * (JBoss Threads' {@code ThreadBody}, Jetty's {@code Runner}).
+     *
+     * @param pool the pool, never null
+     */
+    public static void taskWorker(Object pool) {
+        counter(pool, TASK_COUNTS);
+    }
+
+    /**
+     * Hook: {@code ForkJoinWorkerThread.run} starts.
+     *
+     * @param thread the worker thread, a {@link java.util.concurrent.ForkJoinWorkerThread}
+     */
+    public static void forkJoinWorker(Object thread) {
+        counter(((java.util.concurrent.ForkJoinWorkerThread) thread).getPool(), TASK_COUNTS);
+    }
+
+    /** Hook: {@code ForkJoinTask.doExec} starts; counted when the current thread is a pool's worker. */
+    public static void forkJoinTaskStarted() {
+        Thread t = Thread.currentThread();
+        if (t instanceof java.util.concurrent.ForkJoinWorkerThread) {
+            started(((java.util.concurrent.ForkJoinWorkerThread) t).getPool());
+        }
+    }
+
+    /** Hook: {@code ForkJoinTask.doExec} ends, normally or by throwing. */
+    public static void forkJoinTaskEnded() {
+        Thread t = Thread.currentThread();
+        if (t instanceof java.util.concurrent.ForkJoinWorkerThread) {
+            completed(((java.util.concurrent.ForkJoinWorkerThread) t).getPool());
+        }
+    }
+
+    /**
+     * Hook: Jetty's {@code QueuedThreadPool.runJob(job)} starts ({@link #jobStarted}); whether it
+     * counted is kept on the thread's counter for {@link #jettyJobEnded} (Jetty never nests
+     * {@code runJob}: a reserved thread runs its hand-off directly).
+     *
+     * @param pool the pool, never null
+     * @param job the job, may be null
+     */
+    public static void jettyJobStarted(Object pool, Object job) {
+        boolean counted = job != null && jobStarted(pool, job);
+        WorkerCounter c = CURRENT.get();
+        if (c != null && c.pool == pool) {
+            c.jobCounted = counted;
+        }
+    }
+
+    /**
+     * Hook: Jetty's {@code QueuedThreadPool.runJob} ends, normally or by throwing.
+     *
+     * @param pool the pool, never null
+     */
+    public static void jettyJobEnded(Object pool) {
+        WorkerCounter c = CURRENT.get();
+        if (c != null && c.pool == pool) {
+            boolean counted = c.jobCounted;
+            c.jobCounted = false;
+            jobEnded(pool, counted);
+        }
+    }
+
+    /**
+     * Hook: Helidon's {@code Http1Connection.route} starts: one request on {@code connection}
+     * (the pool is the connection's class).
+     *
+     * @param connection the connection, never null
+     */
+    public static void request(Object connection) {
+        requestStarted(connection.getClass(), connection);
+    }
+
+    /**
+     * Hook: Helidon's {@code Http1Connection.route} ends, normally or by throwing.
+     *
+     * @param connection the connection, never null
+     */
+    public static void requestEnded(Object connection) {
+        completed(connection.getClass());
     }
 
     private static WorkerCounter counter(Object pool, int kind) {

@@ -47,6 +47,8 @@ public final class AgentMain {
 
     private final AgentOptions options;
     private final long startNanos = System.nanoTime();
+    /** Listener liveness without connecting (Linux: the kernel's tables); elsewhere {@link #listeners}. */
+    private final ListenerWatch watch;
     private final Map<Integer, ListenerMonitor> listeners = new ConcurrentHashMap<>();
     private volatile DeadlockMonitor deadlock;
     private volatile LagMonitor lag;
@@ -67,6 +69,7 @@ public final class AgentMain {
     private AgentMain(AgentOptions options, Instrumentation classes) {
         this.options = options;
         this.classes = classes;
+        this.watch = AppPorts.supported() ? new ListenerWatch(options.listenerGrace) : null;
     }
 
     /**
@@ -124,9 +127,9 @@ public final class AgentMain {
     private void run() {
         Instrumentation i = inst;
         if (i != null) {
-            // Here, not on the premain thread: Byte Buddy loads several hundred classes, which
-            // would hold up the application's main. The instrumented methods are entered again
-            // per task, so pools started meanwhile are counted from their next task.
+            // Here, not on the premain thread: the application's main is not held up. The
+            // instrumented methods are entered again per task, so pools started meanwhile are
+            // counted from their next task.
             measuring = instrument(i);
             inst = null;
         }
@@ -198,7 +201,10 @@ public final class AgentMain {
                 + (System.nanoTime() - startNanos) / 1_000_000 + " ms");
     }
 
-    /** A check that only reads in-memory figures: async, completed at once, no thread held. */
+    /**
+     * A check that only reads in-memory figures: run inline on the scheduler thread (no check
+     * thread), completed at once.
+     */
     private static Check inline(String name, String group, boolean critical, Duration interval, HealthCheck read) {
         Duration every = interval.compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1) : interval;
         Duration maxAge = every.multipliedBy(3).compareTo(Duration.ofSeconds(30)) < 0 ? Duration.ofSeconds(30) : every.multipliedBy(3);
@@ -208,7 +214,7 @@ public final class AgentMain {
             } catch (Exception e) {
                 return CompletableFuture.failedFuture(e);
             }
-        }).groups(group).critical(critical).interval(every).timeout(Duration.ofSeconds(1)).maxAge(maxAge).build();
+        }).inline(true).groups(group).critical(critical).interval(every).timeout(Duration.ofSeconds(1)).maxAge(maxAge).build();
     }
 
     private void samplePools(WorkerPools pools) {
@@ -283,6 +289,10 @@ public final class AgentMain {
             w.start(); // once: the maximum wait counts from the first port that listens
         }
         for (int p : ports) {
+            if (watch != null) {
+                watch.watch(p); // from the kernel's tables: no connection to the application
+                continue;
+            }
             listeners.computeIfAbsent(p, port -> {
                 ListenerMonitor m = ListenerMonitor.builder("app-listener-" + port,
                         new java.net.InetSocketAddress(AppPorts.address(port), port)).grace(options.listenerGrace).build();
@@ -305,7 +315,18 @@ public final class AgentMain {
         if (d != null) {
             worst = part("deadlock", d.healthCheck().check(), details, problems, worst);
         }
-        if (listeners.isEmpty()) {
+        ListenerWatch lw = watch;
+        if (lw != null) {
+            Set<Integer> watched = lw.ports();
+            if (!watched.isEmpty()) {
+                Set<Integer> listening = AppPorts.listeningInTable();
+                long now = System.nanoTime();
+                for (int port : new java.util.TreeSet<>(watched)) {
+                    worst = part("listener " + port, lw.health(port, listening, now), details, problems, worst);
+                }
+            }
+        }
+        if (listeners.isEmpty() && (lw == null || lw.ports().isEmpty())) {
             details.put("listener", "waiting for the application to listen");
         }
         for (Map.Entry<Integer, ListenerMonitor> e : new TreeMap<>(listeners).entrySet()) {

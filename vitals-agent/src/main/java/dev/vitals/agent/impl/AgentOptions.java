@@ -34,6 +34,7 @@ final class AgentOptions {
         known("readiness-interval", "2s", "time between two readiness calls");
         known("readiness-timeout", "2s", "bound of one readiness call");
         known("readiness-max-age", "10s", "readiness result older than this reads UNKNOWN (stale)");
+        known("readiness-backoff-max", "16s", "while the application answers DOWN unchanged, calls back off from readiness-interval, doubling, to this");
         known("drain-delay", "5s", "on SIGTERM, readiness fails this long before the application's shutdown");
         known("stall-after", "60s", "a worker pool with work and no progress for this long fails liveness");
         known("workers", "auto", "thread-name prefixes of extra worker pools, ';'-separated; none turns pools off");
@@ -58,6 +59,8 @@ final class AgentOptions {
     final List<Integer> appPorts; // empty: auto
     final Readiness readiness;
     final Duration readinessInterval;
+    /** Longest time between two calls while the application answers the same DOWN (at least readinessInterval). */
+    final Duration readinessBackoffMax;
     final Duration readinessTimeout;
     final Duration readinessMaxAge;
     final Duration drainDelay;
@@ -99,6 +102,10 @@ final class AgentOptions {
         readinessMaxAge = duration(v, "readiness-max-age", Duration.ofMillis(100));
         if (readinessMaxAge.compareTo(readinessInterval) < 0) {
             throw bad(v.get("readiness-max-age"), "must be at least readiness-interval (" + format(readinessInterval) + ")");
+        }
+        readinessBackoffMax = duration(v, "readiness-backoff-max", Duration.ofMillis(100));
+        if (readinessBackoffMax.compareTo(readinessInterval) < 0) {
+            throw bad(v.get("readiness-backoff-max"), "must be at least readiness-interval (" + format(readinessInterval) + ")");
         }
         drainDelay = duration(v, "drain-delay", Duration.ZERO);
         stallAfter = duration(v, "stall-after", Duration.ofSeconds(1));

@@ -95,6 +95,19 @@ final class AppPorts {
         return List.copyOf(ports);
     }
 
+    /**
+     * Every port in state LISTEN in this network namespace's tables, without matching this
+     * process's descriptors (cheap enough for once a second: the listener check, {@link ListenerWatch}).
+     *
+     * @return listening local ports; empty when none or unsupported
+     */
+    static Set<Integer> listeningInTable() {
+        Set<Integer> ports = new HashSet<>();
+        read(Paths.get("/proc/self/net/tcp"), null, ports);
+        read(Paths.get("/proc/self/net/tcp6"), null, ports);
+        return ports;
+    }
+
     private static Set<Long> socketInodes() {
         Set<Long> out = new HashSet<>();
         Path fds = Paths.get("/proc/self/fd");
@@ -127,7 +140,9 @@ final class AppPorts {
             String line;
             while ((line = in.readLine()) != null) {
                 int port = listeningPort(line, inodes);
-                if (port >= 0) {
+                if (port >= 0 && inodes == null) {
+                    ports.add(port);
+                } else if (port >= 0) {
                     ports.add(port);
                     InetAddress a = connectAddress(localAddress(line));
                     // bound on several addresses (0.0.0.0 and ::1, say): loopback when one allows it
@@ -161,7 +176,7 @@ final class AppPorts {
 
     /**
      * @return the local port of a {@code /proc/net/tcp*} line in state LISTEN whose inode is in
-     *     {@code inodes}; -1 otherwise or when the line is malformed
+     *     {@code inodes} (any inode when null); -1 otherwise or when the line is malformed
      */
     static int listeningPort(String line, Set<Long> inodes) {
         String local = null;
@@ -189,7 +204,7 @@ final class AppPorts {
                 }
             } else if (field == 9) {
                 try {
-                    if (local == null || !inodes.contains(Long.parseLong(line.substring(start, i)))) {
+                    if (local == null || inodes != null && !inodes.contains(Long.parseLong(line.substring(start, i)))) {
                         return -1;
                     }
                     return Integer.parseInt(local.substring(local.indexOf(':') + 1), 16);

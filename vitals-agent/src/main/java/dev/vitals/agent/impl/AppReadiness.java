@@ -64,6 +64,10 @@ final class AppReadiness implements HealthCheck {
     private final long timeoutMillis;
 
     private Frameworks.Framework framework;
+    /** The DOWN answer being backed off from, the current gap between calls and the runs left to skip. */
+    private Health backoffHealth;
+    private int gapRuns;
+    private int skipRuns;
     /** The latest HTTP exchange (answered or in flight): its connection is reused. */
     private LoopbackGet last;
     /** The gRPC connection, once a port is known to speak gRPC. */
@@ -126,7 +130,41 @@ final class AppReadiness implements HealthCheck {
 
     @Override
     public Health check() {
-        return evaluate();
+        if (skipRuns > 0 && pendingPurpose == null && started()) {
+            skipRuns--;
+            return backoffHealth; // the application answered this DOWN before: not asked again yet
+        }
+        Health h = evaluate();
+        backOff(h);
+        return h;
+    }
+
+    /**
+     * Issue 40: frameworks log each health request (Quarkus an INFO line per call while a check is
+     * down, Dropwizard's request log a line per call). While the application answers the same DOWN
+     * (same status and message), calls are one run apart (runs come every
+     * {@code readiness-interval}), then two, four, ... up to {@code readiness-backoff-max}; the
+     * runs between report that answer again. Anything else (UP, a timeout, a refused connection,
+     * another answer) ends the back-off: a loss of readiness is seen at the readiness period, and a
+     * recovery at most {@code readiness-backoff-max} late. Never before start-up completes.
+     */
+    private void backOff(Health h) {
+        Object http = h.details().get("httpStatus");
+        Object grpcStatus = h.details().get("grpcStatus");
+        boolean answeredDown = h.status() == Status.DOWN && pendingPurpose == null && started()
+                && (http instanceof Integer && ((Integer) http < 200 || (Integer) http >= 400)
+                    || grpcStatus != null && !"SERVING".equals(grpcStatus));
+        if (!answeredDown) {
+            backoffHealth = null;
+            gapRuns = 0;
+            skipRuns = 0;
+            return;
+        }
+        long maxRuns = Math.max(1, options.readinessBackoffMax.toNanos() / options.readinessInterval.toNanos());
+        boolean same = backoffHealth != null && backoffHealth.message().equals(h.message()) && backoffHealth.details().equals(h.details());
+        gapRuns = same ? (int) Math.min(Math.max(gapRuns, 1) * 2L, maxRuns) : 1;
+        skipRuns = gapRuns - 1;
+        backoffHealth = h;
     }
 
     private boolean started() {

@@ -4,35 +4,38 @@ import dev.vitals.agent.boot.WorkerCounter;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.Instrumentation;
+import java.lang.instrument.UnmodifiableClassException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.ProtectionDomain;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 import java.util.jar.JarOutputStream;
-import net.bytebuddy.ByteBuddy;
-import net.bytebuddy.agent.builder.AgentBuilder;
-import net.bytebuddy.agent.builder.ResettableClassFileTransformer;
-import net.bytebuddy.asm.Advice;
-import net.bytebuddy.description.type.TypeDescription;
-import net.bytebuddy.dynamic.DynamicType;
-import net.bytebuddy.dynamic.scaffold.TypeValidation;
-import net.bytebuddy.matcher.ElementMatchers;
-import net.bytebuddy.utility.JavaModule;
 
 /**
  * Counts the tasks of the thread pools that serve requests, in the pools themselves (DESIGN.md
- * section 7d, "Worker progress"), with Byte Buddy advice added by retransformation (no new field
- * or method: JDK classes are loaded before {@code premain}). The advice calls {@link WorkerCounter},
- * which {@link #install} first defines in the bootstrap class loader, so every instrumented pool
- * sees it; the rest of the agent stays in its own loader.
+ * section 7d, "Worker progress"): a {@link ClassFileTransformer} adds one static call to
+ * {@link WorkerCounter} at the entry of a few methods (and, where a task ends, before each return
+ * and in a catch-all handler that rethrows), by retransformation for the JDK's pools, loaded before
+ * {@code premain}, and as the other pools load. No field, method or local variable is added.
+ * {@link #install} first defines {@link WorkerCounter} in the bootstrap class loader, so every
+ * instrumented pool sees it; the rest of the agent stays in its own loader.
  *
- * <p>Instrumented, matched by exact class name only (any other class is ignored before it is
- * parsed):
+ * <p><b>Cost</b> (issue 37): the transformer's first statement is a lookup of the class's internal
+ * name in a hash map of the nine targets, so the JVM's other classes cost a hash lookup each and
+ * are never parsed; the bytecode library (ASM's core, relocated: {@link PoolRewriter}) is loaded
+ * only when a target's bytes arrive, and keeps nothing after it (no type pool, no cache). Byte
+ * Buddy, used before, loaded about 1,200 classes for the same nine methods.
+ *
+ * <p>Instrumented, matched by exact class name only:
  * <ul>
  *   <li>{@code java.util.concurrent.ThreadPoolExecutor.runWorker} and {@code getTask}, and the
  *       same in Tomcat's copy {@code org.apache.tomcat.util.threads.ThreadPoolExecutor}: tie the
@@ -67,61 +70,156 @@ final class ExecutorInstrumentation {
     /** Helidon SE 4's HTTP/1 connection: {@code route} serves one request on the connection's virtual thread. */
     static final String HELIDON_HTTP1 = "io.helidon.webserver.http1.Http1Connection";
 
-    /** Class name → the methods to advise ({@code |}-separated) and their advice. */
-    private static final Map<String, Object[]> TARGETS = Map.of(
-            "java.util.concurrent.ThreadPoolExecutor", new Object[] {"runWorker|getTask", PoolWorkerAdvice.class},
-            "org.apache.tomcat.util.threads.ThreadPoolExecutor", new Object[] {"runWorker|getTask", PoolWorkerAdvice.class},
-            "java.util.concurrent.ForkJoinTask", new Object[] {"doExec", ForkJoinTaskAdvice.class},
-            "java.util.concurrent.ForkJoinWorkerThread", new Object[] {"run", ForkJoinWorkerAdvice.class},
-            "org.jboss.threads.EnhancedQueueExecutor$Task", new Object[] {"run", InnerTaskAdvice.class},
-            "org.jboss.threads.EnhancedQueueExecutor$ThreadBody", new Object[] {"run", InnerWorkerAdvice.class},
-            "org.eclipse.jetty.util.thread.QueuedThreadPool", new Object[] {"runJob", JettyJobAdvice.class},
-            "org.eclipse.jetty.util.thread.QueuedThreadPool$Runner", new Object[] {"run", InnerWorkerAdvice.class},
-            HELIDON_HTTP1, new Object[] {"route", RequestAdvice.class});
+    /** What an added call passes to its {@link WorkerCounter} hook. */
+    enum Arg {
+        /** nothing: {@code ()V} */
+        NONE("()V"),
+        /** the receiver: {@code (Ljava/lang/Object;)V} */
+        THIS("(Ljava/lang/Object;)V"),
+        /** the receiver's outer instance ({@code this$0}): {@code (Ljava/lang/Object;)V} */
+        OUTER("(Ljava/lang/Object;)V"),
+        /** the receiver and the method's first argument: {@code (Ljava/lang/Object;Ljava/lang/Object;)V} */
+        THIS_AND_FIRST("(Ljava/lang/Object;Ljava/lang/Object;)V");
 
-    /** Classes transformed so far (for /livez details and tests). */
+        final String descriptor;
+
+        Arg(String descriptor) {
+            this.descriptor = descriptor;
+        }
+    }
+
+    /**
+     * One instrumented class: the methods (by name; every non-abstract, non-static one of that
+     * name), the hook called at entry and, when a task ends with the method, the hook called at
+     * each return and when it throws (null: none). Immutable.
+     */
+    static final class Target {
+        final Set<String> methods;
+        final String enter;
+        final Arg enterArg;
+        final String exit;
+        final Arg exitArg;
+
+        Target(Set<String> methods, String enter, Arg enterArg, String exit, Arg exitArg) {
+            this.methods = methods;
+            this.enter = enter;
+            this.enterArg = enterArg;
+            this.exit = exit;
+            this.exitArg = exitArg;
+        }
+    }
+
+    /** Internal class name → its target. Read by the transformer on every class the JVM loads. */
+    private static final Map<String, Target> TARGETS = targets();
+
+    /** Classes transformed so far (for tests), dotted names. */
     private static final Set<String> TRANSFORMED = ConcurrentHashMap.newKeySet();
+    private static volatile boolean failureLogged;
 
     private ExecutorInstrumentation() {
     }
 
+    private static Map<String, Target> targets() {
+        Map<String, Target> t = new HashMap<>(32);
+        Target tpe = new Target(Set.of("runWorker", "getTask"), "poolWorker", Arg.THIS, null, null);
+        t.put("java/util/concurrent/ThreadPoolExecutor", tpe);
+        t.put("org/apache/tomcat/util/threads/ThreadPoolExecutor", tpe);
+        t.put("java/util/concurrent/ForkJoinTask",
+                new Target(Set.of("doExec"), "forkJoinTaskStarted", Arg.NONE, "forkJoinTaskEnded", Arg.NONE));
+        t.put("java/util/concurrent/ForkJoinWorkerThread", new Target(Set.of("run"), "forkJoinWorker", Arg.THIS, null, null));
+        t.put("org/jboss/threads/EnhancedQueueExecutor$Task", new Target(Set.of("run"), "started", Arg.OUTER, "completed", Arg.OUTER));
+        Target innerWorker = new Target(Set.of("run"), "taskWorker", Arg.OUTER, null, null);
+        t.put("org/jboss/threads/EnhancedQueueExecutor$ThreadBody", innerWorker);
+        t.put("org/eclipse/jetty/util/thread/QueuedThreadPool$Runner", innerWorker);
+        t.put("org/eclipse/jetty/util/thread/QueuedThreadPool",
+                new Target(Set.of("runJob"), "jettyJobStarted", Arg.THIS_AND_FIRST, "jettyJobEnded", Arg.THIS));
+        t.put(HELIDON_HTTP1.replace('.', '/'), new Target(Set.of("route"), "request", Arg.THIS, "requestEnded", Arg.THIS));
+        return t;
+    }
+
     /**
-     * Puts {@link WorkerCounter} on the bootstrap class path and instruments the pools, those
-     * loaded already and those loaded later. Call before any use of {@link WorkerCounter}.
+     * Puts {@link WorkerCounter} in the bootstrap class loader, adds the transformer and
+     * retransforms the targets loaded already. Call before any use of {@link WorkerCounter}.
      *
      * @param inst the JVM's instrumentation; retransformation must be supported
-     * @return the transformer (tests remove it with {@code reset})
-     * @throws IllegalStateException if the JVM cannot retransform or the counter cannot be put on
-     *     the bootstrap class path
+     * @return the transformer (tests may remove it)
+     * @throws IllegalStateException if the JVM cannot retransform or the counter cannot be put in
+     *     the bootstrap class loader
      */
-    static ResettableClassFileTransformer install(Instrumentation inst) {
+    static ClassFileTransformer install(Instrumentation inst) {
         if (!inst.isRetransformClassesSupported()) {
             throw new IllegalStateException("this JVM cannot retransform classes");
         }
         injectBootClass(inst);
-        return new AgentBuilder.Default(new ByteBuddy().with(TypeValidation.DISABLED))
-                .disableClassFormatChanges()
-                .with(AgentBuilder.RedefinitionStrategy.RETRANSFORMATION)
-                .with(AgentBuilder.InitializationStrategy.NoOp.INSTANCE)
-                .with(AgentBuilder.PoolStrategy.Default.FAST)
-                .with(new Listener())
-                .ignore(ElementMatchers.not(ElementMatchers.namedOneOf(TARGETS.keySet().toArray(new String[0]))))
-                .assureReadEdgeTo(inst, WorkerCounter.class)
-                .type(ElementMatchers.namedOneOf(TARGETS.keySet().toArray(new String[0])))
-                .transform(ExecutorInstrumentation::advise)
-                .installOn(inst);
-    }
-
-    private static DynamicType.Builder<?> advise(DynamicType.Builder<?> builder, TypeDescription type, ClassLoader loader,
-                                                 JavaModule module, java.security.ProtectionDomain domain) {
-        Object[] target = TARGETS.get(type.getName());
-        return builder.visit(Advice.to((Class<?>) target[1]).on(ElementMatchers.namedOneOf(((String) target[0]).split("\\|"))
-                .and(ElementMatchers.not(ElementMatchers.isAbstract()))));
+        Module counter = WorkerCounter.class.getModule();
+        Module base = Object.class.getModule();
+        if (!base.canRead(counter)) {
+            inst.redefineModule(base, Set.of(counter), Map.of(), Map.of(), Set.of(), Map.of());
+        }
+        ClassFileTransformer t = new Transformer(inst, counter);
+        inst.addTransformer(t, true);
+        List<Class<?>> loaded = new ArrayList<>();
+        for (Class<?> c : inst.getAllLoadedClasses()) {
+            String name = c.getName();
+            if (name.indexOf('/') < 0 && TARGETS.containsKey(name.replace('.', '/')) && inst.isModifiableClass(c)) {
+                loaded.add(c);
+            }
+        }
+        if (!loaded.isEmpty()) {
+            try {
+                inst.retransformClasses(loaded.toArray(new Class<?>[0]));
+            } catch (UnmodifiableClassException | RuntimeException | LinkageError e) {
+                LOG.log(System.Logger.Level.DEBUG, "cannot retransform " + loaded, e);
+            }
+        }
+        return t;
     }
 
     /** @return names of the classes instrumented so far */
     static Set<String> transformed() {
         return Set.copyOf(TRANSFORMED);
+    }
+
+    /**
+     * Instruments the targets and nothing else: the first statement is the lookup of the class's
+     * internal name, so every other class the JVM loads costs one hash lookup and is not parsed.
+     * A target that cannot be rewritten stays as it was (its pool is read from stacks), with one
+     * debug line.
+     */
+    private static final class Transformer implements ClassFileTransformer {
+        private final Instrumentation inst;
+        private final Module counter;
+
+        Transformer(Instrumentation inst, Module counter) {
+            this.inst = inst;
+            this.counter = counter;
+        }
+
+        @Override
+        public byte[] transform(Module module, ClassLoader loader, String className, Class<?> redefined,
+                                ProtectionDomain domain, byte[] bytes) {
+            Target target = className == null ? null : TARGETS.get(className);
+            if (target == null) {
+                return null;
+            }
+            try {
+                byte[] out = PoolRewriter.rewrite(bytes, target);
+                if (out == null) {
+                    return null;
+                }
+                if (module != null && module.isNamed() && !module.canRead(counter)) {
+                    inst.redefineModule(module, Set.of(counter), Map.of(), Map.of(), Set.of(), Map.of());
+                }
+                TRANSFORMED.add(className.replace('/', '.'));
+                return out;
+            } catch (RuntimeException | LinkageError e) {
+                if (!failureLogged) {
+                    failureLogged = true;
+                    LOG.log(System.Logger.Level.DEBUG, "cannot instrument " + className, e);
+                }
+                return null;
+            }
+        }
     }
 
     /**
@@ -209,107 +307,4 @@ final class ExecutorInstrumentation {
         }
     }
 
-    /** Records transformed classes; logs failures at debug level (the pool is then read from stacks). */
-    private static final class Listener extends AgentBuilder.Listener.Adapter {
-        @Override
-        public void onTransformation(TypeDescription type, ClassLoader loader, JavaModule module, boolean loaded,
-                                     DynamicType dynamicType) {
-            TRANSFORMED.add(type.getName());
-        }
-
-        @Override
-        public void onError(String name, ClassLoader loader, JavaModule module, boolean loaded, Throwable error) {
-            LOG.log(System.Logger.Level.DEBUG, "cannot instrument " + name, error);
-        }
-    }
-
-    /** {@code ThreadPoolExecutor.runWorker/getTask}: the worker thread is the pool's. The pool counts its own tasks. */
-    static final class PoolWorkerAdvice {
-        @Advice.OnMethodEnter
-        static void enter(@Advice.This Object pool) {
-            WorkerCounter.worker(pool, WorkerCounter.POOL_COUNTS);
-        }
-    }
-
-    /** {@code ForkJoinWorkerThread.run}: the worker thread starts. */
-    static final class ForkJoinWorkerAdvice {
-        @Advice.OnMethodEnter
-        static void enter(@Advice.This Object thread) {
-            WorkerCounter.worker(((ForkJoinWorkerThread) thread).getPool(), WorkerCounter.TASK_COUNTS);
-        }
-    }
-
-    /** {@code ForkJoinTask.doExec}: a task runs, counted when the thread is a pool's worker. */
-    static final class ForkJoinTaskAdvice {
-        @Advice.OnMethodEnter
-        static Object enter() {
-            Thread t = Thread.currentThread();
-            if (t instanceof ForkJoinWorkerThread) {
-                Object pool = ((ForkJoinWorkerThread) t).getPool();
-                WorkerCounter.started(pool);
-                return pool;
-            }
-            return null;
-        }
-
-        @Advice.OnMethodExit(onThrowable = Throwable.class)
-        static void exit(@Advice.Enter Object pool) {
-            if (pool != null) {
-                WorkerCounter.completed(pool);
-            }
-        }
-    }
-
-    /** An inner class's {@code run} that is a worker thread's body; the pool is the outer instance. */
-    static final class InnerWorkerAdvice {
-        @Advice.OnMethodEnter
-        static void enter(@Advice.FieldValue("this$0") Object pool) {
-            WorkerCounter.worker(pool, WorkerCounter.TASK_COUNTS);
-        }
-    }
-
-    /** An inner class's {@code run} that is one task; the pool is the outer instance. */
-    static final class InnerTaskAdvice {
-        @Advice.OnMethodEnter
-        static void enter(@Advice.FieldValue("this$0") Object pool) {
-            WorkerCounter.started(pool);
-        }
-
-        @Advice.OnMethodExit(onThrowable = Throwable.class)
-        static void exit(@Advice.FieldValue("this$0") Object pool) {
-            WorkerCounter.completed(pool);
-        }
-    }
-
-    /**
-     * Helidon's {@code Http1Connection.route(...)}: one request; the pool is the connection's class
-     * (one per JVM), the connection tells the agent's own polls apart ({@link WorkerPools}).
-     */
-    static final class RequestAdvice {
-        @Advice.OnMethodEnter
-        static void enter(@Advice.This Object connection) {
-            WorkerCounter.requestStarted(connection.getClass(), connection);
-        }
-
-        @Advice.OnMethodExit(onThrowable = Throwable.class)
-        static void exit(@Advice.This Object connection) {
-            WorkerCounter.completed(connection.getClass());
-        }
-    }
-
-    /**
-     * Jetty's {@code QueuedThreadPool.runJob(Runnable)}: one task, unless the job is a reserved
-     * thread, a selector or an acceptor ({@link WorkerCounter#notATask}).
-     */
-    static final class JettyJobAdvice {
-        @Advice.OnMethodEnter
-        static boolean enter(@Advice.This Object pool, @Advice.Argument(0) Object job) {
-            return job != null && WorkerCounter.jobStarted(pool, job);
-        }
-
-        @Advice.OnMethodExit(onThrowable = Throwable.class)
-        static void exit(@Advice.This Object pool, @Advice.Enter boolean counted) {
-            WorkerCounter.jobEnded(pool, counted);
-        }
-    }
 }

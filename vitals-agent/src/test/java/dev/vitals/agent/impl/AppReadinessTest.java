@@ -94,6 +94,53 @@ class AppReadinessTest {
     }
 
     /**
+     * Issue 40: while the application answers the same DOWN, the calls back off from
+     * readiness-interval, doubling to readiness-backoff-max (frameworks log every call), on one
+     * kept-alive connection; the recovery is seen at most readiness-backoff-max late, and once UP
+     * every run calls again (a loss of readiness is never seen late).
+     */
+    @Test
+    void readinessPollBacksOffWhileTheAnswerStaysDownOnOneConnection() throws Exception {
+        try (App app = new App(); HealthRegistry r = registry()) {
+            app.status.put("/health", 503);
+            AppReadiness readiness = readiness(r, app.port(),
+                    "readiness=/health,readiness-interval=100ms,readiness-max-age=1s,readiness-backoff-max=800ms", Set.of());
+            r.availability().markStartupComplete();
+            int runs = 0;
+            long t0 = System.nanoTime();
+            while (System.nanoTime() - t0 < TimeUnit.SECONDS.toNanos(4)) {
+                Health h = readiness.check();
+                assertThat(h.status()).as(h.toString()).isEqualTo(Status.DOWN);
+                assertThat(h.message()).hasValue("answered 503");
+                runs++;
+                Thread.sleep(100);
+            }
+            int calls = app.asked.size();
+            // 4 s of runs every ~100 ms: 100, 200, 400, 800, 800 ... ms apart is at most 1 + 1 + 1 + 1 + 5 calls.
+            assertThat(calls).as(calls + " calls in " + runs + " runs").isBetween(3, 10);
+            assertThat(runs).isGreaterThan(calls);
+            assertThat(app.connections).as("one kept-alive connection").hasSize(1);
+
+            app.status.put("/health", 200);
+            int recoveryRuns = 0;
+            Health h = readiness.check();
+            while (h.status() != Status.UP && recoveryRuns < 20) {
+                Thread.sleep(100);
+                h = readiness.check();
+                recoveryRuns++;
+            }
+            assertThat(h.status()).as(h.toString()).isEqualTo(Status.UP);
+            assertThat(recoveryRuns).as("runs until the recovery was asked").isLessThanOrEqualTo(9);
+
+            int before = app.asked.size();
+            for (int i = 0; i < 5; i++) {
+                assertThat(readiness.check().status()).isEqualTo(Status.UP);
+            }
+            assertThat(app.asked.size() - before).as("UP: every run calls").isEqualTo(5);
+        }
+    }
+
+    /**
      * An unknown framework answering each request after 600 ms (a busy machine): the generic
      * candidates are each asked once, even when one run's timeout (1 s) does not reach them all,
      * and no path outside them is ever asked (no "is this HTTP" request a 404 in access logs).
@@ -176,7 +223,9 @@ class AppReadinessTest {
                     + app.asked.size() + " calls").hasSize(2);
 
             app.status.put("/q/health/ready", 200);
-            assertThat(readiness.check().status()).isEqualTo(Status.UP);
+            // The same DOWN answer was backed off from (issue 40): the recovery is asked within
+            // readiness-backoff-max (16 s = 8 runs of the 2 s readiness-interval).
+            assertThat(runUntil(readiness, Status.UP, 9).status()).isEqualTo(Status.UP);
         }
     }
 

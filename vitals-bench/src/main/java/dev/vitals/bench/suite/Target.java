@@ -63,6 +63,17 @@ record Target(ChildJvm child, int appPort, int probePort, int managementPort, do
      */
     static Target spring(Paths paths, String name, boolean vitals, boolean managementPort, Map<String, String> properties)
             throws IOException, InterruptedException {
+        return spring(paths, name, vitals, managementPort, properties, List.of());
+    }
+
+    /**
+     * The Spring Boot example service with more JVM flags, after {@link ChildJvm#JVM_OPTIONS}
+     * (the footprint scenario's fixed heap, the same on both sides).
+     *
+     * @param jvmFlags flags put before {@code -jar}, such as {@code -Xms256m}
+     */
+    static Target spring(Paths paths, String name, boolean vitals, boolean managementPort, Map<String, String> properties,
+                         List<String> jvmFlags) throws IOException, InterruptedException {
         int app = ChildJvm.freePort();
         int probe = vitals ? ChildJvm.freePort() : -1;
         int mgmt = managementPort ? ChildJvm.freePort() : -1;
@@ -80,7 +91,9 @@ record Target(ChildJvm child, int appPort, int probePort, int managementPort, do
         }
         p.put("logging.level.root", "WARN");
         p.putAll(properties);
-        List<String> cmd = new ArrayList<>(List.of("-jar", paths.springJar().toString()));
+        List<String> cmd = new ArrayList<>(jvmFlags);
+        cmd.add("-jar");
+        cmd.add(paths.springJar().toString());
         p.forEach((k, v) -> cmd.add("--" + k + "=" + v));
         ChildJvm child = ChildJvm.start(name, paths.logs(), cmd);
         try {
