@@ -29,9 +29,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@link HealthListener#nonBlocking()} (the Micrometer binder) — have a delivery of their own: one
  * thread, plus one more for each of its receivers stuck in a call past the deadline (at most
  * 1 + receivers), so no application listener can ever hold their thread. The application's
- * listeners share up to {@link #APPLICATION_THREADS} threads, plus one replacement per listener
- * stuck past the deadline, at most {@link #APPLICATION_MAX_THREADS} in all: two hanging
- * listeners leave the others their two threads. Receivers take turns: one turn delivers at most
+ * listeners share {@link #APPLICATION_THREADS} thread, plus one replacement per listener
+ * stuck past the deadline, at most {@link #APPLICATION_MAX_THREADS} in all: a hanging listener
+ * leaves the others a thread of their own after the deadline. A slow listener (calls under the
+ * deadline) delays the other application listeners by its turn, never Vitals' own receivers. Receivers take turns: one turn delivers at most
  * {@link #TURN} notices. A stuck thread is replaced lazily, at the next notice of its delivery.
  *
  * <p>Thread-safe. {@link Lane#submit} takes the receiver's lock, then its delivery's, briefly and
@@ -44,8 +45,12 @@ final class Notifications {
     static final long DEADLINE_NANOS = TimeUnit.SECONDS.toNanos(1);
     /** Notices one receiver may hold; beyond it the oldest is dropped. */
     static final int MAX_QUEUED = 1_000;
-    /** Delivery threads for application listeners that are not stuck. */
-    static final int APPLICATION_THREADS = 2;
+    /**
+     * Delivery threads for application listeners that are not stuck: one, taking turns; a
+     * listener stuck past the deadline gets its thread replaced (issue 37: a hung check costs
+     * its own thread, not a pool).
+     */
+    static final int APPLICATION_THREADS = 1;
     /** Delivery threads for application listeners in all, stuck ones included. */
     static final int APPLICATION_MAX_THREADS = 4;
     /** Notices one receiver is given per turn before the next ready receiver's turn. */
