@@ -70,7 +70,9 @@ class ManifestReaderTest {
     @Test
     void aPodOfSeveralContainersNeedsContainerAndTheErrorCountsAndNamesThem() {
         // the kube-prometheus shape: an operator, a kube-rbac-proxy beside it, a sidecar log shipper
-        String yaml = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: operator}\nspec:\n  template:\n    spec:\n"
+        // (a selector: an apps/v1 workload without one and without images is a Kustomize patch to lint)
+        String yaml = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: operator}\nspec:\n  selector: {matchLabels: {app: op}}\n"
+                + "  template:\n    spec:\n"
                 + "      initContainers:\n      - name: shipper\n        restartPolicy: Always\n"
                 + "        readinessProbe: {tcpSocket: {port: 9000}}\n"
                 + "      containers:\n      - name: operator\n        livenessProbe: {httpGet: {path: /healthz, port: 8080}}\n"
