@@ -75,7 +75,9 @@ class AgentDemoIT {
             await().atMost(BOOT).until(() -> get(probes, "/livez").status == 200);
             AgentProcess.fireAndForget(app, "POST", "/chaos/deadlock-workers");
             await().atMost(Duration.ofSeconds(60)).until(() -> get(probes, "/livez").status == 503);
-            assertThat(get(probes, "/livez?verbose").body).contains("[-]jvm failed: deadlock: 2 threads");
+            // the two workers in the cycle, and any thread blocked behind them (a request or the agent's readiness poll
+            // reaching the demo's locked code), which the JVM reports as deadlocked too: at least 2
+            assertThat(get(probes, "/livez?verbose").body).containsPattern("\\[-\\]jvm failed: deadlock: [2-9] threads");
         }
     }
 

@@ -231,7 +231,26 @@ public final class FleetSweep {
             }
             points.add(new Point(values, spec));
         }
+        refuseAxesThatChangeNothing(axes, points, source);
         return new FleetSweep(source, axes, points);
+    }
+
+    /**
+     * A path the reader accepts but does not read (a field of a Kubernetes object that the model
+     * ignores, such as a {@code Service}'s {@code spec.foo}) would sweep nothing and print the same
+     * row at every point: refused. Compares, per axis, the spec at its first and last value, the
+     * other axes at their first (specs are records: equal when every field is).
+     */
+    private static void refuseAxesThatChangeNothing(List<Axis> axes, List<Point> points, String source) {
+        int stride = 1;
+        for (Axis a : axes) {
+            int n = a.values().size();
+            if (n > 1 && points.get(0).spec().equals(points.get(stride * (n - 1)).spec())) {
+                throw new InvalidInputException("--sweep " + a.path() + ": the fleet is the same at every value (" + source
+                        + " has the field, but the model reads nothing from it there); see the fleet file's fields in docs/fleet.md");
+            }
+            stride *= n;
+        }
     }
 
     /** @return the swept values, in the order given */

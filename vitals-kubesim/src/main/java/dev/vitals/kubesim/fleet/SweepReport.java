@@ -155,13 +155,17 @@ public final class SweepReport {
             }
             sb.append(')');
         }
-        if (b.failedAll().isPresent()) {
-            sb.append(b.rising() ? ", in every run from " : ", in every run up to ").append(a.format(b.failedAll().get()));
-        } else {
-            sb.append(", in every run nowhere in ").append(range(a, values));
-        }
         if (b.flips() > 1) {
-            sb.append("; not monotonic (").append(b.flips()).append(" flips): ").append(segments(a, b));
+            // no single boundary: "holds from X" would hide the later flips; the stretches say it all
+            StringBuilder m = new StringBuilder();
+            b.at().ifPresent(v -> m.append("at ").append(r.axes().get(1).path()).append('=').append(r.axes().get(1).format(v)).append(": "));
+            return m.append("not monotonic in ").append(a.path()).append(" (").append(b.flips()).append(" flips): ")
+                    .append(segments(a, b)).toString();
+        }
+        if (b.failedAll().isPresent()) {
+            sb.append(b.rising() ? ", fails in every run from " : ", fails in every run up to ").append(a.format(b.failedAll().get()));
+        } else {
+            sb.append(", fails in every run at no point of ").append(range(a, values));
         }
         return sb.toString();
     }
