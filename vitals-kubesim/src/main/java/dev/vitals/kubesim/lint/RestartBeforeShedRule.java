@@ -35,7 +35,7 @@ final class RestartBeforeShedRule extends BaseRule {
         }
         String why;
         String better;
-        // one endpoint is L1's finding (and L21's when liveness is strictly first): here, a dependency ties them
+        // one endpoint is L1's finding (and L21's when liveness gives up no later on that port): here, a dependency ties them
         Set<String> deps = LivenessDependencyRule.dependencies(t, ctx);
         if (!deps.isEmpty() && !Probes.sameEndpoint(t, l.handler(), r.handler())) {
             why = "liveness reaches dependency check" + (deps.size() > 1 ? "s " : " ") + String.join(", ", deps)

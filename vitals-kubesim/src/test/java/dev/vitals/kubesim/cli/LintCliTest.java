@@ -22,6 +22,7 @@ class LintCliTest {
             + "  template:\n    metadata: {labels: {app: web}}\n    spec:\n      containers:\n      - name: app\n"
             + "        image: eclipse-temurin:21-jre\n        ports:\n"
             + "        - containerPort: 8080\n        livenessProbe:\n          httpGet: {path: /health, port: 8080}\n"
+            + "          failureThreshold: 4\n" // one period longer than readiness: equal budgets would be L21's error
             + "        readinessProbe:\n          httpGet: {path: /health, port: 8080}\n          timeoutSeconds: 2\n"
             + "---\napiVersion: v1\nkind: Service\nmetadata: {name: web}\nspec:\n  selector: {app: web}\n  ports: [{port: 80, targetPort: 8080}]\n";
     private static final String ERROR = "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: app\n"

@@ -19,11 +19,12 @@ import org.junit.jupiter.api.io.TempDir;
 /** {@code .vitals.yaml}: rules off, severities, the Kubernetes release; applied over the findings by rule id. */
 class LintConfigTest {
     /**
-     * Liveness and readiness on one endpoint, /, with equal budgets, in a JVM a Service selects (the rules' premises):
+     * Liveness and readiness on one endpoint, /, liveness one period longer (equal budgets would be L21's error), in a JVM
+     * a Service selects (the rules' premises):
      * findings of two rules (the shared endpoint, the probe on the root page), neither an error, whatever their ids.
      */
     private static final String SHARED = jvm("        ports:\n        - containerPort: 8080\n"
-            + "        livenessProbe:\n          httpGet: {path: /, port: 8080}\n"
+            + "        livenessProbe:\n          httpGet: {path: /, port: 8080}\n          failureThreshold: 4\n"
             + "        readinessProbe:\n          httpGet: {path: /, port: 8080}\n");
 
     private static LintReport lint(String manifest) {
