@@ -209,6 +209,17 @@ final class LintCommand implements Callable<Integer> {
             throw new InvalidInputException("--container " + container + ": no container of that name (or KIND/NAME:CONTAINER)"
                     + " in " + report.workloads() + " workload(s)");
         }
+        if (!allowEmpty && nothingLintedButSkipped(report)) {
+            // a Kustomize overlay (kustomization + patches) must not lint nothing and pass
+            if (output != null) {
+                target.close();
+            }
+            List<LintReport.Skipped> sk = report.inputs().skipped();
+            String dir = paths.size() == 1 && Files.isDirectory(paths.get(0)) ? paths.get(0).toString() : "DIR";
+            throw new InvalidInputException("nothing to lint: every input was skipped (" + sk.size() + ": " + sk.get(0).name()
+                    + ", " + sk.get(0).reason() + (sk.size() > 1 ? ", and " + (sk.size() - 1) + " more" : "")
+                    + "); render it first: kustomize build " + dir + " | vitals lint - (--allow-empty accepts this)");
+        }
         try {
             try {
                 fmt.write(report, threshold, VitalsCommand.VERSION, target);
@@ -231,6 +242,13 @@ final class LintCommand implements Callable<Integer> {
         out.flush();
         err.flush();
         return report.exitCode(threshold);
+    }
+
+    /** @return true when no object at all was linted and something was skipped (a Kustomize overlay given as is) */
+    static boolean nothingLintedButSkipped(LintReport report) {
+        return !report.inputs().skipped().isEmpty() && report.errors().isEmpty() && report.workloads() == 0
+                && report.files().stream().allMatch(f -> f.otherKinds().keySet().stream()
+                        .allMatch(k -> k.equals("no kind") || k.startsWith("not an object")));
     }
 
     private static Severity parseSeverity(String s) {

@@ -56,6 +56,24 @@ class LintCliTest {
     }
 
     @Test
+    void aKustomizeOverlayAloneLintsNothingAndIsBadInputUnlessAllowEmpty(@TempDir Path dir) throws Exception {
+        Path overlay = dir.resolve("overlay");
+        write(overlay, "kustomization.yaml", "resources: [../base]\npatches:\n- path: probes.yaml\n");
+        write(overlay, "probes.yaml", "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  template:\n"
+                + "    spec:\n      containers:\n      - name: app\n        livenessProbe:\n          httpGet: {path: /livez, port: 8080}\n");
+        assertThat(run("lint", overlay.toString())).isEqualTo(2);
+        assertThat(err.toString()).contains("nothing to lint: every input was skipped (2: ")
+                .contains("render it first: kustomize build " + overlay + " | vitals lint -").doesNotContain("\tat ");
+        assertThat(err.toString().strip().lines()).hasSize(1);
+        err.getBuffer().setLength(0);
+        assertThat(run("lint", "--allow-empty", overlay.toString())).isZero();
+        assertThat(out.toString()).contains("2 skipped");
+        // an overlay beside a real manifest still lints that manifest
+        write(overlay, "extra.yaml", SAME);
+        assertThat(run("lint", overlay.toString())).isZero();
+    }
+
+    @Test
     void dashFIsKubectlsFilenameFlag(@TempDir Path dir) throws Exception {
         // kubectl vitals lint -f deploy.yaml: kubectl's -f names the input; it prints what the positional form prints
         Path m = write(dir, "deploy.yaml", SAME);
