@@ -193,7 +193,7 @@ final class LintCommand implements Callable<Integer> {
         paths.forEach(p -> all.add(p.toString()));
         filenames.forEach(p -> all.add(p.toString()));
         LintConfig settings = LintConfig.discover(all, Optional.ofNullable(config));
-        List<LintInput> inputs = LintInput.collect(all, stdin); // lists (and stats) the files, opens none
+        List<LintInput> inputs = LintInput.collect(all, stdin, allowEmpty); // lists (and stats) the files, opens none
         checkOutput(inputs);
         Writer target = openOutput();
         dev.vitals.kubesim.model.KubernetesVersion version = kubernetesVersion == null

@@ -74,6 +74,17 @@ class LintCliTest {
     }
 
     @Test
+    void anEmptyDirectoryIsBadInputUnlessAllowEmptyThenNothingToLint(@TempDir Path dir) throws Exception {
+        Path empty = Files.createDirectories(dir.resolve("empty"));
+        assertThat(run("lint", empty.toString())).isEqualTo(2);
+        assertThat(err.toString()).contains(empty + ": no *.yaml, *.yml or *.json files in this directory (--allow-empty accepts it)");
+        err.getBuffer().setLength(0);
+        assertThat(run("lint", "--allow-empty", empty.toString())).isZero();
+        assertThat(out.toString()).contains("0 inputs, 0 workloads");
+        assertThat(err.toString()).isEmpty();
+    }
+
+    @Test
     void dashFIsKubectlsFilenameFlag(@TempDir Path dir) throws Exception {
         // kubectl vitals lint -f deploy.yaml: kubectl's -f names the input; it prints what the positional form prints
         Path m = write(dir, "deploy.yaml", SAME);
