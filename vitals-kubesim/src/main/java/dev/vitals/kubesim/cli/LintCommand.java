@@ -156,7 +156,7 @@ final class LintCommand implements Callable<Integer> {
         if (listRules) {
             for (Rule r : Rules.all()) {
                 out.printf("%-4s %-32s %-7s %s%n     %s%n", r.id(), r.name(), r.severity().label(),
-                        (r.optIn() ? "(off by default: --enable " + r.id() + ") " : "") + r.summary(), r.docUrl());
+                        (r.optIn() ? "(off by default: --enable " + r.id() + ") " : "") + r.summary() + needs(r), r.docUrl());
             }
             out.flush();
             return VitalsCommand.OK;
@@ -242,6 +242,18 @@ final class LintCommand implements Callable<Integer> {
         out.flush();
         err.flush();
         return report.exitCode(threshold);
+    }
+
+    /** @return what a rule needs beyond the manifest, from its metadata: " (needs --app-config and a Service selecting the pod)" */
+    static String needs(Rule r) {
+        List<String> n = new ArrayList<>();
+        if (r.needsAppConfig()) {
+            n.add("--app-config");
+        }
+        if (r.needsService()) {
+            n.add("a Service selecting the pod");
+        }
+        return n.isEmpty() ? "" : " (needs " + String.join(" and ", n) + ")";
     }
 
     /** @return true when no object at all was linted and something was skipped (a Kustomize overlay given as is) */

@@ -17,7 +17,7 @@ import java.util.function.Consumer;
 final class RestartBeforeShedRule extends BaseRule {
     RestartBeforeShedRule() {
         super("L4", "restart-before-shed", Severity.WARNING, "liveness kills no later than readiness sheds, where both fail for the same reason",
-                "a Service in the input selects the pod, both probes fail for one reason (one endpoint, or with --app-config a dependency in liveness) and liveness failureThreshold x periodSeconds is at most readiness's", Needs.SERVICE);
+                "a Service in the input selects the pod, both probes fail for one reason (one endpoint, or with --app-config a dependency in liveness) and liveness failureThreshold x periodSeconds is at most readiness's", Needs.APP_CONFIG_AND_SERVICE);
     }
 
     @Override

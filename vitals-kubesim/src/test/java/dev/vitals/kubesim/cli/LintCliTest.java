@@ -10,6 +10,7 @@ import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -82,6 +83,15 @@ class LintCliTest {
         assertThat(run("lint", "--allow-empty", empty.toString())).isZero();
         assertThat(out.toString()).contains("0 inputs, 0 workloads");
         assertThat(err.toString()).isEmpty();
+    }
+
+    @Test
+    void listRulesSaysWhatEachRuleNeeds() {
+        assertThat(run("lint", "--list-rules")).isZero();
+        List<String> lines = out.toString().lines().toList();
+        assertThat(lines).anySatisfy(l -> assertThat(l).startsWith("L4 ").endsWith("(needs --app-config and a Service selecting the pod)"));
+        assertThat(lines).anySatisfy(l -> assertThat(l).startsWith("L21 ").endsWith("(needs a Service selecting the pod)"));
+        assertThat(lines).anySatisfy(l -> assertThat(l).startsWith("L1 ").doesNotContain("(needs"));
     }
 
     @Test
