@@ -23,7 +23,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.maven.plugin.AbstractMojo;
@@ -62,7 +61,7 @@ public final class LintMojo extends AbstractMojo {
     @Parameter(property = "vitals.lint.profiles")
     List<String> profiles = new ArrayList<>();
 
-    /** The lowest severity that fails the build: {@code error} (default), {@code warning} or {@code never}. */
+    /** The lowest severity that fails the build: {@code error} (default), {@code warning}, {@code info} or {@code never}. */
     @Parameter(property = "vitals.lint.failOn", defaultValue = "error")
     String failOn;
 
@@ -179,17 +178,21 @@ public final class LintMojo extends AbstractMojo {
         }
     }
 
-    private static Optional<Severity> threshold(String failOn) throws MojoExecutionException {
-        String s = failOn == null ? "" : failOn.strip().toLowerCase(Locale.ROOT);
-        switch (s) {
-            case "never":
-                return Optional.empty();
-            case "error":
-                return Optional.of(Severity.ERROR);
-            case "warning":
-                return Optional.of(Severity.WARNING);
-            default:
-                throw new MojoExecutionException("vitals:lint: failOn must be error, warning or never, was '" + failOn + "'");
+    /**
+     * @param failOn {@code error}, {@code warning}, {@code info} ({@code note}, SARIF's word) or {@code never}, as the
+     *        CLI's {@code --fail-on} (case-insensitive)
+     * @return the lowest severity that fails the build; empty for never
+     * @throws MojoExecutionException for anything else, naming the accepted values
+     */
+    static Optional<Severity> threshold(String failOn) throws MojoExecutionException {
+        String s = failOn == null ? "" : failOn.strip();
+        if (s.equalsIgnoreCase("never")) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(Severity.parse(s));
+        } catch (IllegalArgumentException e) {
+            throw new MojoExecutionException("vitals:lint: failOn must be error, warning, info or never, was '" + failOn + "'");
         }
     }
 

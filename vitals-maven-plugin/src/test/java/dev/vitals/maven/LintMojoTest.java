@@ -85,12 +85,23 @@ class LintMojoTest {
     }
 
     @Test
+    void failOnAcceptsWhatTheCliAccepts() throws Exception {
+        // --fail-on error|warning|info|never, note being SARIF's word for info
+        assertThat(LintMojo.threshold("info")).contains(dev.vitals.kubesim.lint.Severity.INFO);
+        assertThat(LintMojo.threshold("note")).contains(dev.vitals.kubesim.lint.Severity.INFO);
+        assertThat(LintMojo.threshold(" Warning ")).contains(dev.vitals.kubesim.lint.Severity.WARNING);
+        assertThat(LintMojo.threshold("error")).contains(dev.vitals.kubesim.lint.Severity.ERROR);
+        assertThat(LintMojo.threshold("NEVER")).isEmpty();
+        assertThatThrownBy(() -> LintMojo.threshold("")).isInstanceOf(MojoExecutionException.class);
+    }
+
+    @Test
     void badInputIsAnExecutionErrorWithTheCliLine(@TempDir Path module) throws Exception {
         write(module, "k8s/deploy.yaml", DEPLOYMENT);
         LintMojo bad = mojo(module);
         bad.failOn = "sometimes";
         assertThatThrownBy(bad::execute).isInstanceOf(MojoExecutionException.class)
-                .hasMessage("vitals:lint: failOn must be error, warning or never, was 'sometimes'");
+                .hasMessage("vitals:lint: failOn must be error, warning, info or never, was 'sometimes'");
         write(module, ".vitals.yaml", "rules:\n  no-such-rule: off\n");
         assertThatThrownBy(() -> mojo(module).execute()).isInstanceOf(MojoExecutionException.class)
                 .hasMessageStartingWith("vitals:lint: ").hasMessageContaining(".vitals.yaml:2: unknown rule 'no-such-rule'");

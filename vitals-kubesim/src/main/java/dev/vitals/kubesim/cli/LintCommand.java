@@ -156,7 +156,7 @@ final class LintCommand implements Callable<Integer> {
         if (listRules) {
             for (Rule r : Rules.all()) {
                 out.printf("%-4s %-32s %-7s %s%n     %s%n", r.id(), r.name(), r.severity().label(),
-                        (r.optIn() ? "(off by default: --enable " + r.id() + ") " : "") + r.summary(), r.docUrl());
+                        (r.optIn() ? "(off by default: --enable " + r.id() + ") " : "") + r.summary() + needs(r), r.docUrl());
             }
             out.flush();
             return VitalsCommand.OK;
@@ -193,7 +193,7 @@ final class LintCommand implements Callable<Integer> {
         paths.forEach(p -> all.add(p.toString()));
         filenames.forEach(p -> all.add(p.toString()));
         LintConfig settings = LintConfig.discover(all, Optional.ofNullable(config));
-        List<LintInput> inputs = LintInput.collect(all, stdin); // lists (and stats) the files, opens none
+        List<LintInput> inputs = LintInput.collect(all, stdin, allowEmpty); // lists (and stats) the files, opens none
         checkOutput(inputs);
         Writer target = openOutput();
         dev.vitals.kubesim.model.KubernetesVersion version = kubernetesVersion == null
@@ -208,6 +208,17 @@ final class LintCommand implements Callable<Integer> {
             }
             throw new InvalidInputException("--container " + container + ": no container of that name (or KIND/NAME:CONTAINER)"
                     + " in " + report.workloads() + " workload(s)");
+        }
+        if (!allowEmpty && nothingLintedButSkipped(report)) {
+            // a Kustomize overlay (kustomization + patches) must not lint nothing and pass
+            if (output != null) {
+                target.close();
+            }
+            List<LintReport.Skipped> sk = report.inputs().skipped();
+            String dir = paths.size() == 1 && Files.isDirectory(paths.get(0)) ? paths.get(0).toString() : "DIR";
+            throw new InvalidInputException("nothing to lint: every input was skipped (" + sk.size() + ": " + sk.get(0).name()
+                    + ", " + sk.get(0).reason() + (sk.size() > 1 ? ", and " + (sk.size() - 1) + " more" : "")
+                    + "); render it first: kustomize build " + dir + " | vitals lint - (--allow-empty accepts this)");
         }
         try {
             try {
@@ -231,6 +242,25 @@ final class LintCommand implements Callable<Integer> {
         out.flush();
         err.flush();
         return report.exitCode(threshold);
+    }
+
+    /** @return what a rule needs beyond the manifest, from its metadata: " (needs --app-config and a Service selecting the pod)" */
+    static String needs(Rule r) {
+        List<String> n = new ArrayList<>();
+        if (r.needsAppConfig()) {
+            n.add("--app-config");
+        }
+        if (r.needsService()) {
+            n.add("a Service selecting the pod");
+        }
+        return n.isEmpty() ? "" : " (needs " + String.join(" and ", n) + ")";
+    }
+
+    /** @return true when no object at all was linted and something was skipped (a Kustomize overlay given as is) */
+    static boolean nothingLintedButSkipped(LintReport report) {
+        return !report.inputs().skipped().isEmpty() && report.errors().isEmpty() && report.workloads() == 0
+                && report.files().stream().allMatch(f -> f.otherKinds().keySet().stream()
+                        .allMatch(k -> k.equals("no kind") || k.startsWith("not an object")));
     }
 
     private static Severity parseSeverity(String s) {

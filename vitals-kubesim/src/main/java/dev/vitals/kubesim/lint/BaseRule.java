@@ -14,7 +14,9 @@ abstract class BaseRule implements Rule {
         /** {@code --app-config} */
         APP_CONFIG,
         /** a Service selecting the pod (checked on the input's Services) */
-        SERVICE
+        SERVICE,
+        /** both: {@code --app-config} to find the hazard, a Service selecting the pod for it to matter */
+        APP_CONFIG_AND_SERVICE
     }
 
     private final String id;
@@ -68,12 +70,12 @@ abstract class BaseRule implements Rule {
 
     @Override
     public final boolean needsAppConfig() {
-        return needs == Needs.APP_CONFIG;
+        return needs == Needs.APP_CONFIG || needs == Needs.APP_CONFIG_AND_SERVICE;
     }
 
     @Override
     public final boolean needsService() {
-        return needs == Needs.SERVICE;
+        return needs == Needs.SERVICE || needs == Needs.APP_CONFIG_AND_SERVICE;
     }
 
     /**

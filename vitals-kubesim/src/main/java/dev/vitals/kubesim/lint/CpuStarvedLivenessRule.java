@@ -46,8 +46,8 @@ final class CpuStarvedLivenessRule extends BaseRule {
             return; // L4's case
         }
         Optional<Probes.KillBeforeShed> order = Probes.KillBeforeShed.of(l, r);
-        if (order.isEmpty() || order.get().killAfter() < order.get().shedAfter() && Probes.sameServer(t, l.handler(), r.handler())) {
-            return; // none, or L21's error (liveness first on the port that answers readiness)
+        if (order.isEmpty() || Probes.sameServer(t, l.handler(), r.handler())) { // a JVM here: L21 takes equal budgets too
+            return; // none, or L21's error (liveness no later than readiness on the port that answers readiness)
         }
         int liveFt = order.get().shedAfter() / l.periodSeconds() + 1;
         int killAfter = order.get().killAfter();

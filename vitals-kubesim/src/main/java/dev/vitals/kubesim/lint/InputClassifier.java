@@ -197,16 +197,40 @@ final class InputClassifier {
 
     /**
      * @param obj an object
-     * @return a digest (SHA-256) of every field written in it, in the order written: equal for a copy of the object
+     * @return a digest (SHA-256) of every field written in it, mapping keys sorted (YAML key order has no meaning;
+     *         sequence order has): equal for a copy of the object, whatever order its keys are written in
      */
     static String content(JsonNode obj) {
         try {
             byte[] d = java.security.MessageDigest.getInstance("SHA-256")
-                    .digest(obj.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                    .digest(canonical(obj, new StringBuilder()).toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
             return java.util.HexFormat.of().formatHex(d);
         } catch (java.security.NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is required of every JDK", e);
         }
+    }
+
+    /** Writes {@code n} as JSON with every mapping's keys sorted, recursively. */
+    private static StringBuilder canonical(JsonNode n, StringBuilder b) {
+        if (n.isObject()) {
+            List<String> keys = new java.util.ArrayList<>();
+            n.fieldNames().forEachRemaining(keys::add);
+            java.util.Collections.sort(keys);
+            b.append('{');
+            for (int i = 0; i < keys.size(); i++) {
+                b.append(i == 0 ? "" : ",").append(com.fasterxml.jackson.databind.node.TextNode.valueOf(keys.get(i))).append(':');
+                canonical(n.get(keys.get(i)), b);
+            }
+            return b.append('}');
+        }
+        if (n.isArray()) {
+            b.append('[');
+            for (int i = 0; i < n.size(); i++) {
+                canonical(n.get(i), b.append(i == 0 ? "" : ","));
+            }
+            return b.append(']');
+        }
+        return b.append(n);
     }
 
     /**

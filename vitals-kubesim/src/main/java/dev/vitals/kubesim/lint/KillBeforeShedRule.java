@@ -8,17 +8,20 @@ import java.util.function.Consumer;
 /**
  * L21, the incident this project exists for, found without {@code --app-config}: liveness
  * (httpGet or grpc) and readiness ask the same port — the server that answers requests — and
- * liveness gives up sooner ({@code failureThreshold × periodSeconds} strictly below readiness's).
- * When load slows that server (a full request pool, CPU throttling, with or without a CPU limit)
- * both probes fail together and the kubelet kills the pod before readiness takes it out of its
- * Service; its traffic moves to the next replica. Needs a Service selecting the pod.
+ * liveness gives up no later than readiness ({@code failureThreshold × periodSeconds} at most
+ * readiness's, as L4 and L16 count it; equal budgets only on a JVM, whose bounded request pool
+ * fails both probes at once). When load slows that server (a full request pool, CPU
+ * throttling, with or without a CPU limit) both probes fail together and the kubelet kills the pod
+ * before readiness takes it out of its Service; with equal budgets both give up on the same tick
+ * and the kill comes before the endpoint removal has propagated (kube-proxy, ingress
+ * controllers). Its traffic moves to the next replica. Needs a Service selecting the pod.
  */
 final class KillBeforeShedRule extends BaseRule {
     KillBeforeShedRule() {
         super("L21", "liveness-before-readiness", Severity.ERROR,
-                "liveness gives up before readiness on the port that answers requests: a slow pod is restarted, never shed",
+                "liveness gives up no later than readiness on the port that answers requests: a slow pod is restarted, never shed",
                 "a Service in the input selects the pod, an httpGet or grpc liveness probe and the readiness probe ask the same"
-                        + " port, and liveness failureThreshold x periodSeconds is shorter than readiness's", Needs.SERVICE);
+                        + " port, and liveness failureThreshold x periodSeconds is shorter than readiness's (or equal, on a JVM)", Needs.SERVICE);
     }
 
     @Override
@@ -33,18 +36,20 @@ final class KillBeforeShedRule extends BaseRule {
         ProbeSpec r = ready.get();
         int kill = Probes.budgetSeconds(l);
         int shed = Probes.budgetSeconds(r);
-        if (kill >= shed) {
-            return;
-        }
         AppRuntime rt = t.runtime();
+        if (kill > shed || kill == shed && !rt.jvm()) {
+            return; // equal budgets: a JVM's bounded request pool only (a Go or unknown server is not guessed to block its probes)
+        }
         int port = Probes.port(t, l.handler()).getAsInt();
         int liveFt = shed / l.periodSeconds() + 1;
         String server = rt.jvm() ? "the request pool of the " + rt.application() + " on port " + port
                 : "the server on port " + port + (rt.kind() == AppRuntime.Kind.UNKNOWN ? " (unknown runtime)" : "");
         out.accept(t.finding(this, "livenessProbe.failureThreshold", "liveness gives up after " + kill + "s (failureThreshold "
                 + Probes.budget(l) + "), readiness after " + shed + "s (failureThreshold " + Probes.budget(r) + "), both asked of "
-                + server + ": when load makes it slow, both fail together and the pod is restarted " + (shed - kill)
-                + "s before it would have been taken out of its Service, and its traffic moves to the next replica",
+                + server + ": when load makes it slow, both fail together and the pod is restarted "
+                + (kill == shed ? "on the same tick readiness fails, before its removal from the Service's endpoints has propagated"
+                        : (shed - kill) + "s before it would have been taken out of its Service")
+                + ", and its traffic moves to the next replica",
                 "R25, R26, R38, C05, C25",
                 "raise livenessProbe.failureThreshold to " + liveFt + " (" + liveFt + " × " + l.periodSeconds() + "s = "
                         + liveFt * l.periodSeconds() + "s > " + shed + "s), so readiness sheds first"

@@ -161,6 +161,11 @@ public final class LintConfig {
                     try {
                         version = Optional.of(KubernetesVersion.parse(e.getValue().asText()));
                     } catch (InvalidInputException ex) {
+                        if (e.getValue().isNumber()) {
+                            // YAML read 1.30 as the number 1.3: the trailing zero is gone before we see it
+                            throw new InvalidInputException(name + ":" + line + ": kubernetesVersion: YAML reads the unquoted "
+                                    + e.getValue().asText() + " as a number (1.30 becomes 1.3); quote it, e.g. kubernetesVersion: \"1.30\"");
+                        }
                         throw new InvalidInputException(name + ":" + line + ": kubernetesVersion: '" + e.getValue().asText()
                                 + "' is not a release like \"1.34\" (" + KubernetesVersion.OLDEST_MINOR + "-"
                                 + KubernetesVersion.NEWEST_MINOR + " after '1.')");

@@ -108,6 +108,18 @@ public final class LintInput {
      *         directory holds no manifest, or none is given
      */
     public static List<LintInput> collect(List<String> args, InputStream stdin) {
+        return collect(args, stdin, false);
+    }
+
+    /**
+     * @param args files, directories and {@code -}
+     * @param stdin standard input, read when {@code -} is given
+     * @param allowEmpty true to accept a directory holding no manifest file ({@code --allow-empty}): it adds no input
+     * @return the inputs in the order given, directories expanded (empty when every directory is empty and allowed)
+     * @throws dev.vitals.kubesim.input.InvalidInputException when a path does not exist, {@code -} is given twice, a
+     *         directory holds no manifest (unless allowed), or none is given
+     */
+    public static List<LintInput> collect(List<String> args, InputStream stdin, boolean allowEmpty) {
         if (args.isEmpty()) {
             throw new dev.vitals.kubesim.input.InvalidInputException("no input: give files, directories, or - for standard input");
         }
@@ -130,8 +142,9 @@ public final class LintInput {
                 } catch (IOException | java.io.UncheckedIOException e) {
                     throw new dev.vitals.kubesim.input.InvalidInputException(a + ": cannot list directory: " + e.getMessage());
                 }
-                if (found.isEmpty()) {
-                    throw new dev.vitals.kubesim.input.InvalidInputException(a + ": no *.yaml, *.yml or *.json files in this directory");
+                if (found.isEmpty() && !allowEmpty) {
+                    throw new dev.vitals.kubesim.input.InvalidInputException(a + ": no *.yaml, *.yml or *.json files in this directory"
+                            + " (--allow-empty accepts it)");
                 }
                 found.forEach(f -> out.add(new LintInput(f.toString(), file(f).opener, true)));
             } else if (Files.exists(p)) { // a regular file, or a pipe or device: vitals lint <(helm template …)

@@ -17,7 +17,7 @@ import java.util.function.Consumer;
 final class RestartBeforeShedRule extends BaseRule {
     RestartBeforeShedRule() {
         super("L4", "restart-before-shed", Severity.WARNING, "liveness kills no later than readiness sheds, where both fail for the same reason",
-                "a Service in the input selects the pod, both probes fail for one reason (one endpoint, or with --app-config a dependency in liveness) and liveness failureThreshold x periodSeconds is at most readiness's", Needs.SERVICE);
+                "a Service in the input selects the pod, both probes fail for one reason (one endpoint, or with --app-config a dependency in liveness) and liveness failureThreshold x periodSeconds is at most readiness's", Needs.APP_CONFIG_AND_SERVICE);
     }
 
     @Override
@@ -35,7 +35,7 @@ final class RestartBeforeShedRule extends BaseRule {
         }
         String why;
         String better;
-        // one endpoint is L1's finding (and L21's when liveness is strictly first): here, a dependency ties them
+        // one endpoint is L1's finding (and L21's when liveness gives up no later on that port): here, a dependency ties them
         Set<String> deps = LivenessDependencyRule.dependencies(t, ctx);
         if (!deps.isEmpty() && !Probes.sameEndpoint(t, l.handler(), r.handler())) {
             why = "liveness reaches dependency check" + (deps.size() > 1 ? "s " : " ") + String.join(", ", deps)

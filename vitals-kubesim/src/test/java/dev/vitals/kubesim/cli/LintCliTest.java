@@ -10,6 +10,7 @@ import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,6 +23,7 @@ class LintCliTest {
             + "  template:\n    metadata: {labels: {app: web}}\n    spec:\n      containers:\n      - name: app\n"
             + "        image: eclipse-temurin:21-jre\n        ports:\n"
             + "        - containerPort: 8080\n        livenessProbe:\n          httpGet: {path: /health, port: 8080}\n"
+            + "          failureThreshold: 4\n" // one period longer than readiness: equal budgets would be L21's error
             + "        readinessProbe:\n          httpGet: {path: /health, port: 8080}\n          timeoutSeconds: 2\n"
             + "---\napiVersion: v1\nkind: Service\nmetadata: {name: web}\nspec:\n  selector: {app: web}\n  ports: [{port: 80, targetPort: 8080}]\n";
     private static final String ERROR = "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: app\n"
@@ -52,6 +54,44 @@ class LintCliTest {
         assertThat(run("lint", "--fail-on", "warning", m.toString())).isEqualTo(1);
         assertThat(run("lint", "--fail-on", "never", write(dir, "e.yaml", ERROR).toString())).isZero();
         assertThat(run("lint", write(dir, "e2.yaml", ERROR).toString())).isEqualTo(1);
+    }
+
+    @Test
+    void aKustomizeOverlayAloneLintsNothingAndIsBadInputUnlessAllowEmpty(@TempDir Path dir) throws Exception {
+        Path overlay = dir.resolve("overlay");
+        write(overlay, "kustomization.yaml", "resources: [../base]\npatches:\n- path: probes.yaml\n");
+        write(overlay, "probes.yaml", "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  template:\n"
+                + "    spec:\n      containers:\n      - name: app\n        livenessProbe:\n          httpGet: {path: /livez, port: 8080}\n");
+        assertThat(run("lint", overlay.toString())).isEqualTo(2);
+        assertThat(err.toString()).contains("nothing to lint: every input was skipped (2: ")
+                .contains("render it first: kustomize build " + overlay + " | vitals lint -").doesNotContain("\tat ");
+        assertThat(err.toString().strip().lines()).hasSize(1);
+        err.getBuffer().setLength(0);
+        assertThat(run("lint", "--allow-empty", overlay.toString())).isZero();
+        assertThat(out.toString()).contains("2 skipped");
+        // an overlay beside a real manifest still lints that manifest
+        write(overlay, "extra.yaml", SAME);
+        assertThat(run("lint", overlay.toString())).isZero();
+    }
+
+    @Test
+    void anEmptyDirectoryIsBadInputUnlessAllowEmptyThenNothingToLint(@TempDir Path dir) throws Exception {
+        Path empty = Files.createDirectories(dir.resolve("empty"));
+        assertThat(run("lint", empty.toString())).isEqualTo(2);
+        assertThat(err.toString()).contains(empty + ": no *.yaml, *.yml or *.json files in this directory (--allow-empty accepts it)");
+        err.getBuffer().setLength(0);
+        assertThat(run("lint", "--allow-empty", empty.toString())).isZero();
+        assertThat(out.toString()).contains("0 inputs, 0 workloads");
+        assertThat(err.toString()).isEmpty();
+    }
+
+    @Test
+    void listRulesSaysWhatEachRuleNeeds() {
+        assertThat(run("lint", "--list-rules")).isZero();
+        List<String> lines = out.toString().lines().toList();
+        assertThat(lines).anySatisfy(l -> assertThat(l).startsWith("L4 ").endsWith("(needs --app-config and a Service selecting the pod)"));
+        assertThat(lines).anySatisfy(l -> assertThat(l).startsWith("L21 ").endsWith("(needs a Service selecting the pod)"));
+        assertThat(lines).anySatisfy(l -> assertThat(l).startsWith("L1 ").doesNotContain("(needs"));
     }
 
     @Test

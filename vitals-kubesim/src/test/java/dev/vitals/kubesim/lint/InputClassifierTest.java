@@ -134,6 +134,24 @@ class InputClassifierTest {
     }
 
     @Test
+    void aCopyWithItsLabelsInAnotherOrderIsStillACopy(@TempDir Path dir) throws Exception {
+        // YAML mapping key order has no meaning: labels {tier, team} and {team, tier} are one object
+        Path a = write(dir, "a.yaml", deployment(PROBES).replace("metadata:\n  name: web\n",
+                "metadata:\n  name: web\n  labels:\n    tier: front\n    team: shop\n"));
+        Path b = write(dir, "b.yaml", deployment(PROBES).replace("metadata:\n  name: web\n",
+                "metadata:\n  labels:\n    team: shop\n    tier: front\n  name: web\n"));
+        LintReport r = run(List.of(a.toString(), b.toString()), false);
+        assertThat(r.workloads()).isEqualTo(1);
+        assertThat(r.inputs().duplicates()).singleElement().satisfies(d -> {
+            assertThat(d.first()).isEqualTo(a + ":1");
+            assertThat(d.again()).isEqualTo(b + ":1");
+        });
+        // a label's value differing is not a copy: both linted
+        Path c = write(dir, "c.yaml", Files.readString(b).replace("tier: front", "tier: back"));
+        assertThat(run(List.of(a.toString(), c.toString()), false).inputs().duplicates()).isEmpty();
+    }
+
+    @Test
     void twoManifestsOfOneIdentityWithOtherFieldsAreBothLinted(@TempDir Path dir) throws Exception {
         // two applications' Deployment/web in one tree (or two environments' variants): not a copy, nothing hidden
         Path a = write(dir, "shop/deploy.yaml", deployment(PROBES));

@@ -19,11 +19,12 @@ import org.junit.jupiter.api.io.TempDir;
 /** {@code .vitals.yaml}: rules off, severities, the Kubernetes release; applied over the findings by rule id. */
 class LintConfigTest {
     /**
-     * Liveness and readiness on one endpoint, /, with equal budgets, in a JVM a Service selects (the rules' premises):
+     * Liveness and readiness on one endpoint, /, liveness one period longer (equal budgets would be L21's error), in a JVM
+     * a Service selects (the rules' premises):
      * findings of two rules (the shared endpoint, the probe on the root page), neither an error, whatever their ids.
      */
     private static final String SHARED = jvm("        ports:\n        - containerPort: 8080\n"
-            + "        livenessProbe:\n          httpGet: {path: /, port: 8080}\n"
+            + "        livenessProbe:\n          httpGet: {path: /, port: 8080}\n          failureThreshold: 4\n"
             + "        readinessProbe:\n          httpGet: {path: /, port: 8080}\n");
 
     private static LintReport lint(String manifest) {
@@ -111,6 +112,11 @@ class LintConfigTest {
                 .hasMessageStartingWith(dir.resolve("b.yaml") + ":2: rule " + id + ": 'loud' is not off or a severity");
         assertThatThrownBy(() -> LintConfig.load(write(dir, "c.yaml", "rule:\n  " + id + ": off\n")))
                 .hasMessageStartingWith(dir.resolve("c.yaml") + ":1: unknown key 'rule'");
+        // unquoted 1.30 is the number 1.3 to YAML: the line says to quote it
+        assertThatThrownBy(() -> LintConfig.load(write(dir, "n.yaml", "kubernetesVersion: 1.30\n")))
+                .isInstanceOf(InvalidInputException.class)
+                .hasMessageStartingWith(dir.resolve("n.yaml") + ":1: kubernetesVersion: YAML reads the unquoted 1.3 as a number")
+                .hasMessageContaining("quote it, e.g. kubernetesVersion: \"1.30\"");
         assertThatThrownBy(() -> LintConfig.load(write(dir, "d.yaml", "kubernetesVersion: two\n")))
                 .hasMessageStartingWith(dir.resolve("d.yaml") + ":1: kubernetesVersion: 'two' is not a release");
         assertThatThrownBy(() -> LintConfig.load(write(dir, "e.yaml", "rules:\n  " + id + ": off\n  "

@@ -107,6 +107,29 @@ class LintRulesTest {
     }
 
     @Test
+    void l21FiresWhenLivenessAndReadinessGiveUpOnTheSameTick() {
+        // the incident's own probes: 3 × 2 s both, timeoutSeconds 3, on the JVM's request port, a Service selecting it
+        String c = "        livenessProbe:\n          httpGet: {path: /livez, port: 8080}\n          periodSeconds: 2\n"
+                + "          timeoutSeconds: 3\n          failureThreshold: 3\n"
+                + "        readinessProbe:\n          httpGet: {path: /readyz, port: 8080}\n          periodSeconds: 2\n"
+                + "          timeoutSeconds: 3\n          failureThreshold: 3\n";
+        LintReport r = lint(Manifests.jvm(c));
+        Finding f = only(r, "L21");
+        assertThat(f.severity()).isEqualTo(Severity.ERROR);
+        assertThat(f.message()).contains("liveness gives up after 6s").contains("readiness after 6s")
+                .contains("on the same tick readiness fails").doesNotContain("0s before");
+        // the fix makes liveness strictly longer: 4 × 2 s = 8 s > 6 s
+        assertThat(f.fix()).startsWith("raise livenessProbe.failureThreshold to 4 (4 × 2s = 8s > 6s)");
+        // one step longer on liveness and it is no longer flagged
+        assertThat(rules(lint(Manifests.jvm(c.replaceFirst("failureThreshold: 3", "failureThreshold: 4"))))).doesNotContain("L21");
+        // equal budgets on a server of unknown runtime: not guessed (strictly shorter still is)
+        String unknown = deployment(c) + Manifests.service("web", "");
+        assertThat(rules(lint(unknown))).doesNotContain("L21");
+        assertThat(rules(lint(deployment(c.replaceFirst("failureThreshold: 3", "failureThreshold: 2")) + Manifests.service("web", ""))))
+                .contains("L21");
+    }
+
+    @Test
     void l5FiresForALongDelayWithoutStartupProbe() {
         // case C11: liveness delay 30 s, no startup probe
         String c11 = "        livenessProbe:\n          httpGet: {path: /livez, port: 8080}\n          initialDelaySeconds: 30\n";
