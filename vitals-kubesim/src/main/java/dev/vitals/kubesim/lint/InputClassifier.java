@@ -197,40 +197,48 @@ final class InputClassifier {
 
     /**
      * @param obj an object
-     * @return a digest (SHA-256) of every field written in it, mapping keys sorted (YAML key order has no meaning;
+     * @return a digest (FNV-1a, 64 bits, and a length) of every field written in it, mapping keys sorted (YAML key order has no meaning;
      *         sequence order has): equal for a copy of the object, whatever order its keys are written in
      */
     static String content(JsonNode obj) {
-        try {
-            byte[] d = java.security.MessageDigest.getInstance("SHA-256")
-                    .digest(canonical(obj, new StringBuilder()).toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
-            return java.util.HexFormat.of().formatHex(d);
-        } catch (java.security.NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is required of every JDK", e);
+        // FNV-1a (64 bits) and the length of the canonical text: no MessageDigest, no ObjectMapper on lint's path
+        // (bench/budget counts the classes a lint loads); two different objects of one identity colliding on both is
+        // a chance of about 2^-64
+        String c = canonical(obj, new StringBuilder()).toString();
+        long h = 0xcbf29ce484222325L;
+        for (int i = 0; i < c.length(); i++) {
+            h ^= c.charAt(i);
+            h *= 0x100000001b3L;
         }
+        return Long.toHexString(h) + "/" + c.length();
     }
 
-    /** Writes {@code n} as JSON with every mapping's keys sorted, recursively. */
+    /**
+     * Writes {@code n} with every mapping's keys sorted, recursively; each key and scalar as its node type,
+     * its length and its text, so the encoding is unambiguous without escaping (and without Jackson's
+     * serialiser: {@code JsonNode.toString()} builds an ObjectMapper).
+     */
     private static StringBuilder canonical(JsonNode n, StringBuilder b) {
         if (n.isObject()) {
             List<String> keys = new java.util.ArrayList<>();
             n.fieldNames().forEachRemaining(keys::add);
             java.util.Collections.sort(keys);
             b.append('{');
-            for (int i = 0; i < keys.size(); i++) {
-                b.append(i == 0 ? "" : ",").append(com.fasterxml.jackson.databind.node.TextNode.valueOf(keys.get(i))).append(':');
-                canonical(n.get(keys.get(i)), b);
+            for (String k : keys) {
+                b.append(k.length()).append(':').append(k);
+                canonical(n.get(k), b);
             }
             return b.append('}');
         }
         if (n.isArray()) {
             b.append('[');
             for (int i = 0; i < n.size(); i++) {
-                canonical(n.get(i), b.append(i == 0 ? "" : ","));
+                canonical(n.get(i), b);
             }
             return b.append(']');
         }
-        return b.append(n);
+        String text = n.asText();
+        return b.append(n.getNodeType().ordinal()).append(',').append(text.length()).append(':').append(text);
     }
 
     /**
