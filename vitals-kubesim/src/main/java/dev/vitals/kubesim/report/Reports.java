@@ -289,6 +289,9 @@ public final class Reports {
         /**
          * Copies the lists.
          *
+         * @param expect the {@code --expect} expectations' outcomes
+         * @param defaults the default expectations' outcomes
+         * @param verdict the run's verdict
          * @throws NullPointerException if a component is null
          */
         public Judged {
