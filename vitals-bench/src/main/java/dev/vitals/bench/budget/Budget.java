@@ -78,8 +78,11 @@ public final class Budget {
     static final long HUNG_THREADS = 2;
     /** Threads the agent may add to an application (issue 37). */
     static final long AGENT_THREADS = 4;
-    /** Classes the agent may add to a small plain-Java application. */
-    static final long AGENT_CLASSES = 2_500;
+    /**
+     * Classes the agent may add to a small plain-Java application: 2,281 with Byte Buddy, 903-907 on
+     * 2026-12-03 once the instrumentation was a name-matched transformer with ASM's core (issue 37).
+     */
+    static final long AGENT_CLASSES = 1_100;
     /**
      * Whether the agent's rows fail the run (a row that does not prints its verdict, marked report
      * only): on, since the agent was within both aims when they were set (2026-12-03: +4 threads,
