@@ -117,21 +117,24 @@ final class WorkerPools {
     private final Map<String, Long> inferredProgress = new HashMap<>();
 
     /**
-     * One pool's figures at a sample; {@code inferred}: read from stacks; {@code unbounded}: requests
-     * on virtual threads (no pool bounds them: {@code threads} are the connections, {@code busy}
-     * the requests in flight, the oldest of them {@code oldestMs} old, -1 when none).
+     * One pool's figures at a sample; {@code limit}: the threads the pool may run before work has
+     * to wait (its maximum when it grows on demand, as Jetty's, Tomcat's and JBoss's pools do; its
+     * current threads when read from stacks); {@code inferred}: read from stacks; {@code unbounded}:
+     * requests on virtual threads (no pool bounds them: {@code threads} are the connections,
+     * {@code busy} the requests in flight, the oldest of them {@code oldestMs} old, -1 when none).
      */
-    record Reading(long threads, long busy, long queued, long completed, boolean inferred, boolean unbounded, long oldestMs) {
-        Reading(long threads, long busy, long queued, long completed, boolean inferred) {
-            this(threads, busy, queued, completed, inferred, false, -1);
+    record Reading(long threads, long limit, long busy, long queued, long completed, boolean inferred, boolean unbounded, long oldestMs) {
+        Reading(long threads, long limit, long busy, long queued, long completed, boolean inferred) {
+            this(threads, limit, busy, queued, completed, inferred, false, -1);
         }
 
         /**
-         * Whether the stall rule applies: work waits, or every thread is inside a task; with no
-         * bound (virtual threads), any request in flight.
+         * Whether the stall rule applies: work waits, or every thread the pool may run is inside a
+         * task; with no bound (virtual threads), any request in flight. A pool that has shrunk to
+         * its one stuck thread but would start another for the next task is not stalled.
          */
         boolean hasWork() {
-            return queued > 0 || (unbounded ? busy > 0 : threads > 0 && busy >= threads);
+            return queued > 0 || (unbounded ? busy > 0 : limit > 0 && busy >= Math.max(limit, threads));
         }
 
         /** The watchdog's view: busy counts only when every thread is busy or work waits. */
@@ -258,7 +261,7 @@ final class WorkerPools {
             }
             Reading r;
             try {
-                r = m.requests() ? new Reading(m.counters.size(), busy, 0, completed, false, true, Math.max(-1, oldest))
+                r = m.requests() ? new Reading(m.counters.size(), m.counters.size(), busy, 0, completed, false, true, Math.max(-1, oldest))
                         : read(m.pool, m.family, m.counters.size(), busy, aside, completed);
             } catch (RuntimeException | LinkageError e) {
                 continue; // a pool that cannot be read is not judged
@@ -406,24 +409,41 @@ final class WorkerPools {
     static Reading read(Object pool, String family, int counted, long busy, long aside, long completed) {
         if (pool instanceof ThreadPoolExecutor) {
             ThreadPoolExecutor p = (ThreadPoolExecutor) pool;
-            return new Reading(p.getPoolSize(), p.getActiveCount(), waiting(p.getQueue()), p.getCompletedTaskCount(), false);
+            return new Reading(p.getPoolSize(), limit(p.getPoolSize(), p.getCorePoolSize(), p.getMaximumPoolSize(), p.getQueue()),
+                    p.getActiveCount(), waiting(p.getQueue()), p.getCompletedTaskCount(), false);
         }
         if (pool instanceof ForkJoinPool) {
             ForkJoinPool p = (ForkJoinPool) pool;
-            return new Reading(p.getPoolSize(), busy, p.getQueuedSubmissionCount() + p.getQueuedTaskCount(), completed, false);
+            return new Reading(p.getPoolSize(), Math.max(p.getPoolSize(), p.getParallelism()), busy,
+                    p.getQueuedSubmissionCount() + p.getQueuedTaskCount(), completed, false);
         }
-        if (family.equals(TOMCAT)) { // Tomcat's copy of ThreadPoolExecutor
-            return new Reading(number(pool, "getPoolSize"), number(pool, "getActiveCount"),
+        if (family.equals(TOMCAT)) { // Tomcat's copy of ThreadPoolExecutor: grows to its maximum before it queues
+            return new Reading(number(pool, "getPoolSize"), number(pool, "getMaximumPoolSize"), number(pool, "getActiveCount"),
                     waiting((java.util.Collection<?>) call(pool, "getQueue")), number(pool, "getCompletedTaskCount"), false);
         }
         if (family.equals(JETTY)) {
-            // Threads lent to Jetty's own jobs (reserved threads, selectors, acceptors) are not the pool's.
-            return new Reading(Math.max(0, number(pool, "getThreads") - aside), busy, number(pool, "getQueueSize"), completed, false);
+            // Threads lent to Jetty's own jobs (reserved threads, selectors, acceptors) are not the pool's;
+            // it starts a thread per job up to its maximum (QueuedThreadPool.execute → ensureThreads).
+            return new Reading(Math.max(0, number(pool, "getThreads") - aside), Math.max(0, number(pool, "getMaxThreads") - aside),
+                    busy, number(pool, "getQueueSize"), completed, false);
         }
-        if (family.equals(JBOSS)) {
-            return new Reading(number(pool, "getPoolSize"), busy, number(pool, "getQueueSize"), completed, false);
+        if (family.equals(JBOSS)) { // starts threads up to its maximum before it queues
+            return new Reading(number(pool, "getPoolSize"), number(pool, "getMaximumPoolSize"), busy, number(pool, "getQueueSize"), completed, false);
         }
-        return new Reading(counted, busy, 0, completed, false);
+        return new Reading(counted, counted, busy, 0, completed, false);
+    }
+
+    /**
+     * The threads a JDK {@code ThreadPoolExecutor} runs before a task waits: below its core size it
+     * starts a thread per task; a hand-off queue ({@code SynchronousQueue}, a cached pool) grows it
+     * to its maximum; any other queue takes the task (and grows the pool past core only when full,
+     * which shows as queued work).
+     */
+    static long limit(int threads, int core, int max, java.util.concurrent.BlockingQueue<Runnable> queue) {
+        if (queue instanceof java.util.concurrent.SynchronousQueue) {
+            return max;
+        }
+        return Math.max(threads, core);
     }
 
     /**
@@ -553,7 +573,7 @@ final class WorkerPools {
             long[] f = e.getValue();
             long done = inferredProgress.merge(e.getKey(), f[2], Long::sum);
             String label = e.getKey();
-            out.putIfAbsent(label, new Reading(f[0], f[1], 0, done, true));
+            out.putIfAbsent(label, new Reading(f[0], f[0], f[1], 0, done, true));
         }
     }
 
@@ -580,7 +600,7 @@ final class WorkerPools {
 
     /**
      * @return the worst pool's health, with each pool's figures as details, e.g.
-     *     {@code "executor-thread-*": "UP measured threads=8 busy=1 queued=0 completed=52 withoutProgressMs=0"}
+     *     {@code "executor-thread-*": "UP measured threads=8 busy=1 queued=0 completed=52 maxThreads=200 withoutProgressMs=0"}
      */
     Health health() {
         if (watchdogs.isEmpty()) {
@@ -604,6 +624,8 @@ final class WorkerPools {
                         .append(r.completed());
                 if (r.unbounded()) {
                     d.append(" oldestInFlightMs=").append(r.oldestMs());
+                } else if (r.limit() > r.threads()) {
+                    d.append(" maxThreads=").append(r.limit());
                 }
             }
             d.append(" withoutProgressMs=").append(h.details().get("withoutProgressMs"));

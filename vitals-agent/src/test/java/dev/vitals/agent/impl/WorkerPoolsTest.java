@@ -254,6 +254,68 @@ class WorkerPoolsTest {
         }
     }
 
+    /**
+     * Dropwizard's admin pool in CI: a health check hung on its one thread, the pool's idle threads
+     * reaped (Jetty's idle timeout), so the thread alive is the stuck one. The pool would start
+     * another thread for the next request (up to its maximum): not a stall. The same for a pool
+     * that grows on demand of every kind: JBoss Threads (core 1, max 8) and a JDK cached pool.
+     */
+    @Test
+    void oneStuckTaskInAPoolShrunkToItIsNotAStallWhileThePoolMayGrow() throws Exception {
+        pools("cached-");
+        QueuedThreadPool qtp = new QueuedThreadPool(8, 1);
+        qtp.setName("dw-admin");
+        qtp.setIdleTimeout(50); // ms: the idle threads go at once
+        qtp.setReservedThreads(0);
+        EnhancedQueueExecutor eqe = new EnhancedQueueExecutor.Builder().setCorePoolSize(1).setMaximumPoolSize(8)
+                .setThreadFactory(named("executor-thread-")).build();
+        ThreadPoolExecutor cached = new ThreadPoolExecutor(0, 8, 50, TimeUnit.MILLISECONDS,
+                new java.util.concurrent.SynchronousQueue<>(), named("cached-"));
+        try {
+            qtp.start();
+            qtp.execute(this::block);
+            eqe.execute(this::block);
+            cached.execute(this::block);
+            awaitReading("dw-admin-", r -> r.busy() == 1 && r.threads() == 1 && r.limit() == 8);
+            awaitReading("executor-thread-", r -> r.busy() == 1 && r.threads() == 1 && r.limit() == 8);
+            awaitReading("cached-", r -> r.busy() == 1 && r.threads() == 1 && r.limit() == 8);
+
+            Health h = steps(3 * (int) STALL_AFTER.toSeconds());
+
+            assertThat(h.status()).isEqualTo(Status.UP);
+            assertThat(h.details().get("dw-admin-*").toString()).startsWith("UP measured threads=1 busy=1 queued=0")
+                    .contains("maxThreads=8");
+        } finally {
+            release.countDown();
+            qtp.stop();
+            eqe.shutdownNow();
+            cached.shutdownNow();
+        }
+    }
+
+    /** The other side: the same pool at its maximum, every thread stuck, is stalled. */
+    @Test
+    void aJettyPoolAtItsMaximumWithEveryThreadStuckIsStalled() throws Exception {
+        pools();
+        QueuedThreadPool qtp = new QueuedThreadPool(2, 1);
+        qtp.setName("dw-full");
+        qtp.setReservedThreads(0);
+        try {
+            qtp.start();
+            qtp.execute(this::block);
+            qtp.execute(this::block);
+            awaitReading("dw-full-", r -> r.busy() == 2 && r.limit() == 2);
+
+            Health h = steps((int) STALL_AFTER.toSeconds() + 2);
+
+            assertThat(h.status()).isEqualTo(Status.DOWN);
+            assertThat(h.message()).hasValueSatisfying(m -> assertThat(m).startsWith("pool 'dw-full-*': stalled"));
+        } finally {
+            release.countDown();
+            qtp.stop();
+        }
+    }
+
     @Test
     void aWedgedJettyPoolIsStalledAlthoughItsReservedThreadsWakeUp() throws Exception {
         pools();
