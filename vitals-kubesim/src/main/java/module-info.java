@@ -1,36 +1,17 @@
 /**
- * Vitals kubesim: the kubelet's probe and restart rules as a library, and the {@code vitals} command
- * line built on it (simulate, lint, replay, fleet).
- *
- * <p>The API: building and running a simulation ({@code dev.vitals.kubesim}: {@code Simulation}; the
- * pod, probe and kubelet options it runs in {@code model}; a run's scenario in {@code scenario}; faults
- * in {@code fault}; resource limits in {@code runtime}), its results ({@code result}), input errors
- * ({@code input}), manifest reading ({@code manifest}) and lint's findings ({@code lint}); the command
- * line ({@code cli}). Everything else (the real probers, YAML limits, reports, the fleet and replay
- * engines behind their commands) is internal. The package graph is checked by PackageGraphTest.
+ * Vitals kubesim command line: {@code vitals} (simulate, lint, replay, fleet) on the simulator's
+ * modules ({@code dev.vitals.kubesim}, {@code dev.vitals.kubesim.fleet}, {@code dev.vitals.kubesim.lint}),
+ * and the replay catalog behind {@code vitals replay} (internal). The API is the command
+ * ({@code cli.VitalsCommand}); the package graph of all four modules is checked by PackageGraphTest.
  */
-module dev.vitals.kubesim {
-    requires transitive dev.vitals.core;
-    requires dev.vitals.testing;
+module dev.vitals.kubesim.cli {
+    requires dev.vitals.kubesim;
+    requires dev.vitals.kubesim.fleet;
+    requires dev.vitals.kubesim.lint;
     requires com.fasterxml.jackson.databind;
-    requires org.snakeyaml.engine;
     requires info.picocli;
-    requires io.grpc;
-    requires io.grpc.services;
-    requires io.grpc.stub;
-    requires java.net.http;       // load generators
-    requires jdk.httpserver;      // the live fleet's synthetic replicas (fleet.SyntheticReplica)
     requires jdk.unsupported;     // sun.misc.Signal: SIGTERM handling (cli.Interrupts)
 
-    exports dev.vitals.kubesim;
-    exports dev.vitals.kubesim.input;
-    exports dev.vitals.kubesim.model;
-    exports dev.vitals.kubesim.scenario;
-    exports dev.vitals.kubesim.fault;
-    exports dev.vitals.kubesim.runtime;
-    exports dev.vitals.kubesim.result;
-    exports dev.vitals.kubesim.manifest;
-    exports dev.vitals.kubesim.lint;
     exports dev.vitals.kubesim.cli;
 
     // picocli builds the commands by reflection

@@ -68,7 +68,7 @@ public final class SyntheticReplica {
         cmd.add("-XX:CICompilerCount=1");
         cmd.add("-Xshare:auto");
         cmd.add("-cp");
-        cmd.add(dev.vitals.kubesim.replay.DemoJar.codeSourceOf(SyntheticReplica.class)
+        cmd.add(dev.vitals.kubesim.runtime.CodeSources.codeSourceOf(SyntheticReplica.class)
                 .orElseThrow(() -> new IllegalStateException("no code source for " + SyntheticReplica.class.getName())).toString());
         cmd.add(SyntheticReplica.class.getName());
         for (Object a : new Object[] {workers, serviceMs, startMs, stopMs, serviceMaxMs, warmupFactor, warmupMs}) {

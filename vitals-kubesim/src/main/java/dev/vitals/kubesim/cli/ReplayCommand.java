@@ -11,6 +11,7 @@ import dev.vitals.kubesim.replay.ReplayReport;
 import dev.vitals.kubesim.replay.RunRecord;
 import dev.vitals.kubesim.replay.Sizing;
 import dev.vitals.kubesim.replay.Wiring;
+import dev.vitals.kubesim.runtime.CodeSources;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -301,7 +302,7 @@ final class ReplayCommand implements Callable<Integer> {
             }
             return demoJar.toAbsolutePath();
         }
-        Optional<Path> src = DemoJar.codeSourceOf(ReplayCommand.class);
+        Optional<Path> src = CodeSources.codeSourceOf(ReplayCommand.class);
         Path cwd = Path.of("").toAbsolutePath();
         return DemoJar.find(src, cwd).orElseThrow(() -> new InvalidInputException("cannot find the demo jar; looked at "
                 + DemoJar.candidates(src, cwd) + ". Build it (mvn -B -q package -DskipTests) or pass --demo-jar FILE"));

@@ -1,6 +1,5 @@
 package dev.vitals.kubesim.replay;
 
-import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -56,21 +55,6 @@ public final class DemoJar {
             }
         }
         return Optional.empty();
-    }
-
-    /**
-     * Finds a class's jar or directory.
-     *
-     * @param c the class
-     * @return where the class {@code c} was loaded from, if the JVM says
-     */
-    public static Optional<Path> codeSourceOf(Class<?> c) {
-        try {
-            java.security.CodeSource cs = c.getProtectionDomain().getCodeSource();
-            return cs == null || cs.getLocation() == null ? Optional.empty() : Optional.of(Path.of(cs.getLocation().toURI()));
-        } catch (URISyntaxException | RuntimeException e) {
-            return Optional.empty();
-        }
     }
 
     /**
