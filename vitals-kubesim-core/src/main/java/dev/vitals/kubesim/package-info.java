@@ -17,11 +17,12 @@
  *   <li>{@code .result}: a run's result and expectations; {@code .input}: bad input;</li>
  *   <li>{@code .scenario}: timed {@link dev.vitals.kubesim.scenario.Action}s and expectations;
  *       {@code .fault}: fault proxies and load;</li>
- *   <li>{@code .manifest}: reading manifests and flags; {@code .report}: terminal, JSON and HTML;
- *       {@code .lint}: static findings; {@code .cli} and {@code .replay}: the {@code vitals} command.</li>
+ *   <li>{@code .manifest}: reading manifests and flags; {@code .report}: terminal, JSON and HTML.</li>
  * </ul>
+ * Built on this library, in modules of their own: the fleet engines ({@code .fleet}), lint
+ * ({@code .lint}) and the {@code vitals} command ({@code .cli}, {@code .replay}).
  *
- * <p>Layers and what the module exports: docs/DESIGN.md section 7, enforced by PackageGraphTest.
+ * <p>Layers and what the module exports: docs/DESIGN.md section 7, enforced by CorePackageGraphTest.
  *
  * <p>No method accepts or returns null; absent values are {@link java.util.Optional}. Bad input
  * raises {@link dev.vitals.kubesim.input.InvalidInputException}. Threads started here are daemons named
