@@ -81,6 +81,29 @@ final class Probes {
         return p.failureThreshold() * p.periodSeconds();
     }
 
+    /**
+     * Seconds from the moment a server stops answering to the probe's verdict when every attempt
+     * <em>times out</em>: the first failing tick comes up to {@code periodSeconds} later, each
+     * attempt lasts {@code timeoutSeconds} and is a counted failure (spec R22), and an attempt
+     * longer than the period delays the next tick to its end (R18: at most one tick queued), so
+     * {@code P + (FT - 1) × max(P, T) + T}. {@link #budgetSeconds} is the same count for failures
+     * that come back at once ({@code FT × P}); a fix must hold for both.
+     */
+    static int timeoutBudgetSeconds(ProbeSpec p) {
+        return timeoutBudgetSeconds(p, p.failureThreshold());
+    }
+
+    /** @return {@link #timeoutBudgetSeconds(ProbeSpec)} with another failureThreshold (a fix's) */
+    static int timeoutBudgetSeconds(ProbeSpec p, int failureThreshold) {
+        return p.periodSeconds() + (failureThreshold - 1) * Math.max(p.periodSeconds(), p.timeoutSeconds()) + p.timeoutSeconds();
+    }
+
+    /** @return "P + (FT - 1) × max(P, T) + T = Ns", the timing-out count of {@link #timeoutBudgetSeconds} */
+    static String timeoutBudget(ProbeSpec p) {
+        return "periodSeconds " + p.periodSeconds() + " + " + (p.failureThreshold() - 1) + " × " + Math.max(p.periodSeconds(), p.timeoutSeconds())
+                + "s + timeoutSeconds " + p.timeoutSeconds() + " = " + timeoutBudgetSeconds(p) + "s";
+    }
+
     /** @return "FT × P = Ns" */
     static String budget(ProbeSpec p) {
         return p.failureThreshold() + " × periodSeconds " + p.periodSeconds() + " = "
