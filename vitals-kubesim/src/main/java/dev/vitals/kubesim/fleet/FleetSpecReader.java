@@ -372,6 +372,9 @@ public final class FleetSpecReader {
                 if (s.has("ipvsScheduler") && !mode.equals("ipvs")) {
                     throw s.bad("ipvsScheduler", "is for proxyMode: ipvs");
                 }
+                if (mode.equals("nftables")) {
+                    algorithm = Routing.Algorithm.NFTABLES; // the same pick as iptables, reported as configured
+                }
                 if (mode.equals("ipvs")) {
                     String sch = s.has("ipvsScheduler") ? s.text("ipvsScheduler") : "rr";
                     switch (sch) {

@@ -45,6 +45,23 @@ class RoutingSpecReaderTest {
     }
 
     @Test
+    void theKubeProxyModeIsReportedAsConfiguredAndNftablesPicksAsIptablesDoes() {
+        // kube-proxy's modes (pkg/proxy/{iptables,nftables,ipvs}/proxier.go): iptables and nftables both pick a Ready endpoint
+        // uniformly at random per new connection (statistic --mode random; numgen random mod n), IPVS by its scheduler
+        assertThat(read("").service().routing().describe()).isEqualTo("kube-proxy iptables");
+        assertThat(read("service: {proxyMode: iptables}\n").service().routing().describe()).isEqualTo("kube-proxy iptables");
+        FleetSpec nft = read("service: {proxyMode: nftables}\n");
+        assertThat(nft.service().routing().describe()).isEqualTo("kube-proxy nftables");
+        assertThat(nft.service().routing().algorithm().randomPick()).isTrue();
+        assertThat(read("service: {proxyMode: ipvs}\n").service().routing().describe()).isEqualTo("kube-proxy ipvs rr");
+        // the same seed, the same run: only the name differs
+        dev.vitals.kubesim.model.KubeletOptions k = dev.vitals.kubesim.model.KubeletOptions.builder().build();
+        FleetResult a = new ModelFleet(read(""), "a", k).run();
+        FleetResult b = new ModelFleet(nft, "b", k).run();
+        assertThat(b.totals()).isEqualTo(a.totals());
+    }
+
+    @Test
     void aKubernetesServiceObjectGivesItsAffinityAndTrafficPolicy() {
         FleetSpec s = read(String.join("\n",
                 "service:",
