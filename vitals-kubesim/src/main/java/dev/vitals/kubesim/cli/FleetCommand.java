@@ -142,6 +142,7 @@ final class FleetCommand implements Callable<Integer> {
                     + "or --manifest FILE -- CMD for a live run");
         }
         s = override(s);
+        ingressNotices(model, manifest);
         Map<String, Path> outputs = new LinkedHashMap<>();
         outputs.put("--json", json);
         SimulateChecks.checkOutputs(java.util.Arrays.asList(model, manifest), outputs, HtmlOutput.of(html)); // before any run, model or live
@@ -300,6 +301,17 @@ final class FleetCommand implements Callable<Integer> {
      * {@code --sweep}: every point's spec is built (and validated) first, then the points' ensembles
      * share one pool of threads ({@link FleetSweep}); the reports are {@link SweepReport}'s.
      */
+    /** One notice line per ingress-nginx annotation the model does not read, on standard error (not an error). */
+    private void ingressNotices(Path... files) {
+        PrintWriter err = spec.commandLine().getErr();
+        for (Path f : files) {
+            if (f != null) {
+                FleetSpecReader.ingressNotices(f).forEach(n -> err.println("notice: " + n));
+            }
+        }
+        err.flush();
+    }
+
     private int sweep(PrintWriter out) throws IOException {
         if (model == null || !command.isEmpty()) {
             throw new InvalidInputException("--sweep is for the model engine: vitals fleet FILE --sweep PATH=FROM..TO[:STEPS]"
@@ -330,6 +342,7 @@ final class FleetCommand implements Callable<Integer> {
         outputs.put("--json", json);
         SimulateChecks.checkOutputs(java.util.Arrays.asList(model, manifest), outputs, HtmlOutput.of(html));
         FleetSweep plan = FleetSweep.plan(model, sweep, this::override);
+        ingressNotices(model, manifest);
         FleetSweep.Result r;
         try {
             r = plan.run(perPoint, Math.max(1, Runtime.getRuntime().availableProcessors()));

@@ -530,6 +530,42 @@ public final class FleetSpecReader {
         return spec.withService(spec.service().withRouting(routing(root)));
     }
 
+    /**
+     * The ingress-nginx annotations of the Ingress in a fleet file ({@code ingress:} written as a
+     * Kubernetes object) or in a manifest ({@code kind: Ingress}) that the model does not read
+     * ({@link dev.vitals.kubesim.manifest.IngressNginx}): one notice line each, {@code FILE:LINE: Ingress NAME:
+     * annotation … not modelled …}. Call it after the file was read without error.
+     *
+     * @param file a fleet file or a manifest
+     * @return the notice lines, empty when there is nothing to say or the file cannot be read again
+     */
+    public static List<String> ingressNotices(Path file) {
+        List<String> out = new ArrayList<>();
+        if (!Files.isRegularFile(file)) {
+            return out; // a pipe was read once; a second read would wait for a writer that is gone
+        }
+        String text;
+        try {
+            text = dev.vitals.kubesim.yaml.InputFiles.readText(file);
+        } catch (IOException | RuntimeException e) {
+            return out; // read once already: a second read that fails has nothing to add
+        }
+        for (dev.vitals.kubesim.yaml.YamlDocs.Doc d : dev.vitals.kubesim.yaml.YamlDocs.readAll(text, file.toString(), "render it first")) {
+            JsonNode ingress = d.root.path("kind").asText().equals("Ingress") ? d.root
+                    : d.root.path("ingress").path("kind").asText().equals("Ingress") ? d.root.path("ingress") : null;
+            if (ingress == null) {
+                continue;
+            }
+            JsonNode ann = ingress.path("metadata").path("annotations");
+            String name = ingress.path("metadata").path("name").asText("(unnamed)");
+            for (String a : dev.vitals.kubesim.manifest.IngressNginx.unmodelled(ann)) {
+                out.add(file + ":" + d.locations.line(ann, a) + ": Ingress " + name + ": annotation " + a + " is "
+                        + dev.vitals.kubesim.manifest.IngressNginx.why());
+            }
+        }
+        return out;
+    }
+
     /** Checks a Kubernetes object's kind and apiVersion; its other fields are the API's business (only those read are checked). */
     private static void kubernetesObject(Node o, String kind, String apiVersion) {
         String k = o.text("kind");

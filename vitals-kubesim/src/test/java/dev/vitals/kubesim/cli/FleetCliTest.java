@@ -41,6 +41,18 @@ class FleetCliTest {
     }
 
     @Test
+    void anUnreadIngressAnnotationIsANoticeOnStandardErrorNotAnError() throws Exception {
+        Path m = model("'zero-endpoint seconds > 10'");
+        Files.writeString(m, Files.readString(m) + "ingress:\n  kind: Ingress\n  metadata:\n    name: front\n    annotations:\n"
+                + "      nginx.ingress.kubernetes.io/proxy-read-timeout: \"120\"\n");
+        assertThat(run("fleet", m.toString())).as(err.toString()).isZero();
+        assertThat(err.toString()).isEqualTo("notice: " + m + ":15: Ingress front: annotation nginx.ingress.kubernetes.io/"
+                + "proxy-read-timeout is not modelled (the simulator reads load-balance, affinity, upstream-hash-by only): its effect"
+                + " is left out\n");
+        assertThat(out.toString()).contains("routing: ingress round_robin");
+    }
+
+    @Test
     void aHeldExpectationExitsZeroAndWritesTheReports() throws Exception {
         Files.createDirectories(dir.resolve("out")); // a report's directory is not made for it (docs/simulator.md, Reports)
         Path json = dir.resolve("out/fleet.json");
