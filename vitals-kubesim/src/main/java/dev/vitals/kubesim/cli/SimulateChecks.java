@@ -139,7 +139,8 @@ final class SimulateChecks {
             }
             all.put(HtmlOutput.OPTION, html.index());
         }
-        // the same-file checks first (they need no directory), then the directory made, then each output opened
+        // the same-file checks first (they need no directory), then each output opened, --html last: its directory
+        // is made just before its index is checked
         checkAll(inputs, all, html == null ? () -> { } : html::prepare);
     }
 
@@ -179,8 +180,10 @@ final class SimulateChecks {
             }
             seen.add(o);
         }
-        beforeWritable.run();
         for (Map.Entry<String, Path> o : seen) {
+            if (o.getKey().equals(HtmlOutput.OPTION)) {
+                beforeWritable.run(); // --html DIR made only once every other output was found writable
+            }
             checkWritable(o.getKey(), o.getValue());
         }
     }

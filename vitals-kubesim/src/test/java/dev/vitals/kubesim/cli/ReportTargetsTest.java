@@ -83,6 +83,10 @@ class ReportTargetsTest {
             }
         }
         assertThat(dir.resolve("no")).doesNotExist();
+        // another output refused: the --html directory is not made either
+        assertThat(run("fleet", MODEL, "--json", missing.resolve("r.json").toString(), "--html", dir.resolve("pages").toString()))
+                .isEqualTo(2);
+        assertThat(dir.resolve("pages")).doesNotExist();
         assertThat(run("lint", "-o", missing.resolve("r.sarif").toString(), MODEL)).isEqualTo(2);
         assertThat(err.toString()).isEqualTo("error: --output " + missing.resolve("r.sarif") + ": no such directory " + missing
                 + " (make it first)\n");
