@@ -51,7 +51,7 @@ final class KillBeforeShedRule extends BaseRule {
             return; // equal budgets: a JVM's bounded request pool only (a Go or unknown server is not guessed to block its probes)
         }
         int port = Probes.port(t, l.handler()).getAsInt();
-        int liveFt = fixedFailureThreshold(l, shed, shedTimingOut);
+        Probes.LivenessFix fix = Probes.LivenessFix.of(l, r);
         String server = rt.jvm() ? "the request pool of the " + rt.application() + " on port " + port
                 : "the server on port " + port + (rt.kind() == AppRuntime.Kind.UNKNOWN ? " (unknown runtime)" : "");
         int k = failing ? kill : killTimingOut;
@@ -67,27 +67,13 @@ final class KillBeforeShedRule extends BaseRule {
                         : (s - k) + "s before it would have been taken out of its Service")
                 + ", and its traffic moves to the next replica",
                 "R18, R22, R25, R26, R38, C05, C25",
-                "raise livenessProbe.failureThreshold to " + liveFt + " (" + liveFt + " × " + l.periodSeconds() + "s = "
-                        + liveFt * l.periodSeconds() + "s > " + shed + "s; timing out after " + l.timeoutSeconds() + "s, "
-                        + Probes.timeoutBudgetSeconds(l, liveFt) + "s > " + shedTimingOut + "s), so readiness sheds first"
+                fix.text() + ", so readiness sheds first"
                         + (rt.jvm() ? "; better, answer liveness off the request pool (Vitals /livez on its own port)" : ""),
-                Finding.Patch.set("livenessProbe.failureThreshold", liveFt)));
+                Finding.Patch.set("livenessProbe.failureThreshold", fix.failureThreshold())));
     }
 
     /** @return whether liveness acts first: strictly sooner, or on the same tick for a JVM's bounded request pool */
     private static boolean killsFirst(int kill, int shed, AppRuntime rt) {
         return kill < shed || kill == shed && rt.jvm();
-    }
-
-    /**
-     * @return the smallest liveness failureThreshold that gives up strictly after readiness both when
-     *         failures come back at once and when every attempt times out (liveness' own timeoutSeconds counted)
-     */
-    static int fixedFailureThreshold(ProbeSpec live, int shed, int shedTimingOut) {
-        int ft = Math.max(live.failureThreshold(), shed / live.periodSeconds() + 1);
-        while (Probes.timeoutBudgetSeconds(live, ft) <= shedTimingOut) {
-            ft++;
-        }
-        return ft;
     }
 }

@@ -356,6 +356,23 @@ class LintRulesTest {
     }
 
     @Test
+    void l16AndL21ShareTheFixThatHoldsWhenEveryProbeTimesOut() {
+        // readiness every 1 s with a 5 s timeout sheds after 1 + 9 × 5 + 5 = 51 s when timing out (spec R18); liveness on a
+        // port of its own, 2 × 5 s: the periods alone would ask 3 failures (20 s when timing out), the fix asks 10 (55 s)
+        String c = "        resources:\n          limits: {cpu: 250m, memory: 512Mi}\n"
+                + "        livenessProbe:\n          httpGet: {path: /livez, port: 8081}\n          periodSeconds: 5\n"
+                + "          timeoutSeconds: 5\n          failureThreshold: 2\n"
+                + "        readinessProbe:\n          httpGet: {path: /readyz, port: 8080}\n          periodSeconds: 1\n"
+                + "          timeoutSeconds: 5\n          failureThreshold: 10\n";
+        String expected = "raise livenessProbe.failureThreshold to 10 (10 × 5s = 50s > 10s; timing out after 5s, 55s > 51s)";
+        Finding l16 = only(lint(Manifests.jvm(c)), "L16");
+        assertThat(l16.fix()).startsWith(expected);
+        assertThat(l16.patch()).isPresent();
+        // the same probes on one port: L21's error, with the same fix
+        assertThat(only(lint(Manifests.jvm(c.replace("port: 8081", "port: 8080"))), "L21").fix()).startsWith(expected);
+    }
+
+    @Test
     void l17ProbeHostFiresForAHostOnHttpOrTcp() {
         String host = "        livenessProbe:\n          httpGet: {host: 10.0.0.1, path: /livez, port: 8081}\n"
                 + "        readinessProbe:\n          tcpSocket: {host: db.internal, port: 5432}\n";
