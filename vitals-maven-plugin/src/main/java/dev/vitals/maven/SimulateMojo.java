@@ -85,6 +85,13 @@ public final class SimulateMojo extends AbstractMojo {
         if (!Files.isRegularFile(jar.toPath())) {
             throw new MojoExecutionException("vitals:simulate: no jar at " + jar + " (run it after package, or set <jar>)");
         }
+        // the command makes no report's parent directory (docs/simulator.md, "Report targets"); a build makes its own
+        for (File f : List.of(json, html)) {
+            File parent = f.getAbsoluteFile().getParentFile();
+            if (parent != null && !parent.isDirectory() && !parent.mkdirs()) {
+                throw new MojoExecutionException("vitals:simulate: cannot create the directory " + parent);
+            }
+        }
         List<String> args = new ArrayList<>(List.of("simulate", "--manifest", shown(m), "--duration", duration,
                 "--json", shown(json.toPath()), "--html", shown(html.toPath())));
         if (!timeline) {

@@ -13,7 +13,8 @@ import java.nio.charset.StandardCharsets;
  * <p>Limits: a request line longer than
  * {@code maxHeaderSize} bytes is 400 "request line too long", a header block longer than it is
  * 431; a malformed line or header, a bad {@code Content-Length}, or obsolete line folding is 400
- * "malformed HTTP request" (so is a second {@code Host} line, RFC 9112 section 3.2; a control character other than CR, LF and a header's tab as soon as it
+ * "malformed HTTP request" (so is a second {@code Host} line, RFC 9112 section 3.2; an HTTP/1.1 request with no
+ * {@code Host} line is 400 "missing Host header", the same section; HTTP/1.0 may omit it; a control character other than CR, LF and a header's tab as soon as it
  * arrives, without waiting for the end of the line); a version other than {@code HTTP/1.x} (the HTTP/2 preface
  * {@code PRI * HTTP/2.0} too) is 400 "unsupported HTTP version". Empty lines before a request
  * line are skipped (RFC 9112 section 2.2); bare LF ends a line as CRLF does.
@@ -28,6 +29,8 @@ final class Http1Parser {
     static final ProbeResponse LINE_TOO_LONG = ProbeRouter.badRequest("request line too long");
     static final ProbeResponse MALFORMED = ProbeRouter.badRequest("malformed HTTP request");
     static final ProbeResponse UNSUPPORTED_VERSION = ProbeRouter.badRequest("unsupported HTTP version");
+    /** RFC 9112 section 3.2: a server MUST answer 400 to an HTTP/1.1 request without a Host header. */
+    static final ProbeResponse MISSING_HOST = ProbeRouter.badRequest("missing Host header");
 
     /** Where the parser is in the byte stream. */
     private enum State {
@@ -293,6 +296,11 @@ final class Http1Parser {
     }
 
     private Request complete() {
+        if (!http10 && !host) {
+            // RFC 9112 section 3.2: HTTP/1.1 requires Host (HTTP/1.0 may omit it). The kubelet's prober always sends
+            // one (kubelet: pkg/probe/http/request.go; Go's net/http writes the URL's host, or httpHeaders' Host)
+            return fail(MISSING_HOST, "HTTP/1.1 request without a Host header");
+        }
         boolean body = transferEncoding || contentLength > 0;
         // HTTP/1.1 is kept alive unless "Connection: close"; HTTP/1.0 only with "Connection: keep-alive".
         boolean keepAlive = !close && (!http10 || keepAliveToken);

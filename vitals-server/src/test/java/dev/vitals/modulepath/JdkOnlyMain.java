@@ -49,7 +49,7 @@ public final class JdkOnlyMain {
         try (Socket s = new Socket()) {
             s.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 10_000);
             s.setSoTimeout(10_000);
-            s.getOutputStream().write(("GET " + path + " HTTP/1.1\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            s.getOutputStream().write(("GET " + path + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
             InputStream in = s.getInputStream();
             StringBuilder line = new StringBuilder();
             for (int c = in.read(); c >= 0 && c != '\n'; c = in.read()) {

@@ -104,8 +104,8 @@ class BadInputTest {
                 "NOT HTTP AT ALL\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1),
                 "GET /livez HTTP/9.9\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1),
                 "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1),
-                "GET /livez HTTP/1.1\r\nBad Header Without Colon\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1),
-                concat("G\u00e9T /livez HTTP/1.1\r\n".getBytes(StandardCharsets.ISO_8859_1), noise),
+                "GET /livez HTTP/1.1\r\nHost: x\r\nBad Header Without Colon\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1),
+                concat("G\u00e9T /livez HTTP/1.1\r\nHost: x\r\n".getBytes(StandardCharsets.ISO_8859_1), noise),
                 concat(noise, "\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1))}) {
             try (RawHttp c = new RawHttp(server.port(), 5000)) {
                 long start = System.nanoTime();

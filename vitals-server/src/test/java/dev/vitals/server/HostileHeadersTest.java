@@ -85,14 +85,36 @@ class HostileHeadersTest {
     }
 
     @Test
+    void anHttp11RequestWithoutHostIsRefusedWith400AndHttp10MayOmitIt() throws Exception {
+        // RFC 9112 section 3.2: a server MUST answer 400 to an HTTP/1.1 request that lacks Host
+        RawHttp.Response none = RawHttp.exchange(server.port(), "GET /livez HTTP/1.1\r\nConnection: close\r\n\r\n", 5000);
+        assertThat(none.status).as(none.toString()).isEqualTo(400);
+        assertThat(none.toString()).contains("missing Host header");
+        RawHttp.Response old = RawHttp.exchange(server.port(), "GET /livez HTTP/1.0\r\n\r\n", 5000);
+        assertThat(old.status).as(old.toString()).isEqualTo(200);
+        // the kubelet's request as its prober writes it (Go net/http: Host from the URL, kube-probe User-Agent, Accept */*)
+        RawHttp.Response kubelet = RawHttp.exchange(server.port(), "GET /livez HTTP/1.1\r\nHost: 10.1.2.3:" + server.port()
+                + "\r\nUser-Agent: kube-probe/1.35\r\nAccept: */*\r\nConnection: close\r\n\r\n", 5000);
+        assertThat(kubelet.status).isEqualTo(200);
+        // the JDK's own client sends Host (HttpURLConnection here; java.net.http's HttpClient, which kubesim's load uses, too)
+        java.net.HttpURLConnection jdk = (java.net.HttpURLConnection) new java.net.URL("http://127.0.0.1:" + server.port() + "/livez")
+                .openConnection();
+        try {
+            assertThat(jdk.getResponseCode()).isEqualTo(200);
+        } finally {
+            jdk.disconnect();
+        }
+    }
+
+    @Test
     void crLfAndAnsiEscapesFromTheHttpPortNeverReachTheLogRaw() throws Exception {
         List<String> evil = List.of(
                 "GET /livez\u001b[2J\u001b[31mowned HTTP/1.1\r\nHost: probe\r\n\r\n",
                 "GET /livez\rINFO: forged line HTTP/1.1\r\nHost: probe\r\n\r\n",
                 "GET /livez HTTP/1.1\r\nHost: probe\u001b]0;title\u0007\r\n\r\n",
-                "GET /livez HTTP/1.1\r\nX-Note: a\rINFO: forged\r\n\r\n",
+                "GET /livez HTTP/1.1\r\nHost: x\r\nX-Note: a\rINFO: forged\r\n\r\n",
                 "GET /livez HTTP/1.\u001b\r\nHost: probe\r\n\r\n",
-                "\u001b[31mGET /livez HTTP/1.1\r\n\r\n");
+                "\u001b[31mGET /livez HTTP/1.1\r\nHost: x\r\n\r\n");
         for (String request : evil) {
             RawHttp.Response r = RawHttp.exchange(server.port(), request, 5000);
             assertThat(r.status).as(request).isEqualTo(400);

@@ -33,11 +33,11 @@ class LogFloodTest {
     enum Shape {
         HTTP2_PREFACE("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(StandardCharsets.US_ASCII)),
         SMUGGLING(("POST /livez HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n"
-                + "0\r\n\r\nGET /readyz HTTP/1.1\r\n\r\n").getBytes(StandardCharsets.US_ASCII)),
+                + "0\r\n\r\nGET /readyz HTTP/1.1\r\nHost: x\r\n\r\n").getBytes(StandardCharsets.US_ASCII)),
         TLS_CLIENT_HELLO(tlsClientHello()),
         GARBAGE(garbage()),
         HALF_OPEN(new byte[0]),
-        OVERSIZED_HEADER(("GET /livez HTTP/1.1\r\nX: " + "a".repeat(64 * 1024) + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+        OVERSIZED_HEADER(("GET /livez HTTP/1.1\r\nHost: x\r\nX: " + "a".repeat(64 * 1024) + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
 
         final byte[] bytes;
 

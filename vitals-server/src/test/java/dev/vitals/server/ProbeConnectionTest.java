@@ -77,9 +77,9 @@ class ProbeConnectionTest {
 
     @Test
     void keptAliveAnswersCarryNoConnectionHeaderOnHttp11AndKeepAliveOnHttp10() {
-        assertThat(exchange("GET /livez HTTP/1.1\r\n\r\n")).doesNotContain("Connection:").endsWith("\r\n\r\nok");
+        assertThat(exchange("GET /livez HTTP/1.1\r\nHost: x\r\n\r\n")).doesNotContain("Connection:").endsWith("\r\n\r\nok");
         assertThat(exchange("GET /livez HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")).contains("\r\nConnection: keep-alive\r\n\r\nok");
-        assertThat(exchange("GET /livez HTTP/1.1\r\nConnection: close\r\n\r\n")).contains("\r\nConnection: close\r\n\r\nok");
+        assertThat(exchange("GET /livez HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")).contains("\r\nConnection: close\r\n\r\nok");
     }
 
     @Test
@@ -88,7 +88,7 @@ class ProbeConnectionTest {
         ProbeConnection c = io.connection;
         c.opened();
         assertThat(io.timers).hasSize(1);
-        byte[] drip = "GET /livez HTTP/1.1\r\nX-A: ".getBytes(StandardCharsets.US_ASCII);
+        byte[] drip = "GET /livez HTTP/1.1\r\nHost: x\r\nX-A: ".getBytes(StandardCharsets.US_ASCII);
         for (byte b : drip) {
             c.read(ByteBuffer.wrap(new byte[] {b}));
         }
@@ -107,7 +107,7 @@ class ProbeConnectionTest {
         MemoryIo io = new MemoryIo();
         ProbeConnection c = io.connection;
         c.opened();
-        c.read(ascii("GET /livez HTTP/1.1\r\n\r\n"));
+        c.read(ascii("GET /livez HTTP/1.1\r\nHost: x\r\n\r\n"));
         assertThat(statuses(io.sent.toByteArray(), false)).containsExactly(200);
         assertThat(c.phase()).isEqualTo(ProbeConnection.Phase.IDLE);
         io.advance(Duration.ofSeconds(30)); // idle, well within the idle timeout
@@ -126,7 +126,7 @@ class ProbeConnectionTest {
         MemoryIo io = new MemoryIo();
         ProbeConnection c = io.connection;
         c.opened();
-        c.read(ascii("GET /livez HTTP/1.1\r\n\r\n"));
+        c.read(ascii("GET /livez HTTP/1.1\r\nHost: x\r\n\r\n"));
         assertThat(io.settings.table().size()).isEqualTo(1);
         io.advance(ManualSettings.IDLE_TIMEOUT.minusMillis(1));
         assertThat(io.closedNow).isFalse();

@@ -67,7 +67,7 @@ class TransportAgreementTest {
                     if (row.closes()) {
                         assertThat(c.awaitsEof()).as(as + ": closed").isTrue();
                     } else {
-                        c.send("GET /livez HTTP/1.1\r\nConnection: close\r\n\r\n");
+                        c.send("GET /livez HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
                         assertThat(c.read(false).status).as(as + ": kept alive").isEqualTo(200);
                     }
                 }

@@ -35,7 +35,7 @@ public record FleetEnsemble(String label, List<Long> seeds, List<FleetResult> ru
             new Figure("no-ep reqs", "noEndpointRequests", t -> t.noEndpointRequests()),
             new Figure("max down", "maxDown", t -> t.maxDown()),
             new Figure("errors %", "clientErrorPercent", t -> t.clientErrorPercent()),
-            new Figure("p99 ms", "p99LatencyMs", t -> t.p99LatencyMs()));
+            new Figure("p99≤ ms", "p99LatencyMs", t -> t.p99LatencyMs()));
 
     /**
      * Validates the components and copies the collections (unmodifiable).

@@ -23,6 +23,22 @@ public final class FleetReport {
     }
 
     /**
+     * What a p99 in these reports is: the upper edge of the log-binned histogram's bin where the 99th
+     * percentile falls ({@link Recorder#BINS_PER_OCTAVE} bins per octave), an upper bound, not a
+     * measurement; shown as {@code p99 ≤ N ms} in text, explained by this footnote in text and HTML and by
+     * the {@code latencyPercentiles} field in JSON.
+     */
+    public static final String P99_FOOTNOTE = String.format(Locale.ROOT, "p99 ≤ N: N is the upper edge of the latency bin the 99th"
+            + " percentile falls in (%d bins per octave), so the true p99 is at most N and above %.0f %% of N",
+            Recorder.BINS_PER_OCTAVE, 100 * Recorder.LOWEST_TRUE_FRACTION);
+
+    /** Adds {@code "latencyPercentiles":{"reported":"upperBinEdge","binsPerOctave":4,"lowestTrueFraction":0.8,"note":…}}. */
+    static void percentiles(ObjectNode root) {
+        root.putObject("latencyPercentiles").put("reported", "upperBinEdge").put("binsPerOctave", Recorder.BINS_PER_OCTAVE)
+                .put("lowestTrueFraction", Recorder.LOWEST_TRUE_FRACTION).put("note", P99_FOOTNOTE);
+    }
+
+    /**
      * @param r a result
      * @return a few lines for a terminal: totals, then one line per expectation
      */
@@ -37,9 +53,10 @@ public final class FleetReport {
         sb.append(String.format(Locale.ROOT, "  restarts %d (%d of %d replicas), kills %d (%d distinct pods), seconds with zero endpoints %.1f, "
                 + "fewest endpoints %d%n", t.restarts(), t.replicasRestarted(), r.replicas(), t.kills(), t.podsKilled(),
                 t.zeroEndpointSeconds(), t.minEndpoints()));
-        sb.append(String.format(Locale.ROOT, "  requests %d, failed %d (%.2f %%), attempts per request %.2f, latency mean %.0f ms, p99 %.0f ms%n",
+        sb.append(String.format(Locale.ROOT, "  requests %d, failed %d (%.2f %%), attempts per request %.2f, latency mean %.0f ms, p99 ≤ %.0f ms%n",
                 t.requests(), t.failed(), t.clientErrorPercent(), t.requests() == 0 ? 0 : (double) t.attempts() / t.requests(),
                 t.meanLatencyMs(), t.p99LatencyMs()));
+        sb.append("  (").append(P99_FOOTNOTE).append(")\n");
         sb.append(String.format(Locale.ROOT, "  severity: CrashLoopBackOff %.1f replica-s, not Ready %.1f replica-s, requests that found no endpoint %d, "
                 + "most replicas down at once %d%n", t.crashLoopSeconds(), t.notReadySeconds(), t.noEndpointRequests(), t.maxDown()));
         if (allDownAtOnce(r)) {
@@ -127,7 +144,7 @@ public final class FleetReport {
         }
         sb.append('\n');
         for (FleetResult.Version v : ro.versions()) {
-            sb.append(String.format(Locale.ROOT, "    %-3s version: attempts answered %d, failed on its pods %d (%.2f %%), latency mean %.0f ms, p99 %.0f ms%n",
+            sb.append(String.format(Locale.ROOT, "    %-3s version: attempts answered %d, failed on its pods %d (%.2f %%), latency mean %.0f ms, p99 ≤ %.0f ms%n",
                     v.name(), v.ok(), v.failed(), v.errorPercent(), v.meanLatencyMs(), v.p99LatencyMs()));
         }
         return sb.toString();
@@ -139,12 +156,13 @@ public final class FleetReport {
      */
     public static String table(List<FleetResult> runs) {
         StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%-34s %8s %9s %6s %9s %8s %9s %8s%n", "run", "replicas",
-                "restarts", "kills", "zero-ep s", "fewest", "errors %", "p99 ms"));
+                "restarts", "kills", "zero-ep s", "fewest", "errors %", "p99≤ ms"));
         for (FleetResult r : runs) {
             FleetResult.Totals t = r.totals();
             sb.append(String.format(Locale.ROOT, "%-34s %8d %9d %6d %9.1f %8d %9.2f %8.0f%n", r.label(), r.replicas(), t.restarts(),
                     t.kills(), t.zeroEndpointSeconds(), t.minEndpoints(), t.clientErrorPercent(), t.p99LatencyMs()));
         }
+        sb.append("(").append(P99_FOOTNOTE).append(")\n");
         return sb.toString();
     }
 
@@ -163,6 +181,7 @@ public final class FleetReport {
     public static String json(List<FleetResult> runs, List<String> scenarios, List<String> wirings) {
         ObjectNode root = JSON.createObjectNode();
         root.put("passed", runs.stream().allMatch(FleetResult::passed));
+        percentiles(root);
         ArrayNode arr = root.putArray("runs");
         for (int i = 0; i < runs.size(); i++) {
             ObjectNode n = arr.addObject();
@@ -298,6 +317,7 @@ public final class FleetReport {
             }
             sb.append('\n');
         }
+        sb.append("(").append(P99_FOOTNOTE).append(")\n");
         return sb.toString();
     }
 
@@ -352,6 +372,7 @@ public final class FleetReport {
     public static String ensembleJson(List<FleetEnsemble> ensembles, List<String> scenarios, List<String> wirings) {
         ObjectNode root = JSON.createObjectNode();
         root.put("passed", ensembles.stream().allMatch(FleetEnsemble::passed));
+        percentiles(root);
         ArrayNode ens = root.putArray("ensembles");
         ArrayNode arr = root.putArray("runs");
         for (int i = 0; i < ensembles.size(); i++) {
@@ -531,7 +552,7 @@ public final class FleetReport {
         sb.append("</svg>\n");
         // success rate and latency
         sb.append("<div class='cap'>Client requests per second: succeeded (green), failed after retries (red); "
-                + "p99 latency (black, log scale, right axis)</div>\n");
+                + "p99 latency (black, log scale, right axis; the upper edge of its latency bin)</div>\n");
         long max = 1;
         double maxLat = 1;
         for (FleetResult.Second s : r.series()) {

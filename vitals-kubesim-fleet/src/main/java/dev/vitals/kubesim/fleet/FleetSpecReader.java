@@ -372,6 +372,9 @@ public final class FleetSpecReader {
                 if (s.has("ipvsScheduler") && !mode.equals("ipvs")) {
                     throw s.bad("ipvsScheduler", "is for proxyMode: ipvs");
                 }
+                if (mode.equals("nftables")) {
+                    algorithm = Routing.Algorithm.NFTABLES; // the same pick as iptables, reported as configured
+                }
                 if (mode.equals("ipvs")) {
                     String sch = s.has("ipvsScheduler") ? s.text("ipvsScheduler") : "rr";
                     switch (sch) {
@@ -525,6 +528,42 @@ public final class FleetSpecReader {
         wrapper.put("nodes", spec.service().routing().nodes());
         Node root = new Node(source, "", wrapper, lines);
         return spec.withService(spec.service().withRouting(routing(root)));
+    }
+
+    /**
+     * The ingress-nginx annotations of the Ingress in a fleet file ({@code ingress:} written as a
+     * Kubernetes object) or in a manifest ({@code kind: Ingress}) that the model does not read
+     * ({@link dev.vitals.kubesim.manifest.IngressNginx}): one notice line each, {@code FILE:LINE: Ingress NAME:
+     * annotation … not modelled …}. Call it after the file was read without error.
+     *
+     * @param file a fleet file or a manifest
+     * @return the notice lines, empty when there is nothing to say or the file cannot be read again
+     */
+    public static List<String> ingressNotices(Path file) {
+        List<String> out = new ArrayList<>();
+        if (!Files.isRegularFile(file)) {
+            return out; // a pipe was read once; a second read would wait for a writer that is gone
+        }
+        String text;
+        try {
+            text = dev.vitals.kubesim.yaml.InputFiles.readText(file);
+        } catch (IOException | RuntimeException e) {
+            return out; // read once already: a second read that fails has nothing to add
+        }
+        for (dev.vitals.kubesim.yaml.YamlDocs.Doc d : dev.vitals.kubesim.yaml.YamlDocs.readAll(text, file.toString(), "render it first")) {
+            JsonNode ingress = d.root.path("kind").asText().equals("Ingress") ? d.root
+                    : d.root.path("ingress").path("kind").asText().equals("Ingress") ? d.root.path("ingress") : null;
+            if (ingress == null) {
+                continue;
+            }
+            JsonNode ann = ingress.path("metadata").path("annotations");
+            String name = ingress.path("metadata").path("name").asText("(unnamed)");
+            for (String a : dev.vitals.kubesim.manifest.IngressNginx.unmodelled(ann)) {
+                out.add(file + ":" + d.locations.line(ann, a) + ": Ingress " + name + ": annotation " + a + " is "
+                        + dev.vitals.kubesim.manifest.IngressNginx.why());
+            }
+        }
+        return out;
     }
 
     /** Checks a Kubernetes object's kind and apiVersion; its other fields are the API's business (only those read are checked). */

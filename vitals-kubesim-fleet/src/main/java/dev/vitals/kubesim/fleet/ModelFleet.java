@@ -111,7 +111,7 @@ public final class ModelFleet {
         java.util.Arrays.fill(endpointPos, -1);
         routing = spec.service().routing();
         balancer = Balancer.of(routing, n, rnd);
-        plainRandom = routing.algorithm() == Routing.Algorithm.RANDOM && routing.affinity() == Routing.Affinity.NONE
+        plainRandom = routing.algorithm().randomPick() && routing.affinity() == Routing.Affinity.NONE
                 && (routing.trafficPolicy() == Routing.TrafficPolicy.CLUSTER || spec.clients().stream().allMatch(c -> c.policy().node() < 0));
         all = new Balancer.Candidates(endpoints, 0);
         local = new Balancer.Candidates(new int[n], 0);

@@ -9,7 +9,10 @@ import java.util.List;
  * thread-safe: the live engine calls it under its own lock.
  */
 final class Recorder {
-    private static final int BINS_PER_OCTAVE = 4;
+    /** Latency bins per octave of the histograms behind every p99: a p99 is reported as its bin's upper edge. */
+    static final int BINS_PER_OCTAVE = 4;
+    /** The least a true quantile can be, as a share of its bin's upper edge (the widest bin, an octave's first: 4/5). */
+    static final double LOWEST_TRUE_FRACTION = BINS_PER_OCTAVE / (BINS_PER_OCTAVE + 1.0);
     private static final int BINS = 100; // 2^(100/4) ms ≈ 9.7 h: every latency fits
     private final int replicas;
     private final int desired;

@@ -102,8 +102,13 @@ public record Routing(Layer layer, Algorithm algorithm, Affinity affinity, Durat
 
     /** How a fresh pick is made. */
     public enum Algorithm {
-        /** kube-proxy iptables/nftables: a Ready endpoint at random (the default). */
+        /** kube-proxy iptables mode: a Ready endpoint at random (the default; kube-proxy: pkg/proxy/iptables/proxier.go). */
         RANDOM("iptables", Layer.KUBE_PROXY),
+        /**
+         * kube-proxy nftables mode: the same uniform pick per new connection ({@code numgen random mod n}
+         * vmap, kube-proxy: pkg/proxy/nftables/proxier.go), named as configured.
+         */
+        NFTABLES("nftables", Layer.KUBE_PROXY),
         /** kube-proxy IPVS {@code rr}: endpoints in turn. */
         IPVS_RR("ipvs rr", Layer.KUBE_PROXY),
         /** kube-proxy IPVS {@code lc}: the endpoint with the fewest connections. */
@@ -133,6 +138,11 @@ public record Routing(Layer layer, Algorithm algorithm, Affinity affinity, Durat
         /** @return the layer it belongs to */
         public Layer layer() {
             return layer;
+        }
+
+        /** @return true for kube-proxy's uniform random pick per connection (iptables and nftables modes) */
+        public boolean randomPick() {
+            return this == RANDOM || this == NFTABLES;
         }
     }
 

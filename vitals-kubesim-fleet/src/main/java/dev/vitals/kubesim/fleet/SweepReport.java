@@ -205,6 +205,7 @@ public final class SweepReport {
      */
     public static String json(FleetSweep.Result r) {
         ObjectNode root = JSON.createObjectNode();
+        FleetReport.percentiles(root);
         ObjectNode sweep = root.putObject("sweep");
         sweep.put("file", r.source()).put("runs", r.ensembles().get(0).runs().size());
         ArrayNode seeds = sweep.putArray("seeds");

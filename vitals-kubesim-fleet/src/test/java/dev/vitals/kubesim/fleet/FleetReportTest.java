@@ -35,6 +35,34 @@ class FleetReportTest {
     }
 
     @Test
+    void aP99IsShownAsTheUpperBoundItIsInTextJsonAndHtml() throws Exception {
+        // the footnote's claim, on the bins: the edge is at least the value and the value above 80 % of the edge
+        for (double ms = 1.01; ms < 1e7; ms *= 1.07) {
+            double edge = Recorder.binMs(Recorder.bin(ms));
+            assertThat(ms).as("%s ms", ms).isLessThanOrEqualTo(edge).isGreaterThan(edge * Recorder.LOWEST_TRUE_FRACTION - 1e-9);
+        }
+        assertThat(FleetReport.P99_FOOTNOTE).isEqualTo("p99 ≤ N: N is the upper edge of the latency bin the 99th percentile falls"
+                + " in (4 bins per octave), so the true p99 is at most N and above 80 % of N");
+        FleetResult r = new ModelFleet(FleetScenarios.spec("shared-dependency", 3, FleetScenarios.Wiring.NAIVE), "c21").run();
+        assertThat(FleetReport.text(r)).containsPattern("latency mean \\d+ ms, p99 ≤ \\d+ ms\n  \\(p99 ≤ N: N is the upper edge");
+        assertThat(FleetReport.table(List.of(r))).contains("p99≤ ms").endsWith("(" + FleetReport.P99_FOOTNOTE + ")\n");
+        FleetEnsemble e = FleetEnsemble.run(FleetScenarios.spec("shared-dependency", 3, FleetScenarios.Wiring.NAIVE), "c21", 2, 1);
+        assertThat(FleetReport.ensembleTable(List.of(e))).contains("p99≤ ms").endsWith("(" + FleetReport.P99_FOOTNOTE + ")\n");
+        ObjectMapper m = new ObjectMapper();
+        for (String json : List.of(FleetReport.json(List.of(r), List.of("c21"), List.of("-")),
+                FleetReport.ensembleJson(List.of(e), List.of("c21"), List.of("-")))) {
+            JsonNode p = m.readTree(json).get("latencyPercentiles");
+            assertThat(p.get("reported").asText()).isEqualTo("upperBinEdge");
+            assertThat(p.get("binsPerOctave").asInt()).isEqualTo(4);
+            assertThat(p.get("lowestTrueFraction").asDouble()).isEqualTo(0.8);
+            assertThat(p.get("note").asText()).isEqualTo(FleetReport.P99_FOOTNOTE);
+        }
+        String footnote = FleetReport.esc(FleetReport.P99_FOOTNOTE);
+        assertThat(FleetReport.html("c21", List.of(r))).contains(footnote).contains("the upper edge of its latency bin");
+        assertThat(FleetReport.ensembleHtml("c21", List.of(e))).contains(footnote).contains("<th>p99≤ ms</th>");
+    }
+
+    @Test
     void textNamesTheTotalsAndEachVerdict() {
         FleetResult r = new ModelFleet(FleetScenarios.spec("shared-dependency", 3, FleetScenarios.Wiring.NAIVE), "c21").run();
         String text = FleetReport.text(r);

@@ -45,6 +45,44 @@ class RoutingSpecReaderTest {
     }
 
     @Test
+    void theKubeProxyModeIsReportedAsConfiguredAndNftablesPicksAsIptablesDoes() {
+        // kube-proxy's modes (pkg/proxy/{iptables,nftables,ipvs}/proxier.go): iptables and nftables both pick a Ready endpoint
+        // uniformly at random per new connection (statistic --mode random; numgen random mod n), IPVS by its scheduler
+        assertThat(read("").service().routing().describe()).isEqualTo("kube-proxy iptables");
+        assertThat(read("service: {proxyMode: iptables}\n").service().routing().describe()).isEqualTo("kube-proxy iptables");
+        FleetSpec nft = read("service: {proxyMode: nftables}\n");
+        assertThat(nft.service().routing().describe()).isEqualTo("kube-proxy nftables");
+        assertThat(nft.service().routing().algorithm().randomPick()).isTrue();
+        assertThat(read("service: {proxyMode: ipvs}\n").service().routing().describe()).isEqualTo("kube-proxy ipvs rr");
+        // the same seed, the same run: only the name differs
+        dev.vitals.kubesim.model.KubeletOptions k = dev.vitals.kubesim.model.KubeletOptions.builder().build();
+        FleetResult a = new ModelFleet(read(""), "a", k).run();
+        FleetResult b = new ModelFleet(nft, "b", k).run();
+        assertThat(b.totals()).isEqualTo(a.totals());
+    }
+
+    @Test
+    void anIngressAnnotationTheModelDoesNotReadIsOneNoticeLine(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        String ingress = "ingress:\n  kind: Ingress\n  metadata:\n    name: front\n    annotations:\n"
+                + "      nginx.ingress.kubernetes.io/load-balance: ewma\n"
+                + "      nginx.ingress.kubernetes.io/proxy-next-upstream-tries: \"5\"\n";
+        java.nio.file.Path f = java.nio.file.Files.writeString(dir.resolve("f.yaml"), BASE + ingress);
+        assertThat(FleetSpecReader.read(f).service().routing().algorithm()).isEqualTo(Routing.Algorithm.EWMA); // read, not refused
+        assertThat(FleetSpecReader.ingressNotices(f)).containsExactly(f + ":13: Ingress front: annotation "
+                + "nginx.ingress.kubernetes.io/proxy-next-upstream-tries is not modelled (the simulator reads load-balance, affinity,"
+                + " upstream-hash-by only): its effect is left out");
+        // a manifest beside --manifest: its kind: Ingress documents
+        java.nio.file.Path m = java.nio.file.Files.writeString(dir.resolve("m.yaml"), "apiVersion: v1\nkind: Service\n"
+                + "metadata: {name: web}\n---\napiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata:\n  name: web\n"
+                + "  annotations:\n    nginx.ingress.kubernetes.io/affinity: cookie\n"
+                + "    nginx.ingress.kubernetes.io/session-cookie-max-age: \"172800\"\n");
+        assertThat(FleetSpecReader.ingressNotices(m)).singleElement().asString()
+                .startsWith(m + ":11: Ingress web: annotation nginx.ingress.kubernetes.io/session-cookie-max-age is not modelled");
+        assertThat(FleetSpecReader.ingressNotices(java.nio.file.Files.writeString(dir.resolve("plain.yaml"), BASE))).isEmpty();
+    }
+
+    @Test
     void aKubernetesServiceObjectGivesItsAffinityAndTrafficPolicy() {
         FleetSpec s = read(String.join("\n",
                 "service:",

@@ -49,17 +49,16 @@ final class CpuStarvedLivenessRule extends BaseRule {
         if (order.isEmpty() || Probes.sameServer(t, l.handler(), r.handler())) { // a JVM here: L21 takes equal budgets too
             return; // none, or L21's error (liveness no later than readiness on the port that answers readiness)
         }
-        int liveFt = order.get().shedAfter() / l.periodSeconds() + 1;
+        Probes.LivenessFix liveFix = Probes.LivenessFix.of(l, r);
         int killAfter = order.get().killAfter();
         int shedAfter = order.get().shedAfter();
-        String fix = "raise livenessProbe.failureThreshold to " + liveFt + " (" + liveFt + " × " + l.periodSeconds() + "s = "
-                + liveFt * l.periodSeconds() + "s > " + shedAfter + "s); then check the boot and probe latency under the"
+        String fix = liveFix.text() + "; then check the boot and probe latency under the"
                 + " limit with vitals simulate (it applies limits.cpu)";
         String who = "JVM";
         out.accept(t.finding(this, "livenessProbe.failureThreshold", "under limits.cpu " + cpu + " a CPU-starved " + who + " is slow on"
                 + " every endpoint at once: liveness gives up after about " + killAfter + "s (failureThreshold " + Probes.budget(l)
                 + ") while readiness needs " + shedAfter + "s (failureThreshold " + Probes.budget(r)
                 + ") to take the pod out of service, so throttling restarts the pod before it sheds its traffic",
-                "C25, R25, R26, R38", fix, Finding.Patch.set("livenessProbe.failureThreshold", liveFt)));
+                "C25, R25, R26, R38", fix, Finding.Patch.set("livenessProbe.failureThreshold", liveFix.failureThreshold())));
     }
 }

@@ -233,6 +233,17 @@ public final class Linter {
                         : kind.equals("Ingress") ? routing.addIngress(file, obj, d.locations) : Optional.empty();
                 bad.ifPresent(b -> report(new Finding(Rules.API.id(), Rules.API.name(), Severity.ERROR, file,
                         d.locations.line(obj), label(obj), "", "spec", b, "", "correct the value"), annotations(obj.path("metadata"))));
+                if (kind.equals("Ingress") && rules.contains(Rules.INGRESS_ANNOTATION)) {
+                    JsonNode ann = obj.path("metadata").path("annotations");
+                    for (String a : dev.vitals.kubesim.manifest.IngressNginx.unmodelled(ann)) {
+                        report(new Finding(Rules.INGRESS_ANNOTATION.id(), Rules.INGRESS_ANNOTATION.name(), Severity.INFO, file,
+                                d.locations.line(ann, a), label(obj), "", "metadata.annotations", "annotation " + a + " is "
+                                + dev.vitals.kubesim.manifest.IngressNginx.why() + "; the routing rules (L24) judge this Ingress"
+                                + " without it", "", "nothing to change if it does not decide which pod holds a client (affinity-mode,"
+                                + " session-cookie-*) or how long a request waits; otherwise judge that part by hand"),
+                                annotations(obj.path("metadata")));
+                    }
+                }
                 return;
             }
             if (skippedAsPatchOrDuplicate(obj, d)) {

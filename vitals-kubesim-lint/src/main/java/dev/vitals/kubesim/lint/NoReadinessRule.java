@@ -11,40 +11,49 @@ import java.util.function.Consumer;
  * containers start, so traffic arrives before the application listens, and an overloaded or
  * broken replica is never taken out of the Service. Reported once per pod, at its first
  * serving container. Jobs, CronJobs, and pods where any container has a readinessProbe (the
- * pod waits for it) do not fire.
+ * pod waits for it) do not fire; nor do containers whose every port serves no users, or one
+ * replica of a datastore or broker: both by the one table {@link WellKnownPort}.
  */
 final class NoReadinessRule extends BaseRule {
     private static final Set<String> BATCH = Set.of("Job", "CronJob");
-    /** Port names that serve no user traffic: a Service for scraping does not need the pod Ready. */
-    private static final java.util.regex.Pattern METRICS = java.util.regex.Pattern.compile(
-            "(?i).*(metrics|prometheus|prom|monitoring|health|admin|debug|pprof|profiler|jmx|management|exporter).*");
-    /** Databases that run as one replica in demos: nothing to shed to. */
-    private static final java.util.regex.Pattern DATABASE = java.util.regex.Pattern.compile(
-            "(^|[/_.-])(postgres|postgresql|mysql|mariadb|mongo|mongodb|redis|valkey|cassandra|memcached|etcd|zookeeper"
-                    + "|cockroach|cockroachdb|influxdb|neo4j|couchdb|elasticsearch|opensearch|rabbitmq|nats|[a-z0-9]+-db)($|[/_.:-])");
-
     NoReadinessRule() {
         super("L8", "no-readiness-probe", Severity.WARNING, "no container of a long-running pod has a readinessProbe, and one serves a port",
                 "a Service in the input selects the pod, no container has a readinessProbe, and one serves a port that is not metrics-only; not a Job, not a one-replica database", Needs.SERVICE);
     }
 
-    private static boolean metricsOnly(Target t) {
+    /** @return whether every port of the container is a {@link WellKnownPort.Use#NOT_SERVING} one (metrics, health, admin) */
+    private static boolean notServing(Target t) {
         for (com.fasterxml.jackson.databind.JsonNode p : t.container().path("ports")) {
-            if (!METRICS.matcher(p.path("name").asText("")).matches()) {
+            Optional<WellKnownPort> row = WellKnownPort.ofPort(p.path("name").asText(""), p.path("containerPort").asInt(0));
+            if (row.isEmpty() || row.get().use() != WellKnownPort.Use.NOT_SERVING) {
                 return false;
             }
         }
         return true;
     }
 
+    /** @return whether the container is a datastore or broker by its image, its name or one of its ports */
+    private static boolean store(Target t) {
+        if (WellKnownPort.storeNamed(AppRuntime.imageName(t.container().path("image").asText(""))).isPresent()
+                || WellKnownPort.storeNamed(t.containerName()).isPresent()) {
+            return true;
+        }
+        for (com.fasterxml.jackson.databind.JsonNode p : t.container().path("ports")) {
+            Optional<WellKnownPort> row = WellKnownPort.ofPort(p.path("name").asText(""), p.path("containerPort").asInt(0));
+            if (row.isPresent() && row.get().use() == WellKnownPort.Use.ONE_REPLICA_STORE) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     @Override
     public void check(Target t, LintContext ctx, Consumer<Finding> out) {
         if (t.role() != ManifestReader.Role.CONTAINER || BATCH.contains(t.kind()) || t.declaredPorts().isEmpty()
-                || t.container().has("readinessProbe") || metricsOnly(t)) {
+                || t.container().has("readinessProbe") || notServing(t)) {
             return;
         }
-        if (t.replicas().orElse(1) <= 1 && (DATABASE.matcher(AppRuntime.imageName(t.container().path("image").asText(""))).find()
-                || DATABASE.matcher(t.containerName()).find())) {
+        if (t.replicas().orElse(1) <= 1 && store(t)) {
             return; // a one-replica database: no other replica to send its traffic to
         }
         // the pod's Ready condition: if any container has a readiness probe, the pod waits for it; report a pod

@@ -81,6 +81,29 @@ final class Probes {
         return p.failureThreshold() * p.periodSeconds();
     }
 
+    /**
+     * Seconds from the moment a server stops answering to the probe's verdict when every attempt
+     * <em>times out</em>: the first failing tick comes up to {@code periodSeconds} later, each
+     * attempt lasts {@code timeoutSeconds} and is a counted failure (spec R22), and an attempt
+     * longer than the period delays the next tick to its end (R18: at most one tick queued), so
+     * {@code P + (FT - 1) × max(P, T) + T}. {@link #budgetSeconds} is the same count for failures
+     * that come back at once ({@code FT × P}); a fix must hold for both.
+     */
+    static int timeoutBudgetSeconds(ProbeSpec p) {
+        return timeoutBudgetSeconds(p, p.failureThreshold());
+    }
+
+    /** @return {@link #timeoutBudgetSeconds(ProbeSpec)} with another failureThreshold (a fix's) */
+    static int timeoutBudgetSeconds(ProbeSpec p, int failureThreshold) {
+        return p.periodSeconds() + (failureThreshold - 1) * Math.max(p.periodSeconds(), p.timeoutSeconds()) + p.timeoutSeconds();
+    }
+
+    /** @return "P + (FT - 1) × max(P, T) + T = Ns", the timing-out count of {@link #timeoutBudgetSeconds} */
+    static String timeoutBudget(ProbeSpec p) {
+        return "periodSeconds " + p.periodSeconds() + " + " + (p.failureThreshold() - 1) + " × " + Math.max(p.periodSeconds(), p.timeoutSeconds())
+                + "s + timeoutSeconds " + p.timeoutSeconds() + " = " + timeoutBudgetSeconds(p) + "s";
+    }
+
     /** @return "FT × P = Ns" */
     static String budget(ProbeSpec p) {
         return p.failureThreshold() + " × periodSeconds " + p.periodSeconds() + " = "
@@ -89,28 +112,41 @@ final class Probes {
 
     /**
      * Liveness giving up no later than readiness sheds the pod (L4, L16): the seconds each needs
-     * ({@code failureThreshold × periodSeconds}, spec R25/R26) and the thresholds that would put
-     * shedding first.
+     * ({@code failureThreshold × periodSeconds}, spec R25/R26).
      *
      * @param killAfter seconds of failures before liveness kills
      * @param shedAfter seconds of failures before readiness takes the pod out of service
-     * @param thresholdFix "lower readinessProbe.failureThreshold to …, or raise livenessProbe.failureThreshold to …"
      */
-    record KillBeforeShed(int killAfter, int shedAfter, String thresholdFix) {
+    record KillBeforeShed(int killAfter, int shedAfter) {
         /** @return the ordering when liveness gives up first (or at the same time), else empty */
         static Optional<KillBeforeShed> of(ProbeSpec live, ProbeSpec ready) {
             int killAfter = live.failureThreshold() * live.periodSeconds();
             int shedAfter = ready.failureThreshold() * ready.periodSeconds();
-            if (killAfter > shedAfter) {
-                return Optional.empty();
+            return killAfter > shedAfter ? Optional.empty() : Optional.of(new KillBeforeShed(killAfter, shedAfter));
+        }
+    }
+
+    /**
+     * The one fix that puts shedding before the kill by raising liveness' failureThreshold (L4, L16,
+     * L21): the smallest threshold with which liveness gives up strictly after readiness both when
+     * failures come back at once ({@link #budgetSeconds}) and when every attempt times out
+     * ({@link #timeoutBudgetSeconds}, liveness' own {@code timeoutSeconds} counted), never below the
+     * current one.
+     *
+     * @param failureThreshold the threshold to set
+     * @param text "raise livenessProbe.failureThreshold to N (N × Ps = Xs > Ys; timing out after Ts, As > Bs)"
+     */
+    record LivenessFix(int failureThreshold, String text) {
+        static LivenessFix of(ProbeSpec live, ProbeSpec ready) {
+            int shed = budgetSeconds(ready);
+            int shedTimingOut = timeoutBudgetSeconds(ready);
+            int ft = Math.max(live.failureThreshold(), shed / live.periodSeconds() + 1);
+            while (timeoutBudgetSeconds(live, ft) <= shedTimingOut) {
+                ft++;
             }
-            int readyFt = (killAfter - 1) / ready.periodSeconds();
-            int liveFt = shedAfter / live.periodSeconds() + 1;
-            String fix = (readyFt >= 1 ? "lower readinessProbe.failureThreshold to " + readyFt + " (" + readyFt + " × "
-                    + ready.periodSeconds() + "s = " + readyFt * ready.periodSeconds() + "s < " + killAfter + "s), or " : "")
-                    + "raise livenessProbe.failureThreshold to " + liveFt + " (" + liveFt + " × " + live.periodSeconds() + "s = "
-                    + liveFt * live.periodSeconds() + "s > " + shedAfter + "s)";
-            return Optional.of(new KillBeforeShed(killAfter, shedAfter, fix));
+            return new LivenessFix(ft, "raise livenessProbe.failureThreshold to " + ft + " (" + ft + " × " + live.periodSeconds()
+                    + "s = " + ft * live.periodSeconds() + "s > " + shed + "s; timing out after " + live.timeoutSeconds() + "s, "
+                    + timeoutBudgetSeconds(live, ft) + "s > " + shedTimingOut + "s)");
         }
     }
 }

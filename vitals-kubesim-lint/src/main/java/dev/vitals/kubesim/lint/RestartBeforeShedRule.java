@@ -48,13 +48,11 @@ final class RestartBeforeShedRule extends BaseRule {
         }
         int killAfter = order.get().killAfter();
         int shedAfter = order.get().shedAfter();
-        int liveFt = shedAfter / l.periodSeconds() + 1;
+        Probes.LivenessFix fix = Probes.LivenessFix.of(l, r);
         out.accept(t.finding(this, "livenessProbe.failureThreshold", why + ": liveness kills after about "
                 + killAfter + "s of failures (failureThreshold " + Probes.budget(l) + ") and readiness needs " + shedAfter
                 + "s (failureThreshold " + Probes.budget(r) + ") to take the pod out of service, so a shared problem restarts the pod"
                 + " before (or instead of) shedding its traffic", "R25, R26, R38, C10",
-                "raise livenessProbe.failureThreshold to " + liveFt + " (" + liveFt + " × " + l.periodSeconds() + "s = "
-                        + liveFt * l.periodSeconds() + "s > " + shedAfter + "s); " + better,
-                Finding.Patch.set("livenessProbe.failureThreshold", liveFt)));
+                fix.text() + "; " + better, Finding.Patch.set("livenessProbe.failureThreshold", fix.failureThreshold())));
     }
 }

@@ -10,7 +10,7 @@ import java.util.Set;
  * Every rule {@code vitals lint} knows, and the selection {@code --enable}/{@code --disable}
  * make of them. Rules are named by id ({@code L4}) or name ({@code restart-before-shed});
  * the API-validation findings are {@code api} (ids R1–R11, schema), {@code R22} and
- * {@code Y1} (duplicate key).
+ * {@code Y1} (duplicate key); {@code I1} names an ingress-nginx annotation nothing here reads.
  */
 public final class Rules {
     /** Where the rule pages live: {@code docs/lint/<id>.md} in the repository ({@code vitals.repository} in the pom). */
@@ -26,7 +26,12 @@ public final class Rules {
     public static final Rule DUPLICATE_KEY = new Fixed("Y1", "duplicate-key", Severity.ERROR,
             "a key is written twice in one mapping: the API server's strict decoding rejects the object");
 
-    private static final List<Rule> ALL = List.of(API, PORT_NAME, DUPLICATE_KEY, new SameEndpointRule(),
+    /** An ingress-nginx annotation the simulator does not read (info: what lint and the fleet model leave out). */
+    public static final Rule INGRESS_ANNOTATION = new Fixed("I1", "unmodelled-ingress-annotation", Severity.INFO,
+            "an Ingress carries an nginx.ingress.kubernetes.io annotation the simulator does not read: lint's routing rules judge"
+                    + " the Ingress without it");
+
+    private static final List<Rule> ALL = List.of(API, PORT_NAME, DUPLICATE_KEY, INGRESS_ANNOTATION, new SameEndpointRule(),
             new StartupBudgetRule(), new LivenessTimeoutRule(), new RestartBeforeShedRule(), new MissingStartupRule(),
             new ExecShellRule(), new UndeclaredPortRule(), new NoReadinessRule(), new SharedDependencyRule(),
             new LivenessDependencyRule(), new WidenedGroupRule(), new LivenessReadinessGroupRule(), new AppPortRule(),

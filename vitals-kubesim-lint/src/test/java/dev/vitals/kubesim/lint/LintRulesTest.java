@@ -94,7 +94,7 @@ class LintRulesTest {
         Finding f = only(lint(Manifests.jvm(c)), "L21");
         assertThat(f.severity()).isEqualTo(Severity.ERROR);
         assertThat(f.message()).contains("after 15s").contains("after 30s");
-        assertThat(f.fix()).startsWith("raise livenessProbe.failureThreshold to 7 (7 × 5s = 35s > 30s)");
+        assertThat(f.fix()).startsWith("raise livenessProbe.failureThreshold to 7 (7 × 5s = 35s > 30s; timing out after 1s, 36s > 31s)");
         // without a Service in the input: lowered one step, and it says why
         Finding lowered = only(lint(deployment(c)), "L21");
         assertThat(lowered.severity()).isEqualTo(Severity.WARNING);
@@ -119,7 +119,7 @@ class LintRulesTest {
         assertThat(f.message()).contains("liveness gives up after 6s").contains("readiness after 6s")
                 .contains("on the same tick readiness fails").doesNotContain("0s before");
         // the fix makes liveness strictly longer: 4 × 2 s = 8 s > 6 s
-        assertThat(f.fix()).startsWith("raise livenessProbe.failureThreshold to 4 (4 × 2s = 8s > 6s)");
+        assertThat(f.fix()).startsWith("raise livenessProbe.failureThreshold to 4 (4 × 2s = 8s > 6s; timing out after 3s, 14s > 11s)");
         // one step longer on liveness and it is no longer flagged
         assertThat(rules(lint(Manifests.jvm(c.replaceFirst("failureThreshold: 3", "failureThreshold: 4"))))).doesNotContain("L21");
         // equal budgets on a server of unknown runtime: not guessed (strictly shorter still is)
@@ -127,6 +127,39 @@ class LintRulesTest {
         assertThat(rules(lint(unknown))).doesNotContain("L21");
         assertThat(rules(lint(deployment(c.replaceFirst("failureThreshold: 3", "failureThreshold: 2")) + Manifests.service("web", ""))))
                 .contains("L21");
+    }
+
+    @Test
+    void l21FixHoldsWhenEveryProbeTimesOut() {
+        // readiness every 1 s with a 5 s timeout: timing out, each attempt lasts 5 s and delays the next tick (spec R18),
+        // so readiness sheds after 1 + 9 × 5 + 5 = 51 s; liveness 2 × 5 s gives up after 5 + 1 × 5 + 5 = 15 s
+        String c = "        livenessProbe:\n          httpGet: {path: /livez, port: 8080}\n          periodSeconds: 5\n"
+                + "          timeoutSeconds: 5\n          failureThreshold: 2\n"
+                + "        readinessProbe:\n          httpGet: {path: /readyz, port: 8080}\n          periodSeconds: 1\n"
+                + "          timeoutSeconds: 5\n          failureThreshold: 10\n";
+        Finding f = only(lint(Manifests.jvm(c)), "L21");
+        // counting periods alone, 3 (15 s > 10 s) would do, and liveness would still kill at 5 + 2 × 5 + 5 = 20 s < 51 s:
+        // the fix counts liveness' own timeoutSeconds: 5 + 9 × 5 + 5 = 55 s > 51 s
+        assertThat(f.fix()).startsWith("raise livenessProbe.failureThreshold to 10 (10 × 5s = 50s > 10s; timing out after 5s, 55s > 51s)");
+        assertThat(fixCheck(c, f)).isEmpty();
+        // the fix applied: no L21 and nothing else new
+        assertThat(rules(lint(Manifests.jvm(c.replace("failureThreshold: 2", "failureThreshold: 10"))))).doesNotContain("L21");
+        // the shape of the old fix (3) is still flagged, now only by the timing-out order, and says so
+        Finding old = only(lint(Manifests.jvm(c.replace("failureThreshold: 2", "failureThreshold: 3"))), "L21");
+        assertThat(old.message()).startsWith("when each probe times out, liveness gives up after 20s (periodSeconds 5 + 2 × 5s"
+                + " + timeoutSeconds 5 = 20s), readiness after 51s").contains("31s before it would have been taken out");
+        // strictly sooner is flagged on any runtime
+        assertThat(rules(lint(deployment(c.replace("failureThreshold: 2", "failureThreshold: 3")) + Manifests.service("web", ""))))
+                .contains("L21");
+        // one failure fewer than the fix is still flagged: the fix is the smallest that holds
+        assertThat(rules(lint(Manifests.jvm(c.replace("failureThreshold: 2", "failureThreshold: 9"))))).contains("L21");
+    }
+
+    private static java.util.Optional<String> fixCheck(String c, Finding f) {
+        Target t = Manifests.target(Manifests.jvm(c));
+        java.util.List<Finding> before = new java.util.ArrayList<>();
+        Rules.all().forEach(x -> x.check(t, LintContext.empty(), before::add));
+        return FixCheck.problem(f, t, before, Rules.all(), LintContext.empty());
     }
 
     @Test
@@ -320,6 +353,23 @@ class LintRulesTest {
                 .doesNotContain("L16");
         // not a JVM: C25 is a JVM's hazard, not claimed for nginx
         assertThat(rules(lint(Manifests.jvm(c).replace("eclipse-temurin:21-jre", "nginx:1.27")))).doesNotContain("L16");
+    }
+
+    @Test
+    void l16AndL21ShareTheFixThatHoldsWhenEveryProbeTimesOut() {
+        // readiness every 1 s with a 5 s timeout sheds after 1 + 9 × 5 + 5 = 51 s when timing out (spec R18); liveness on a
+        // port of its own, 2 × 5 s: the periods alone would ask 3 failures (20 s when timing out), the fix asks 10 (55 s)
+        String c = "        resources:\n          limits: {cpu: 250m, memory: 512Mi}\n"
+                + "        livenessProbe:\n          httpGet: {path: /livez, port: 8081}\n          periodSeconds: 5\n"
+                + "          timeoutSeconds: 5\n          failureThreshold: 2\n"
+                + "        readinessProbe:\n          httpGet: {path: /readyz, port: 8080}\n          periodSeconds: 1\n"
+                + "          timeoutSeconds: 5\n          failureThreshold: 10\n";
+        String expected = "raise livenessProbe.failureThreshold to 10 (10 × 5s = 50s > 10s; timing out after 5s, 55s > 51s)";
+        Finding l16 = only(lint(Manifests.jvm(c)), "L16");
+        assertThat(l16.fix()).startsWith(expected);
+        assertThat(l16.patch()).isPresent();
+        // the same probes on one port: L21's error, with the same fix
+        assertThat(only(lint(Manifests.jvm(c.replace("port: 8081", "port: 8080"))), "L21").fix()).startsWith(expected);
     }
 
     @Test

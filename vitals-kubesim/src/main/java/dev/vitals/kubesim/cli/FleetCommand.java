@@ -89,7 +89,7 @@ final class FleetCommand implements Callable<Integer> {
     @Option(names = "--json", paramLabel = "FILE", description = "write the JSON report ({\"runs\":[{\"restarts\",\"zeroEndpointSeconds\",…,\"series\",\"lanes\"}]})")
     Path json;
 
-    @Option(names = "--html", paramLabel = "FILE", description = "write one self-contained HTML page (a lane per replica, endpoints, clients)")
+    @Option(names = "--html", paramLabel = "PATH", description = "write one self-contained HTML page (a lane per replica, endpoints, clients): PATH ending in .html is the page, else a directory (made if missing) for index.html")
     Path html;
 
     @Option(names = "--kubernetes-version", paramLabel = "1.N",
@@ -142,10 +142,10 @@ final class FleetCommand implements Callable<Integer> {
                     + "or --manifest FILE -- CMD for a live run");
         }
         s = override(s);
+        ingressNotices(model, manifest);
         Map<String, Path> outputs = new LinkedHashMap<>();
         outputs.put("--json", json);
-        outputs.put("--html", html);
-        SimulateChecks.checkOutputs(java.util.Arrays.asList(model, manifest), outputs); // before any run, model or live
+        SimulateChecks.checkOutputs(java.util.Arrays.asList(model, manifest), outputs, HtmlOutput.of(html)); // before any run, model or live
         if (runs != null) {
             if (runs < 1 || runs > 1000) {
                 throw new InvalidInputException("--runs must be 1-1000, was " + runs);
@@ -243,8 +243,8 @@ final class FleetCommand implements Callable<Integer> {
             out.println("wrote " + json);
         }
         if (html != null) {
-            SimulateChecks.write(html, FleetReport.html("vitals fleet: " + r.label(), List.of(r)));
-            out.println("wrote " + html);
+            SimulateChecks.write(HtmlOutput.of(html).index(), FleetReport.html("vitals fleet: " + r.label(), List.of(r)));
+            out.println("wrote " + HtmlOutput.of(html).index());
         }
         out.println(dev.vitals.kubesim.report.VerdictLine.overall(dev.vitals.kubesim.report.VerdictLine.Word.of(r.passed())));
         out.flush();
@@ -267,8 +267,8 @@ final class FleetCommand implements Callable<Integer> {
             out.println("wrote " + json);
         }
         if (html != null) {
-            SimulateChecks.write(html, Interrupts.markHtml(FleetReport.html("vitals fleet: " + r.label() + " (interrupted)", List.of(r)), ran));
-            out.println("wrote " + html);
+            SimulateChecks.write(HtmlOutput.of(html).index(), Interrupts.markHtml(FleetReport.html("vitals fleet: " + r.label() + " (interrupted)", List.of(r)), ran));
+            out.println("wrote " + HtmlOutput.of(html).index());
         }
         out.flush();
         Interrupts.report(err, "fleet stopped after " + after + " s" + (json != null || html != null
@@ -289,8 +289,8 @@ final class FleetCommand implements Callable<Integer> {
             out.println("wrote " + json);
         }
         if (html != null) {
-            SimulateChecks.write(html, FleetReport.ensembleHtml("vitals fleet: " + name + ", " + runs + " runs", List.of(e)));
-            out.println("wrote " + html);
+            SimulateChecks.write(HtmlOutput.of(html).index(), FleetReport.ensembleHtml("vitals fleet: " + name + ", " + runs + " runs", List.of(e)));
+            out.println("wrote " + HtmlOutput.of(html).index());
         }
         out.println(dev.vitals.kubesim.report.VerdictLine.overall(dev.vitals.kubesim.report.VerdictLine.Word.of(e.passed())));
         out.flush();
@@ -301,6 +301,17 @@ final class FleetCommand implements Callable<Integer> {
      * {@code --sweep}: every point's spec is built (and validated) first, then the points' ensembles
      * share one pool of threads ({@link FleetSweep}); the reports are {@link SweepReport}'s.
      */
+    /** One notice line per ingress-nginx annotation the model does not read, on standard error (not an error). */
+    private void ingressNotices(Path... files) {
+        PrintWriter err = spec.commandLine().getErr();
+        for (Path f : files) {
+            if (f != null) {
+                FleetSpecReader.ingressNotices(f).forEach(n -> err.println("notice: " + n));
+            }
+        }
+        err.flush();
+    }
+
     private int sweep(PrintWriter out) throws IOException {
         if (model == null || !command.isEmpty()) {
             throw new InvalidInputException("--sweep is for the model engine: vitals fleet FILE --sweep PATH=FROM..TO[:STEPS]"
@@ -329,9 +340,9 @@ final class FleetCommand implements Callable<Integer> {
         }
         Map<String, Path> outputs = new LinkedHashMap<>();
         outputs.put("--json", json);
-        outputs.put("--html", html);
-        SimulateChecks.checkOutputs(java.util.Arrays.asList(model, manifest), outputs);
+        SimulateChecks.checkOutputs(java.util.Arrays.asList(model, manifest), outputs, HtmlOutput.of(html));
         FleetSweep plan = FleetSweep.plan(model, sweep, this::override);
+        ingressNotices(model, manifest);
         FleetSweep.Result r;
         try {
             r = plan.run(perPoint, Math.max(1, Runtime.getRuntime().availableProcessors()));
@@ -344,8 +355,8 @@ final class FleetCommand implements Callable<Integer> {
             out.println("wrote " + json);
         }
         if (html != null) {
-            SimulateChecks.write(html, SweepReport.html("vitals fleet: " + model.getFileName() + ", sweep", r));
-            out.println("wrote " + html);
+            SimulateChecks.write(HtmlOutput.of(html).index(), SweepReport.html("vitals fleet: " + model.getFileName() + ", sweep", r));
+            out.println("wrote " + HtmlOutput.of(html).index());
         }
         out.flush();
         return VitalsCommand.OK;

@@ -7,7 +7,6 @@ import dev.vitals.kubesim.fleet.FleetResult;
 import dev.vitals.kubesim.fleet.FleetScenarios;
 import dev.vitals.kubesim.input.InvalidInputException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -49,7 +48,6 @@ final class FleetReplayCommand {
         if (n < 1 || n > dev.vitals.kubesim.fleet.LiveFleet.MAX_REPLICAS) {
             throw new InvalidInputException("--replicas must be 1-" + dev.vitals.kubesim.fleet.LiveFleet.MAX_REPLICAS + " with --live, was " + n);
         }
-        checkHtml(html);
         String name = names.get(0);
         long seconds = FleetScenarios.spec(name, n, FleetScenarios.Wiring.NAIVE).duration().toSeconds();
         out.printf(Locale.ROOT, "vitals replay %s --live: %d real replicas (the synthetic replica, as the scenario declares them) behind "
@@ -70,12 +68,6 @@ final class FleetReplayCommand {
         return report(result, List.of(name), 1, json, html, out, "live engine", t0, " --live");
     }
 
-    private static void checkHtml(Path html) {
-        if (html != null && Files.exists(html) && !Files.isDirectory(html)) {
-            throw new InvalidInputException("--html " + html + ": not a directory");
-        }
-    }
-
     static int run(List<String> scenarios, Integer replicas, Integer runsOption, Path json, Path html, PrintWriter out) {
         if (replicas != null && (replicas < 1 || replicas > dev.vitals.kubesim.fleet.FleetSpec.MAX_REPLICAS)) {
             throw new InvalidInputException("--replicas must be 1-" + dev.vitals.kubesim.fleet.FleetSpec.MAX_REPLICAS + ", was " + replicas);
@@ -90,7 +82,6 @@ final class FleetReplayCommand {
         } catch (IllegalArgumentException e) {
             throw new InvalidInputException(e.getMessage());
         }
-        checkHtml(html);
         int threads = Math.max(1, Math.min(2, Runtime.getRuntime().availableProcessors()));
         out.printf(Locale.ROOT, "vitals replay --replicas: %d fleet scenario(s) on the model engine, each wiring (naive, vitals) "
                 + "run %d time(s) with seeds 1-%d on %d thread(s)%n", names.size(), runs, runs, threads);
@@ -131,6 +122,9 @@ final class FleetReplayCommand {
             out.println("wrote " + json);
         }
         if (html != null) {
+            HtmlOutput target = HtmlOutput.of(html);
+            StringBuilder pages = new StringBuilder();
+            List<FleetEnsemble> all = new ArrayList<>();
             for (String n : names) {
                 List<FleetEnsemble> mine = new ArrayList<>();
                 for (FleetReplay.Run r : result) {
@@ -138,11 +132,21 @@ final class FleetReplayCommand {
                         mine.add(r.ensemble());
                     }
                 }
-                Path page = html.resolve("fleet-" + n + ".html");
-                SimulateChecks.write(page, FleetReport.ensembleHtml("vitals replay " + n + " --replicas " + mine.get(0).runs().get(0).replicas()
-                        + flag + ": naive vs Vitals, " + runs + " run(s) each", mine));
-                out.println("wrote " + page);
+                String file = "fleet-" + n + ".html";
+                SimulateChecks.write(target.page(file), FleetReport.ensembleHtml("vitals replay " + n + " --replicas "
+                        + mine.get(0).runs().get(0).replicas() + flag + ": naive vs Vitals, " + runs + " run(s) each", mine));
+                all.addAll(mine);
+                boolean passed = mine.stream().allMatch(FleetEnsemble::passed);
+                pages.append("<li><a href='").append(esc(file)).append("'>").append(esc(n)).append("</a>: ")
+                        .append(esc(FleetScenarios.title(n))).append(" — ").append(passed ? "PASS" : "FAIL").append("</li>\n");
             }
+            String title = "vitals replay --replicas" + flag + ": " + runs + " run(s) of each wiring";
+            SimulateChecks.write(target.index(), "<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'><title>" + esc(title)
+                    + "</title><style>body{font-family:sans-serif;margin:24px;color:#222}pre{background:#f6f6f6;padding:12px}"
+                    + "</style></head><body>\n<h1>" + esc(title) + "</h1>\n<pre>" + esc(FleetReport.ensembleTable(all))
+                    + "</pre>\n<p>Each figure is the median over the runs, with [min-max] where the runs differ.</p>\n"
+                    + "<h2>Scenarios</h2>\n<ul>\n" + pages + "</ul>\n</body></html>\n");
+            out.println("wrote " + target.index() + " and " + names.size() + " scenario page(s) beside it");
         }
         boolean ok = result.stream().allMatch(r -> r.ensemble().passed());
         out.println(dev.vitals.kubesim.report.VerdictLine.overall(dev.vitals.kubesim.report.VerdictLine.Word.of(ok)));
@@ -267,5 +271,9 @@ final class FleetReplayCommand {
 
     private static String fmt(double v) {
         return v == Math.rint(v) ? Long.toString((long) v) : String.format(Locale.ROOT, "%.1f", v);
+    }
+
+    private static String esc(String s) {
+        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("'", "&#39;");
     }
 }

@@ -55,7 +55,7 @@ final class ReplayCommand implements Callable<Integer> {
     @Option(names = "--json", paramLabel = "FILE", description = "write {\"runs\":[{\"scenario\",\"wiring\",\"restarts\",\"notReadySeconds\",\"probeFailures\",…}]}")
     Path json;
 
-    @Option(names = "--html", paramLabel = "DIR", description = "write one page per run (SVG timeline) and index.html with the side-by-side table")
+    @Option(names = "--html", paramLabel = "PATH", description = "write the index (the side-by-side table) and one page per run beside it (SVG timeline): PATH ending in .html is the index, else a directory (made if missing) for index.html")
     Path html;
 
     @Option(names = "--logs", paramLabel = "DIR", description = "where the demo's output goes, one file per run (default: a new directory <tmp>/vitals-replay-…)")
@@ -96,7 +96,7 @@ final class ReplayCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         // before any run: the report must not be lost at the end, nor overwrite the demo or the pages
         SimulateChecks.checkOutputs(java.util.Arrays.asList(demoJar), json == null ? Map.of() : Map.of("--json", json),
-                html == null ? Map.of() : Map.of("--html", html));
+                HtmlOutput.of(html));
         if (live) {
             return FleetReplayCommand.runLive(scenarios, replicas, runs, json, html, out, err, quiet);
         }
@@ -118,9 +118,6 @@ final class ReplayCommand implements Callable<Integer> {
             throw new InvalidInputException("--boot-rounds must be 1-10, was " + bootRounds);
         }
         Path jar = demoJar();
-        if (html != null && Files.exists(html) && !Files.isDirectory(html)) {
-            throw new InvalidInputException("--html " + html + ": not a directory");
-        }
         if (logs != null) {
             if (Files.exists(logs) && !Files.isDirectory(logs)) {
                 throw new InvalidInputException("--logs " + logs + ": not a directory");
@@ -241,12 +238,12 @@ final class ReplayCommand implements Callable<Integer> {
             out.println("wrote " + json);
         }
         if (html != null) {
-            Files.createDirectories(html);
+            HtmlOutput target = HtmlOutput.of(html);
             for (RunRecord r : runs) {
-                write(html.resolve(ReplayReport.pageName(r)), ReplayReport.page(r));
+                write(target.page(ReplayReport.pageName(r)), ReplayReport.page(r));
             }
-            write(html.resolve("index.html"), ReplayReport.index(runs));
-            out.println("wrote " + html.resolve("index.html") + " and " + runs.size() + " run pages");
+            write(target.index(), ReplayReport.index(runs));
+            out.println("wrote " + target.index() + " and " + runs.size() + " run pages beside it");
         }
         boolean ok = ReplayReport.passed(runs);
         if (!ok) {
@@ -276,12 +273,12 @@ final class ReplayCommand implements Callable<Integer> {
             out.println("wrote " + json);
         }
         if (html != null) {
-            Files.createDirectories(html);
+            HtmlOutput target = HtmlOutput.of(html);
             for (RunRecord r : runs) {
-                write(html.resolve(ReplayReport.pageName(r)), ReplayReport.page(r));
+                write(target.page(ReplayReport.pageName(r)), ReplayReport.page(r));
             }
-            write(html.resolve("index.html"), Interrupts.markHtml(ReplayReport.index(runs), ran));
-            out.println("wrote " + html.resolve("index.html") + " and " + runs.size() + " run pages");
+            write(target.index(), Interrupts.markHtml(ReplayReport.index(runs), ran));
+            out.println("wrote " + target.index() + " and " + runs.size() + " run pages beside it");
         }
         out.flush();
         Interrupts.report(err, "replay stopped after " + after + " s of runs, " + runs.size() + " finished"
@@ -335,10 +332,6 @@ final class ReplayCommand implements Callable<Integer> {
     }
 
     private static void write(Path file, String text) throws IOException {
-        Path parent = file.toAbsolutePath().getParent();
-        if (parent != null && !Files.isDirectory(parent)) {
-            Files.createDirectories(parent);
-        }
         try (java.io.OutputStream o = SimulateChecks.open(file)) {
             o.write(text.getBytes(StandardCharsets.UTF_8));
         }

@@ -122,19 +122,31 @@ final class SimulateChecks {
      * @throws InvalidInputException (one line, exit 2) on the first bad output
      */
     static void checkOutputs(List<Path> inputs, Map<String, Path> outputs) {
-        checkOutputs(inputs, outputs, Map.of());
+        checkAll(inputs, outputs, () -> { });
     }
 
     /**
-     * As {@link #checkOutputs(List, Map)}, with output directories (e.g. {@code replay --html DIR}) that
-     * take part in the same-file checks but are not opened as files.
+     * As {@link #checkOutputs(List, Map)}, with {@code --html}: its directory made when missing
+     * ({@link HtmlOutput#prepare}) and its index checked as every other output.
+     *
+     * @param html the {@code --html} target, or null
      */
-    static void checkOutputs(List<Path> inputs, Map<String, Path> outputs, Map<String, Path> directories) {
+    static void checkOutputs(List<Path> inputs, Map<String, Path> outputs, HtmlOutput html) {
+        Map<String, Path> all = new java.util.LinkedHashMap<>(outputs);
+        if (html != null) {
+            if (html.toString().isBlank()) {
+                throw new InvalidInputException(HtmlOutput.OPTION + ": empty path");
+            }
+            all.put(HtmlOutput.OPTION, html.index());
+        }
+        // the same-file checks first (they need no directory), then each output opened, --html last: its directory
+        // is made just before its index is checked
+        checkAll(inputs, all, html == null ? () -> { } : html::prepare);
+    }
+
+    private static void checkAll(List<Path> inputs, Map<String, Path> outputs, Runnable beforeWritable) {
         List<Map.Entry<String, Path>> seen = new java.util.ArrayList<>();
-        Map<String, Path> all = new java.util.LinkedHashMap<>();
-        outputs.forEach(all::put);
-        directories.forEach(all::put);
-        for (Map.Entry<String, Path> o : all.entrySet()) {
+        for (Map.Entry<String, Path> o : outputs.entrySet()) {
             Path file = o.getValue();
             if (file == null) {
                 continue;
@@ -169,9 +181,10 @@ final class SimulateChecks {
             seen.add(o);
         }
         for (Map.Entry<String, Path> o : seen) {
-            if (!directories.containsKey(o.getKey())) {
-                checkWritable(o.getKey(), o.getValue());
+            if (o.getKey().equals(HtmlOutput.OPTION)) {
+                beforeWritable.run(); // --html DIR made only once every other output was found writable
             }
+            checkWritable(o.getKey(), o.getValue());
         }
     }
 
@@ -212,10 +225,6 @@ final class SimulateChecks {
      */
     static void write(Path file, String text) {
         try {
-            Path parent = file.toAbsolutePath().getParent();
-            if (parent != null && !Files.isDirectory(parent)) {
-                Files.createDirectories(parent);
-            }
             try (java.io.OutputStream o = open(file)) {
                 o.write(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
             }
@@ -276,7 +285,7 @@ final class SimulateChecks {
         return new InvalidInputException(file + ": " + reason);
     }
 
-    /** A report or output file must be creatable: its directory exists (or can be made) and is writable. */
+    /** A report or output file must be creatable: its directory exists (it is never made: exit 2 instead) and is writable. */
     static void checkWritable(String option, Path file) {
         if (file == null) {
             return;
@@ -286,24 +295,17 @@ final class SimulateChecks {
             throw new InvalidInputException(option + " " + file + ": is a directory");
         }
         Path dir = abs.getParent();
-        while (dir != null && !Files.exists(dir)) {
-            dir = dir.getParent();
+        if (dir != null && !Files.exists(dir)) {
+            // like -o of most tools: a report's directory is not made for it (a typo in it would
+            // otherwise become a new tree); --html DIR is the one directory vitals makes (HtmlOutput)
+            throw new InvalidInputException(option + " " + file + ": no such directory " + (file.getParent() != null ? file.getParent() : dir)
+                    + " (make it first)");
         }
         if (dir == null || !Files.isDirectory(dir)) {
             throw new InvalidInputException(option + " " + file + ": " + (dir == null ? "no such directory" : dir + " is not a directory"));
         }
         if (!Files.isWritable(dir) || Files.exists(abs) && !Files.isWritable(abs)) {
             throw new InvalidInputException(option + " " + file + ": not writable");
-        }
-        // access() says yes to root for any directory; make the missing ones now, so a path that
-        // cannot be made (/proc/x, a read-only mount) is refused here and not after the run
-        Path parent = abs.getParent();
-        if (parent != null && !Files.isDirectory(parent)) {
-            try {
-                Files.createDirectories(parent);
-            } catch (java.io.IOException | SecurityException e) {
-                throw new InvalidInputException(option + " " + file + ": cannot create directory " + parent);
-            }
         }
         // root passes every access() check: open the file for writing (without truncating it), so
         // that /sys/x.json or a read-only mount is refused now, not after the run (issue 30)

@@ -95,7 +95,7 @@ final class SimulateCommand implements Callable<Integer> {
     @Option(names = "--json", paramLabel = "FILE", description = "write the JSON report")
     Path json;
 
-    @Option(names = "--html", paramLabel = "FILE", description = "write the HTML report with an SVG timeline")
+    @Option(names = "--html", paramLabel = "PATH", description = "write the HTML report with an SVG timeline: PATH ending in .html is the page, else a directory (made if missing) for index.html")
     Path html;
 
     @Option(names = "--pod-ip", paramLabel = "ADDR", defaultValue = "127.0.0.1", description = "address standing in for the pod IP (default ${DEFAULT-VALUE})")
@@ -282,9 +282,8 @@ final class SimulateCommand implements Callable<Integer> {
         }
         Map<String, Path> outputs = new LinkedHashMap<>();
         outputs.put("--json", json);
-        outputs.put("--html", html);
         outputs.put("--app-output", List.of("discard", "inherit").contains(appOutput) ? null : Path.of(appOutput));
-        SimulateChecks.checkOutputs(java.util.Arrays.asList(manifest, scenarioFile), outputs);
+        SimulateChecks.checkOutputs(java.util.Arrays.asList(manifest, scenarioFile), outputs, HtmlOutput.of(html));
         ProcessBuilder.Redirect redirect = output();
         KubeletOptions opts;
         try {
@@ -427,7 +426,7 @@ final class SimulateCommand implements Callable<Integer> {
         out.println(dev.vitals.kubesim.report.VerdictLine.overall(dev.vitals.kubesim.report.VerdictLine.Word.of(passed)));
         out.flush();
         write(json, SimulateChecks.json(Reports.json(result, pod), checks, defaults, headroom, passed, effective), out);
-        write(html, Reports.html(result, pod, new Reports.Judged(checks, defaults,
+        write(htmlPage(), Reports.html(result, pod, new Reports.Judged(checks, defaults,
                 dev.vitals.kubesim.report.VerdictLine.Word.of(passed))), out);
         return passed ? VitalsCommand.OK : VitalsCommand.FAILED;
     }
@@ -450,7 +449,7 @@ final class SimulateCommand implements Callable<Integer> {
                     effective), ran), out);
         }
         if (html != null) {
-            write(html, Interrupts.markHtml(Reports.html(result, pod), ran), out);
+            write(htmlPage(), Interrupts.markHtml(Reports.html(result, pod), ran), out);
         }
         Interrupts.report(err, "simulate stopped after " + String.format(Locale.ROOT, "%.1f", ran) + " s"
                 + (json != null || html != null ? "; reports written, marked interrupted" : ""));
@@ -483,6 +482,11 @@ final class SimulateCommand implements Callable<Integer> {
         String name = workload.substring(workload.indexOf('/') + 1).toLowerCase(Locale.ROOT) + "-kubesim-0";
         return new dev.vitals.kubesim.manifest.ContainerProcess.PodIdentity(name, "default", podIp, Map.of(), Map.of(),
                 entry.podSpec().path("serviceAccountName").asText("default"));
+    }
+
+    /** @return the page {@code --html} names (docs/simulator.md: a .html path, else DIR/index.html), or null */
+    private Path htmlPage() {
+        return html == null ? null : HtmlOutput.of(html).index();
     }
 
     private static void write(Path file, String text, PrintWriter out) {

@@ -41,7 +41,20 @@ class FleetCliTest {
     }
 
     @Test
+    void anUnreadIngressAnnotationIsANoticeOnStandardErrorNotAnError() throws Exception {
+        Path m = model("'zero-endpoint seconds > 10'");
+        Files.writeString(m, Files.readString(m) + "ingress:\n  kind: Ingress\n  metadata:\n    name: front\n    annotations:\n"
+                + "      nginx.ingress.kubernetes.io/proxy-read-timeout: \"120\"\n");
+        assertThat(run("fleet", m.toString())).as(err.toString()).isZero();
+        assertThat(err.toString()).isEqualTo("notice: " + m + ":15: Ingress front: annotation nginx.ingress.kubernetes.io/"
+                + "proxy-read-timeout is not modelled (the simulator reads load-balance, affinity, upstream-hash-by only): its effect"
+                + " is left out\n");
+        assertThat(out.toString()).contains("routing: ingress round_robin");
+    }
+
+    @Test
     void aHeldExpectationExitsZeroAndWritesTheReports() throws Exception {
+        Files.createDirectories(dir.resolve("out")); // a report's directory is not made for it (docs/simulator.md, Reports)
         Path json = dir.resolve("out/fleet.json");
         Path html = dir.resolve("out/fleet.html");
         int code = run("fleet", model("'zero-endpoint seconds > 10'").toString(), "--json", json.toString(), "--html", html.toString());
@@ -106,6 +119,7 @@ class FleetCliTest {
                 "  server: app-pool", "  startup: {periodSeconds: 1, failureThreshold: 30}",
                 "  liveness: {periodSeconds: 2, timeoutSeconds: 3, failureThreshold: 3}",
                 "clients: [{name: load, concurrency: 8, serviceTime: 1s, timeout: 60s}]", "expect: ['restarts == 0']", ""));
+        Files.createDirectories(dir.resolve("out"));
         Path json = dir.resolve("out/sweep.json");
         Path html = dir.resolve("out/sweep.html");
         int code = run("fleet", m.toString(), "--sweep", "clients.concurrency=2..29:4", "--runs", "2", "--json", json.toString(),
@@ -264,6 +278,10 @@ class FleetCliTest {
         }
         assertThat(dir.resolve("fleet-rebalance.html")).exists();
         assertThat(dir.resolve("fleet-shared-dependency.html")).exists();
+        // --html DIR: an index beside the scenario pages, linking each
+        assertThat(Files.readString(dir.resolve("index.html"))).contains("href='fleet-rebalance.html'")
+                .contains("href='fleet-shared-dependency.html'").contains("rebalance naive");
+        assertThat(out.toString()).contains("wrote " + dir.resolve("index.html") + " and 2 scenario page(s) beside it");
     }
 
     @Test

@@ -131,7 +131,7 @@ class LintCliTest {
         assertThat(run("lint", "--enable", "liveness-timeout", m.toString())).isZero();
         assertThat(out.toString()).contains("L3 liveness-timeout").doesNotContain("L1 same-endpoint");
         assertThat(run("lint", "--disable", "L42", m.toString())).isEqualTo(2);
-        assertThat(err.toString()).contains("error: --disable: unknown rule 'L42' (rules: api, R22, Y1, L1,");
+        assertThat(err.toString()).contains("error: --disable: unknown rule 'L42' (rules: api, R22, Y1, I1, L1,");
     }
 
     @Test
@@ -156,7 +156,7 @@ class LintCliTest {
         err.getBuffer().setLength(0);
         run("lint", "--enable", "", m.toString());
         assertThat(err.toString()).startsWith("error: --enable: no rule given; name rules by id or name, e.g. --enable L4,L5"
-                + " (rules: api, R22, Y1, L1,");
+                + " (rules: api, R22, Y1, I1, L1,");
         err.getBuffer().setLength(0);
         run("lint", "--enable", "L4,", m.toString());
         assertThat(err.toString()).startsWith("error: --enable: an empty rule in 'L4,'");

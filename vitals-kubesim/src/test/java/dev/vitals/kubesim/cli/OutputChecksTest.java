@@ -60,10 +60,10 @@ class OutputChecksTest {
 
     @Test
     void twoOutputsOfOneRunNamingOneFileAreRefusedBeforeTheRun() {
-        Path out = dir.resolve("same.out");
-        assertThat(run("simulate", "--liveness", "tcp://:1", "--json", out.toString(), "--html", dir + "/./same.out", "--",
+        Path out = dir.resolve("same.html");
+        assertThat(run("simulate", "--liveness", "tcp://:1", "--json", out.toString(), "--html", dir + "/./same.html", "--",
                 "true")).isEqualTo(2);
-        assertThat(err.toString()).isEqualTo("error: --html " + dir + "/./same.out: the same file as --json " + out
+        assertThat(err.toString()).isEqualTo("error: --html " + dir + "/./same.html: the same file as --json " + out
                 + "; give each output its own file\n");
         assertThat(out).doesNotExist();
     }
