@@ -97,7 +97,7 @@ public final class HealthRegistry implements AutoCloseable {
         changes.availability = availability;
 
         List<CheckRunner> rs = new ArrayList<>();
-        this.notifications = new Notifications(clock, b.listeners);
+        this.notifications = new Notifications(clock, scheduler, b.listeners);
         Timeouts timeouts = new Timeouts(scheduler, clock);
         for (Check c : checks) {
             // Vitals' own snapshot-reading checks run inline: they never wait for a check thread.
