@@ -6,6 +6,8 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -16,13 +18,32 @@ class BudgetTest {
 
     @Test
     void aDeliberatelyAddedThreadMakesTheHungCheckBudgetFail() throws Exception {
-        // An application listener: its delivery starts a vitals-listener-N thread at the hung
-        // check's DOWN transition (what the transition log line itself cost before issue 37).
-        Budget.Line regressed = Budget.hungCheckThreads(b -> b.listener((check, health, timedOut) -> { }));
+        // A thread deliberately added where the hung check times out, as a delivery thread for its
+        // DOWN line was before issue 37: a listener that starts one at the first timed-out execution.
+        CountDownLatch end = new CountDownLatch(1);
+        AtomicBoolean started = new AtomicBoolean();
+        Budget.Line regressed;
+        try {
+            regressed = Budget.hungCheckThreads(b -> b.listener((check, health, timedOut) -> {
+                if (timedOut && started.compareAndSet(false, true)) {
+                    Thread t = new Thread(() -> {
+                        try {
+                            end.await();
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                    }, "deliberately-added");
+                    t.setDaemon(true);
+                    t.start();
+                }
+            }));
+        } finally {
+            end.countDown();
+        }
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         int status = Budget.print(List.of(regressed), new PrintStream(out, true, StandardCharsets.UTF_8));
         assertThat(regressed.measured()).as(regressed.note()).isEqualTo(Budget.HUNG_THREADS + 1);
-        assertThat(regressed.note()).contains("vitals-listener-");
+        assertThat(regressed.note()).contains("deliberately-added");
         assertThat(status).as("exit status").isEqualTo(1);
         assertThat(out.toString(StandardCharsets.UTF_8)).contains("hung check, threads added by 200 requests").contains("OVER");
 
