@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.vitals.testing.ManualClock;
+import dev.vitals.testing.ManualScheduler;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -224,11 +225,8 @@ class ListenerIsolationTest {
                 Thread.currentThread().interrupt();
             }
         };
-        Scheduler inline = (delayNanos, task) -> { // the transition log's turns (no transition here)
-            task.run();
-            return () -> { };
-        };
-        Notifications notifications = new Notifications(clock, inline, List.of(blocked));
+        // The scheduler takes the transition log's turns: none here (no transition is submitted).
+        Notifications notifications = new Notifications(clock, new ManualScheduler(clock), List.of(blocked));
         closeables.add(notifications::close);
         Check check = Check.builder("a", Health::up).build();
         Notifications.Lane lane = notifications.lanesFor(check).get(1);
