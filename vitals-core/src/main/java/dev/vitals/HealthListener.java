@@ -32,8 +32,8 @@ public interface HealthListener {
 
     /**
      * Whether every call returns in microseconds, in memory, without blocking or I/O (counters,
-     * meters). Such listeners are delivered beside Vitals' transition log on a delivery of their
-     * own — one thread, plus one for each of its listeners stuck in a call — which the
+     * meters). Such listeners are delivered on a delivery of their own — one thread, plus one for
+     * each of its listeners stuck in a call — which the
      * application's other listeners (a webhook, a log shipper) never share, so those can never
      * starve them. {@code VitalsMetrics} says so. A listener that says so and then blocks costs
      * that delivery a thread while it blocks and is treated as slow, like any other.

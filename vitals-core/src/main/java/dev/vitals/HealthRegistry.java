@@ -45,10 +45,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * scheduler is injected), which also runs {@linkplain Check#inline() inline} checks (Vitals'
  * monitors), and check threads for the other checks ({@code vitals-check-N}: platform threads
  * created on demand and ended after 30 s idle; at most one per check, by single flight; virtual
- * threads only if {@link Builder#virtualThreads(boolean)} asks for them). Listeners and the
- * transition log line are called on {@code vitals-listener-N} threads, also made on demand and
- * ended after 30 s idle: one for Vitals' own (the log line, {@linkplain HealthListener#nonBlocking()
- * non-blocking} listeners), up to 4 for the application's listeners (see {@link HealthListener}).
+ * threads only if {@link Builder#virtualThreads(boolean)} asks for them). The transition log
+ * line ({@code check 'db' is DOWN: …}) is written by a task on the scheduler. Listeners are called
+ * on {@code vitals-listener-N} threads, also made on demand and ended after 30 s idle: one for
+ * {@linkplain HealthListener#nonBlocking() non-blocking} listeners, up to 4 for the application's
+ * listeners (see {@link HealthListener}); none without listeners.
  */
 public final class HealthRegistry implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger("dev.vitals");
@@ -97,7 +98,7 @@ public final class HealthRegistry implements AutoCloseable {
         changes.availability = availability;
 
         List<CheckRunner> rs = new ArrayList<>();
-        this.notifications = new Notifications(clock, b.listeners);
+        this.notifications = new Notifications(clock, scheduler, b.listeners);
         Timeouts timeouts = new Timeouts(scheduler, clock);
         for (Check c : checks) {
             // Vitals' own snapshot-reading checks run inline: they never wait for a check thread.

@@ -9,9 +9,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Delivers recorded results to the listeners and the transition log line off the engine's
- * threads (issues 30 and 40): no user callback ever runs on the scheduler thread or a check
- * thread, and no listener can starve another.
+ * Delivers recorded results to the listeners and the transition log line after the recording
+ * lock is released (issues 30 and 40): no user callback ever runs on the scheduler thread or a
+ * check thread, and no listener can starve another.
  *
  * <p><b>One receiver per listener</b> (and one for the transition log), each with its own queue:
  * notices reach a receiver in recording order (per check, and overall), one call at a time. A
@@ -24,11 +24,17 @@ import java.util.concurrent.atomic.AtomicLong;
  * first time; INFO when calls return normally again), and every failure is counted
  * ({@link #failed()}): no stack trace per notification.
  *
- * <p><b>Two deliveries, bounded threads</b> ({@code vitals-listener-N}, daemons, made on demand,
- * ended after 30 s idle). Vitals' own receivers — the transition log and the listeners that say
- * {@link HealthListener#nonBlocking()} (the Micrometer binder) — have a delivery of their own: one
- * thread, plus one more for each of its receivers stuck in a call past the deadline (at most
- * 1 + receivers), so no application listener can ever hold their thread. The application's
+ * <p><b>The transition log on the scheduler</b> (issue 37). The transition log line is written by
+ * a task on the registry's {@link Scheduler}, in recording order, a turn of at most {@link #TURN}
+ * lines per task: no thread of its own, so a check that hangs costs its own check thread and
+ * nothing more. The engine already logs there (monitors' sampling, refused schedules); a logging
+ * back end that blocks holds the scheduler as it holds every thread that logs.
+ *
+ * <p><b>Two deliveries of listeners, bounded threads</b> ({@code vitals-listener-N}, daemons, made
+ * on demand, ended after 30 s idle). The listeners that say {@link HealthListener#nonBlocking()}
+ * (the Micrometer binder) have a delivery of their own: one thread, plus one more for each of them
+ * stuck in a call past the deadline (at most 1 + those listeners), so no application listener can
+ * ever hold their thread. The application's
  * listeners share {@link #APPLICATION_THREADS} thread, plus one replacement per listener
  * stuck past the deadline, at most {@link #APPLICATION_MAX_THREADS} in all: a hanging listener
  * leaves the others a thread of their own after the deadline. A slow listener (calls under the
@@ -63,6 +69,7 @@ final class Notifications {
     private final Clock clock;
     private final List<Receiver> receivers;
     private final boolean hasListeners;
+    private final OnScheduler log;
     private final Delivery own;
     private final Delivery application;
     private final AtomicInteger threadNumber = new AtomicInteger();
@@ -71,14 +78,20 @@ final class Notifications {
     private final AtomicLong failed = new AtomicLong();
     private volatile boolean closed;
 
-    Notifications(Clock clock, List<HealthListener> listeners) {
+    /**
+     * @param clock the registry's clock (deadlines)
+     * @param scheduler the registry's scheduler: the transition log line is written by its tasks
+     * @param listeners the registered listeners, in registration order
+     */
+    Notifications(Clock clock, Scheduler scheduler, List<HealthListener> listeners) {
         this.clock = clock;
         this.hasListeners = !listeners.isEmpty();
-        int ownReceivers = 1 + (int) listeners.stream().filter(HealthListener::nonBlocking).count();
-        this.own = new Delivery(1, 1 + ownReceivers);
+        int nonBlocking = (int) listeners.stream().filter(HealthListener::nonBlocking).count();
+        this.log = new OnScheduler(scheduler);
+        this.own = new Delivery(1, 1 + nonBlocking);
         this.application = new Delivery(APPLICATION_THREADS, APPLICATION_MAX_THREADS);
         List<Receiver> rs = new ArrayList<>(listeners.size() + 1);
-        rs.add(new Receiver(null, own));
+        rs.add(new Receiver(null, log));
         for (HealthListener l : listeners) {
             rs.add(new Receiver(l, l.nonBlocking() ? own : application));
         }
@@ -113,7 +126,7 @@ final class Notifications {
         return failed.get();
     }
 
-    /** @return delivery threads alive now, both deliveries (for tests and the docs' figures) */
+    /** @return delivery threads alive now, both listener deliveries (for tests and the docs' figures) */
     int threads() {
         return own.threadCount() + application.threadCount();
     }
@@ -172,7 +185,7 @@ final class Notifications {
     /** A listener, or the transition log when {@code listener} is null, with its queue. */
     private final class Receiver {
         private final HealthListener listener;
-        private final Delivery delivery;
+        private final Turns delivery;
         // Guarded by this. Two queues in step: no allocation per notice.
         private final ArrayDeque<Check> checks = new ArrayDeque<>();
         private final ArrayDeque<Notice> notices = new ArrayDeque<>();
@@ -186,7 +199,7 @@ final class Notifications {
         /** Monotonic start of the call in progress, or NOT_CALLING. */
         private volatile long callStarted = NOT_CALLING;
 
-        Receiver(HealthListener listener, Delivery delivery) {
+        Receiver(HealthListener listener, Turns delivery) {
             this.listener = listener;
             this.delivery = delivery;
         }
@@ -359,22 +372,69 @@ final class Notifications {
             notices.clear();
         }
 
+        /** Its turn could not be given (the scheduler is shut down): drops what waits. */
+        synchronized void clearIdle() {
+            checks.clear();
+            notices.clear();
+            turn = Turn.IDLE;
+        }
+
         private String name() {
             return listener == null ? "the transition log" : "health listener " + listener.getClass().getName();
         }
     }
 
-    /** A delivery thread and the start of the call it is in. */
+    /** A delivery thread (or the scheduler's turns) and the start of the call it is in. */
     private static final class Worker {
         volatile long callStarted = NOT_CALLING;
         Thread thread;
+    }
+
+    /** Where receivers get their turns: {@link Delivery}'s threads or {@link OnScheduler}'s tasks. */
+    private interface Turns {
+        /** {@code r} has notices and no turn yet: give it one. Never blocks, never calls out. */
+        void ready(Receiver r);
+
+        /** Called at every notice that did not make its receiver ready. */
+        void replaceStuckWorkers();
+    }
+
+    /**
+     * Turns given by tasks on the registry's scheduler, one task per turn (the transition log,
+     * issue 37: no thread of its own). A scheduler that refuses the task is shut down (the
+     * registry is closing): the notices are dropped, as {@link #close()} drops them.
+     */
+    private final class OnScheduler implements Turns {
+        private final Scheduler scheduler;
+        private final Worker turns = new Worker();
+
+        OnScheduler(Scheduler scheduler) {
+            this.scheduler = scheduler;
+        }
+
+        @Override
+        public void ready(Receiver r) {
+            if (closed) {
+                return;
+            }
+            try {
+                scheduler.schedule(0, () -> r.deliverTurn(turns));
+            } catch (java.util.concurrent.RejectedExecutionException e) {
+                r.clearIdle();
+            }
+        }
+
+        @Override
+        public void replaceStuckWorkers() {
+            // the scheduler is not replaced: nothing to do
+        }
     }
 
     /**
      * Threads that give ready receivers their turns, first come first served. Keeps
      * {@code live} threads that are not stuck in a call past the deadline, and at most {@code max}.
      */
-    private final class Delivery {
+    private final class Delivery implements Turns {
         private final int live;
         private final int max;
         // Guarded by this.
@@ -387,7 +447,8 @@ final class Notifications {
             this.max = max;
         }
 
-        synchronized void ready(Receiver r) {
+        @Override
+        public synchronized void ready(Receiver r) {
             if (closed) {
                 return;
             }
@@ -400,7 +461,8 @@ final class Notifications {
         }
 
         /** Called at every notice: a receiver waiting behind stuck threads gets a new one. */
-        synchronized void replaceStuckWorkers() {
+        @Override
+        public synchronized void replaceStuckWorkers() {
             if (!closed && !ready.isEmpty() && idle == 0) {
                 startWorkerIfShort();
             }

@@ -6,7 +6,9 @@ package dev.vitals;
  * {@code vitals-scheduler}. Tests inject a deterministic scheduler driven by a manual clock
  * (see the {@code vitals-testing} artifact).
  *
- * <p>Implementations must be thread-safe.
+ * <p>Implementations must be thread-safe. {@link #schedule} may be called while the engine holds
+ * a lock of its own (a check's recording queues its transition log line as a task, in recording
+ * order): it must only queue the task, never block nor run it or call into the registry.
  */
 public interface Scheduler {
     /**

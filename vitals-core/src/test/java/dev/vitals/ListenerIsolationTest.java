@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.vitals.testing.ManualClock;
+import dev.vitals.testing.ManualScheduler;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -224,7 +225,8 @@ class ListenerIsolationTest {
                 Thread.currentThread().interrupt();
             }
         };
-        Notifications notifications = new Notifications(clock, List.of(blocked));
+        // The scheduler takes the transition log's turns: none here (no transition is submitted).
+        Notifications notifications = new Notifications(clock, new ManualScheduler(clock), List.of(blocked));
         closeables.add(notifications::close);
         Check check = Check.builder("a", Health::up).build();
         Notifications.Lane lane = notifications.lanesFor(check).get(1);
@@ -298,6 +300,42 @@ class ListenerIsolationTest {
                 .endsWith("…(" + (huge.length() - Notifications.LOG_MESSAGE_CHARS) + " more chars)")
                 .doesNotContain("\n").doesNotContain("\r");
         assertThat(shown.length()).isLessThan(Notifications.LOG_MESSAGE_CHARS + 100);
+    }
+
+    @Test
+    void hungCheckCostsItsOwnThreadAndNoMoreItsTransitionIsLoggedOnTheScheduler() throws Exception {
+        // Issue 37: 200 requests on a hung on-demand check cost the check's own thread and, before,
+        // a vitals-listener thread for its DOWN line; the line is now written by the scheduler.
+        CountDownLatch never = new CountDownLatch(1);
+        HealthRegistry registry = HealthRegistry.builder()
+                .register(Check.builder("process", Health::up).inline(true).build())
+                .register(Check.builder("hung", () -> {
+                    never.await();
+                    return Health.up();
+                }).mode(Mode.ON_DEMAND).timeout(Duration.ofMillis(100)).build())
+                .build();
+        closeables.add(() -> {
+            never.countDown();
+            registry.close();
+        });
+        registry.start();
+        await().atMost(Duration.ofSeconds(30)).until(() -> registry.report(Groups.READINESS).checks().get("process").status() == Status.UP);
+        List<Thread> before = List.copyOf(Thread.getAllStackTraces().keySet());
+        for (int i = 0; i < 50; i++) {
+            assertThat(registry.evaluate(Groups.READINESS).get(30, TimeUnit.SECONDS).status()).isEqualTo(Status.DOWN);
+        }
+        await().atMost(Duration.ofSeconds(30)).until(() -> transitionLines("hung") == 1);
+        LogRecord line = logged.stream().filter(r -> r.getParameters() != null && r.getParameters().length == 3
+                && "hung".equals(r.getParameters()[0])).findFirst().orElseThrow();
+        assertThat(text(line)).startsWith("check 'hung' is DOWN: timed out after 100 ms");
+        Thread scheduler = before.stream().filter(t -> t.getName().equals("vitals-scheduler")
+                && t.getId() == line.getLongThreadID()).findFirst().orElse(null);
+        assertThat(scheduler).as("the DOWN line written by a vitals-scheduler thread").isNotNull();
+        List<String> added = Thread.getAllStackTraces().keySet().stream().filter(t -> !before.contains(t))
+                .map(Thread::getName).filter(n -> n.startsWith("vitals-")).collect(Collectors.toList());
+        assertThat(added).as("threads the hung check added").hasSize(1);
+        assertThat(added.get(0)).startsWith("vitals-check-");
+        assertThat(registry.listenerThreads()).isZero();
     }
 
     private static String text(LogRecord r) {

@@ -73,7 +73,12 @@ final class AppReadiness implements HealthCheck {
     /** The gRPC connection, once a port is known to speak gRPC. */
     private GrpcHealthCall grpc;
     private Purpose pendingPurpose; // non-null: 'last' (or 'grpc') is in flight for this
-    /** The start-up call's own connection (until started), and whether its call is unanswered. */
+    /**
+     * The start-up call (until started) and whether it is unanswered: on the readiness connection
+     * when that one is free, handed back once answered; a connection of its own only while the
+     * readiness call, or an earlier start-up call, is in flight (issue 37: a second connection made
+     * Netty servers start an event-loop thread for it).
+     */
     private LoopbackGet startedGet;
     private boolean startedPending;
     private List<Integer> app = List.of();
@@ -183,8 +188,9 @@ final class AppReadiness implements HealthCheck {
     }
 
     /**
-     * One run: readiness, then (until started) the start-up step on its own connection, so a
-     * readiness call left hanging (a dependency blackholed at boot) never holds start-up back.
+     * One run: readiness, then (until started) the start-up step, on the readiness connection when
+     * it is free, else on a connection of its own, so a readiness call left hanging (a dependency
+     * blackholed at boot) never holds start-up back.
      */
     private Health evaluate() {
         long runEnd = System.nanoTime() + 2 * timeoutMillis * 1_000_000L;
@@ -461,8 +467,13 @@ final class AppReadiness implements HealthCheck {
             if (path != null && port > 0) {
                 long wait = Math.max(1, Math.min(timeoutMillis, left(runEnd)));
                 if (!startedPending) {
-                    startedGet = startedGet == null ? LoopbackGet.start(port, framework.started, wait)
-                            : startedGet.next(port, framework.started, wait);
+                    if (startedGet == null && last != null && pendingPurpose == null) {
+                        startedGet = last.next(port, framework.started, wait); // the readiness connection, free
+                        last = null;
+                    } else {
+                        startedGet = startedGet == null ? LoopbackGet.start(port, framework.started, wait)
+                                : startedGet.next(port, framework.started, wait);
+                    }
                     startedPending = true;
                 }
                 LoopbackGet.Answer a = startedGet.await(wait);
@@ -472,11 +483,14 @@ final class AppReadiness implements HealthCheck {
                         startedGet = null;
                         startedPending = false;
                     }
-                    return; // waited for on the next run, never asked twice at once
+                    return; // waited for on the next run, never asked twice at once; readiness opens another meanwhile
                 }
                 startedPending = false;
                 onStarted(a, startedGet);
-                if (started()) {
+                if (last == null) {
+                    last = startedGet; // answered: the readiness poll goes on on this connection
+                    startedGet = null;
+                } else if (started()) {
                     startedGet.close(); // not needed any more
                     startedGet = null;
                 }
@@ -604,11 +618,18 @@ final class AppReadiness implements HealthCheck {
                 .build();
     }
 
-    /** Readiness from the listener: a TCP connect, closed at once, no byte sent (nothing in access logs). */
+    /**
+     * Readiness from the listener. On Linux the port's LISTEN row in the kernel's tables
+     * ({@link AppPorts#listeningInTable}), no connection at all (issue 37: a connect every poll is
+     * a connection the application accepts and registers, on a Vert.x or Netty event loop it may
+     * start for it); elsewhere a TCP connect, closed at once, no byte sent (nothing in access logs).
+     * On loopback a connect is refused exactly when no socket listens, so both say the same; a
+     * full accept backlog is not read from the table (the connect timed out on it).
+     */
     private Health listenerOnly(List<Integer> app, String note) {
         int p = app.get(0);
-        if (!connects(p)) {
-            return Health.builder(Status.DOWN).message("port " + p + " refused a connection").build();
+        if (AppPorts.supported() ? !AppPorts.listeningInTable().contains(p) : !connects(p)) {
+            return Health.builder(Status.DOWN).message("port " + p + " is not listening (a connection would be refused)").build();
         }
         return Health.builder(Status.UP).message(note).build();
     }

@@ -22,6 +22,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -219,8 +220,8 @@ class AppReadinessTest {
             assertThat(r.availability().isStartupComplete()).as("startup means started").isTrue();
             assertThat(Set.copyOf(app.asked)).containsExactlyInAnyOrder("/q/health/ready", "/q/health/started");
             assertThat(app.asked.stream().filter("/q/health/started"::equals).count()).as("started asked until it passed").isEqualTo(1);
-            assertThat(app.connections).as("one kept-alive connection for readiness, one for start-up until started, for "
-                    + app.asked.size() + " calls").hasSize(2);
+            assertThat(app.connections).as("one kept-alive connection for readiness and start-up (issue 37), for "
+                    + app.asked.size() + " calls").hasSize(1);
 
             app.status.put("/q/health/ready", 200);
             // The same DOWN answer was backed off from (issue 40): the recovery is asked within
@@ -303,6 +304,47 @@ class AppReadinessTest {
             assertThat(h.message()).get().asString().contains("readiness follows the listener");
             assertThat(r.availability().isStartupComplete()).isTrue();
             assertThat(app.asked).as("no request sent").isEmpty();
+        }
+    }
+
+    /**
+     * Issue 37: readiness from the listener opens no connection per poll on Linux (the kernel's
+     * LISTEN rows): Vert.x or Netty would accept and register each one. Start-up is the one
+     * connect; a closed port is DOWN at the next run.
+     */
+    @Test
+    void readinessFromTheListenerConnectsOnlyForStartupOnLinux() throws Exception {
+        Assumptions.assumeTrue(AppPorts.supported(), "Linux: /proc/self/net/tcp");
+        try (java.net.ServerSocket listener = new java.net.ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+             HealthRegistry r = registry()) {
+            listener.setSoTimeout(200);
+            AppReadiness readiness = readiness(r, listener.getLocalPort(), "", Set.of(Frameworks.QUARKUS));
+            readiness.check();
+            assertThat(r.availability().isStartupComplete()).isTrue();
+            int accepted = acceptAll(listener);
+            assertThat(accepted).as("start-up: the port accepts a connection").isLessThanOrEqualTo(1);
+            for (int i = 0; i < 5; i++) {
+                Health h = readiness.check();
+                assertThat(h.status()).as(h.toString()).isEqualTo(Status.UP);
+                assertThat(h.message()).get().asString().contains("readiness follows the listener");
+            }
+            assertThat(acceptAll(listener)).as("connections for 5 readiness runs").isZero();
+            listener.close();
+            Health h = readiness.check();
+            assertThat(h.status()).isEqualTo(Status.DOWN);
+            assertThat(h.message()).get().asString().isEqualTo("port " + listener.getLocalPort()
+                    + " is not listening (a connection would be refused)");
+        }
+    }
+
+    private static int acceptAll(java.net.ServerSocket listener) throws java.io.IOException {
+        int n = 0;
+        while (true) {
+            try (java.net.Socket ignored = listener.accept()) {
+                n++;
+            } catch (java.net.SocketTimeoutException e) {
+                return n;
+            }
         }
     }
 
