@@ -44,9 +44,10 @@ class ReplayCommandTest {
     }
 
     @Test
-    void anHtmlPathThatIsAFileIsBadInput(@TempDir Path dir) throws IOException {
+    void anHtmlDirectoryPathThatIsAFileIsBadInput(@TempDir Path dir) throws IOException {
+        // --html PATH: a path not ending in .html is a directory (cli.HtmlOutput); an existing plain file there is refused
         Path jar = Files.write(dir.resolve("vitals-demo.jar"), new byte[] {'P', 'K', 3, 4});
-        Path file = Files.writeString(dir.resolve("report.html"), "x");
+        Path file = Files.writeString(dir.resolve("report"), "x");
         assertThat(run("replay", "stall", "--demo-jar", jar.toString(), "--html", file.toString())).isEqualTo(VitalsCommand.BAD_INPUT);
         assertThat(err.toString()).contains("not a directory");
     }
