@@ -498,15 +498,37 @@ public final class FleetReport {
                         + "svg{display:block;margin:6px 0 18px 0}.cap{font-size:13px;color:#555}</style></head><body>\n");
     }
 
+    /**
+     * The charts' shared time axis.
+     *
+     * @param w the chart's width, px
+     * @param left the left margin (count labels), px
+     * @param from the axis' start, seconds (minus the warm-up shown)
+     * @param span the axis' length, seconds
+     * @param end the run's length, seconds
+     * @param warm the warm-up shown before 0 s, seconds
+     */
+    private record Frame(int w, int left, double from, double span, double end, double warm) {
+    }
+
     private static void run(StringBuilder sb, FleetResult r) {
-        int w = 960;
-        int left = 50;
         double d = Math.max(1, r.durationSeconds());
         double warm = Math.min(r.warmupSeconds(), d / 4);
         double from = -warm;
-        double span = d - from;
+        Frame fr = new Frame(960, 50, from, d - from, d, warm);
         sb.append("<h2>").append(esc(r.label())).append("</h2>\n<pre>").append(esc(text(r))).append("</pre>\n");
-        // endpoints
+        endpointsChart(sb, r, fr);
+        requestsChart(sb, r, fr);
+        lanesChart(sb, r, fr);
+        resources(sb, r.lanes());
+    }
+
+    /** Ready endpoints in the Service over time; red: seconds with none. */
+    private static void endpointsChart(StringBuilder sb, FleetResult r, Frame fr) {
+        int w = fr.w();
+        int left = fr.left();
+        double from = fr.from();
+        double span = fr.span();
         int h = 120;
         int n = Math.max(1, r.replicas());
         for (FleetResult.Second s : r.series()) {
@@ -529,7 +551,15 @@ public final class FleetReport {
         sb.append("<path d='").append(path).append("' fill='none' stroke='#1a73e8' stroke-width='1.5'/>");
         countLabels(sb, h, n, "");
         sb.append("</svg>\n");
-        // success rate and latency
+    }
+
+    /** Client requests per second, succeeded and failed, and the p99 latency on a log scale. */
+    private static void requestsChart(StringBuilder sb, FleetResult r, Frame fr) {
+        int w = fr.w();
+        int left = fr.left();
+        double from = fr.from();
+        double span = fr.span();
+        int h = 120;
         sb.append("<div class='cap'>Client requests per second: succeeded (green), failed after retries (red); "
                 + "p99 latency (black, log scale, right axis)</div>\n");
         long max = 1;
@@ -566,7 +596,16 @@ public final class FleetReport {
         countLabels(sb, h, max, "/s");
         sb.append("<text x='").append(w - 60)
                 .append("' y='14' font-size='11'>").append(f(maxLat)).append(" ms</text></svg>\n");
-        // lanes
+    }
+
+    /** One lane per replica: Ready, kills, container starts, the hot spot and the rollout's marks. */
+    private static void lanesChart(StringBuilder sb, FleetResult r, Frame fr) {
+        int w = fr.w();
+        int left = fr.left();
+        double from = fr.from();
+        double span = fr.span();
+        double d = fr.end();
+        double warm = fr.warm();
         List<FleetResult.Lane> lanes = r.lanes();
         int shown = Math.min(lanes.size(), MAX_LANES);
         int lh = shown <= 40 ? 14 : shown <= 120 ? 5 : 2;
@@ -613,7 +652,6 @@ public final class FleetReport {
         });
         axisLabels(sb, left, w, shown * lh, from, span);
         sb.append("</svg>\n");
-        resources(sb, lanes);
     }
 
     /** An orange bar on a lane while its pod held the first followed affinity key (of the first keyed population). */
