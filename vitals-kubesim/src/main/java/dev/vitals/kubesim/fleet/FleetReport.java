@@ -182,91 +182,99 @@ public final class FleetReport {
     }
 
     private static void runNode(ObjectNode n, FleetResult r) {
-            FleetResult.Totals t = r.totals();
-            n.put("engine", r.engine());
-            n.put("label", r.label());
-            n.put("replicas", r.replicas());
-            n.put("restarts", t.restarts());
-            n.put("kills", t.kills());
-            n.put("podsKilled", t.podsKilled());
-            n.put("replicasRestarted", t.replicasRestarted());
-            n.put("routing", r.routing());
-            n.put("zeroEndpointSeconds", t.zeroEndpointSeconds());
-            n.put("minEndpoints", t.minEndpoints());
-            n.put("requests", t.requests());
-            n.put("failedRequests", t.failed());
-            n.put("clientErrorPercent", Recorder.round(t.clientErrorPercent()));
-            n.put("attempts", t.attempts());
-            n.put("meanLatencyMs", t.meanLatencyMs());
-            n.put("p99LatencyMs", t.p99LatencyMs());
-            n.put("crashLoopSeconds", t.crashLoopSeconds());
-            n.put("notReadySeconds", t.notReadySeconds());
-            n.put("noEndpointRequests", t.noEndpointRequests());
-            n.put("maxDown", t.maxDown());
-            if (allDownAtOnce(r)) {
-                n.put("probableCheckerFault", true);
+        FleetResult.Totals t = r.totals();
+        n.put("engine", r.engine());
+        n.put("label", r.label());
+        n.put("replicas", r.replicas());
+        n.put("restarts", t.restarts());
+        n.put("kills", t.kills());
+        n.put("podsKilled", t.podsKilled());
+        n.put("replicasRestarted", t.replicasRestarted());
+        n.put("routing", r.routing());
+        n.put("zeroEndpointSeconds", t.zeroEndpointSeconds());
+        n.put("minEndpoints", t.minEndpoints());
+        n.put("requests", t.requests());
+        n.put("failedRequests", t.failed());
+        n.put("clientErrorPercent", Recorder.round(t.clientErrorPercent()));
+        n.put("attempts", t.attempts());
+        n.put("meanLatencyMs", t.meanLatencyMs());
+        n.put("p99LatencyMs", t.p99LatencyMs());
+        n.put("crashLoopSeconds", t.crashLoopSeconds());
+        n.put("notReadySeconds", t.notReadySeconds());
+        n.put("noEndpointRequests", t.noEndpointRequests());
+        n.put("maxDown", t.maxDown());
+        if (allDownAtOnce(r)) {
+            n.put("probableCheckerFault", true);
+        }
+        n.put("durationSeconds", r.durationSeconds());
+        n.put("warmupSeconds", r.warmupSeconds());
+        n.put("passed", r.passed());
+        ArrayNode checks = n.putArray("checks");
+        for (FleetResult.Check c : r.checks()) {
+            checks.addObject().put("expect", c.expectation()).put("passed", c.passed()).put("actual", c.actual());
+        }
+        ArrayNode series = n.putArray("series");
+        for (FleetResult.Second s : r.series()) {
+            series.addObject().put("t", s.t()).put("endpoints", s.endpoints()).put("minEndpoints", s.minEndpoints())
+                    .put("ready", s.ready()).put("ok", s.ok()).put("failed", s.failed()).put("attempts", s.attempts())
+                    .put("p50Ms", s.p50Ms()).put("p99Ms", s.p99Ms());
+        }
+        r.rollout().ifPresent(ro -> {
+            ObjectNode o = n.putObject("rollout").put("startedAt", ro.startedAt()).put("completedAt", ro.completedAt())
+                    .put("deadlineExceededAt", ro.deadlineExceededAt()).put("condition", ro.condition())
+                    .put("updatedReplicas", ro.updatedReplicas()).put("availableReplicas", ro.availableReplicas())
+                    .put("oldReplicas", ro.oldReplicas()).put("maxSurge", ro.maxSurge()).put("maxUnavailable", ro.maxUnavailable());
+            ArrayNode vs = o.putArray("versions");
+            for (FleetResult.Version v : ro.versions()) {
+                vs.addObject().put("version", v.name()).put("ok", v.ok()).put("failed", v.failed())
+                        .put("errorPercent", Recorder.round(v.errorPercent())).put("meanLatencyMs", v.meanLatencyMs())
+                        .put("p99LatencyMs", v.p99LatencyMs());
             }
-            n.put("durationSeconds", r.durationSeconds());
-            n.put("warmupSeconds", r.warmupSeconds());
-            n.put("passed", r.passed());
-            ArrayNode checks = n.putArray("checks");
-            for (FleetResult.Check c : r.checks()) {
-                checks.addObject().put("expect", c.expectation()).put("passed", c.passed()).put("actual", c.actual());
+        });
+        ArrayNode holds = n.putArray("holds");
+        for (FleetResult.Hold h : r.holds()) {
+            holds.addObject().put("clients", h.clients()).put("key", h.key()).put("at", h.at()).put("replica", h.replica());
+        }
+        lanes(n.putArray("lanes"), r.lanes());
+    }
+
+    /** One object per lane: its counts, Ready intervals, kill and start times, and its instances' cgroup counters. */
+    private static void lanes(ArrayNode lanes, List<FleetResult.Lane> all) {
+        for (FleetResult.Lane l : all) {
+            ObjectNode ln = lanes.addObject().put("replica", l.replica()).put("restarts", l.restarts()).put("kills", l.kills())
+                    .put("crashLoopSeconds", l.crashLoopSeconds()).put("notReadySeconds", l.notReadySeconds())
+                    .put("peakInFlight", l.peakInFlight());
+            if (!l.version().isEmpty()) {
+                ln.put("version", l.version());
             }
-            ArrayNode series = n.putArray("series");
-            for (FleetResult.Second s : r.series()) {
-                series.addObject().put("t", s.t()).put("endpoints", s.endpoints()).put("minEndpoints", s.minEndpoints())
-                        .put("ready", s.ready()).put("ok", s.ok()).put("failed", s.failed()).put("attempts", s.attempts())
-                        .put("p50Ms", s.p50Ms()).put("p99Ms", s.p99Ms());
+            ArrayNode ready = ln.putArray("ready");
+            for (double[] iv : l.ready()) {
+                ready.addArray().add(iv[0]).add(iv[1]);
             }
-            r.rollout().ifPresent(ro -> {
-                ObjectNode o = n.putObject("rollout").put("startedAt", ro.startedAt()).put("completedAt", ro.completedAt())
-                        .put("deadlineExceededAt", ro.deadlineExceededAt()).put("condition", ro.condition())
-                        .put("updatedReplicas", ro.updatedReplicas()).put("availableReplicas", ro.availableReplicas())
-                        .put("oldReplicas", ro.oldReplicas()).put("maxSurge", ro.maxSurge()).put("maxUnavailable", ro.maxUnavailable());
-                ArrayNode vs = o.putArray("versions");
-                for (FleetResult.Version v : ro.versions()) {
-                    vs.addObject().put("version", v.name()).put("ok", v.ok()).put("failed", v.failed())
-                            .put("errorPercent", Recorder.round(v.errorPercent())).put("meanLatencyMs", v.meanLatencyMs())
-                            .put("p99LatencyMs", v.p99LatencyMs());
-                }
-            });
-            ArrayNode holds = n.putArray("holds");
-            for (FleetResult.Hold h : r.holds()) {
-                holds.addObject().put("clients", h.clients()).put("key", h.key()).put("at", h.at()).put("replica", h.replica());
+            ArrayNode k = ln.putArray("killTimes");
+            l.killTimes().forEach(k::add);
+            ArrayNode st = ln.putArray("startTimes");
+            l.startTimes().forEach(st::add);
+            if (!l.resources().isEmpty()) {
+                usageNodes(ln.putArray("resources"), l.resources());
             }
-            ArrayNode lanes = n.putArray("lanes");
-            for (FleetResult.Lane l : r.lanes()) {
-                ObjectNode ln = lanes.addObject().put("replica", l.replica()).put("restarts", l.restarts()).put("kills", l.kills())
-                        .put("crashLoopSeconds", l.crashLoopSeconds()).put("notReadySeconds", l.notReadySeconds())
-                        .put("peakInFlight", l.peakInFlight());
-                if (!l.version().isEmpty()) {
-                    ln.put("version", l.version());
-                }
-                ArrayNode ready = ln.putArray("ready");
-                for (double[] iv : l.ready()) {
-                    ready.addArray().add(iv[0]).add(iv[1]);
-                }
-                ArrayNode k = ln.putArray("killTimes");
-                l.killTimes().forEach(k::add);
-                ArrayNode st = ln.putArray("startTimes");
-                l.startTimes().forEach(st::add);
-                if (!l.resources().isEmpty()) {
-                    ArrayNode res = ln.putArray("resources");
-                    for (dev.vitals.kubesim.runtime.ResourceLimits.InstanceUsage u : l.resources()) {
-                        dev.vitals.kubesim.runtime.ResourceUsage x = u.usage();
-                        ObjectNode o = res.addObject().put("instance", u.instance()).put("cpuSeconds", Recorder.round(x.cpu().map(dev.vitals.kubesim.model.Durations::seconds).orElse(-1.0)))
-                                .put("periods", x.periods()).put("throttledPeriods", x.throttledPeriods())
-                                .put("throttledSeconds", Recorder.round(dev.vitals.kubesim.model.Durations.seconds(x.throttled()))).put("oomKills", x.oomKills())
-                                .put("exitCode", u.exitCode()).put("reason", u.reason());
-                        if (x.memoryPeakBytes().isPresent()) {
-                            o.put("memoryPeakBytes", x.memoryPeakBytes().getAsLong());
-                        } else {
-                            o.putNull("memoryPeakBytes");
-                        }
-                    }
-                }
+        }
+    }
+
+    /** One object per instance: CPU used, periods and time throttled, OOM kills, exit, memory peak (null when unknown). */
+    private static void usageNodes(ArrayNode res, List<dev.vitals.kubesim.runtime.ResourceLimits.InstanceUsage> usages) {
+        for (dev.vitals.kubesim.runtime.ResourceLimits.InstanceUsage u : usages) {
+            dev.vitals.kubesim.runtime.ResourceUsage x = u.usage();
+            ObjectNode o = res.addObject().put("instance", u.instance()).put("cpuSeconds", Recorder.round(x.cpu().map(dev.vitals.kubesim.model.Durations::seconds).orElse(-1.0)))
+                    .put("periods", x.periods()).put("throttledPeriods", x.throttledPeriods())
+                    .put("throttledSeconds", Recorder.round(dev.vitals.kubesim.model.Durations.seconds(x.throttled()))).put("oomKills", x.oomKills())
+                    .put("exitCode", u.exitCode()).put("reason", u.reason());
+            if (x.memoryPeakBytes().isPresent()) {
+                o.put("memoryPeakBytes", x.memoryPeakBytes().getAsLong());
+            } else {
+                o.putNull("memoryPeakBytes");
             }
+        }
     }
 
     /**
