@@ -116,23 +116,7 @@ public final class Linter {
             byInput.add(findings);
             Run run = new Run(in.name(), findings, suppressed, seen, objects, skipped, duplicates, notices, routing, pending,
                     byInput.size() - 1);
-            Optional<String> error = Optional.empty();
-            try (Reader r = in.open()) {
-                YamlDocs docs = new YamlDocs(r, in.name(), "helm template RELEASE CHART | vitals lint -");
-                while (true) {
-                    Optional<YamlDocs.Doc> d = docs.next();
-                    if (d.isEmpty()) {
-                        break;
-                    }
-                    run.document(d.get(), docs);
-                }
-            } catch (YamlDocs.YamlInputException e) {
-                error = Optional.of(in.name() + (e.line > 0 ? ":" + e.line : "") + ": " + e.getMessage());
-            } catch (IOException e) {
-                error = Optional.of(in.name() + ": cannot read: " + InvalidInputException.reason(e));
-            } catch (UncheckedIOException e) {
-                error = Optional.of(in.name() + ": cannot read: " + InvalidInputException.reason(e.getCause()));
-            }
+            Optional<String> error = read(in, run);
             if (error.isEmpty() && run.objects == 0) {
                 if (run.jsonPatches > 0) {
                     skipped.add(new LintReport.Skipped(in.name(), "a JSON patch (RFC 6902), applied by Kustomize"));
@@ -431,6 +415,30 @@ public final class Linter {
             Optional<LintReport.Suppressed> s = Suppressions.match(f, ann);
             s.ifPresent(suppressed::add);
             return s.isPresent();
+        }
+    }
+
+    /**
+     * Reads every document of {@code in} into {@code run}.
+     *
+     * @return why the input could not be read (its line for bad YAML), if so
+     */
+    private static Optional<String> read(LintInput in, Run run) {
+        try (Reader r = in.open()) {
+            YamlDocs docs = new YamlDocs(r, in.name(), "helm template RELEASE CHART | vitals lint -");
+            while (true) {
+                Optional<YamlDocs.Doc> d = docs.next();
+                if (d.isEmpty()) {
+                    return Optional.empty();
+                }
+                run.document(d.get(), docs);
+            }
+        } catch (YamlDocs.YamlInputException e) {
+            return Optional.of(in.name() + (e.line > 0 ? ":" + e.line : "") + ": " + e.getMessage());
+        } catch (IOException e) {
+            return Optional.of(in.name() + ": cannot read: " + InvalidInputException.reason(e));
+        } catch (UncheckedIOException e) {
+            return Optional.of(in.name() + ": cannot read: " + InvalidInputException.reason(e.getCause()));
         }
     }
 
