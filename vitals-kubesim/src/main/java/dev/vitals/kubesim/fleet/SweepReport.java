@@ -217,7 +217,17 @@ public final class SweepReport {
                 value(vs, a, v);
             }
         }
-        ArrayNode points = root.putArray("points");
+        points(root.putArray("points"), r);
+        boundaries(root.putArray("boundaries"), r);
+        try {
+            return JSON.writeValueAsString(root) + "\n";
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** One object per point: its values, label, every figure's spread and every expectation's state. */
+    private static void points(ArrayNode points, FleetSweep.Result r) {
         List<String> ex = r.expectations();
         for (int p = 0; p < r.points().size(); p++) {
             FleetEnsemble e = r.ensembles().get(p);
@@ -240,7 +250,10 @@ public final class SweepReport {
                 spread(c.putObject("actual"), v.actual());
             }
         }
-        ArrayNode bs = root.putArray("boundaries");
+    }
+
+    /** One object per expectation's boundary along the first axis (at each value of the second, in 2-D). */
+    private static void boundaries(ArrayNode bs, FleetSweep.Result r) {
         FleetSweep.Axis first = r.axes().get(0);
         for (FleetSweep.Boundary b : r.boundaries()) {
             ObjectNode n = bs.addObject().put("expect", b.expectation()).put("along", first.path());
@@ -260,11 +273,6 @@ public final class SweepReport {
             ArrayNode st = n.putArray("states");
             b.states().forEach(s -> st.add(s.word()));
             n.put("summary", describe(r, b));
-        }
-        try {
-            return JSON.writeValueAsString(root) + "\n";
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
         }
     }
 
