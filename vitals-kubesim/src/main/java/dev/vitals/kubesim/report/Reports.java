@@ -225,8 +225,21 @@ public final class Reports {
             });
         }
         resourcesJson(r, root);
-        ArrayNode events = root.putArray("events");
-        ArrayNode notes = root.putArray("notes");
+        events(r, root.putArray("events"), root.putArray("notes"));
+        ArrayNode ex = root.putArray("expectations");
+        for (Expectation.Check c : r.checks()) {
+            ex.addObject().put("expect", c.expectation()).put("passed", c.passed()).put("actual", c.actual());
+        }
+        root.put("passed", r.passed());
+        try {
+            return JSON.writeValueAsString(root);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The core events (start, probe, ready, not-ready, kill, exit) and the notes (the others, and probe errors). */
+    private static void events(SimulationResult r, ArrayNode events, ArrayNode notes) {
         for (SimEvent e : r.events()) {
             boolean error = e.type() == SimEvent.Type.PROBE && e.result().orElse(null) == ProbeResult.ERROR;
             ObjectNode n = (e.type().core() && !error ? events : notes).addObject();
@@ -247,16 +260,6 @@ public final class Reports {
                     r.limits().flatMap(l -> l.instance(e.instance())).ifPresent(u -> n.put("reason", u.reason()));
                 }
             }
-        }
-        ArrayNode ex = root.putArray("expectations");
-        for (Expectation.Check c : r.checks()) {
-            ex.addObject().put("expect", c.expectation()).put("passed", c.passed()).put("actual", c.actual());
-        }
-        root.put("passed", r.passed());
-        try {
-            return JSON.writeValueAsString(root);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new IllegalStateException(e);
         }
     }
 
