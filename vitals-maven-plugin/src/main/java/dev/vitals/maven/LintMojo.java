@@ -86,11 +86,7 @@ public final class LintMojo extends VitalsMojo {
 
     /** Made by Maven, which then sets the parameters. */
     public LintMojo() {
-    }
-
-    @Override
-    String goal() {
-        return "vitals:lint";
+        super("vitals:lint");
     }
 
     @Override

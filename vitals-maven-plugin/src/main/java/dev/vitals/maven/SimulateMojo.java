@@ -66,11 +66,7 @@ public final class SimulateMojo extends VitalsMojo {
 
     /** Made by Maven, which then sets the parameters. */
     public SimulateMojo() {
-    }
-
-    @Override
-    String goal() {
-        return "vitals:simulate";
+        super("vitals:simulate");
     }
 
     @Override

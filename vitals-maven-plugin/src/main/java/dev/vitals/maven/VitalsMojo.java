@@ -9,8 +9,8 @@ import org.apache.maven.plugins.annotations.Parameter;
 
 /**
  * What the plugin's goals share: the module's directories, the skip switch, and paths shown
- * relative to the module. A goal names itself ({@link #goal()}), says whether it is skipped (each
- * goal has its own {@code skip} property) and does its work in {@link #run()}.
+ * relative to the module. A goal gives its name, says whether it is skipped (each goal has its own
+ * {@code skip} property) and does its work in {@link #run()}.
  */
 abstract class VitalsMojo extends AbstractMojo {
     @Parameter(defaultValue = "${project.basedir}", readonly = true, required = true)
@@ -19,8 +19,12 @@ abstract class VitalsMojo extends AbstractMojo {
     @Parameter(defaultValue = "${project.build.directory}", readonly = true, required = true)
     File buildDirectory;
 
-    /** @return the goal as the build log names it, e.g. {@code vitals:lint} */
-    abstract String goal();
+    private final String goal;
+
+    /** @param goal the goal as the build log names it, e.g. {@code vitals:lint} */
+    VitalsMojo(String goal) {
+        this.goal = goal;
+    }
 
     /** @return whether the goal is skipped (its {@code skip} parameter) */
     abstract boolean skipped();
@@ -36,7 +40,7 @@ abstract class VitalsMojo extends AbstractMojo {
     @Override
     public final void execute() throws MojoExecutionException, MojoFailureException {
         if (skipped()) {
-            getLog().info(goal() + " skipped");
+            getLog().info(goal + " skipped");
             return;
         }
         run();

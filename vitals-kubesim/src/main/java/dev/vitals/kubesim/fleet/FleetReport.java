@@ -517,7 +517,25 @@ public final class FleetReport {
      * @param warm the warm-up shown before 0 s, seconds
      */
     private record Frame(int w, int left, double from, double span, double end, double warm) {
+        /** @return the x of time {@code t}, seconds */
+        double x(double t) {
+            return left + (t - from) / span * (w - left);
+        }
+
+        /** @return the width of one second, at least 1 px */
+        double secondWidth() {
+            return Math.max(1, (w - left) / span);
+        }
+
+        /** Opens a chart of {@link #CHART_H} with its time axis. */
+        void open(StringBuilder sb) {
+            sb.append(svgOpen(w, CHART_H + 20));
+            axis(sb, left, w, CHART_H, from, span);
+        }
     }
+
+    /** The endpoints' and the requests' charts' height, px. */
+    private static final int CHART_H = 120;
 
     private static void run(StringBuilder sb, FleetResult r) {
         double d = Math.max(1, r.durationSeconds());
@@ -533,26 +551,21 @@ public final class FleetReport {
 
     /** Ready endpoints in the Service over time; red: seconds with none. */
     private static void endpointsChart(StringBuilder sb, FleetResult r, Frame fr) {
-        int w = fr.w();
-        int left = fr.left();
-        double from = fr.from();
-        double span = fr.span();
-        int h = 120;
+        int h = CHART_H;
         int n = Math.max(1, r.replicas());
         for (FleetResult.Second s : r.series()) {
             n = Math.max(n, (int) Math.ceil(s.endpoints())); // a rollout's surge goes above replicas
         }
         sb.append("<div class='cap'>Ready endpoints in the Service (of ").append(n)
                 .append("); red: seconds with none</div>\n");
-        sb.append(svgOpen(w, h + 20));
-        axis(sb, left, w, h, from, span);
+        fr.open(sb);
         StringBuilder path = new StringBuilder();
         for (FleetResult.Second s : r.series()) {
-            double x = left + (s.t() - from) / span * (w - left);
+            double x = fr.x(s.t());
             double y = h - s.endpoints() / n * (h - 10);
             path.append(path.length() == 0 ? "M" : "L").append(f(x)).append(',').append(f(y));
             if (s.minEndpoints() == 0) {
-                sb.append("<rect x='").append(f(x)).append("' y='0' width='").append(f(Math.max(1, (w - left) / span)))
+                sb.append("<rect x='").append(f(x)).append("' y='0' width='").append(f(fr.secondWidth()))
                         .append("' height='").append(h).append("' fill='#f4c7c3'/>");
             }
         }
@@ -563,11 +576,7 @@ public final class FleetReport {
 
     /** Client requests per second, succeeded and failed, and the p99 latency on a log scale. */
     private static void requestsChart(StringBuilder sb, FleetResult r, Frame fr) {
-        int w = fr.w();
-        int left = fr.left();
-        double from = fr.from();
-        double span = fr.span();
-        int h = 120;
+        int h = CHART_H;
         sb.append("<div class='cap'>Client requests per second: succeeded (green), failed after retries (red); "
                 + "p99 latency (black, log scale, right axis)</div>\n");
         long max = 1;
@@ -576,13 +585,12 @@ public final class FleetReport {
             max = Math.max(max, s.ok() + s.failed());
             maxLat = Math.max(maxLat, s.p99Ms());
         }
-        sb.append(svgOpen(w, h + 20));
-        axis(sb, left, w, h, from, span);
-        double bw = Math.max(1, (w - left) / span);
+        fr.open(sb);
+        double bw = fr.secondWidth();
         StringBuilder lat = new StringBuilder();
         double logMax = Math.log10(Math.max(10, maxLat));
         for (FleetResult.Second s : r.series()) {
-            double x = left + (s.t() - from) / span * (w - left);
+            double x = fr.x(s.t());
             double okH = (double) s.ok() / max * (h - 10);
             double failH = (double) s.failed() / max * (h - 10);
             if (okH > 0) {
@@ -602,7 +610,7 @@ public final class FleetReport {
             sb.append("<path d='").append(lat).append("' fill='none' stroke='#000' stroke-width='1'/>");
         }
         countLabels(sb, h, max, "/s");
-        sb.append("<text x='").append(w - 60)
+        sb.append("<text x='").append(fr.w() - 60)
                 .append("' y='14' font-size='11'>").append(f(maxLat)).append(" ms</text></svg>\n");
     }
 

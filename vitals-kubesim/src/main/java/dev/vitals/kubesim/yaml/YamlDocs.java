@@ -310,17 +310,28 @@ public final class YamlDocs {
 
     /** A sequence, from its start event {@code e} to its end. */
     private ArrayNode sequence(Event e) {
-        enter(e);
-        int before = budget;
-        spend(1, e);
+        int before = open(e);
         ArrayNode a = F.arrayNode();
         loc.nodeLines.put(a, line(e));
         for (Event x = events.next(); x.getEventId() != Event.ID.SequenceEnd; x = events.next()) {
             a.add(node(x));
         }
-        anchor(e, a, before - budget);
+        return close(e, a, before);
+    }
+
+    /** @return the budget before a collection that starts with {@code e}: one level deeper, its own node spent */
+    private int open(Event e) {
+        enter(e);
+        int before = budget;
+        spend(1, e);
+        return before;
+    }
+
+    /** @return the collection that started with {@code e}, anchored with the nodes it spent since {@code before}; one level up */
+    private <T extends JsonNode> T close(Event e, T n, int before) {
+        anchor(e, n, before - budget);
         depth--;
-        return a;
+        return n;
     }
 
     /**
@@ -329,9 +340,7 @@ public final class YamlDocs {
      * duplicate, kept last-wins and recorded with both lines.
      */
     private ObjectNode mapping(Event e) {
-        enter(e);
-        int before = budget;
-        spend(1, e);
+        int before = open(e);
         ObjectNode o = F.objectNode();
         loc.nodeLines.put(o, line(e));
         java.util.Set<String> fromMerge = new java.util.HashSet<>(); // keys a '<<' brought in, not yet written here
@@ -365,9 +374,7 @@ public final class YamlDocs {
             o.set(key, value);
             loc.put(o, key, keyLine, !dup);
         }
-        anchor(e, o, before - budget);
-        depth--;
-        return o;
+        return close(e, o, before);
     }
 
     private void anchor(Event e, JsonNode n, int size) {
