@@ -166,17 +166,7 @@ public final class Simulation {
         } finally {
             run.tearDown();
         }
-        if (runtime instanceof ProcessRuntime pr && pr.reapedProcesses() > 0) {
-            int n = pr.reapedProcesses();
-            run.late.add("container: " + n + " process" + (n == 1 ? "" : "es") + " besides the main one, ended with their"
-                    + " instance (found by " + pr.containment() + "): a container's end takes every process in it");
-        }
-        synchronized (run.late) {
-            for (String text : run.late) {
-                events.add(new SimEvent(duration, SimEvent.Type.ACTION, 0, Optional.empty(),
-                        Optional.empty(), Optional.empty(), text));
-            }
-        }
+        addLateNotes(run, events);
         if (interrupted != null) {
             Duration ran = Duration.ofNanos(Math.max(0, Math.min(duration.toNanos(), time.monotonicTime() - run.startedAt)));
             Thread.currentThread().interrupt();
@@ -185,6 +175,21 @@ public final class Simulation {
         }
         return new SimulationResult(events, duration, run.restarts, scenario.expectations(), target,
                 limits.map(dev.vitals.kubesim.runtime.ResourceLimits::report));
+    }
+
+    /** Adds what was noted after the end (loads that ended with the run, processes reaped with their instance) as events at the end. */
+    private void addLateNotes(Run run, List<SimEvent> events) {
+    if (runtime instanceof ProcessRuntime pr && pr.reapedProcesses() > 0) {
+        int n = pr.reapedProcesses();
+        run.late.add("container: " + n + " process" + (n == 1 ? "" : "es") + " besides the main one, ended with their"
+                + " instance (found by " + pr.containment() + "): a container's end takes every process in it");
+    }
+    synchronized (run.late) {
+        for (String text : run.late) {
+            events.add(new SimEvent(duration, SimEvent.Type.ACTION, 0, Optional.empty(),
+                    Optional.empty(), Optional.empty(), text));
+        }
+    }
     }
 
     /**

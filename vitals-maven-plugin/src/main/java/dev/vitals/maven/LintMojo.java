@@ -25,7 +25,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.apache.maven.plugin.AbstractMojo;
 import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugin.MojoFailureException;
 import org.apache.maven.plugins.annotations.LifecyclePhase;
@@ -41,7 +40,7 @@ import org.apache.maven.plugins.annotations.Parameter;
  * in Maven".
  */
 @Mojo(name = "lint", defaultPhase = LifecyclePhase.VERIFY, threadSafe = true)
-public final class LintMojo extends AbstractMojo {
+public final class LintMojo extends VitalsMojo {
     /**
      * Manifest files and directories (directories recursively: *.yaml, *.yml, *.json). Default: those of
      * {@code src/main/k8s}, {@code k8s}, {@code target/kubernetes/*.yml} (Quarkus) and
@@ -85,57 +84,84 @@ public final class LintMojo extends AbstractMojo {
     @Parameter(property = "vitals.lint.skip", defaultValue = "false")
     boolean skip;
 
-    @Parameter(defaultValue = "${project.basedir}", readonly = true, required = true)
-    File basedir;
-
-    @Parameter(defaultValue = "${project.build.directory}", readonly = true, required = true)
-    File buildDirectory;
-
     /** Made by Maven, which then sets the parameters. */
     public LintMojo() {
+        super("vitals:lint");
     }
 
     @Override
-    public void execute() throws MojoExecutionException, MojoFailureException {
-        if (skip) {
-            getLog().info("vitals:lint skipped");
+    boolean skipped() {
+        return skip;
+    }
+
+    @Override
+    void run() throws MojoExecutionException, MojoFailureException {
+        List<Path> inputs = inputs();
+        if (inputs.isEmpty()) {
+            getLog().info("vitals:lint: no manifests (looked in src/main/k8s, k8s, target/kubernetes/*.yml,"
+                    + " target/classes/META-INF/jkube); set <paths> to lint others");
             return;
         }
+        List<Path> app = appConfig();
+        Optional<Severity> threshold = threshold(failOn);
+        LintReport report;
+        try {
+            report = lint(inputs, app);
+        } catch (InvalidInputException e) {
+            throw new MojoExecutionException("vitals:lint: " + e.getMessage());
+        }
+        log(report, threshold);
+        writeSarif(report, threshold);
+        for (LintReport.FileSummary s : report.errors()) {
+            getLog().error(s.error().orElseThrow());
+        }
+        verdict(report, threshold);
+    }
+
+    /** @return {@code <paths>}, else the module's manifests that exist (none: the goal has nothing to lint) */
+    private List<Path> inputs() {
         List<Path> inputs = new ArrayList<>();
         paths.forEach(p -> inputs.add(p.toPath()));
         if (inputs.isEmpty()) {
             inputs.addAll(ProjectManifests.defaults(basedir.toPath(), buildDirectory.toPath()));
-            if (inputs.isEmpty()) {
-                getLog().info("vitals:lint: no manifests (looked in src/main/k8s, k8s, target/kubernetes/*.yml,"
-                        + " target/classes/META-INF/jkube); set <paths> to lint others");
-                return;
-            }
         }
+        return inputs;
+    }
+
+    /** @return {@code <appConfig>}, else the module's Spring Boot configuration files that hold its settings */
+    private List<Path> appConfig() {
         List<Path> app = new ArrayList<>();
         appConfig.forEach(f -> app.add(f.toPath()));
         if (app.isEmpty()) {
             app.addAll(ProjectManifests.appConfig(basedir.toPath()));
         }
-        Optional<Severity> threshold = threshold(failOn);
-        LintReport report;
-        try {
-            List<String> names = new ArrayList<>();
-            inputs.forEach(p -> names.add(relative(p)));
-            LintConfig settings = LintConfig.discover(names, Optional.ofNullable(config).map(File::toPath));
-            KubernetesVersion version = kubernetesVersion == null || kubernetesVersion.isBlank()
-                    ? settings.kubernetesVersion().orElse(KubernetesVersion.NEWEST) : KubernetesVersion.parse(kubernetesVersion);
-            Optional<AppConfig> join = app.isEmpty() ? Optional.empty()
-                    : Optional.of(AppConfig.load(app.stream().map(p -> Path.of(relative(p))).toList(),
-                            new LinkedHashSet<>(profiles)));
-            getLog().info("vitals:lint " + String.join(" ", names) + (app.isEmpty() ? ""
-                    : " --app-config " + String.join(" --app-config ", app.stream().map(this::relative).toList()))
-                    + settings.file().map(f -> " (settings: " + relative(f) + ")").orElse(""));
-            List<LintInput> in = LintInput.collect(names, InputStream.nullInputStream());
-            report = settings.apply(new Linter(Rules.all(), new LintContext(Optional.empty(), join, Map.of(), version),
-                    Optional.empty()).allowEmpty(allowEmpty).lint(in));
-        } catch (InvalidInputException e) {
-            throw new MojoExecutionException("vitals:lint: " + e.getMessage());
-        }
+        return app;
+    }
+
+    /**
+     * Lints the inputs, joined with the application's configuration, under the settings found.
+     *
+     * @throws InvalidInputException on bad settings, a bad version or an unreadable configuration
+     */
+    private LintReport lint(List<Path> inputs, List<Path> app) {
+        List<String> names = new ArrayList<>();
+        inputs.forEach(p -> names.add(shown(p)));
+        LintConfig settings = LintConfig.discover(names, Optional.ofNullable(config).map(File::toPath));
+        KubernetesVersion version = kubernetesVersion == null || kubernetesVersion.isBlank()
+                ? settings.kubernetesVersion().orElse(KubernetesVersion.NEWEST) : KubernetesVersion.parse(kubernetesVersion);
+        Optional<AppConfig> join = app.isEmpty() ? Optional.empty()
+                : Optional.of(AppConfig.load(app.stream().map(p -> Path.of(shown(p))).toList(),
+                        new LinkedHashSet<>(profiles)));
+        getLog().info("vitals:lint " + String.join(" ", names) + (app.isEmpty() ? ""
+                : " --app-config " + String.join(" --app-config ", app.stream().map(this::shown).toList()))
+                + settings.file().map(f -> " (settings: " + shown(f) + ")").orElse(""));
+        List<LintInput> in = LintInput.collect(names, InputStream.nullInputStream());
+        return settings.apply(new Linter(Rules.all(), new LintContext(Optional.empty(), join, Map.of(), version),
+                Optional.empty()).allowEmpty(allowEmpty).lint(in));
+    }
+
+    /** The text report into the build log, each finding at its severity's level. */
+    private void log(LintReport report, Optional<Severity> threshold) {
         StringWriter text = new StringWriter();
         LintFormat.TEXT.write(report, threshold, VitalsCommand.VERSION, text);
         for (String line : text.toString().split("\n")) {
@@ -147,10 +173,13 @@ public final class LintMojo extends AbstractMojo {
                 getLog().info(line);
             }
         }
-        writeSarif(report, threshold);
-        for (LintReport.FileSummary s : report.errors()) {
-            getLog().error(s.error().orElseThrow());
-        }
+    }
+
+    /**
+     * @throws MojoExecutionException when an input was bad (its line, and how many more)
+     * @throws MojoFailureException when a finding reaches {@code failOn}
+     */
+    private void verdict(LintReport report, Optional<Severity> threshold) throws MojoExecutionException, MojoFailureException {
         int exit = report.exitCode(threshold);
         if (exit == VitalsCommand.BAD_INPUT) {
             throw new MojoExecutionException("vitals:lint: " + report.errors().get(0).error().orElseThrow()
@@ -159,7 +188,7 @@ public final class LintMojo extends AbstractMojo {
         if (exit == VitalsCommand.FAILED) {
             long n = report.findings().stream().filter(f -> f.severity().compareTo(threshold.orElseThrow()) >= 0).count();
             throw new MojoFailureException("vitals:lint: " + n + (n == 1 ? " finding" : " findings") + " at or above "
-                    + threshold.get().label() + " (failOn); see above or " + relative(sarif.toPath()));
+                    + threshold.get().label() + " (failOn); see above or " + shown(sarif.toPath()));
         }
     }
 
@@ -172,7 +201,7 @@ public final class LintMojo extends AbstractMojo {
             try (Writer w = Files.newBufferedWriter(out, StandardCharsets.UTF_8)) {
                 LintFormat.SARIF.write(report, threshold, VitalsCommand.VERSION, w);
             }
-            getLog().info("vitals:lint: wrote " + relative(out));
+            getLog().info("vitals:lint: wrote " + shown(out));
         } catch (IOException | java.io.UncheckedIOException e) {
             throw new MojoExecutionException("vitals:lint: cannot write " + sarif + ": " + e.getMessage());
         }
@@ -196,7 +225,4 @@ public final class LintMojo extends AbstractMojo {
         }
     }
 
-    private String relative(Path p) {
-        return ProjectManifests.shown(basedir.toPath(), p);
-    }
 }

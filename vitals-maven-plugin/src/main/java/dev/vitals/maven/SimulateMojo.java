@@ -9,7 +9,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-import org.apache.maven.plugin.AbstractMojo;
 import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugin.MojoFailureException;
 import org.apache.maven.plugins.annotations.LifecyclePhase;
@@ -24,7 +23,7 @@ import org.apache.maven.plugins.annotations.Parameter;
  * JSON and HTML reports under {@code target/}. docs/lint.md, "Running lint in Maven".
  */
 @Mojo(name = "simulate", defaultPhase = LifecyclePhase.INTEGRATION_TEST, threadSafe = true)
-public final class SimulateMojo extends AbstractMojo {
+public final class SimulateMojo extends VitalsMojo {
     /** The manifest whose probes run. Default: the first manifest file vitals:lint would read. */
     @Parameter(property = "vitals.simulate.manifest")
     File manifest;
@@ -65,22 +64,18 @@ public final class SimulateMojo extends AbstractMojo {
     @Parameter(property = "vitals.simulate.skip", defaultValue = "${skipITs}")
     boolean skip;
 
-    @Parameter(defaultValue = "${project.basedir}", readonly = true, required = true)
-    File basedir;
-
-    @Parameter(defaultValue = "${project.build.directory}", readonly = true, required = true)
-    File buildDirectory;
-
     /** Made by Maven, which then sets the parameters. */
     public SimulateMojo() {
+        super("vitals:simulate");
     }
 
     @Override
-    public void execute() throws MojoExecutionException, MojoFailureException {
-        if (skip) {
-            getLog().info("vitals:simulate skipped");
-            return;
-        }
+    boolean skipped() {
+        return skip;
+    }
+
+    @Override
+    void run() throws MojoExecutionException, MojoFailureException {
         Path m = manifest != null ? manifest.toPath() : firstManifest();
         if (!Files.isRegularFile(jar.toPath())) {
             throw new MojoExecutionException("vitals:simulate: no jar at " + jar + " (run it after package, or set <jar>)");
@@ -121,10 +116,6 @@ public final class SimulateMojo extends AbstractMojo {
             throw new MojoFailureException("vitals:simulate: verdict " + (exit == VitalsCommand.FAILED ? "FAIL" : "exit " + exit)
                     + " (" + shown(html.toPath()) + ")");
         }
-    }
-
-    private String shown(Path p) {
-        return ProjectManifests.shown(basedir.toPath(), p);
     }
 
     private Path firstManifest() throws MojoExecutionException {

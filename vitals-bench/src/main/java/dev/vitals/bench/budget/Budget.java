@@ -1,11 +1,11 @@
 package dev.vitals.bench.budget;
 
 import dev.vitals.Check;
-import dev.vitals.Clock;
 import dev.vitals.Groups;
 import dev.vitals.Health;
 import dev.vitals.HealthRegistry;
 import dev.vitals.Mode;
+import dev.vitals.bench.AlwaysExpiredClock;
 import dev.vitals.server.ProbeServer;
 import java.io.IOException;
 import java.io.InputStream;
@@ -28,7 +28,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -198,19 +197,8 @@ public final class Budget {
 
     /** Bytes every thread allocated, per on-demand evaluation of 10 trivial checks. */
     Line allocationPerEvaluation() throws Exception {
-        AtomicLong skew = new AtomicLong();
-        Clock alwaysExpired = new Clock() { // every reading 2 ms later: a 1 ms TTL never reuses a result
-            @Override
-            public long wallTime() {
-                return System.currentTimeMillis();
-            }
-
-            @Override
-            public long monotonicTime() {
-                return System.nanoTime() + skew.addAndGet(2_000_000L);
-            }
-        };
-        HealthRegistry.Builder b = HealthRegistry.builder().clock(alwaysExpired);
+        // a 1 ms TTL never reuses a result: each evaluation runs the checks
+        HealthRegistry.Builder b = HealthRegistry.builder().clock(new AlwaysExpiredClock());
         for (int i = 0; i < 10; i++) {
             b.register(Check.builder("check-" + i, Health::up).mode(Mode.ON_DEMAND).ttl(Duration.ofMillis(1)).build());
         }

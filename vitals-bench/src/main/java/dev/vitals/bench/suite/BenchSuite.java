@@ -60,28 +60,8 @@ public final class BenchSuite implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         List<String> scenarios = only.isEmpty() ? Scenarios.NAMES : only;
-        for (String s : scenarios) {
-            if (!Scenarios.NAMES.contains(s)) {
-                throw new CommandLine.ParameterException(new CommandLine(this),
-                        "unknown scenario '" + s + "'; known: " + String.join(", ", Scenarios.NAMES));
-            }
-        }
-        if (!List.of("auto", "wrk", "java", "both").contains(load)) {
-            throw new CommandLine.ParameterException(new CommandLine(this), "--load must be auto, wrk, java or both, was '" + load + "'");
-        }
-        if (quick && smoke) {
-            throw new CommandLine.ParameterException(new CommandLine(this), "--quick and --smoke exclude each other");
-        }
-        boolean wrk = Wrk.installed();
-        String tools = load;
-        if (load.equals("auto")) {
-            tools = wrk ? "both" : "java";
-            if (!wrk) {
-                System.out.println("wrk is not installed (apt-get install -y wrk): the throughput scenario uses the Java load generator only.");
-            }
-        } else if (!wrk && !load.equals("java")) {
-            throw new CommandLine.ParameterException(new CommandLine(this), "--load " + load + " needs wrk: apt-get install -y wrk");
-        }
+        checkOptions(scenarios);
+        String tools = tools();
         String stamp = LocalDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
         Path logs = out.resolve("logs-" + stamp);
         Files.createDirectories(logs);
@@ -105,25 +85,75 @@ public final class BenchSuite implements Callable<Integer> {
         for (String s : scenarios) {
             long t0 = System.nanoTime();
             loadAverages.put(s, loadAverage());
-            try {
-                rows.addAll(runner.run(s));
-            } catch (Exception e) {
-                // One line on the terminal; the stack trace goes to the run's log directory.
-                failed = true;
-                Path trace = logs.resolve(s + "-failure.txt");
-                try (java.io.PrintWriter w = new java.io.PrintWriter(Files.newBufferedWriter(trace))) {
-                    e.printStackTrace(w);
-                }
-                System.out.println("scenario " + s + " failed: " + String.valueOf(e.getMessage()).lines().findFirst().orElse(e.toString())
-                        + " (stack trace in " + trace + ")");
-                rows.add(new Row(s, "(scenario failed)", "", OptionalDouble.empty(), "-", OptionalDouble.empty(), "",
-                        Optional.empty(), String.valueOf(e.getMessage()).lines().findFirst().orElse(e.toString())));
-            }
+            Optional<Row> failure = run(runner, s, logs, rows);
+            failure.ifPresent(rows::add);
+            failed |= failure.isPresent();
             seconds.put(s, Math.round(Duration.ofNanos(System.nanoTime() - t0).toMillis() / 1000.0));
         }
         meta.put("loadAverageAtScenarioStart", loadAverages);
         meta.put("loadAverageEnd", loadAverage());
         meta.put("scenarioSeconds", seconds);
+        write(meta, rows, stamp);
+        if (smoke) {
+            System.out.println(failed ? "smoke: a scenario failed (see above)" : "smoke: every scenario ran (" + String.join(", ", scenarios) + ")");
+        }
+        return failed ? 1 : 0;
+    }
+
+    /** @throws CommandLine.ParameterException on an unknown scenario, a bad --load, or --quick with --smoke */
+    private void checkOptions(List<String> scenarios) {
+        for (String s : scenarios) {
+            if (!Scenarios.NAMES.contains(s)) {
+                throw new CommandLine.ParameterException(new CommandLine(this),
+                        "unknown scenario '" + s + "'; known: " + String.join(", ", Scenarios.NAMES));
+            }
+        }
+        if (!List.of("auto", "wrk", "java", "both").contains(load)) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--load must be auto, wrk, java or both, was '" + load + "'");
+        }
+        if (quick && smoke) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--quick and --smoke exclude each other");
+        }
+    }
+
+    /** @return the load tools to use: --load, with auto as both where wrk is installed, else java (said) */
+    private String tools() {
+        boolean wrk = Wrk.installed();
+        if (load.equals("auto")) {
+            if (!wrk) {
+                System.out.println("wrk is not installed (apt-get install -y wrk): the throughput scenario uses the Java load generator only.");
+            }
+            return wrk ? "both" : "java";
+        }
+        if (!wrk && !load.equals("java")) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--load " + load + " needs wrk: apt-get install -y wrk");
+        }
+        return load;
+    }
+
+    /**
+     * Runs one scenario, its rows added to {@code rows}.
+     *
+     * @return the failed scenario's row, if it failed: one line on the terminal, the stack trace in the run's log directory
+     */
+    private static Optional<Row> run(Scenarios runner, String s, Path logs, List<Row> rows) throws IOException {
+        try {
+            rows.addAll(runner.run(s));
+            return Optional.empty();
+        } catch (Exception e) {
+            Path trace = logs.resolve(s + "-failure.txt");
+            try (java.io.PrintWriter w = new java.io.PrintWriter(Files.newBufferedWriter(trace))) {
+                e.printStackTrace(w);
+            }
+            System.out.println("scenario " + s + " failed: " + String.valueOf(e.getMessage()).lines().findFirst().orElse(e.toString())
+                    + " (stack trace in " + trace + ")");
+            return Optional.of(new Row(s, "(scenario failed)", "", OptionalDouble.empty(), "-", OptionalDouble.empty(), "",
+                    Optional.empty(), String.valueOf(e.getMessage()).lines().findFirst().orElse(e.toString())));
+        }
+    }
+
+    /** Prints the table and writes it: bench-STAMP.json, latest.json, latest.txt and latest.md. */
+    private void write(Map<String, Object> meta, List<Row> rows, String stamp) throws IOException {
         String table = ResultTable.text(rows);
         String header = String.format(Locale.ROOT, "%s, %s, JDK %s, %d cores, load average %s at start, %s at end%n",
                 meta.get("date"), meta.get("mode"), meta.get("jdk"), meta.get("cores"), meta.get("loadAverageStart"), meta.get("loadAverageEnd"));
@@ -136,10 +166,6 @@ public final class BenchSuite implements Callable<Integer> {
         Files.writeString(out.resolve("latest.txt"), header + table);
         Files.writeString(out.resolve("latest.md"), header + "\n" + ResultTable.markdown(rows));
         System.out.println("written: " + json + " (and latest.json, latest.txt, latest.md)");
-        if (smoke) {
-            System.out.println(failed ? "smoke: a scenario failed (see above)" : "smoke: every scenario ran (" + String.join(", ", scenarios) + ")");
-        }
-        return failed ? 1 : 0;
     }
 
     /** @return the 1-minute load average, as /proc/loadavg says (other builds skew every figure) */

@@ -259,43 +259,17 @@ final class Scenarios {
         Map<String, String> tenSlow = Map.of("example.indicators.count", "10", "example.indicators.latency", "1s",
                 "vitals.defaults.timeout", "2s");
         int onDemandSamples = smoke ? 1 : quick ? 3 : 5;
-        HttpProbe.Result first;
-        HttpProbe.Result[] probes = new HttpProbe.Result[onDemandSamples];
-        double[] evaluation = new double[onDemandSamples];
-        Map<String, String> od = new LinkedHashMap<>(tenSlow);
-        od.put("vitals.defaults.mode", "on-demand");
-        try (Target t = Target.spring(paths, "slow-vitals-on-demand", true, false, od)) {
-            // The service's first probe: nothing evaluated yet (start-up probed /livez only).
-            first = HttpProbe.get(t.probePort(), "/readyz", KUBELET_TIMEOUT);
-            for (int i = 0; i < onDemandSamples; i++) {
-                Thread.sleep(1500); // past the 1 s ttl: the probe starts a fresh evaluation of all 10 checks
-                probes[i] = HttpProbe.get(t.probePort(), "/readyz", KUBELET_TIMEOUT);
-            }
-            for (int i = 0; i < onDemandSamples; i++) {
-                Thread.sleep(1500); // past the ttl again: the report waits for a whole evaluation
-                evaluation[i] = expectOk(t, t.probePort(), "/health/readiness", Duration.ofSeconds(30));
-            }
-        }
+        OnDemand onDemand = onDemand(tenSlow, onDemandSamples);
+        HttpProbe.Result first = onDemand.first();
+        HttpProbe.Result[] probes = onDemand.probes();
+        double[] evaluation = onDemand.evaluation();
         double[] probeMs = Arrays.stream(probes).mapToDouble(HttpProbe.Result::latencyMs).toArray();
         String statuses = Arrays.stream(probes).map(r -> r.status() > 0 ? Integer.toString(r.status()) : r.error())
                 .collect(java.util.stream.Collectors.joining(", "));
         boolean allOk = Arrays.stream(probes).allMatch(HttpProbe.Result::ok);
         say("slow checks, vitals on-demand: first /readyz %s; then /readyz %s; /health/readiness ms %s",
                 first, Arrays.toString(probes), Arrays.toString(evaluation));
-        double[] scheduled;
-        Map<String, String> sc = new LinkedHashMap<>(tenSlow);
-        sc.put("vitals.defaults.mode", "scheduled");
-        sc.put("vitals.defaults.interval", "10s");
-        try (Target t = Target.spring(paths, "slow-vitals-scheduled", true, false, sc)) {
-            HttpProbe.awaitOk(t.child(), t.probePort(), "/readyz", Duration.ofSeconds(30)); // first results in
-            for (int i = 0; i < (smoke ? 2 : 20); i++) {
-                expectOk(t, t.probePort(), "/readyz", Duration.ofSeconds(5)); // warm-up
-            }
-            scheduled = new double[smoke ? 3 : 30];
-            for (int i = 0; i < scheduled.length; i++) {
-                scheduled[i] = expectOk(t, t.probePort(), "/readyz", Duration.ofSeconds(5));
-            }
-        }
+        double[] scheduled = scheduledReads(tenSlow);
         say("slow checks, vitals scheduled /readyz ms: p50 %.2f max %.2f", Stats.percentile(scheduled, 50), Stats.max(scheduled));
         int actuatorSamples = quick ? 1 : 3;
         double[] actuator = new double[actuatorSamples];
@@ -327,6 +301,55 @@ final class Scenarios {
                         .withNote(scheduled.length + " vitals requests, " + actuatorSamples + " actuator"),
                 new Row(s, "actuator vs the sum of the checks", "ms", OptionalDouble.empty(), ref, OptionalDouble.of(a50),
                         "actuator ~ 10000 ms (the sum)", Optional.of(a50 >= 9000 && a50 <= 13000), ""));
+    }
+
+    /**
+     * The on-demand service's answers.
+     *
+     * @param first its first probe, before any evaluation
+     * @param probes later probes, each past the result's ttl
+     * @param evaluation the JSON report's latencies, ms: a whole evaluation each
+     */
+    private record OnDemand(HttpProbe.Result first, HttpProbe.Result[] probes, double[] evaluation) {
+    }
+
+    /** The ten slow checks on demand: the first probe, then {@code samples} probes and reports 1.5 s apart. */
+    private OnDemand onDemand(Map<String, String> tenSlow, int samples) throws Exception {
+        HttpProbe.Result[] probes = new HttpProbe.Result[samples];
+        double[] evaluation = new double[samples];
+        Map<String, String> od = new LinkedHashMap<>(tenSlow);
+        od.put("vitals.defaults.mode", "on-demand");
+        try (Target t = Target.spring(paths, "slow-vitals-on-demand", true, false, od)) {
+            // The service's first probe: nothing evaluated yet (start-up probed /livez only).
+            HttpProbe.Result first = HttpProbe.get(t.probePort(), "/readyz", KUBELET_TIMEOUT);
+            for (int i = 0; i < samples; i++) {
+                Thread.sleep(1500); // past the 1 s ttl: the probe starts a fresh evaluation of all 10 checks
+                probes[i] = HttpProbe.get(t.probePort(), "/readyz", KUBELET_TIMEOUT);
+            }
+            for (int i = 0; i < samples; i++) {
+                Thread.sleep(1500); // past the ttl again: the report waits for a whole evaluation
+                evaluation[i] = expectOk(t, t.probePort(), "/health/readiness", Duration.ofSeconds(30));
+            }
+            return new OnDemand(first, probes, evaluation);
+        }
+    }
+
+    /** @return the ten slow checks scheduled every 10 s: /readyz latencies once the first results are in, ms */
+    private double[] scheduledReads(Map<String, String> tenSlow) throws Exception {
+        Map<String, String> sc = new LinkedHashMap<>(tenSlow);
+        sc.put("vitals.defaults.mode", "scheduled");
+        sc.put("vitals.defaults.interval", "10s");
+        try (Target t = Target.spring(paths, "slow-vitals-scheduled", true, false, sc)) {
+            HttpProbe.awaitOk(t.child(), t.probePort(), "/readyz", Duration.ofSeconds(30)); // first results in
+            for (int i = 0; i < (smoke ? 2 : 20); i++) {
+                expectOk(t, t.probePort(), "/readyz", Duration.ofSeconds(5)); // warm-up
+            }
+            double[] scheduled = new double[smoke ? 3 : 30];
+            for (int i = 0; i < scheduled.length; i++) {
+                scheduled[i] = expectOk(t, t.probePort(), "/readyz", Duration.ofSeconds(5));
+            }
+            return scheduled;
+        }
     }
 
     /** One kubelet-like GET that must answer 2xx/3xx; @return its latency, ms */

@@ -271,21 +271,93 @@ public final class SoakRun implements Callable<Integer> {
         }
     }
 
+    /** The probers of the run: one thread per path and what each measured (synchronized lists). */
+    private record Probers(List<Thread> threads, List<List<SoakReport.Probe>> probes) {
+        void start() {
+            threads.forEach(Thread::start);
+        }
+
+        void join() throws InterruptedException {
+            for (Thread t : threads) {
+                t.join(MEASURE_TIMEOUT.toMillis() + 10_000);
+            }
+        }
+    }
+
     private int soak() throws Exception {
+        int refused = checkFiles();
+        if (refused != 0) {
+            return refused;
+        }
+        String stamp = LocalDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
+        Path logDir = logs != null ? logs : Path.of("bench/results/soak-" + stamp);
+        List<String> demoArgs = demoArgs();
+        Map<String, Object> meta = meta(demoArgs);
+        System.out.printf(Locale.ROOT, "tools/soak: %d s (resources' warm-up %.0f s, probes judged from %.0f s, cycle %.0f s), JDK %s, %d cores,"
+                + " load average %s; demo log in %s%n", duration.toSeconds(), warmUp.toMillis() / 1000.0, probeWarmUp.toMillis() / 1000.0,
+                cycle.toMillis() / 1000.0, meta.get("jdk"), meta.get("cores"), meta.get("loadAverageStart"), logDir);
+        try (ChildJvm demo = ChildJvm.start("demo", logDir, demoArgs)) {
+            Matcher ready = demo.awaitLine(Pattern.compile("vitals-demo ready: (.*)"), Duration.ofSeconds(120));
+            long ready0 = System.nanoTime();
+            Runtime.getRuntime().addShutdownHook(interruptedNotice(demo, ready0));
+            Map<String, String> fields = fields(ready.group(1));
+            int appPort = Integer.parseInt(fields.get("port"));
+            int probePort = Integer.parseInt(fields.get("probe-port"));
+            int grpcPort = Integer.parseInt(fields.get("grpc-port"));
+            List<PathSpec> specs = pathSpecs(probePort, grpcPort);
+            List<String> clientWarmUp = warmUpClients(specs);
+            meta.put("clientWarmUp", clientWarmUp);
+            long t0 = System.nanoTime();
+            meta.put("clientWarmUpSeconds", Math.round((t0 - ready0) / 1e8) / 10.0);
+            long end = t0 + duration.toNanos();
+            Probers probers = probers(specs, t0, end);
+            SoakLoad load = new SoakLoad(new SoakLoad.Plan(appPort, probePort, grpcPort, exports, 4, burst,
+                    slowClients, slowClients == 0 ? 0 : Math.max(1, slowClients / 8), flood, hostileAddresses, cycle), () -> System.nanoTime() - t0);
+            List<SoakReport.Sample> samples = new ArrayList<>();
+            samples.add(sample(demo, demo.log, 0, false));
+            probers.start();
+            load.start();
+            try {
+                sampleUntil(demo, t0, end, samples);
+            } finally {
+                load.close();
+            }
+            probers.join();
+            samples.add(sample(demo, demo.log, (System.nanoTime() - t0) / 1e9, false));
+            meta.put("loadAverageEnd", loadAverage());
+            meta.put("liveHeapKiBAtEnd", liveHeap(demo));
+            meta.put("traffic", load.counts());
+            return report(meta, specs, probers, samples, clientWarmUp, demo.pid());
+        }
+    }
+
+    /** @return 0 when the demo jar exists and --out can be written (checked before the run, issue 30), else the exit code, said */
+    private int checkFiles() {
         if (!Files.isRegularFile(jar)) {
             System.err.println("tools/soak: no demo jar at " + jar + " (mvn -B -q -pl vitals-demo -am -DskipTests package)");
             return 1;
         }
-        String stamp = LocalDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
-        Path logDir = logs != null ? logs : Path.of("bench/results/soak-" + stamp);
         if (out != null) {
-            // checked before the run, not after it (issue 30: outputs are checked writable first)
             Path parent = out.toAbsolutePath().getParent();
             if (parent == null || !Files.isDirectory(parent) || !Files.isWritable(parent) || Files.isDirectory(out)) {
                 System.err.println("tools/soak: cannot write --out " + out + ": not a file in a writable directory");
                 return 2;
             }
         }
+        return 0;
+    }
+
+    /** The demo's command line: every port free, two synthetic readiness checks slower than the probe budget. */
+    private List<String> demoArgs() {
+        return List.of("-Xms256m", "-XX:+AlwaysPreTouch", "-jar", jar.toString(),
+                "--port", "0", "--probe-port", "0", "--grpc-port", "0", "--metrics-port", "0", "--db-port", "0",
+                "--export-min-ms", "500", "--export-max-ms", "3000",
+                "--synthetic-checks", "2", "--synthetic-latency-ms", Long.toString(slowCheckMs), "--check-mode", checkMode,
+                "--check-timeout-ms", Long.toString(checkTimeoutMs), "--drain-ms", "1000");
+    }
+
+    /** @return the report's metadata known before the run: date, settings, machine, load average, the demo's command line */
+    private Map<String, Object> meta(List<String> demoArgs) {
         Map<String, Object> meta = new LinkedHashMap<>();
         meta.put("date", LocalDateTime.now(ZoneOffset.UTC).withNano(0) + "Z");
         meta.put("durationSeconds", duration.toSeconds());
@@ -298,135 +370,132 @@ public final class SoakRun implements Callable<Integer> {
         meta.put("jdk", System.getProperty("java.version"));
         meta.put("cores", Runtime.getRuntime().availableProcessors());
         meta.put("loadAverageStart", loadAverage());
-        List<String> demoArgs = List.of("-Xms256m", "-XX:+AlwaysPreTouch", "-jar", jar.toString(),
-                "--port", "0", "--probe-port", "0", "--grpc-port", "0", "--metrics-port", "0", "--db-port", "0",
-                "--export-min-ms", "500", "--export-max-ms", "3000",
-                "--synthetic-checks", "2", "--synthetic-latency-ms", Long.toString(slowCheckMs), "--check-mode", checkMode,
-                "--check-timeout-ms", Long.toString(checkTimeoutMs), "--drain-ms", "1000");
         meta.put("demo", demoArgs);
-        System.out.printf(Locale.ROOT, "tools/soak: %d s (resources' warm-up %.0f s, probes judged from %.0f s, cycle %.0f s), JDK %s, %d cores,"
-                + " load average %s; demo log in %s%n", duration.toSeconds(), warmUp.toMillis() / 1000.0, probeWarmUp.toMillis() / 1000.0,
-                cycle.toMillis() / 1000.0, meta.get("jdk"), meta.get("cores"), meta.get("loadAverageStart"), logDir);
-        try (ChildJvm demo = ChildJvm.start("demo", logDir, demoArgs)) {
-            Matcher ready = demo.awaitLine(Pattern.compile("vitals-demo ready: (.*)"), Duration.ofSeconds(120));
-            long ready0 = System.nanoTime();
-            Thread interrupted = new Thread(() -> {
-                if (!finished) {
-                    stopping = true;
-                    System.err.printf(Locale.ROOT, "tools/soak: interrupted after %.0f s: the demo (pid %d) is stopped, no verdict%n",
-                            (System.nanoTime() - ready0) / 1e9, demo.pid());
-                }
-            }, "soak-interrupted");
-            Runtime.getRuntime().addShutdownHook(interrupted);
-            Map<String, String> fields = fields(ready.group(1));
-            int appPort = Integer.parseInt(fields.get("port"));
-            int probePort = Integer.parseInt(fields.get("probe-port"));
-            int grpcPort = Integer.parseInt(fields.get("grpc-port"));
-            Path log = demo.log;
+        return meta;
+    }
 
-            Duration jsonBudget = Duration.ofMillis(checkTimeoutMs);
-            List<PathSpec> specs = new ArrayList<>();
-            for (String p : List.of("/livez", "/readyz", "/startupz")) {
-                specs.add(new PathSpec("http " + p, PROBE_BUDGET, () -> HttpProbe.get(probePort, p, MEASURE_TIMEOUT)));
+    /** @return a shutdown hook that says, on Ctrl-C or SIGTERM before the run ends, that the demo is stopped with no verdict */
+    private Thread interruptedNotice(ChildJvm demo, long ready0) {
+        return new Thread(() -> {
+            if (!finished) {
+                stopping = true;
+                System.err.printf(Locale.ROOT, "tools/soak: interrupted after %.0f s: the demo (pid %d) is stopped, no verdict%n",
+                        (System.nanoTime() - ready0) / 1e9, demo.pid());
             }
-            specs.add(new PathSpec("http /health/readiness", jsonBudget,
-                    () -> HttpProbe.get(probePort, "/health/readiness", MEASURE_TIMEOUT)));
-            for (String s : List.of("liveness", "readiness", "startup", "")) {
-                specs.add(new PathSpec("grpc " + (s.isEmpty() ? "\"\"" : s), PROBE_BUDGET,
-                        () -> GrpcProbe.check(grpcPort, s, MEASURE_TIMEOUT)));
-            }
-            // The soak's own probe clients load their classes (grpc-java's client above all) with one
-            // untimed probe per path before the clock starts: a kubelet's Go client pays no such
-            // cost, and the first timed gRPC probes would otherwise measure this JVM's start-up.
-            // The demo answers one probe per path first, as it would a kubelet's startupProbe.
-            List<String> clientWarmUp = new ArrayList<>();
-            for (PathSpec spec : specs) {
-                HttpProbe.Result r = spec.probe().get();
-                clientWarmUp.add(String.format(Locale.ROOT, "%s %.0f ms%s", spec.name(), r.latencyMs(), r.ok() ? "" : " (" + r.error() + ")"));
-            }
-            meta.put("clientWarmUp", clientWarmUp);
-            long t0 = System.nanoTime();
-            meta.put("clientWarmUpSeconds", Math.round((t0 - ready0) / 1e8) / 10.0);
+        }, "soak-interrupted");
+    }
 
-            List<List<SoakReport.Probe>> probes = new ArrayList<>();
-            List<Thread> probers = new ArrayList<>();
-            long end = t0 + duration.toNanos();
-            for (int i = 0; i < specs.size(); i++) {
-                List<SoakReport.Probe> sink = Collections.synchronizedList(new ArrayList<>());
-                probes.add(sink);
-                PathSpec spec = specs.get(i);
-                long offset = period.toNanos() * i / specs.size(); // spread the paths over the period, as kubelet's workers are
-                Thread t = new Thread(() -> probeLoop(spec, sink, t0 + offset, end, t0), "soak-probe-" + i);
-                t.setDaemon(true);
-                probers.add(t);
-            }
-
-            SoakLoad load = new SoakLoad(new SoakLoad.Plan(appPort, probePort, grpcPort, exports, 4, burst,
-                    slowClients, slowClients == 0 ? 0 : Math.max(1, slowClients / 8), flood, hostileAddresses, cycle), () -> System.nanoTime() - t0);
-            List<SoakReport.Sample> samples = new ArrayList<>();
-            samples.add(sample(demo, log, 0, false));
-            probers.forEach(Thread::start);
-            load.start();
-            try {
-                long sampleEvery = Duration.ofSeconds(2).toNanos();
-                long nextQuiet = t0 + firstQuiet(warmUp, cycle).toNanos();
-                long nextSample = t0 + sampleEvery;
-                while (System.nanoTime() - end < 0) {
-                    long now = System.nanoTime();
-                    boolean quiet = now - nextQuiet >= 0;
-                    if (quiet || now - nextSample >= 0) {
-                        samples.add(sample(demo, log, (now - t0) / 1e9, quiet));
-                        if (quiet) {
-                            nextQuiet += cycle.toNanos();
-                        }
-                        nextSample = now + sampleEvery;
-                        continue;
-                    }
-                    long wait = Math.min(Math.min(nextQuiet, nextSample), end) - now;
-                    Thread.sleep(Math.max(1, wait / 1_000_000));
-                }
-            } finally {
-                load.close();
-            }
-            for (Thread t : probers) {
-                t.join(MEASURE_TIMEOUT.toMillis() + 10_000);
-            }
-            samples.add(sample(demo, log, (System.nanoTime() - t0) / 1e9, false));
-            long liveHeap = -1;
-            try {
-                liveHeap = demo.liveHeapKiB();
-            } catch (IOException | RuntimeException e) {
-                // jcmd unavailable: the figure is left out
-            }
-            meta.put("loadAverageEnd", loadAverage());
-            meta.put("liveHeapKiBAtEnd", liveHeap);
-            meta.put("traffic", load.counts());
-
-            double warm = probeWarmUp.toMillis() / 1000.0;
-            List<SoakReport.PathSummary> paths = new ArrayList<>();
-            for (int i = 0; i < specs.size(); i++) {
-                List<SoakReport.Probe> copy;
-                synchronized (probes.get(i)) {
-                    copy = new ArrayList<>(probes.get(i));
-                }
-                paths.add(SoakReport.path(specs.get(i).name(), specs.get(i).budget().toMillis(), marginMs, copy, warm));
-            }
-            List<SoakReport.ResourceSummary> resources = SoakReport.resources(samples);
-            System.out.println();
-            System.out.printf(Locale.ROOT, "%s, %d s, JDK %s, %d cores, load average %s at start, %s at end; demo pid %d%n",
-                    meta.get("date"), duration.toSeconds(), meta.get("jdk"), meta.get("cores"), meta.get("loadAverageStart"),
-                    meta.get("loadAverageEnd"), demo.pid());
-            System.out.print(SoakReport.text(paths, resources, marginMs, warm));
-            System.out.println("client warm-up before the clock (untimed, one probe per path, " + meta.get("clientWarmUpSeconds") + " s): "
-                    + String.join(", ", clientWarmUp));
-            System.out.println("traffic: " + load.counts() + (liveHeap >= 0 ? "; live heap after a full GC at the end: " + liveHeap / 1024 + " MiB" : ""));
-            if (out != null) {
-                ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
-                Files.writeString(out, json.writeValueAsString(SoakReport.json(meta, paths, resources, samples)));
-                System.out.println("written: " + out);
-            }
-            return SoakReport.pass(paths, resources) ? 0 : 1;
+    /** Every probe path with its budget: the HTTP probes (the JSON report's is the checks' timeout), and gRPC's services. */
+    private List<PathSpec> pathSpecs(int probePort, int grpcPort) {
+        Duration jsonBudget = Duration.ofMillis(checkTimeoutMs);
+        List<PathSpec> specs = new ArrayList<>();
+        for (String p : List.of("/livez", "/readyz", "/startupz")) {
+            specs.add(new PathSpec("http " + p, PROBE_BUDGET, () -> HttpProbe.get(probePort, p, MEASURE_TIMEOUT)));
         }
+        specs.add(new PathSpec("http /health/readiness", jsonBudget,
+                () -> HttpProbe.get(probePort, "/health/readiness", MEASURE_TIMEOUT)));
+        for (String s : List.of("liveness", "readiness", "startup", "")) {
+            specs.add(new PathSpec("grpc " + (s.isEmpty() ? "\"\"" : s), PROBE_BUDGET,
+                    () -> GrpcProbe.check(grpcPort, s, MEASURE_TIMEOUT)));
+        }
+        return specs;
+    }
+
+    /**
+     * The soak's own probe clients load their classes (grpc-java's client above all) with one
+     * untimed probe per path before the clock starts: a kubelet's Go client pays no such cost, and
+     * the first timed gRPC probes would otherwise measure this JVM's start-up. The demo answers one
+     * probe per path first, as it would a kubelet's startupProbe.
+     *
+     * @return per path, how long its untimed probe took
+     */
+    private static List<String> warmUpClients(List<PathSpec> specs) {
+        List<String> clientWarmUp = new ArrayList<>();
+        for (PathSpec spec : specs) {
+            HttpProbe.Result r = spec.probe().get();
+            clientWarmUp.add(String.format(Locale.ROOT, "%s %.0f ms%s", spec.name(), r.latencyMs(), r.ok() ? "" : " (" + r.error() + ")"));
+        }
+        return clientWarmUp;
+    }
+
+    /** @return one daemon prober per path (not started), the paths spread over the period as kubelet's workers are */
+    private Probers probers(List<PathSpec> specs, long t0, long end) {
+        List<List<SoakReport.Probe>> probes = new ArrayList<>();
+        List<Thread> threads = new ArrayList<>();
+        for (int i = 0; i < specs.size(); i++) {
+            List<SoakReport.Probe> sink = Collections.synchronizedList(new ArrayList<>());
+            probes.add(sink);
+            PathSpec spec = specs.get(i);
+            long offset = period.toNanos() * i / specs.size();
+            Thread t = new Thread(() -> probeLoop(spec, sink, t0 + offset, end, t0), "soak-probe-" + i);
+            t.setDaemon(true);
+            threads.add(t);
+        }
+        return new Probers(threads, probes);
+    }
+
+    /** Samples the demo's resources every 2 s until {@code end}, a quiet sample at each cycle's start from the warm-up on. */
+    private void sampleUntil(ChildJvm demo, long t0, long end, List<SoakReport.Sample> samples) throws IOException, InterruptedException {
+        long sampleEvery = Duration.ofSeconds(2).toNanos();
+        long nextQuiet = t0 + firstQuiet(warmUp, cycle).toNanos();
+        long nextSample = t0 + sampleEvery;
+        while (System.nanoTime() - end < 0) {
+            long now = System.nanoTime();
+            boolean quiet = now - nextQuiet >= 0;
+            if (quiet || now - nextSample >= 0) {
+                samples.add(sample(demo, demo.log, (now - t0) / 1e9, quiet));
+                if (quiet) {
+                    nextQuiet += cycle.toNanos();
+                }
+                nextSample = now + sampleEvery;
+                continue;
+            }
+            long wait = Math.min(Math.min(nextQuiet, nextSample), end) - now;
+            Thread.sleep(Math.max(1, wait / 1_000_000));
+        }
+    }
+
+    /** @return the demo's live heap after a full GC, KiB; -1 where jcmd is unavailable (the figure is left out) */
+    private static long liveHeap(ChildJvm demo) throws InterruptedException {
+        try {
+            return demo.liveHeapKiB();
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
+    /**
+     * Prints the table and writes --out.
+     *
+     * @return 0 when every path and resource passed, else 1
+     */
+    private int report(Map<String, Object> meta, List<PathSpec> specs, Probers probers, List<SoakReport.Sample> samples,
+            List<String> clientWarmUp, long pid) throws IOException {
+        double warm = probeWarmUp.toMillis() / 1000.0;
+        List<SoakReport.PathSummary> paths = new ArrayList<>();
+        for (int i = 0; i < specs.size(); i++) {
+            List<SoakReport.Probe> copy;
+            synchronized (probers.probes().get(i)) {
+                copy = new ArrayList<>(probers.probes().get(i));
+            }
+            paths.add(SoakReport.path(specs.get(i).name(), specs.get(i).budget().toMillis(), marginMs, copy, warm));
+        }
+        List<SoakReport.ResourceSummary> resources = SoakReport.resources(samples);
+        long liveHeap = (Long) meta.get("liveHeapKiBAtEnd");
+        System.out.println();
+        System.out.printf(Locale.ROOT, "%s, %d s, JDK %s, %d cores, load average %s at start, %s at end; demo pid %d%n",
+                meta.get("date"), duration.toSeconds(), meta.get("jdk"), meta.get("cores"), meta.get("loadAverageStart"),
+                meta.get("loadAverageEnd"), pid);
+        System.out.print(SoakReport.text(paths, resources, marginMs, warm));
+        System.out.println("client warm-up before the clock (untimed, one probe per path, " + meta.get("clientWarmUpSeconds") + " s): "
+                + String.join(", ", clientWarmUp));
+        System.out.println("traffic: " + meta.get("traffic") + (liveHeap >= 0 ? "; live heap after a full GC at the end: " + liveHeap / 1024 + " MiB" : ""));
+        if (out != null) {
+            ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+            Files.writeString(out, json.writeValueAsString(SoakReport.json(meta, paths, resources, samples)));
+            System.out.println("written: " + out);
+        }
+        return SoakReport.pass(paths, resources) ? 0 : 1;
     }
 
     /** Probes {@code spec} every period from {@code first} until {@code end}; a probe longer than the period delays the next tick, as kubelet's ticker does. */

@@ -192,11 +192,7 @@ public final class LoadGenerator {
      */
     public static Handle start(Spec spec, String host, Consumer<Stats> onDone) {
         AtomicInteger next = new AtomicInteger();
-        AtomicInteger ok = new AtomicInteger();
-        AtomicInteger httpErr = new AtomicInteger();
-        AtomicInteger timeouts = new AtomicInteger();
-        AtomicInteger failed = new AtomicInteger();
-        List<Double> lat = new ArrayList<>();
+        Tally tally = new Tally();
         AtomicInteger threadNo = new AtomicInteger();
         ExecutorService pool = Executors.newFixedThreadPool(spec.concurrency(), r -> {
             Thread t = new Thread(r, "vitals-kubesim-load-" + threadNo.incrementAndGet());
@@ -207,43 +203,18 @@ public final class LoadGenerator {
                 .connectTimeout(spec.timeout()).build();
         URI uri = URI.create("http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + spec.port()
                 + (spec.path().startsWith("/") ? "" : "/") + spec.path());
-        Runnable worker = () -> {
-            while (next.getAndIncrement() < spec.count() && !pool.isShutdown()) {
-                long t0 = System.nanoTime();
-                try {
-                    HttpResponse<Void> r = client.send(HttpRequest.newBuilder(uri).timeout(spec.timeout())
-                            .method(spec.method(), HttpRequest.BodyPublishers.noBody()).build(),
-                            HttpResponse.BodyHandlers.discarding());
-                    synchronized (lat) {
-                        lat.add((System.nanoTime() - t0) / 1e6);
-                    }
-                    (r.statusCode() < 400 ? ok : httpErr).incrementAndGet();
-                } catch (HttpTimeoutException e) {
-                    timeouts.incrementAndGet();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    failed.incrementAndGet();
-                    break;
-                } catch (Exception e) {
-                    failed.incrementAndGet();
-                }
-            }
-        };
         AtomicInteger workersLeft = new AtomicInteger(spec.concurrency());
         for (int i = 0; i < spec.concurrency(); i++) {
             pool.execute(() -> {
                 try {
-                    worker.run();
+                    while (next.getAndIncrement() < spec.count() && !pool.isShutdown()) {
+                        if (!send(client, uri, spec, tally)) {
+                            break; // interrupted
+                        }
+                    }
                 } finally {
                     if (workersLeft.decrementAndGet() == 0) {
-                        double[] a;
-                        synchronized (lat) {
-                            a = lat.stream().mapToDouble(Double::doubleValue).toArray();
-                        }
-                        Arrays.sort(a);
-                        int sent = ok.get() + httpErr.get() + timeouts.get() + failed.get();
-                        onDone.accept(new Stats(sent, ok.get(), httpErr.get(), timeouts.get(), failed.get(),
-                                pct(a, 50), pct(a, 99)));
+                        onDone.accept(tally.stats());
                         pool.shutdown();
                     }
                 }
@@ -264,6 +235,57 @@ public final class LoadGenerator {
                 Thread.currentThread().interrupt();
             }
         };
+    }
+
+    /**
+     * Sends one request and counts its outcome.
+     *
+     * @return false when interrupted (counted as failed): the worker stops
+     */
+    private static boolean send(HttpClient client, URI uri, Spec spec, Tally tally) {
+        long t0 = System.nanoTime();
+        try {
+            HttpResponse<Void> r = client.send(HttpRequest.newBuilder(uri).timeout(spec.timeout())
+                    .method(spec.method(), HttpRequest.BodyPublishers.noBody()).build(),
+                    HttpResponse.BodyHandlers.discarding());
+            tally.answered(r.statusCode(), (System.nanoTime() - t0) / 1e6);
+        } catch (HttpTimeoutException e) {
+            tally.timeouts.incrementAndGet();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            tally.failed.incrementAndGet();
+            return false;
+        } catch (Exception e) {
+            tally.failed.incrementAndGet();
+        }
+        return true;
+    }
+
+    /** A load's outcomes so far and the answered requests' latencies; thread-safe. */
+    private static final class Tally {
+        private final AtomicInteger ok = new AtomicInteger();
+        private final AtomicInteger httpErr = new AtomicInteger();
+        private final AtomicInteger timeouts = new AtomicInteger();
+        private final AtomicInteger failed = new AtomicInteger();
+        private final List<Double> lat = new ArrayList<>();
+
+        /** An answer: 2xx/3xx ok, else an HTTP error; its latency, ms. */
+        void answered(int status, double ms) {
+            synchronized (lat) {
+                lat.add(ms);
+            }
+            (status < 400 ? ok : httpErr).incrementAndGet();
+        }
+
+        Stats stats() {
+            double[] a;
+            synchronized (lat) {
+                a = lat.stream().mapToDouble(Double::doubleValue).toArray();
+            }
+            Arrays.sort(a);
+            int sent = ok.get() + httpErr.get() + timeouts.get() + failed.get();
+            return new Stats(sent, ok.get(), httpErr.get(), timeouts.get(), failed.get(), pct(a, 50), pct(a, 99));
+        }
     }
 
     private static double pct(double[] a, int p) {

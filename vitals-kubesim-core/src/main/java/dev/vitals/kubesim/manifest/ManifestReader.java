@@ -381,54 +381,67 @@ public final class ManifestReader {
             JsonNode v = h.get(kinds.get(0));
             switch (kinds.get(0)) {
                 case "exec" -> {
-                    List<String> cmd = new ArrayList<>();
-                    for (JsonNode c : v.path("command")) {
-                        if (!c.isTextual()) {
-                            throw new InvalidInputException(at + ".exec.command: every element must be a string, was " + c);
-                        }
-                        cmd.add(c.asText());
-                    }
-                    if (cmd.isEmpty()) {
-                        throw new InvalidInputException(at + ".exec.command: Required value");
-                    }
-                    return Optional.of(new dev.vitals.kubesim.model.Lifecycle.Handler(new ProbeHandler.Exec(cmd)));
+                    return Optional.of(execHook(at, v));
                 }
                 case "httpGet" -> {
-                    JsonNode port = v.path("port");
-                    ProbeHandler.PortRef ref;
-                    if (port.isIntegralNumber() && port.asInt() >= 1 && port.asInt() <= 65535) {
-                        ref = ProbeHandler.PortRef.of(port.asInt());
-                    } else if (port.isTextual() && ports().containsKey(port.asText())) {
-                        ref = ProbeHandler.PortRef.named(port.asText());
-                    } else {
-                        throw new InvalidInputException(at + ".httpGet.port: " + (port.isMissingNode() ? "Required value"
-                                : "must be 1-65535 or the name of a container port, was " + port));
-                    }
-                    String scheme = v.path("scheme").asText("HTTP");
-                    if (!scheme.equals("HTTP") && !scheme.equals("HTTPS")) {
-                        throw new InvalidInputException(at + ".httpGet.scheme: must be HTTP or HTTPS, was \"" + scheme + "\"");
-                    }
-                    List<ProbeHandler.HttpHeader> headers = new ArrayList<>();
-                    for (JsonNode hd : v.path("httpHeaders")) {
-                        headers.add(new ProbeHandler.HttpHeader(hd.path("name").asText(""), hd.path("value").asText("")));
-                    }
-                    String path = v.path("path").asText("");
-                    return Optional.of(new dev.vitals.kubesim.model.Lifecycle.Handler(new ProbeHandler.HttpGet(host(v), ref,
-                            path.isEmpty() ? "/" : path, scheme, headers)));
+                    return Optional.of(httpGetHook(at, v));
                 }
                 case "sleep" -> {
-                    JsonNode sec = v.path("seconds");
-                    if (!sec.isIntegralNumber() || !sec.canConvertToLong() || sec.asLong() < 0) {
-                        throw new InvalidInputException(at + ".sleep.seconds: must be a whole number ≥ 0, was "
-                                + (sec.isMissingNode() ? "missing" : sec.toString()));
-                    }
-                    long grace = podSpec.path("terminationGracePeriodSeconds").asLong(30);
-                    dev.vitals.kubesim.model.Lifecycle.Sleep.checkGrace(at, sec.asLong(), grace);
-                    return Optional.of(new dev.vitals.kubesim.model.Lifecycle.Sleep(sec.asLong()));
+                    return Optional.of(sleepHook(at, v));
                 }
                 default -> throw new InvalidInputException(at + ".tcpSocket: kept by the API for compatibility, but the kubelet"
                         + " cannot run it (\"Cannot run handler\"); use exec, httpGet or sleep");
             }
+        }
+
+        private dev.vitals.kubesim.model.Lifecycle.Hook execHook(String at, JsonNode v) {
+            List<String> cmd = new ArrayList<>();
+            for (JsonNode c : v.path("command")) {
+                if (!c.isTextual()) {
+                    throw new InvalidInputException(at + ".exec.command: every element must be a string, was " + c);
+                }
+                cmd.add(c.asText());
+            }
+            if (cmd.isEmpty()) {
+                throw new InvalidInputException(at + ".exec.command: Required value");
+            }
+            return new dev.vitals.kubesim.model.Lifecycle.Handler(new ProbeHandler.Exec(cmd));
+        }
+
+        private dev.vitals.kubesim.model.Lifecycle.Hook httpGetHook(String at, JsonNode v) {
+            JsonNode port = v.path("port");
+            ProbeHandler.PortRef ref;
+            if (port.isIntegralNumber() && port.asInt() >= 1 && port.asInt() <= 65535) {
+                ref = ProbeHandler.PortRef.of(port.asInt());
+            } else if (port.isTextual() && ports().containsKey(port.asText())) {
+                ref = ProbeHandler.PortRef.named(port.asText());
+            } else {
+                throw new InvalidInputException(at + ".httpGet.port: " + (port.isMissingNode() ? "Required value"
+                        : "must be 1-65535 or the name of a container port, was " + port));
+            }
+            String scheme = v.path("scheme").asText("HTTP");
+            if (!scheme.equals("HTTP") && !scheme.equals("HTTPS")) {
+                throw new InvalidInputException(at + ".httpGet.scheme: must be HTTP or HTTPS, was \"" + scheme + "\"");
+            }
+            List<ProbeHandler.HttpHeader> headers = new ArrayList<>();
+            for (JsonNode hd : v.path("httpHeaders")) {
+                headers.add(new ProbeHandler.HttpHeader(hd.path("name").asText(""), hd.path("value").asText("")));
+            }
+            String path = v.path("path").asText("");
+            return new dev.vitals.kubesim.model.Lifecycle.Handler(new ProbeHandler.HttpGet(host(v), ref,
+                    path.isEmpty() ? "/" : path, scheme, headers));
+        }
+
+        /** {@code sleep: {seconds}}: within the pod's grace period, as the API server checks. */
+        private dev.vitals.kubesim.model.Lifecycle.Hook sleepHook(String at, JsonNode v) {
+            JsonNode sec = v.path("seconds");
+            if (!sec.isIntegralNumber() || !sec.canConvertToLong() || sec.asLong() < 0) {
+                throw new InvalidInputException(at + ".sleep.seconds: must be a whole number ≥ 0, was "
+                        + (sec.isMissingNode() ? "missing" : sec.toString()));
+            }
+            long grace = podSpec.path("terminationGracePeriodSeconds").asLong(30);
+            dev.vitals.kubesim.model.Lifecycle.Sleep.checkGrace(at, sec.asLong(), grace);
+            return new dev.vitals.kubesim.model.Lifecycle.Sleep(sec.asLong());
         }
 
         /**
@@ -518,6 +531,21 @@ public final class ManifestReader {
             b.problem(new Violation("schema", prefix, "must be a mapping, was " + p.getNodeType(), ""));
             return b;
         }
+        unknownFields(b, p, prefix);
+        b.initialDelaySeconds(integer(b, p, "initialDelaySeconds", prefix));
+        b.timeoutSeconds(integer(b, p, "timeoutSeconds", prefix));
+        b.periodSeconds(integer(b, p, "periodSeconds", prefix));
+        b.successThreshold(integer(b, p, "successThreshold", prefix));
+        b.failureThreshold(integer(b, p, "failureThreshold", prefix));
+        if (p.has("terminationGracePeriodSeconds") && !p.get("terminationGracePeriodSeconds").isNull()) {
+            b.terminationGracePeriodSeconds(integer(b, p, "terminationGracePeriodSeconds", prefix));
+        }
+        handlers(b, p, prefix);
+        return b;
+    }
+
+    /** Unknown fields of the probe and of its handlers: problems, as kubectl's strict decoding refuses them. */
+    private static void unknownFields(ProbeSpec.Builder b, JsonNode p, String prefix) {
         Iterator<String> names = p.fieldNames();
         while (names.hasNext()) {
             String f = names.next();
@@ -542,14 +570,10 @@ public final class ManifestReader {
                 }
             }
         }
-        b.initialDelaySeconds(integer(b, p, "initialDelaySeconds", prefix));
-        b.timeoutSeconds(integer(b, p, "timeoutSeconds", prefix));
-        b.periodSeconds(integer(b, p, "periodSeconds", prefix));
-        b.successThreshold(integer(b, p, "successThreshold", prefix));
-        b.failureThreshold(integer(b, p, "failureThreshold", prefix));
-        if (p.has("terminationGracePeriodSeconds") && !p.get("terminationGracePeriodSeconds").isNull()) {
-            b.terminationGracePeriodSeconds(integer(b, p, "terminationGracePeriodSeconds", prefix));
-        }
+    }
+
+    /** The probe's handlers, each one given (more than one is a problem {@code build()} names). */
+    private static void handlers(ProbeSpec.Builder b, JsonNode p, String prefix) {
         JsonNode h = p.get("httpGet");
         if (h != null && !h.isNull()) {
             List<ProbeHandler.HttpHeader> headers = new ArrayList<>();
@@ -585,7 +609,6 @@ public final class ManifestReader {
             }
             b.handler(new ProbeHandler.Exec(cmd));
         }
-        return b;
     }
 
     private static Optional<String> host(JsonNode h) {

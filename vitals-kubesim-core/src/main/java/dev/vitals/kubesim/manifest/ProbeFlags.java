@@ -8,6 +8,7 @@ import dev.vitals.kubesim.model.ProbeType;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -67,36 +68,38 @@ public final class ProbeFlags {
             } catch (NumberFormatException e) {
                 throw new InvalidInputException(flag + ": " + k + " must be a whole number, got '" + v + "'");
             }
-            switch (k) {
-                case "initialDelaySeconds":
-                case "delay":
-                    b.initialDelaySeconds(n);
-                    break;
-                case "periodSeconds":
-                case "period":
-                    b.periodSeconds(n);
-                    break;
-                case "timeoutSeconds":
-                case "timeout":
-                    b.timeoutSeconds(n);
-                    break;
-                case "successThreshold":
-                case "success":
-                    b.successThreshold(n);
-                    break;
-                case "failureThreshold":
-                case "failure":
-                    b.failureThreshold(n);
-                    break;
-                case "terminationGracePeriodSeconds":
-                case "grace":
-                    b.terminationGracePeriodSeconds(n);
-                    break;
-                default:
-                    throw new InvalidInputException(flag + ": unknown field '" + k + "' (initialDelaySeconds, periodSeconds, "
-                            + "timeoutSeconds, successThreshold, failureThreshold, terminationGracePeriodSeconds, header)");
-            }
+            field(b, flag, k, n);
         }
+        return b.handler(handler(flag, spec, handler, headers));
+    }
+
+    /** The probe's numeric fields by kubelet's names and their short forms (delay, period, ...): the builder's setter. */
+    private static final Map<String, java.util.function.ObjLongConsumer<ProbeSpec.Builder>> FIELDS = Map.ofEntries(
+            Map.entry("initialDelaySeconds", ProbeSpec.Builder::initialDelaySeconds),
+            Map.entry("delay", ProbeSpec.Builder::initialDelaySeconds),
+            Map.entry("periodSeconds", ProbeSpec.Builder::periodSeconds),
+            Map.entry("period", ProbeSpec.Builder::periodSeconds),
+            Map.entry("timeoutSeconds", ProbeSpec.Builder::timeoutSeconds),
+            Map.entry("timeout", ProbeSpec.Builder::timeoutSeconds),
+            Map.entry("successThreshold", ProbeSpec.Builder::successThreshold),
+            Map.entry("success", ProbeSpec.Builder::successThreshold),
+            Map.entry("failureThreshold", ProbeSpec.Builder::failureThreshold),
+            Map.entry("failure", ProbeSpec.Builder::failureThreshold),
+            Map.entry("terminationGracePeriodSeconds", ProbeSpec.Builder::terminationGracePeriodSeconds),
+            Map.entry("grace", ProbeSpec.Builder::terminationGracePeriodSeconds));
+
+    /** Sets kubelet's field {@code k} (or its short name) to {@code n}; validated in {@code build()}. */
+    private static void field(ProbeSpec.Builder b, String flag, String k, long n) {
+        java.util.function.ObjLongConsumer<ProbeSpec.Builder> set = FIELDS.get(k);
+        if (set == null) {
+            throw new InvalidInputException(flag + ": unknown field '" + k + "' (initialDelaySeconds, periodSeconds, "
+                    + "timeoutSeconds, successThreshold, failureThreshold, terminationGracePeriodSeconds, header)");
+        }
+        set.accept(b, n);
+    }
+
+    /** @return the handler {@code http://[HOST]:PORT/PATH}, {@code https://…}, {@code tcp://…}, {@code grpc://:PORT[/SERVICE]} or {@code exec:…} */
+    private static ProbeHandler handler(String flag, String spec, String handler, List<ProbeHandler.HttpHeader> headers) {
         if (handler.startsWith("exec:")) {
             List<String> cmd = new ArrayList<>();
             for (String w : handler.substring(5).trim().split("\\s+")) {
@@ -104,8 +107,7 @@ public final class ProbeFlags {
                     cmd.add(w);
                 }
             }
-            b.handler(new ProbeHandler.Exec(cmd));
-            return b;
+            return new ProbeHandler.Exec(cmd);
         }
         Matcher m = URL.matcher(handler);
         if (!m.matches()) {
@@ -121,11 +123,9 @@ public final class ProbeFlags {
         switch (scheme) {
             case "http":
             case "https":
-                b.handler(new ProbeHandler.HttpGet(host, port, path, scheme.equals("http") ? "HTTP" : "HTTPS", headers));
-                break;
+                return new ProbeHandler.HttpGet(host, port, path, scheme.equals("http") ? "HTTP" : "HTTPS", headers);
             case "tcp":
-                b.handler(new ProbeHandler.TcpSocket(host, port));
-                break;
+                return new ProbeHandler.TcpSocket(host, port);
             default:
                 if (port.isNamed()) {
                     throw new InvalidInputException(flag + ": grpc takes a port number, not a name (R11)");
@@ -133,9 +133,8 @@ public final class ProbeFlags {
                 if (host.isPresent()) {
                     throw new InvalidInputException(flag + ": grpc has no host; the kubelet always dials the pod IP (R64)");
                 }
-                b.handler(new ProbeHandler.Grpc(port.number(), path.equals("/") ? "" : path.substring(1)));
+                return new ProbeHandler.Grpc(port.number(), path.equals("/") ? "" : path.substring(1));
         }
-        return b;
     }
 
     private static int parsePort(String flag, String text) {

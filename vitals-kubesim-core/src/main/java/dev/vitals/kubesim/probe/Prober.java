@@ -323,19 +323,14 @@ public final class Prober {
         if (res instanceof PortResolver.Unresolved u) {
             return ProbeOutcome.of(ProbeResult.ERROR, u.error(), Duration.ZERO); // R22
         }
-        int port = res.port().orElseThrow();
-        String scheme = g.scheme().toLowerCase(Locale.ROOT);
-        String host = g.host().orElse(podIp);
         URI url;
         try {
-            url = new URI(scheme + "://" + hostForUri(host) + ":" + port + (g.path().startsWith("/") ? "" : "/") + g.path());
+            url = url(g, res.port().orElseThrow());
         } catch (URISyntaxException e) {
             return ProbeOutcome.of(ProbeResult.ERROR, "cannot build request: " + e.getMessage(), Duration.ZERO);
         }
         List<String[]> headers = requestHeaders(g.headers(), userAgent);
-        Optional<String> customHost = headers.stream().filter(h -> h[0].equals("Host")).map(h -> h[1])
-                .filter(v -> !v.isEmpty()).findFirst();
-        headers.removeIf(h -> h[0].equals("Host"));
+        Optional<String> customHost = takeHost(headers);
         String originalHostname = url.getHost();
         String referer = null;
         for (int requests = 1;; requests++) {
@@ -380,6 +375,21 @@ public final class Prober {
             }
             return ProbeOutcome.of(ProbeResult.FAILURE, "HTTP probe failed with statuscode: " + r.status, Duration.ZERO);
         }
+    }
+
+    /** @return the probe's URL: its scheme, host (the pod IP when not given), port and path */
+    private URI url(ProbeHandler.HttpGet g, int port) throws URISyntaxException {
+        String scheme = g.scheme().toLowerCase(Locale.ROOT);
+        String host = g.host().orElse(podIp);
+        return new URI(scheme + "://" + hostForUri(host) + ":" + port + (g.path().startsWith("/") ? "" : "/") + g.path());
+    }
+
+    /** @return a non-empty Host header given by the probe, which is then removed from {@code headers} (it is the request's host) */
+    private static Optional<String> takeHost(List<String[]> headers) {
+        Optional<String> customHost = headers.stream().filter(h -> h[0].equals("Host")).map(h -> h[1])
+                .filter(v -> !v.isEmpty()).findFirst();
+        headers.removeIf(h -> h[0].equals("Host"));
+        return customHost;
     }
 
     /** Redirect statuses Go's HTTP client follows (net/http client.go redirectBehavior). */

@@ -200,31 +200,7 @@ public record Headroom(List<Probe> probes, List<String> notRun, Optional<Boot> b
                         delay >= dev.vitals.kubesim.model.Durations.seconds(r.duration()) ? " (initialDelaySeconds " + delay + ")" : ""));
                 continue;
             }
-            int run = 0;
-            int longest = 0;
-            int instance = -1;
-            // readiness fails until the application is up; count its runs from its first success per instance
-            boolean counting = t != ProbeType.READINESS;
-            for (SimEvent e : r.events()) {
-                if (e.type() != SimEvent.Type.PROBE || e.probe().orElse(null) != t || e.result().isEmpty()
-                        || e.result().get() == ProbeResult.ERROR) {
-                    continue;
-                }
-                if (e.instance() != instance) {
-                    instance = e.instance();
-                    run = 0;
-                    counting = t != ProbeType.READINESS;
-                }
-                boolean failed = e.result().get().counted() == ProbeResult.FAILURE;
-                if (!failed) {
-                    counting = true;
-                }
-                if (!counting) {
-                    continue;
-                }
-                run = failed ? run + 1 : 0;
-                longest = Math.max(longest, run);
-            }
+            int longest = longestFailureRun(r, t);
             ProbeSpec p = spec.get();
             List<String> warn = new ArrayList<>();
             double timeoutMs = p.timeoutSeconds() * 1000.0;
@@ -245,6 +221,39 @@ public record Headroom(List<Probe> probes, List<String> notRun, Optional<Boot> b
             cutShort(r, pod).ifPresent(warnings::add);
         }
         return new Headroom(out, notRun, boot, warnings);
+    }
+
+    /**
+     * @return the most failures in a row of probe {@code t} within one container instance (errors
+     *         not counted); readiness fails until the application is up, so its runs count from its
+     *         first success per instance
+     */
+    private static int longestFailureRun(SimulationResult r, ProbeType t) {
+        int run = 0;
+        int longest = 0;
+        int instance = -1;
+        boolean counting = t != ProbeType.READINESS;
+        for (SimEvent e : r.events()) {
+            if (e.type() != SimEvent.Type.PROBE || e.probe().orElse(null) != t || e.result().isEmpty()
+                    || e.result().get() == ProbeResult.ERROR) {
+                continue;
+            }
+            if (e.instance() != instance) {
+                instance = e.instance();
+                run = 0;
+                counting = t != ProbeType.READINESS;
+            }
+            boolean failed = e.result().get().counted() == ProbeResult.FAILURE;
+            if (!failed) {
+                counting = true;
+            }
+            if (!counting) {
+                continue;
+            }
+            run = failed ? run + 1 : 0;
+            longest = Math.max(longest, run);
+        }
+        return longest;
     }
 
     /** @return a line per instance whose memory peaked above {@link #MEMORY_WARN_SHARE} of its limit */

@@ -225,8 +225,21 @@ public final class Reports {
             });
         }
         resourcesJson(r, root);
-        ArrayNode events = root.putArray("events");
-        ArrayNode notes = root.putArray("notes");
+        events(r, root.putArray("events"), root.putArray("notes"));
+        ArrayNode ex = root.putArray("expectations");
+        for (Expectation.Check c : r.checks()) {
+            ex.addObject().put("expect", c.expectation()).put("passed", c.passed()).put("actual", c.actual());
+        }
+        root.put("passed", r.passed());
+        try {
+            return JSON.writeValueAsString(root);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The core events (start, probe, ready, not-ready, kill, exit) and the notes (the others, and probe errors). */
+    private static void events(SimulationResult r, ArrayNode events, ArrayNode notes) {
         for (SimEvent e : r.events()) {
             boolean error = e.type() == SimEvent.Type.PROBE && e.result().orElse(null) == ProbeResult.ERROR;
             ObjectNode n = (e.type().core() && !error ? events : notes).addObject();
@@ -247,16 +260,6 @@ public final class Reports {
                     r.limits().flatMap(l -> l.instance(e.instance())).ifPresent(u -> n.put("reason", u.reason()));
                 }
             }
-        }
-        ArrayNode ex = root.putArray("expectations");
-        for (Expectation.Check c : r.checks()) {
-            ex.addObject().put("expect", c.expectation()).put("passed", c.passed()).put("actual", c.actual());
-        }
-        root.put("passed", r.passed());
-        try {
-            return JSON.writeValueAsString(root);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new IllegalStateException(e);
         }
     }
 
@@ -336,6 +339,23 @@ public final class Reports {
         }
     }
 
+    /** The timeline's geometry: left margin, width, lane height and top margin, px. */
+    private static final int LEFT = 110;
+    private static final int WIDTH = 1000;
+    private static final int LANE_H = 34;
+    private static final int TOP = 30;
+
+    /**
+     * The timeline's lanes and time axis.
+     *
+     * @param lanes the probes the pod has, one lane each between the container's and Ready's
+     * @param rows the lanes, container and Ready included
+     * @param dur the run's length, seconds (at least 1 ms)
+     * @param x the x of a time, seconds (clamped to the run)
+     */
+    private record Timeline(List<ProbeType> lanes, int rows, double dur, java.util.function.DoubleUnaryOperator x) {
+    }
+
     private static String render(SimulationResult r, PodSpec pod, Judged judged) {
         List<ProbeType> lanes = new ArrayList<>();
         for (ProbeType t : ProbeType.values()) {
@@ -343,34 +363,50 @@ public final class Reports {
                 lanes.add(t);
             }
         }
-        int left = 110;
-        int width = 1000;
-        int laneH = 34;
-        int top = 30;
+        int left = LEFT;
+        int width = WIDTH;
         int rows = lanes.size() + 2; // container + probes + ready
-        int height = top + rows * laneH + 40;
+        int height = TOP + rows * LANE_H + 40;
         double dur = Math.max(seconds(r.duration()), 1e-3);
-        java.util.function.DoubleUnaryOperator x = t -> left + (Math.min(Math.max(t, 0), dur) / dur) * width;
+        Timeline t = new Timeline(lanes, rows, dur, v -> left + (Math.min(Math.max(v, 0), dur) / dur) * width);
         StringBuilder svg = new StringBuilder();
         svg.append(String.format(Locale.ROOT, "<svg xmlns='http://www.w3.org/2000/svg' width='%d' height='%d' font-family='sans-serif' font-size='12'>",
                 left + width + 20, height));
+        grid(svg, r, t);
+        containers(svg, r, t);
+        probes(svg, r, t);
+        readyLane(svg, r, t);
+        svg.append("</svg>");
+        return page(r, pod, judged, svg, eventRows(r));
+    }
+
+    /** Ready shading across all lanes, the time axis and the lane labels. */
+    private static void grid(StringBuilder svg, SimulationResult r, Timeline t) {
+        int left = LEFT;
+        int width = WIDTH;
+        int laneH = LANE_H;
+        int top = TOP;
+        int rows = t.rows();
+        java.util.function.DoubleUnaryOperator x = t.x();
+        double dur = t.dur();
+        List<ProbeType> lanes = t.lanes();
         // ready shading across all lanes
         for (double[] i : readyIntervals(r)) {
             svg.append(String.format(Locale.ROOT, "<rect x='%.1f' y='%d' width='%.1f' height='%d' fill='#2e9e44' fill-opacity='0.08'/>",
                     x.applyAsDouble(i[0]), top, Math.max(0.5, x.applyAsDouble(i[1]) - x.applyAsDouble(i[0])), rows * laneH));
         }
         // axis
-        for (Axis.Tick t : Axis.time(0, dur, 13)) {
-            double px = x.applyAsDouble(t.value());
+        for (Axis.Tick tick : Axis.time(0, dur, 13)) {
+            double px = x.applyAsDouble(tick.value());
             svg.append(String.format(Locale.ROOT, "<line x1='%.1f' y1='%d' x2='%.1f' y2='%d' stroke='#ddd'/>", px, top, px, top + rows * laneH));
             svg.append(String.format(Locale.ROOT, "<text x='%.1f' y='%d' text-anchor='middle' fill='#555'>%s</text>", px,
-                    top + rows * laneH + 16, t.label()));
+                    top + rows * laneH + 16, tick.label()));
         }
         // lane labels
         List<String> names = new ArrayList<>();
         names.add("container");
-        for (ProbeType t : lanes) {
-            names.add(t.label());
+        for (ProbeType p : lanes) {
+            names.add(p.label());
         }
         names.add("Ready");
         for (int i = 0; i < names.size(); i++) {
@@ -378,7 +414,15 @@ public final class Reports {
             svg.append(String.format(Locale.ROOT, "<text x='8' y='%d' font-weight='bold'>%s</text>", y + 21, names.get(i)));
             svg.append(String.format(Locale.ROOT, "<line x1='%d' y1='%d' x2='%d' y2='%d' stroke='#eee'/>", left, y + laneH, left + width, y + laneH));
         }
-        // container instances
+    }
+
+    /** Each container instance's bar, its restarts and its kills. */
+    private static void containers(StringBuilder svg, SimulationResult r, Timeline t) {
+        int laneH = LANE_H;
+        int top = TOP;
+        int rows = t.rows();
+        java.util.function.DoubleUnaryOperator x = t.x();
+        double dur = t.dur();
         double runStart = -1;
         int inst = 0;
         for (SimEvent e : r.events()) {
@@ -404,7 +448,14 @@ public final class Reports {
         if (runStart >= 0) {
             svg.append(bar(x.applyAsDouble(runStart), x.applyAsDouble(dur), top, inst, runStart, dur));
         }
-        // probes
+    }
+
+    /** Each probe: a dot at its answer, a line for its latency, coloured by its result. */
+    private static void probes(StringBuilder svg, SimulationResult r, Timeline t) {
+        int laneH = LANE_H;
+        int top = TOP;
+        java.util.function.DoubleUnaryOperator x = t.x();
+        List<ProbeType> lanes = t.lanes();
         for (SimEvent e : r.events()) {
             if (e.type() != SimEvent.Type.PROBE) {
                 continue;
@@ -424,7 +475,16 @@ public final class Reports {
             svg.append(String.format(Locale.ROOT, "<circle cx='%.1f' cy='%.1f' r='5' fill='%s'><title>%.2fs %s %s, %.0f ms: %s</title></circle>",
                     x2, y, color, seconds(e.at()), e.probe().get().label(), res.label(), lat * 1000, esc(shorten(e.detail(), 200))));
         }
-        // ready lane
+    }
+
+    /** The Ready lane: not ready in red, each Ready interval in green. */
+    private static void readyLane(StringBuilder svg, SimulationResult r, Timeline t) {
+        int left = LEFT;
+        int width = WIDTH;
+        int laneH = LANE_H;
+        int top = TOP;
+        java.util.function.DoubleUnaryOperator x = t.x();
+        List<ProbeType> lanes = t.lanes();
         int ry = top + (lanes.size() + 1) * laneH;
         svg.append(String.format(Locale.ROOT, "<rect x='%d' y='%d' width='%d' height='%d' fill='#f3c4c4'><title>not ready</title></rect>",
                 left, ry + 8, width, laneH - 16));
@@ -432,8 +492,10 @@ public final class Reports {
             svg.append(String.format(Locale.ROOT, "<rect x='%.1f' y='%d' width='%.1f' height='%d' fill='#2e9e44'><title>ready %.2fs..%.2fs</title></rect>",
                     x.applyAsDouble(i[0]), ry + 8, Math.max(0.5, x.applyAsDouble(i[1]) - x.applyAsDouble(i[0])), laneH - 16, i[0], i[1]));
         }
-        svg.append("</svg>");
+    }
 
+    /** @return the events table's rows, successful probes omitted */
+    private static StringBuilder eventRows(SimulationResult r) {
         StringBuilder rows2 = new StringBuilder();
         for (SimEvent e : r.events()) {
             if (e.type() == SimEvent.Type.PROBE && e.result().orElse(null) == ProbeResult.SUCCESS) {
@@ -443,6 +505,10 @@ public final class Reports {
                     esc(e.type().label() + e.probe().map(p -> " " + p.label()).orElse("") + e.result().map(x2 -> " " + x2.label()).orElse("")),
                     esc(shorten(e.detail(), 300))));
         }
+        return rows2;
+    }
+
+    private static String page(SimulationResult r, PodSpec pod, Judged judged, StringBuilder svg, StringBuilder rows2) {
         return "<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'><title>vitals simulate: " + esc(pod.containerName())
                 + "</title><style>body{font-family:sans-serif;margin:24px;color:#222}pre{background:#f6f6f6;padding:12px}"
                 + "table{border-collapse:collapse;font-size:12px}td{border-bottom:1px solid #eee;padding:2px 8px;vertical-align:top}"

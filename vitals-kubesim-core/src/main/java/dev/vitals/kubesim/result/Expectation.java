@@ -34,6 +34,14 @@ public final class Expectation {
     private static final Pattern FAILURES = Pattern.compile(
             "(?:(startup|liveness|readiness)\\s+)?(failures|errors|probes)\\s*" + OP + "\\s*(\\d+)");
 
+    /** An expectation's grammar as data: each form's pattern and its reader, tried in order. */
+    private record Form(Pattern pattern, java.util.function.BiFunction<Matcher, String, Expectation> read) {
+    }
+
+    private static final java.util.List<Form> FORMS = java.util.List.of(new Form(COUNT, Expectation::count),
+            new Form(AT, Expectation::at), new Form(DURING, Expectation::during), new Form(LATENCY, Expectation::latency),
+            new Form(FAILURES, Expectation::failures));
+
     private final String text;
     private final Function<SimulationResult, Check> check;
 
@@ -80,71 +88,83 @@ public final class Expectation {
      */
     public static Expectation parse(String line) {
         String s = line.trim();
-        Matcher m = COUNT.matcher(s);
-        if (m.matches()) {
-            String what = m.group(1);
-            String op = m.group(2);
-            double want = what.equals("notReadySeconds") ? Durations.seconds(Durations.parse(m.group(3)))
-                    : integer(m.group(3), s);
-            return new Expectation(s, r -> {
-                double actual = what.equals("restarts") ? r.restarts()
-                        : what.equals("kills") ? r.kills() : r.notReadySeconds();
-                return new Check(s, compare(actual, op, want), what + " = " + fmt(actual));
-            });
-        }
-        m = AT.matcher(s);
-        if (m.matches()) {
-            boolean wantReady = m.group(1).equals("ready");
-            double at = Durations.seconds(Durations.parse(m.group(2)));
-            return new Expectation(s, r -> {
-                boolean actual = r.readyAt(at);
-                return new Check(s, actual == wantReady, (actual ? "ready" : "not ready") + " at " + fmt(at) + "s"
-                        + r.readyIntervalsText());
-            });
-        }
-        m = DURING.matcher(s);
-        if (m.matches()) {
-            boolean wantReady = m.group(1).equals("ready");
-            double from = Durations.seconds(Durations.parse(m.group(2)));
-            double to = Durations.seconds(Durations.parse(m.group(3)));
-            if (to < from) {
-                throw new InvalidInputException("expect '" + s + "': the interval ends before it starts");
+        for (Form f : FORMS) {
+            Matcher m = f.pattern().matcher(s);
+            if (m.matches()) {
+                return f.read().apply(m, s);
             }
-            return new Expectation(s, r -> {
-                double readyPart = r.readySecondsBetween(from, to);
-                boolean ok = wantReady ? readyPart >= (to - from) - 1e-9 : readyPart <= 1e-9;
-                return new Check(s, ok, "ready for " + fmt(readyPart) + "s of " + fmt(to - from) + "s"
-                        + r.readyIntervalsText());
-            });
-        }
-        m = LATENCY.matcher(s);
-        if (m.matches()) {
-            Optional<ProbeType> type = Optional.ofNullable(m.group(1)).map(ProbeType::fromLabel);
-            String stat = m.group(2);
-            String op = m.group(3);
-            Duration bound = Durations.parse(m.group(4));
-            return new Expectation(s, r -> {
-                SimulationResult.ProbeStats st = type.map(r::stats).orElse(r.allStats());
-                double ms = stat.equals("p50") ? st.p50Ms() : stat.equals("p99") ? st.p99Ms() : st.maxMs();
-                boolean ok = st.count() > 0 && compare(ms, op, bound.toNanos() / 1e6);
-                return new Check(s, ok, st.count() == 0 ? "no probes ran" : stat + " = " + fmt(ms) + " ms over "
-                        + st.count() + " probes");
-            });
-        }
-        m = FAILURES.matcher(s);
-        if (m.matches()) {
-            Optional<ProbeType> type = Optional.ofNullable(m.group(1)).map(ProbeType::fromLabel);
-            String what = m.group(2);
-            String op = m.group(3);
-            double want = integer(m.group(4), s);
-            return new Expectation(s, r -> {
-                SimulationResult.ProbeStats st = type.map(r::stats).orElse(r.allStats());
-                double actual = what.equals("failures") ? st.failures() : what.equals("errors") ? st.errors() : st.count();
-                return new Check(s, compare(actual, op, want), what + " = " + fmt(actual));
-            });
         }
         throw new InvalidInputException("cannot understand expect line '" + s + "'; use e.g. 'restarts == 0', "
                 + "'ready at 12s', 'notReady during 10s..20s', 'liveness p99 < 500ms', 'readiness failures == 0'");
+    }
+
+
+    /** {@code restarts|kills|notReadySeconds OP N}. */
+    private static Expectation count(Matcher m, String s) {
+        String what = m.group(1);
+        String op = m.group(2);
+        double want = what.equals("notReadySeconds") ? Durations.seconds(Durations.parse(m.group(3)))
+                : integer(m.group(3), s);
+        return new Expectation(s, r -> {
+            double actual = what.equals("restarts") ? r.restarts()
+                    : what.equals("kills") ? r.kills() : r.notReadySeconds();
+            return new Check(s, compare(actual, op, want), what + " = " + fmt(actual));
+        });
+    }
+
+    /** {@code ready|notReady at T}. */
+    private static Expectation at(Matcher m, String s) {
+        boolean wantReady = m.group(1).equals("ready");
+        double at = Durations.seconds(Durations.parse(m.group(2)));
+        return new Expectation(s, r -> {
+            boolean actual = r.readyAt(at);
+            return new Check(s, actual == wantReady, (actual ? "ready" : "not ready") + " at " + fmt(at) + "s"
+                    + r.readyIntervalsText());
+        });
+    }
+
+    /** {@code ready|notReady during T1..T2}. */
+    private static Expectation during(Matcher m, String s) {
+        boolean wantReady = m.group(1).equals("ready");
+        double from = Durations.seconds(Durations.parse(m.group(2)));
+        double to = Durations.seconds(Durations.parse(m.group(3)));
+        if (to < from) {
+            throw new InvalidInputException("expect '" + s + "': the interval ends before it starts");
+        }
+        return new Expectation(s, r -> {
+            double readyPart = r.readySecondsBetween(from, to);
+            boolean ok = wantReady ? readyPart >= (to - from) - 1e-9 : readyPart <= 1e-9;
+            return new Check(s, ok, "ready for " + fmt(readyPart) + "s of " + fmt(to - from) + "s"
+                    + r.readyIntervalsText());
+        });
+    }
+
+    /** {@code [PROBE] p50|p99|max OP DURATION}: a latency statistic; false when no probe ran. */
+    private static Expectation latency(Matcher m, String s) {
+        Optional<ProbeType> type = Optional.ofNullable(m.group(1)).map(ProbeType::fromLabel);
+        String stat = m.group(2);
+        String op = m.group(3);
+        Duration bound = Durations.parse(m.group(4));
+        return new Expectation(s, r -> {
+            SimulationResult.ProbeStats st = type.map(r::stats).orElse(r.allStats());
+            double ms = stat.equals("p50") ? st.p50Ms() : stat.equals("p99") ? st.p99Ms() : st.maxMs();
+            boolean ok = st.count() > 0 && compare(ms, op, bound.toNanos() / 1e6);
+            return new Check(s, ok, st.count() == 0 ? "no probes ran" : stat + " = " + fmt(ms) + " ms over "
+                    + st.count() + " probes");
+        });
+    }
+
+    /** {@code [PROBE] failures|errors|probes OP N}. */
+    private static Expectation failures(Matcher m, String s) {
+        Optional<ProbeType> type = Optional.ofNullable(m.group(1)).map(ProbeType::fromLabel);
+        String what = m.group(2);
+        String op = m.group(3);
+        double want = integer(m.group(4), s);
+        return new Expectation(s, r -> {
+            SimulationResult.ProbeStats st = type.map(r::stats).orElse(r.allStats());
+            double actual = what.equals("failures") ? st.failures() : what.equals("errors") ? st.errors() : st.count();
+            return new Check(s, compare(actual, op, want), what + " = " + fmt(actual));
+        });
     }
 
     private static int integer(String v, String line) {

@@ -155,18 +155,7 @@ public final class ProcessRuntime implements ContainerRuntime {
             cgroup = ResourceLimits.bareCgroup(); // no limits: a cgroup only to hold the processes
         }
         boolean group = cgroup.isEmpty() && containment != Containment.DESCENDANTS && ResourceLimits.setsid().isPresent();
-        List<String> argv;
-        if (cgroup.isPresent()) {
-            Cgroup g = cgroup.get();
-            argv = g.launch(command).orElseGet(() -> joining(g, command));
-        } else if (group) {
-            argv = new ArrayList<>();
-            argv.add(ResourceLimits.setsid().get().toString()); // not a group leader: setsid(2) then exec, same pid
-            argv.addAll(command);
-        } else {
-            argv = command;
-        }
-        ProcessBuilder pb = new ProcessBuilder(argv).redirectErrorStream(true).redirectOutput(output)
+        ProcessBuilder pb = new ProcessBuilder(argv(cgroup, group)).redirectErrorStream(true).redirectOutput(output)
                 .redirectInput(ProcessBuilder.Redirect.PIPE);
         pb.environment().putAll(env);
         pb.environment().put("VITALS_KUBESIM_INSTANCE", Integer.toString(instance));
@@ -188,25 +177,48 @@ public final class ProcessRuntime implements ContainerRuntime {
         limited.ifPresent(g -> live.put(instance, g));
         ProcessInstance handle = new ProcessInstance(p, enclosure, reaped);
         Optional<Cgroup> held = cgroup;
-        handle.ended = p.onExit().thenApply(done -> {
-            int code = done.exitValue();
-            live.remove(instance, held.orElse(null));
-            try {
-                if (limited.isPresent()) {
-                    ResourceUsage u = limited.get().usage();
-                    String reason = ResourceLimits.reason(code, u);
-                    handle.reason = reason;
-                    limits.record(new ResourceLimits.InstanceUsage(instance, code, reason, u));
-                }
-            } finally {
-                // the container ends with its main process: what it left behind goes too
-                reaped.addAll(ProcessReaper.ended(done.toHandle()));
-                held.ifPresent(Cgroup::destroy);
-            }
-            return code;
-        });
+        handle.ended = p.onExit().thenApply(done -> exited(instance, done, handle, held, limited));
         handle.ended.thenAccept(onExit::accept);
         return handle;
+    }
+
+    /** @return the command line: joined to its cgroup, or under setsid for a process group of its own, or as given */
+    private List<String> argv(Optional<Cgroup> cgroup, boolean group) {
+        if (cgroup.isPresent()) {
+            Cgroup g = cgroup.get();
+            return g.launch(command).orElseGet(() -> joining(g, command));
+        }
+        if (group) {
+            List<String> argv = new ArrayList<>();
+            argv.add(ResourceLimits.setsid().get().toString()); // not a group leader: setsid(2) then exec, same pid
+            argv.addAll(command);
+            return argv;
+        }
+        return command;
+    }
+
+    /**
+     * The instance's main process ended: its cgroup's counters and the reason recorded, what it left
+     * behind reaped, its cgroup removed.
+     *
+     * @return its exit code
+     */
+    private int exited(int instance, Process done, ProcessInstance handle, Optional<Cgroup> held, Optional<Cgroup> limited) {
+        int code = done.exitValue();
+        live.remove(instance, held.orElse(null));
+        try {
+            if (limited.isPresent()) {
+                ResourceUsage u = limited.get().usage();
+                String reason = ResourceLimits.reason(code, u);
+                handle.reason = reason;
+                limits.record(new ResourceLimits.InstanceUsage(instance, code, reason, u));
+            }
+        } finally {
+            // the container ends with its main process: what it left behind goes too
+            reaped.addAll(ProcessReaper.ended(done.toHandle()));
+            held.ifPresent(Cgroup::destroy);
+        }
+        return code;
     }
 
     /**

@@ -215,6 +215,36 @@ public final class Scenario {
             throw new InvalidInputException(where + ": each action needs 'at' and one of " + KINDS);
         }
         Duration at = dur(a.get("at"), where + ".at");
+        String kind = kind(a, where);
+        JsonNode v = a.get(kind);
+        switch (kind) {
+            case "load":
+                return new Step(at, load(v, where));
+            case "fault":
+                return new Step(at, fault(v, where));
+            case "heal":
+                if (!v.isTextual() || v.asText().isBlank()) {
+                    throw new InvalidInputException(where + ": heal needs a proxy name, e.g. 'heal: db'");
+                }
+                return new Step(at, new Action.Heal(v.asText().trim()));
+            case "signal":
+                return new Step(at, signal(v, where));
+            case "delete":
+                return new Step(at, delete(v, where));
+            case "kubelet-restart":
+                if (!v.isBoolean() || !v.asBoolean()) {
+                    throw new InvalidInputException(where + ": kubelet-restart takes true");
+                }
+                return new Step(at, new Action.KubeletRestart());
+            case "pause":
+                return new Step(at, new Action.Pause());
+            default:
+                return new Step(at, new Action.Resume());
+        }
+    }
+
+    /** @return the entry's one action key besides {@code at} */
+    private static String kind(JsonNode a, String where) {
         String kind = null;
         for (Iterator<String> it = a.fieldNames(); it.hasNext();) {
             String f = it.next();
@@ -232,112 +262,104 @@ public final class Scenario {
         if (kind == null) {
             throw new InvalidInputException(where + ": no action given (expected one of " + KINDS + ")");
         }
-        JsonNode v = a.get(kind);
-        switch (kind) {
-            case "load": {
-                if (!v.isObject()) {
-                    throw new InvalidInputException(where + ": load needs count, concurrency, port (and optionally method, path, timeout)");
-                }
-                for (Iterator<String> it = v.fieldNames(); it.hasNext();) {
-                    String f = it.next();
-                    if (!Set.of("count", "concurrency", "method", "path", "port", "timeout").contains(f)) {
-                        throw new InvalidInputException(where + ".load: unknown key '" + f + "'");
-                    }
-                }
-                if (!v.path("port").canConvertToInt() || !v.path("port").isIntegralNumber()) {
-                    throw new InvalidInputException(where + ".load: port is required (a number)");
-                }
-                String method = v.path("method").asText("GET").toUpperCase(Locale.ROOT);
-                if (!Set.of("GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS").contains(method)) {
-                    throw new InvalidInputException(where + ".load: method must be GET, HEAD, POST, PUT, DELETE, PATCH or"
-                            + " OPTIONS, was '" + v.path("method").asText() + "'");
-                }
-                String path = v.path("path").asText("/");
-                try {
-                    if (!path.startsWith("/") || java.net.URI.create("http://h" + path).getRawPath() == null) {
-                        throw new IllegalArgumentException(path);
-                    }
-                } catch (IllegalArgumentException e) {
-                    throw new InvalidInputException(where + ".load: path must be a URL path starting with '/', was '" + path + "'");
-                }
-                if (v.path("port").asInt() == LoadGenerator.APP_PORT) { // a scenario names its port
-                    throw new InvalidInputException(where + ": load: port must be 1-65535, was " + v.path("port").asInt());
-                }
-                try {
-                    return new Step(at, new Action.Load(new LoadGenerator.Spec(v.path("count").asInt(1),
-                            v.path("concurrency").asInt(1), v.path("method").asText("GET").toUpperCase(Locale.ROOT),
-                            v.path("path").asText("/"), v.path("port").asInt(),
-                            v.has("timeout") ? dur(v.get("timeout"), where + ".load.timeout") : Duration.ofSeconds(5))));
-                } catch (InvalidInputException e) {
-                    throw new InvalidInputException(where + ": " + e.getMessage());
-                }
-            }
-            case "fault": {
-                String proxy;
-                String fault;
-                long ms = 0;
-                if (v.isTextual()) {
-                    String[] parts = v.asText().trim().split("\\s+");
-                    if (parts.length < 2) {
-                        throw new InvalidInputException(where + ": fault needs 'PROXY FAULT', e.g. 'db blackhole' or 'db latency 500'");
-                    }
-                    proxy = parts[0];
-                    fault = parts[1].toLowerCase(Locale.ROOT);
-                    if (parts.length > 2) {
-                        ms = Durations.parse(parts[2].matches("\\d+") ? parts[2] + "ms" : parts[2]).toMillis();
-                    }
-                } else {
-                    proxy = v.path("proxy").asText("");
-                    fault = v.path("type").asText(v.path("kind").asText("")).toLowerCase(Locale.ROOT);
-                    ms = v.path("ms").asLong(0);
-                }
-                if (!Set.of("refuse", "cut", "blackhole", "latency").contains(fault)) {
-                    throw new InvalidInputException(where + ": unknown fault '" + fault + "' (refuse, cut, blackhole, latency <ms>)");
-                }
-                if (fault.equals("latency") && ms <= 0) {
-                    throw new InvalidInputException(where + ": latency needs a positive delay, e.g. 'db latency 500'");
-                }
-                if (proxy.isEmpty()) {
-                    throw new InvalidInputException(where + ": fault needs a proxy name");
-                }
-                return new Step(at, new Action.Fault(proxy, fault, Duration.ofMillis(ms)));
-            }
-            case "heal":
-                if (!v.isTextual() || v.asText().isBlank()) {
-                    throw new InvalidInputException(where + ": heal needs a proxy name, e.g. 'heal: db'");
-                }
-                return new Step(at, new Action.Heal(v.asText().trim()));
-            case "signal": {
-                String sig = v.asText("").trim().toUpperCase(Locale.ROOT);
-                if (sig.startsWith("SIG")) {
-                    sig = sig.substring(3);
-                }
-                if (!Set.of("HUP", "INT", "QUIT", "ABRT", "KILL", "USR1", "USR2", "TERM", "STOP", "CONT", "TSTP", "WINCH")
-                        .contains(sig)) {
-                    throw new InvalidInputException(where + ": signal must be one of HUP, INT, QUIT, ABRT, KILL, USR1, USR2,"
-                            + " TERM, STOP, CONT, TSTP, WINCH, was '" + v.asText("") + "'");
-                }
-                return new Step(at, new Action.Signal(sig));
-            }
-            case "delete": {
-                if (v.isBoolean() && v.asBoolean()) {
-                    return new Step(at, new Action.Delete(Optional.empty()));
-                }
-                if (v.isBoolean() || v.isNull()) {
-                    throw new InvalidInputException(where + ": delete needs true or a grace period, e.g. 'delete: 5s'");
-                }
-                return new Step(at, new Action.Delete(Optional.of(dur(v, where + ".delete"))));
-            }
-            case "kubelet-restart":
-                if (!v.isBoolean() || !v.asBoolean()) {
-                    throw new InvalidInputException(where + ": kubelet-restart takes true");
-                }
-                return new Step(at, new Action.KubeletRestart());
-            case "pause":
-                return new Step(at, new Action.Pause());
-            default:
-                return new Step(at, new Action.Resume());
+        return kind;
+    }
+
+    /** {@code load: {count, concurrency, method, path, port, timeout}}: requests to the target's port. */
+    private static Action.Load load(JsonNode v, String where) {
+        if (!v.isObject()) {
+            throw new InvalidInputException(where + ": load needs count, concurrency, port (and optionally method, path, timeout)");
         }
+        for (Iterator<String> it = v.fieldNames(); it.hasNext();) {
+            String f = it.next();
+            if (!Set.of("count", "concurrency", "method", "path", "port", "timeout").contains(f)) {
+                throw new InvalidInputException(where + ".load: unknown key '" + f + "'");
+            }
+        }
+        if (!v.path("port").canConvertToInt() || !v.path("port").isIntegralNumber()) {
+            throw new InvalidInputException(where + ".load: port is required (a number)");
+        }
+        String method = v.path("method").asText("GET").toUpperCase(Locale.ROOT);
+        if (!Set.of("GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS").contains(method)) {
+            throw new InvalidInputException(where + ".load: method must be GET, HEAD, POST, PUT, DELETE, PATCH or"
+                    + " OPTIONS, was '" + v.path("method").asText() + "'");
+        }
+        String path = v.path("path").asText("/");
+        try {
+            if (!path.startsWith("/") || java.net.URI.create("http://h" + path).getRawPath() == null) {
+                throw new IllegalArgumentException(path);
+            }
+        } catch (IllegalArgumentException e) {
+            throw new InvalidInputException(where + ".load: path must be a URL path starting with '/', was '" + path + "'");
+        }
+        if (v.path("port").asInt() == LoadGenerator.APP_PORT) { // a scenario names its port
+            throw new InvalidInputException(where + ": load: port must be 1-65535, was " + v.path("port").asInt());
+        }
+        try {
+            return new Action.Load(new LoadGenerator.Spec(v.path("count").asInt(1),
+                    v.path("concurrency").asInt(1), v.path("method").asText("GET").toUpperCase(Locale.ROOT),
+                    v.path("path").asText("/"), v.path("port").asInt(),
+                    v.has("timeout") ? dur(v.get("timeout"), where + ".load.timeout") : Duration.ofSeconds(5)));
+        } catch (InvalidInputException e) {
+            throw new InvalidInputException(where + ": " + e.getMessage());
+        }
+    }
+
+    /** {@code fault: 'PROXY FAULT [ms]'} or {@code {proxy, type, ms}}: refuse, cut, blackhole or latency at a proxy. */
+    private static Action.Fault fault(JsonNode v, String where) {
+        String proxy;
+        String fault;
+        long ms = 0;
+        if (v.isTextual()) {
+            String[] parts = v.asText().trim().split("\\s+");
+            if (parts.length < 2) {
+                throw new InvalidInputException(where + ": fault needs 'PROXY FAULT', e.g. 'db blackhole' or 'db latency 500'");
+            }
+            proxy = parts[0];
+            fault = parts[1].toLowerCase(Locale.ROOT);
+            if (parts.length > 2) {
+                ms = Durations.parse(parts[2].matches("\\d+") ? parts[2] + "ms" : parts[2]).toMillis();
+            }
+        } else {
+            proxy = v.path("proxy").asText("");
+            fault = v.path("type").asText(v.path("kind").asText("")).toLowerCase(Locale.ROOT);
+            ms = v.path("ms").asLong(0);
+        }
+        if (!Set.of("refuse", "cut", "blackhole", "latency").contains(fault)) {
+            throw new InvalidInputException(where + ": unknown fault '" + fault + "' (refuse, cut, blackhole, latency <ms>)");
+        }
+        if (fault.equals("latency") && ms <= 0) {
+            throw new InvalidInputException(where + ": latency needs a positive delay, e.g. 'db latency 500'");
+        }
+        if (proxy.isEmpty()) {
+            throw new InvalidInputException(where + ": fault needs a proxy name");
+        }
+        return new Action.Fault(proxy, fault, Duration.ofMillis(ms));
+    }
+
+    /** {@code signal: TERM}: a signal to the container's process, with or without SIG. */
+    private static Action.Signal signal(JsonNode v, String where) {
+        String sig = v.asText("").trim().toUpperCase(Locale.ROOT);
+        if (sig.startsWith("SIG")) {
+            sig = sig.substring(3);
+        }
+        if (!Set.of("HUP", "INT", "QUIT", "ABRT", "KILL", "USR1", "USR2", "TERM", "STOP", "CONT", "TSTP", "WINCH")
+                .contains(sig)) {
+            throw new InvalidInputException(where + ": signal must be one of HUP, INT, QUIT, ABRT, KILL, USR1, USR2,"
+                    + " TERM, STOP, CONT, TSTP, WINCH, was '" + v.asText("") + "'");
+        }
+        return new Action.Signal(sig);
+    }
+
+    /** {@code delete: true} (the pod's grace period) or {@code delete: 5s}: the pod deleted. */
+    private static Action.Delete delete(JsonNode v, String where) {
+        if (v.isBoolean() && v.asBoolean()) {
+            return new Action.Delete(Optional.empty());
+        }
+        if (v.isBoolean() || v.isNull()) {
+            throw new InvalidInputException(where + ": delete needs true or a grace period, e.g. 'delete: 5s'");
+        }
+        return new Action.Delete(Optional.of(dur(v, where + ".delete")));
     }
 
     private static Duration dur(JsonNode n, String where) {

@@ -299,63 +299,82 @@ public final class YamlDocs {
                 anchor(e, n, 1);
                 return n;
             }
-            case SequenceStart: {
-                enter(e);
-                int before = budget;
-                spend(1, e);
-                ArrayNode a = F.arrayNode();
-                loc.nodeLines.put(a, line(e));
-                for (Event x = events.next(); x.getEventId() != Event.ID.SequenceEnd; x = events.next()) {
-                    a.add(node(x));
-                }
-                anchor(e, a, before - budget);
-                depth--;
-                return a;
-            }
-            case MappingStart: {
-                enter(e);
-                int before = budget;
-                spend(1, e);
-                ObjectNode o = F.objectNode();
-                loc.nodeLines.put(o, line(e));
-                java.util.Set<String> fromMerge = new java.util.HashSet<>(); // keys a '<<' brought in, not yet written here
-                for (Event k = events.next(); k.getEventId() != Event.ID.MappingEnd; k = events.next()) {
-                    int keyLine = line(k);
-                    boolean merge = k instanceof ScalarEvent && ((ScalarEvent) k).isPlain()
-                            && "<<".equals(((ScalarEvent) k).getValue());
-                    JsonNode keyNode = node(k);
-                    JsonNode value = node(events.next());
-                    if (merge) {
-                        java.util.Set<String> before0 = new java.util.HashSet<>();
-                        o.fieldNames().forEachRemaining(before0::add);
-                        merge(o, value);
-                        o.fieldNames().forEachRemaining(n -> {
-                            if (!before0.contains(n)) {
-                                fromMerge.add(n);
-                            }
-                        });
-                        continue;
-                    }
-                    if (!keyNode.isValueNode()) {
-                        throw templateOr(new YamlInputException("not valid YAML for Kubernetes: a "
-                                + (keyNode.isArray() ? "list" : "mapping") + " used as a key", keyLine));
-                    }
-                    String key = keyNode.asText();
-                    // an explicit key overrides a merged one (YAML merge); only a key written twice is a duplicate
-                    boolean dup = o.has(key) && !fromMerge.remove(key);
-                    if (dup) {
-                        dups.add(new DuplicateKey(key, loc.line(o, key), keyLine));
-                    }
-                    o.set(key, value);
-                    loc.put(o, key, keyLine, !dup);
-                }
-                anchor(e, o, before - budget);
-                depth--;
-                return o;
-            }
+            case SequenceStart:
+                return sequence(e);
+            case MappingStart:
+                return mapping(e);
             default:
                 throw new YamlInputException("not valid YAML: unexpected " + e.getEventId(), line(e));
         }
+    }
+
+    /** A sequence, from its start event {@code e} to its end. */
+    private ArrayNode sequence(Event e) {
+        int before = open(e);
+        ArrayNode a = F.arrayNode();
+        loc.nodeLines.put(a, line(e));
+        for (Event x = events.next(); x.getEventId() != Event.ID.SequenceEnd; x = events.next()) {
+            a.add(node(x));
+        }
+        return close(e, a, before);
+    }
+
+    /** @return the budget before a collection that starts with {@code e}: one level deeper, its own node spent */
+    private int open(Event e) {
+        enter(e);
+        int before = budget;
+        spend(1, e);
+        return before;
+    }
+
+    /** @return the collection that started with {@code e}, anchored with the nodes it spent since {@code before}; one level up */
+    private <T extends JsonNode> T close(Event e, T n, int before) {
+        anchor(e, n, before - budget);
+        depth--;
+        return n;
+    }
+
+    /**
+     * A mapping, from its start event {@code e} to its end: a {@code <<} merge key brings in the
+     * keys of its mapping (an explicit key overrides a merged one); a key written twice is a
+     * duplicate, kept last-wins and recorded with both lines.
+     */
+    private ObjectNode mapping(Event e) {
+        int before = open(e);
+        ObjectNode o = F.objectNode();
+        loc.nodeLines.put(o, line(e));
+        java.util.Set<String> fromMerge = new java.util.HashSet<>(); // keys a '<<' brought in, not yet written here
+        for (Event k = events.next(); k.getEventId() != Event.ID.MappingEnd; k = events.next()) {
+            int keyLine = line(k);
+            boolean merge = k instanceof ScalarEvent && ((ScalarEvent) k).isPlain()
+                    && "<<".equals(((ScalarEvent) k).getValue());
+            JsonNode keyNode = node(k);
+            JsonNode value = node(events.next());
+            if (merge) {
+                java.util.Set<String> before0 = new java.util.HashSet<>();
+                o.fieldNames().forEachRemaining(before0::add);
+                merge(o, value);
+                o.fieldNames().forEachRemaining(n -> {
+                    if (!before0.contains(n)) {
+                        fromMerge.add(n);
+                    }
+                });
+                continue;
+            }
+            if (!keyNode.isValueNode()) {
+                throw templateOr(new YamlInputException("not valid YAML for Kubernetes: a "
+                        + (keyNode.isArray() ? "list" : "mapping") + " used as a key", keyLine));
+            }
+            String key = keyNode.asText();
+            // an explicit key overrides a merged one (YAML merge); only a key written twice is a duplicate
+            boolean dup = o.has(key) && !fromMerge.remove(key);
+            if (dup) {
+                dups.add(new DuplicateKey(key, loc.line(o, key), keyLine));
+            }
+            o.set(key, value);
+            loc.put(o, key, keyLine, !dup);
+        }
+        return close(e, o, before);
     }
 
     private void anchor(Event e, JsonNode n, int size) {

@@ -4,6 +4,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.function.IntToDoubleFunction;
 
 /**
  * Picks the pod a new connection (kube-proxy) or request (an ingress) goes to, from the endpoints
@@ -82,6 +83,27 @@ abstract class Balancer {
      */
     int holder(int key) {
         return -1;
+    }
+
+    /**
+     * The power of two choices (Envoy's {@code choice_count} 2, ingress-nginx ewma's
+     * {@code PICK_SET_SIZE = 2}): two distinct candidates drawn at random, the one with the lower
+     * score (ties: the first drawn); a lone candidate is taken without a draw.
+     *
+     * @param c the candidates, at least one
+     * @param score a pod's score, lower is better
+     * @return the pod picked
+     */
+    final int lowerOfTwo(Candidates c, IntToDoubleFunction score) {
+        if (c.n == 1) {
+            return c.ids[0];
+        }
+        int a = rnd.nextInt(c.n);
+        int b = rnd.nextInt(c.n - 1);
+        if (b >= a) {
+            b++;
+        }
+        return score.applyAsDouble(c.ids[b]) < score.applyAsDouble(c.ids[a]) ? c.ids[b] : c.ids[a];
     }
 
     /**
@@ -239,15 +261,7 @@ abstract class Balancer {
 
         @Override
         int pick(Candidates c, int key, Load load, double now) {
-            if (c.n == 1) {
-                return c.ids[0];
-            }
-            int a = rnd.nextInt(c.n);
-            int b = rnd.nextInt(c.n - 1);
-            if (b >= a) {
-                b++;
-            }
-            return load.inFlight(c.ids[b]) < load.inFlight(c.ids[a]) ? c.ids[b] : c.ids[a];
+            return lowerOfTwo(c, load::inFlight);
         }
     }
 
@@ -277,15 +291,7 @@ abstract class Balancer {
 
         @Override
         int pick(Candidates c, int key, Load load, double now) {
-            if (c.n == 1) {
-                return c.ids[0];
-            }
-            int a = rnd.nextInt(c.n);
-            int b = rnd.nextInt(c.n - 1);
-            if (b >= a) {
-                b++;
-            }
-            return score(c.ids[b], now) < score(c.ids[a], now) ? c.ids[b] : c.ids[a];
+            return lowerOfTwo(c, pod -> score(pod, now));
         }
 
         @Override

@@ -119,64 +119,82 @@ public final class Calibration {
             return t;
         });
         try {
-            long deadline = t0 + startLimit.toNanos();
-            double start = -1;
-            while (System.nanoTime() < deadline) {
-                if (!p.isAlive()) {
-                    throw new IllegalStateException(command.get(0) + " exited with code " + p.exitValue() + " before it answered GET "
-                            + path + " on PORT " + port);
-                }
-                if (get(port, 2000) >= 0) {
-                    start = (System.nanoTime() - t0) / 1e9;
-                    break;
-                }
-                Thread.sleep(50);
-            }
-            if (start < 0) {
-                throw new IllegalStateException(command.get(0) + " did not answer GET " + path + " on PORT " + port + " within "
-                        + startLimit.toSeconds() + " s");
-            }
-            for (int i = 0; i < Math.min(20, requests); i++) {
-                get(port, 30_000); // warm-up
-            }
-            double[] ms = new double[requests];
-            int ok = 0;
-            for (int i = 0; i < requests; i++) {
-                double l = get(port, 30_000);
-                if (l >= 0) {
-                    ms[ok++] = l;
-                }
-            }
-            if (ok == 0) {
-                throw new IllegalStateException("no request to GET " + path + " succeeded after start-up");
-            }
-            double[] sorted = Arrays.copyOf(ms, ok);
-            Arrays.sort(sorted);
-            double p10 = sorted[(int) (0.1 * (ok - 1))];
-            double p50 = sorted[(int) (0.5 * (ok - 1))];
-            double p90 = sorted[(int) (0.9 * (ok - 1))];
-            double best = 0;
-            int saturated = 1;
-            double previous = 0;
-            for (int c = 1; c <= maxConcurrency; c *= 2) {
-                double x = throughput(pool, port, c, Math.max(20, 4 * c));
-                if (x > best) {
-                    best = x;
-                }
-                saturated = c;
-                if (previous > 0 && x < 1.1 * previous) {
-                    break;
-                }
-                previous = x;
-            }
-            int workers = (int) Math.max(1, Math.round(best * p50 / 1000));
-            return new Result(round(start), round(p10), round(p50), round(p90), round(best), saturated, workers);
+            double start = startTime(p, port, t0);
+            Latencies l = latencies(port);
+            Throughput x = throughput(pool, port);
+            int workers = (int) Math.max(1, Math.round(x.best() * l.p50() / 1000));
+            return new Result(round(start), round(l.p10()), round(l.p50()), round(l.p90()), round(x.best()), x.saturated(), workers);
         } finally {
             pool.shutdownNow();
             p.descendants().forEach(ProcessHandle::destroyForcibly);
             p.destroyForcibly();
             p.waitFor(5, TimeUnit.SECONDS);
         }
+    }
+
+    /** @return seconds from the start until the first answer on {@code port}, within the start limit */
+    private double startTime(Process p, int port, long t0) throws InterruptedException {
+        long deadline = t0 + startLimit.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (!p.isAlive()) {
+                throw new IllegalStateException(command.get(0) + " exited with code " + p.exitValue() + " before it answered GET "
+                        + path + " on PORT " + port);
+            }
+            if (get(port, 2000) >= 0) {
+                return (System.nanoTime() - t0) / 1e9;
+            }
+            Thread.sleep(50);
+        }
+        throw new IllegalStateException(command.get(0) + " did not answer GET " + path + " on PORT " + port + " within "
+                + startLimit.toSeconds() + " s");
+    }
+
+    /** One request's latency percentiles, ms. */
+    private record Latencies(double p10, double p50, double p90) {
+    }
+
+    /** @return the latencies of {@code requests} requests one at a time, after up to 20 to warm up */
+    private Latencies latencies(int port) {
+        for (int i = 0; i < Math.min(20, requests); i++) {
+            get(port, 30_000); // warm-up
+        }
+        double[] ms = new double[requests];
+        int ok = 0;
+        for (int i = 0; i < requests; i++) {
+            double l = get(port, 30_000);
+            if (l >= 0) {
+                ms[ok++] = l;
+            }
+        }
+        if (ok == 0) {
+            throw new IllegalStateException("no request to GET " + path + " succeeded after start-up");
+        }
+        double[] sorted = Arrays.copyOf(ms, ok);
+        Arrays.sort(sorted);
+        return new Latencies(sorted[(int) (0.1 * (ok - 1))], sorted[(int) (0.5 * (ok - 1))], sorted[(int) (0.9 * (ok - 1))]);
+    }
+
+    /** The best throughput seen, per second, and the concurrency where doubling stopped paying (10 % or more). */
+    private record Throughput(double best, int saturated) {
+    }
+
+    /** @return the throughput at concurrency 1, 2, 4, … up to the maximum, until doubling gains less than 10 % */
+    private Throughput throughput(ExecutorService pool, int port) throws InterruptedException {
+        double best = 0;
+        int saturated = 1;
+        double previous = 0;
+        for (int c = 1; c <= maxConcurrency; c *= 2) {
+            double x = throughput(pool, port, c, Math.max(20, 4 * c));
+            if (x > best) {
+                best = x;
+            }
+            saturated = c;
+            if (previous > 0 && x < 1.1 * previous) {
+                break;
+            }
+            previous = x;
+        }
+        return new Throughput(best, saturated);
     }
 
     private double throughput(ExecutorService pool, int port, int concurrency, int total) throws InterruptedException {

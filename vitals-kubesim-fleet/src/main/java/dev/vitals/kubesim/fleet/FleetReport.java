@@ -201,91 +201,99 @@ public final class FleetReport {
     }
 
     private static void runNode(ObjectNode n, FleetResult r) {
-            FleetResult.Totals t = r.totals();
-            n.put("engine", r.engine());
-            n.put("label", r.label());
-            n.put("replicas", r.replicas());
-            n.put("restarts", t.restarts());
-            n.put("kills", t.kills());
-            n.put("podsKilled", t.podsKilled());
-            n.put("replicasRestarted", t.replicasRestarted());
-            n.put("routing", r.routing());
-            n.put("zeroEndpointSeconds", t.zeroEndpointSeconds());
-            n.put("minEndpoints", t.minEndpoints());
-            n.put("requests", t.requests());
-            n.put("failedRequests", t.failed());
-            n.put("clientErrorPercent", Recorder.round(t.clientErrorPercent()));
-            n.put("attempts", t.attempts());
-            n.put("meanLatencyMs", t.meanLatencyMs());
-            n.put("p99LatencyMs", t.p99LatencyMs());
-            n.put("crashLoopSeconds", t.crashLoopSeconds());
-            n.put("notReadySeconds", t.notReadySeconds());
-            n.put("noEndpointRequests", t.noEndpointRequests());
-            n.put("maxDown", t.maxDown());
-            if (allDownAtOnce(r)) {
-                n.put("probableCheckerFault", true);
+        FleetResult.Totals t = r.totals();
+        n.put("engine", r.engine());
+        n.put("label", r.label());
+        n.put("replicas", r.replicas());
+        n.put("restarts", t.restarts());
+        n.put("kills", t.kills());
+        n.put("podsKilled", t.podsKilled());
+        n.put("replicasRestarted", t.replicasRestarted());
+        n.put("routing", r.routing());
+        n.put("zeroEndpointSeconds", t.zeroEndpointSeconds());
+        n.put("minEndpoints", t.minEndpoints());
+        n.put("requests", t.requests());
+        n.put("failedRequests", t.failed());
+        n.put("clientErrorPercent", Recorder.round(t.clientErrorPercent()));
+        n.put("attempts", t.attempts());
+        n.put("meanLatencyMs", t.meanLatencyMs());
+        n.put("p99LatencyMs", t.p99LatencyMs());
+        n.put("crashLoopSeconds", t.crashLoopSeconds());
+        n.put("notReadySeconds", t.notReadySeconds());
+        n.put("noEndpointRequests", t.noEndpointRequests());
+        n.put("maxDown", t.maxDown());
+        if (allDownAtOnce(r)) {
+            n.put("probableCheckerFault", true);
+        }
+        n.put("durationSeconds", r.durationSeconds());
+        n.put("warmupSeconds", r.warmupSeconds());
+        n.put("passed", r.passed());
+        ArrayNode checks = n.putArray("checks");
+        for (FleetResult.Check c : r.checks()) {
+            checks.addObject().put("expect", c.expectation()).put("passed", c.passed()).put("actual", c.actual());
+        }
+        ArrayNode series = n.putArray("series");
+        for (FleetResult.Second s : r.series()) {
+            series.addObject().put("t", s.t()).put("endpoints", s.endpoints()).put("minEndpoints", s.minEndpoints())
+                    .put("ready", s.ready()).put("ok", s.ok()).put("failed", s.failed()).put("attempts", s.attempts())
+                    .put("p50Ms", s.p50Ms()).put("p99Ms", s.p99Ms());
+        }
+        r.rollout().ifPresent(ro -> {
+            ObjectNode o = n.putObject("rollout").put("startedAt", ro.startedAt()).put("completedAt", ro.completedAt())
+                    .put("deadlineExceededAt", ro.deadlineExceededAt()).put("condition", ro.condition())
+                    .put("updatedReplicas", ro.updatedReplicas()).put("availableReplicas", ro.availableReplicas())
+                    .put("oldReplicas", ro.oldReplicas()).put("maxSurge", ro.maxSurge()).put("maxUnavailable", ro.maxUnavailable());
+            ArrayNode vs = o.putArray("versions");
+            for (FleetResult.Version v : ro.versions()) {
+                vs.addObject().put("version", v.name()).put("ok", v.ok()).put("failed", v.failed())
+                        .put("errorPercent", Recorder.round(v.errorPercent())).put("meanLatencyMs", v.meanLatencyMs())
+                        .put("p99LatencyMs", v.p99LatencyMs());
             }
-            n.put("durationSeconds", r.durationSeconds());
-            n.put("warmupSeconds", r.warmupSeconds());
-            n.put("passed", r.passed());
-            ArrayNode checks = n.putArray("checks");
-            for (FleetResult.Check c : r.checks()) {
-                checks.addObject().put("expect", c.expectation()).put("passed", c.passed()).put("actual", c.actual());
+        });
+        ArrayNode holds = n.putArray("holds");
+        for (FleetResult.Hold h : r.holds()) {
+            holds.addObject().put("clients", h.clients()).put("key", h.key()).put("at", h.at()).put("replica", h.replica());
+        }
+        lanes(n.putArray("lanes"), r.lanes());
+    }
+
+    /** One object per lane: its counts, Ready intervals, kill and start times, and its instances' cgroup counters. */
+    private static void lanes(ArrayNode lanes, List<FleetResult.Lane> all) {
+        for (FleetResult.Lane l : all) {
+            ObjectNode ln = lanes.addObject().put("replica", l.replica()).put("restarts", l.restarts()).put("kills", l.kills())
+                    .put("crashLoopSeconds", l.crashLoopSeconds()).put("notReadySeconds", l.notReadySeconds())
+                    .put("peakInFlight", l.peakInFlight());
+            if (!l.version().isEmpty()) {
+                ln.put("version", l.version());
             }
-            ArrayNode series = n.putArray("series");
-            for (FleetResult.Second s : r.series()) {
-                series.addObject().put("t", s.t()).put("endpoints", s.endpoints()).put("minEndpoints", s.minEndpoints())
-                        .put("ready", s.ready()).put("ok", s.ok()).put("failed", s.failed()).put("attempts", s.attempts())
-                        .put("p50Ms", s.p50Ms()).put("p99Ms", s.p99Ms());
+            ArrayNode ready = ln.putArray("ready");
+            for (double[] iv : l.ready()) {
+                ready.addArray().add(iv[0]).add(iv[1]);
             }
-            r.rollout().ifPresent(ro -> {
-                ObjectNode o = n.putObject("rollout").put("startedAt", ro.startedAt()).put("completedAt", ro.completedAt())
-                        .put("deadlineExceededAt", ro.deadlineExceededAt()).put("condition", ro.condition())
-                        .put("updatedReplicas", ro.updatedReplicas()).put("availableReplicas", ro.availableReplicas())
-                        .put("oldReplicas", ro.oldReplicas()).put("maxSurge", ro.maxSurge()).put("maxUnavailable", ro.maxUnavailable());
-                ArrayNode vs = o.putArray("versions");
-                for (FleetResult.Version v : ro.versions()) {
-                    vs.addObject().put("version", v.name()).put("ok", v.ok()).put("failed", v.failed())
-                            .put("errorPercent", Recorder.round(v.errorPercent())).put("meanLatencyMs", v.meanLatencyMs())
-                            .put("p99LatencyMs", v.p99LatencyMs());
-                }
-            });
-            ArrayNode holds = n.putArray("holds");
-            for (FleetResult.Hold h : r.holds()) {
-                holds.addObject().put("clients", h.clients()).put("key", h.key()).put("at", h.at()).put("replica", h.replica());
+            ArrayNode k = ln.putArray("killTimes");
+            l.killTimes().forEach(k::add);
+            ArrayNode st = ln.putArray("startTimes");
+            l.startTimes().forEach(st::add);
+            if (!l.resources().isEmpty()) {
+                usageNodes(ln.putArray("resources"), l.resources());
             }
-            ArrayNode lanes = n.putArray("lanes");
-            for (FleetResult.Lane l : r.lanes()) {
-                ObjectNode ln = lanes.addObject().put("replica", l.replica()).put("restarts", l.restarts()).put("kills", l.kills())
-                        .put("crashLoopSeconds", l.crashLoopSeconds()).put("notReadySeconds", l.notReadySeconds())
-                        .put("peakInFlight", l.peakInFlight());
-                if (!l.version().isEmpty()) {
-                    ln.put("version", l.version());
-                }
-                ArrayNode ready = ln.putArray("ready");
-                for (double[] iv : l.ready()) {
-                    ready.addArray().add(iv[0]).add(iv[1]);
-                }
-                ArrayNode k = ln.putArray("killTimes");
-                l.killTimes().forEach(k::add);
-                ArrayNode st = ln.putArray("startTimes");
-                l.startTimes().forEach(st::add);
-                if (!l.resources().isEmpty()) {
-                    ArrayNode res = ln.putArray("resources");
-                    for (dev.vitals.kubesim.runtime.ResourceLimits.InstanceUsage u : l.resources()) {
-                        dev.vitals.kubesim.runtime.ResourceUsage x = u.usage();
-                        ObjectNode o = res.addObject().put("instance", u.instance()).put("cpuSeconds", Recorder.round(x.cpu().map(dev.vitals.kubesim.model.Durations::seconds).orElse(-1.0)))
-                                .put("periods", x.periods()).put("throttledPeriods", x.throttledPeriods())
-                                .put("throttledSeconds", Recorder.round(dev.vitals.kubesim.model.Durations.seconds(x.throttled()))).put("oomKills", x.oomKills())
-                                .put("exitCode", u.exitCode()).put("reason", u.reason());
-                        if (x.memoryPeakBytes().isPresent()) {
-                            o.put("memoryPeakBytes", x.memoryPeakBytes().getAsLong());
-                        } else {
-                            o.putNull("memoryPeakBytes");
-                        }
-                    }
-                }
+        }
+    }
+
+    /** One object per instance: CPU used, periods and time throttled, OOM kills, exit, memory peak (null when unknown). */
+    private static void usageNodes(ArrayNode res, List<dev.vitals.kubesim.runtime.ResourceLimits.InstanceUsage> usages) {
+        for (dev.vitals.kubesim.runtime.ResourceLimits.InstanceUsage u : usages) {
+            dev.vitals.kubesim.runtime.ResourceUsage x = u.usage();
+            ObjectNode o = res.addObject().put("instance", u.instance()).put("cpuSeconds", Recorder.round(x.cpu().map(dev.vitals.kubesim.model.Durations::seconds).orElse(-1.0)))
+                    .put("periods", x.periods()).put("throttledPeriods", x.throttledPeriods())
+                    .put("throttledSeconds", Recorder.round(dev.vitals.kubesim.model.Durations.seconds(x.throttled()))).put("oomKills", x.oomKills())
+                    .put("exitCode", u.exitCode()).put("reason", u.reason());
+            if (x.memoryPeakBytes().isPresent()) {
+                o.put("memoryPeakBytes", x.memoryPeakBytes().getAsLong());
+            } else {
+                o.putNull("memoryPeakBytes");
             }
+        }
     }
 
     /**
@@ -519,38 +527,77 @@ public final class FleetReport {
                         + "svg{display:block;margin:6px 0 18px 0}.cap{font-size:13px;color:#555}</style></head><body>\n");
     }
 
+    /**
+     * The charts' shared time axis.
+     *
+     * @param w the chart's width, px
+     * @param left the left margin (count labels), px
+     * @param from the axis' start, seconds (minus the warm-up shown)
+     * @param span the axis' length, seconds
+     * @param end the run's length, seconds
+     * @param warm the warm-up shown before 0 s, seconds
+     */
+    private record Frame(int w, int left, double from, double span, double end, double warm) {
+        /** @return the x of time {@code t}, seconds */
+        double x(double t) {
+            return left + (t - from) / span * (w - left);
+        }
+
+        /** @return the width of one second, at least 1 px */
+        double secondWidth() {
+            return Math.max(1, (w - left) / span);
+        }
+
+        /** Opens a chart of {@link #CHART_H} with its time axis. */
+        void open(StringBuilder sb) {
+            sb.append(svgOpen(w, CHART_H + 20));
+            axis(sb, left, w, CHART_H, from, span);
+        }
+    }
+
+    /** The endpoints' and the requests' charts' height, px. */
+    private static final int CHART_H = 120;
+
     private static void run(StringBuilder sb, FleetResult r) {
-        int w = 960;
-        int left = 50;
         double d = Math.max(1, r.durationSeconds());
         double warm = Math.min(r.warmupSeconds(), d / 4);
         double from = -warm;
-        double span = d - from;
+        Frame fr = new Frame(960, 50, from, d - from, d, warm);
         sb.append("<h2>").append(esc(r.label())).append("</h2>\n<pre>").append(esc(text(r))).append("</pre>\n");
-        // endpoints
-        int h = 120;
+        endpointsChart(sb, r, fr);
+        requestsChart(sb, r, fr);
+        lanesChart(sb, r, fr);
+        resources(sb, r.lanes());
+    }
+
+    /** Ready endpoints in the Service over time; red: seconds with none. */
+    private static void endpointsChart(StringBuilder sb, FleetResult r, Frame fr) {
+        int h = CHART_H;
         int n = Math.max(1, r.replicas());
         for (FleetResult.Second s : r.series()) {
             n = Math.max(n, (int) Math.ceil(s.endpoints())); // a rollout's surge goes above replicas
         }
         sb.append("<div class='cap'>Ready endpoints in the Service (of ").append(n)
                 .append("); red: seconds with none</div>\n");
-        sb.append(svgOpen(w, h + 20));
-        axis(sb, left, w, h, from, span);
+        fr.open(sb);
         StringBuilder path = new StringBuilder();
         for (FleetResult.Second s : r.series()) {
-            double x = left + (s.t() - from) / span * (w - left);
+            double x = fr.x(s.t());
             double y = h - s.endpoints() / n * (h - 10);
             path.append(path.length() == 0 ? "M" : "L").append(f(x)).append(',').append(f(y));
             if (s.minEndpoints() == 0) {
-                sb.append("<rect x='").append(f(x)).append("' y='0' width='").append(f(Math.max(1, (w - left) / span)))
+                sb.append("<rect x='").append(f(x)).append("' y='0' width='").append(f(fr.secondWidth()))
                         .append("' height='").append(h).append("' fill='#f4c7c3'/>");
             }
         }
         sb.append("<path d='").append(path).append("' fill='none' stroke='#1a73e8' stroke-width='1.5'/>");
         countLabels(sb, h, n, "");
         sb.append("</svg>\n");
-        // success rate and latency
+    }
+
+    /** Client requests per second, succeeded and failed, and the p99 latency on a log scale. */
+    private static void requestsChart(StringBuilder sb, FleetResult r, Frame fr) {
+        int h = CHART_H;
         sb.append("<div class='cap'>Client requests per second: succeeded (green), failed after retries (red); "
                 + "p99 latency (black, log scale, right axis; the upper edge of its latency bin)</div>\n");
         long max = 1;
@@ -559,13 +606,12 @@ public final class FleetReport {
             max = Math.max(max, s.ok() + s.failed());
             maxLat = Math.max(maxLat, s.p99Ms());
         }
-        sb.append(svgOpen(w, h + 20));
-        axis(sb, left, w, h, from, span);
-        double bw = Math.max(1, (w - left) / span);
+        fr.open(sb);
+        double bw = fr.secondWidth();
         StringBuilder lat = new StringBuilder();
         double logMax = Math.log10(Math.max(10, maxLat));
         for (FleetResult.Second s : r.series()) {
-            double x = left + (s.t() - from) / span * (w - left);
+            double x = fr.x(s.t());
             double okH = (double) s.ok() / max * (h - 10);
             double failH = (double) s.failed() / max * (h - 10);
             if (okH > 0) {
@@ -585,9 +631,18 @@ public final class FleetReport {
             sb.append("<path d='").append(lat).append("' fill='none' stroke='#000' stroke-width='1'/>");
         }
         countLabels(sb, h, max, "/s");
-        sb.append("<text x='").append(w - 60)
+        sb.append("<text x='").append(fr.w() - 60)
                 .append("' y='14' font-size='11'>").append(f(maxLat)).append(" ms</text></svg>\n");
-        // lanes
+    }
+
+    /** One lane per replica: Ready, kills, container starts, the hot spot and the rollout's marks. */
+    private static void lanesChart(StringBuilder sb, FleetResult r, Frame fr) {
+        int w = fr.w();
+        int left = fr.left();
+        double from = fr.from();
+        double span = fr.span();
+        double d = fr.end();
+        double warm = fr.warm();
         List<FleetResult.Lane> lanes = r.lanes();
         int shown = Math.min(lanes.size(), MAX_LANES);
         int lh = shown <= 40 ? 14 : shown <= 120 ? 5 : 2;
@@ -634,7 +689,6 @@ public final class FleetReport {
         });
         axisLabels(sb, left, w, shown * lh, from, span);
         sb.append("</svg>\n");
-        resources(sb, lanes);
     }
 
     /** An orange bar on a lane while its pod held the first followed affinity key (of the first keyed population). */

@@ -186,20 +186,47 @@ public final class FleetSpecReader {
         Duration duration = r.duration("duration");
         Duration step = r.optDuration("step").orElse(Duration.ofMillis(100));
         long seed = r.has("seed") ? r.integer("seed", Integer.MIN_VALUE, Integer.MAX_VALUE) : 1;
+        FleetSpec.Replica replica = replica(r.object("replica"));
+        FleetSpec.Probes probes = probes(r.object("probes"));
+        Optional<FleetSpec.Dependency> dependency = r.has("dependency") ? Optional.of(dependency(r.object("dependency")))
+                : Optional.empty();
+        Duration delay = Duration.ofSeconds(1);
+        Routing routing = routing(r);
+        if (r.has("service") && !r.object("service").has("kind")) {
+            delay = r.object("service").optDuration("propagationDelay").orElse(delay);
+        }
+        Optional<FleetSpec.Background> background = r.has("background") ? Optional.of(background(r.object("background")))
+                : Optional.empty();
+        List<FleetSpec.Clients> clients = clients(r, dependency.isPresent(), duration, routing);
+        List<FleetSpec.Kill> actions = new ArrayList<>();
+        if (r.has("actions")) {
+            for (Node a : r.list("actions")) {
+                a.known("at", "kill");
+                actions.add(new FleetSpec.Kill(a.duration("at"), a.integer("kill", 0, replicas - 1)));
+            }
+        }
+        List<FleetExpectation> expect = expectations(r);
+        Optional<Rollout> rollout = r.has("rollout") ? Optional.of(rollout(r.object("rollout"), replica)) : Optional.empty();
+        return new FleetSpec(replicas, duration, step, seed, replica, probes, dependency,
+                new FleetSpec.Service(delay, routing), clients, actions, expect, rollout, background);
+    }
 
-        Node m = r.object("replica");
+    /** {@code replica:}: the model replica's workers, queue, start and stop times, probe cost and warm-up. */
+    private static FleetSpec.Replica replica(Node m) {
         m.known("workers", "startTime", "stopTime", "queueLimit", "probeServiceTime", "warmupFactor", "warmupTime");
         int queueLimit = Integer.MAX_VALUE;
         if (m.has("queueLimit") && !m.text("queueLimit").equals("unbounded")) {
             queueLimit = m.integer("queueLimit", 0, Integer.MAX_VALUE - 1);
         }
-        FleetSpec.Replica replica = new FleetSpec.Replica(m.integer("workers", 1, 1_000_000), queueLimit,
+        return new FleetSpec.Replica(m.integer("workers", 1, 1_000_000), queueLimit,
                 m.duration("startTime"), m.optDuration("stopTime").orElse(Duration.ofMillis(500)),
                 m.optDuration("probeServiceTime").orElse(Duration.ofMillis(1)),
                 m.has("warmupFactor") ? m.number("warmupFactor", 1, 100) : 1,
                 m.optDuration("warmupTime").orElse(Duration.ZERO));
+    }
 
-        Node p = r.object("probes");
+    /** {@code probes:}: where probes are served, the three probes, and what liveness and readiness check of the dependency. */
+    private static FleetSpec.Probes probes(Node p) {
         p.known("server", "startup", "liveness", "readiness");
         String server = p.text("server");
         FleetSpec.ProbeServer ps;
@@ -213,39 +240,35 @@ public final class FleetSpecReader {
         Optional<ProbeSpec> startup = probe(p, "startup", ProbeType.STARTUP);
         Optional<ProbeSpec> liveness = probe(p, "liveness", ProbeType.LIVENESS);
         Optional<ProbeSpec> readiness = probe(p, "readiness", ProbeType.READINESS);
-        FleetSpec.Probes probes = new FleetSpec.Probes(startup, liveness, readiness, ps,
-                role(p, "liveness"), role(p, "readiness"));
+        return new FleetSpec.Probes(startup, liveness, readiness, ps, role(p, "liveness"), role(p, "readiness"));
+    }
 
-        Optional<FleetSpec.Dependency> dependency = Optional.empty();
-        if (r.has("dependency")) {
-            Node d = r.object("dependency");
-            d.known("name", "checkTime", "failTime", "outages", "target");
-            List<FleetSpec.Window> outages = new ArrayList<>();
-            for (Node o : d.list("outages")) {
-                o.known("at", "duration");
-                outages.add(new FleetSpec.Window(o.duration("at"), o.duration("duration")));
-            }
-            dependency = Optional.of(new FleetSpec.Dependency(d.has("name") ? d.text("name") : "dependency",
-                    d.optDuration("checkTime").orElse(Duration.ZERO), d.optDuration("failTime").orElse(Duration.ofMillis(10)),
-                    outages, d.has("target") ? Optional.of(d.text("target")) : Optional.empty()));
+    /** {@code dependency:}: its name, check and failure times, outages and (live) target. */
+    private static FleetSpec.Dependency dependency(Node d) {
+        d.known("name", "checkTime", "failTime", "outages", "target");
+        List<FleetSpec.Window> outages = new ArrayList<>();
+        for (Node o : d.list("outages")) {
+            o.known("at", "duration");
+            outages.add(new FleetSpec.Window(o.duration("at"), o.duration("duration")));
         }
-        Duration delay = Duration.ofSeconds(1);
-        Routing routing = routing(r);
-        if (r.has("service") && !r.object("service").has("kind")) {
-            delay = r.object("service").optDuration("propagationDelay").orElse(delay);
-        }
-        Optional<FleetSpec.Background> background = Optional.empty();
-        if (r.has("background")) {
-            Node b = r.object("background");
-            b.known("utilisation", "rate", "serviceTime");
-            if (b.has("utilisation") == b.has("rate")) {
-                throw b.bad("", "give exactly one of utilisation (0-0.99) or rate (per second per replica)");
-            }
-            Duration[] st = serviceTime(b);
-            background = Optional.of(new FleetSpec.Background(b.has("utilisation") ? b.number("utilisation", 0.001, 0.99) : 0,
-                    b.has("rate") ? b.number("rate", 0.001, 10_000_000) : 0, st[0], st[1]));
-        }
+        return new FleetSpec.Dependency(d.has("name") ? d.text("name") : "dependency",
+                d.optDuration("checkTime").orElse(Duration.ZERO), d.optDuration("failTime").orElse(Duration.ofMillis(10)),
+                outages, d.has("target") ? Optional.of(d.text("target")) : Optional.empty());
+    }
 
+    /** {@code background:}: other traffic on each replica, by utilisation or rate. */
+    private static FleetSpec.Background background(Node b) {
+        b.known("utilisation", "rate", "serviceTime");
+        if (b.has("utilisation") == b.has("rate")) {
+            throw b.bad("", "give exactly one of utilisation (0-0.99) or rate (per second per replica)");
+        }
+        Duration[] st = serviceTime(b);
+        return new FleetSpec.Background(b.has("utilisation") ? b.number("utilisation", 0.001, 0.99) : 0,
+                b.has("rate") ? b.number("rate", 0.001, 10_000_000) : 0, st[0], st[1]);
+    }
+
+    /** {@code clients:}: at least one population, open loop (rate) or closed loop (concurrency). */
+    private static List<FleetSpec.Clients> clients(Node r, boolean dependency, Duration duration, Routing routing) {
         List<FleetSpec.Clients> clients = new ArrayList<>();
         List<Node> cl = r.list("clients");
         if (cl.isEmpty()) {
@@ -265,7 +288,7 @@ public final class FleetSpecReader {
             Duration[] st = serviceTime(c);
             Duration min = st[0];
             Duration max = st[1];
-            if (c.has("usesDependency") && c.bool("usesDependency") && dependency.isEmpty()) {
+            if (c.has("usesDependency") && c.bool("usesDependency") && !dependency) {
                 throw c.bad("usesDependency", "is true but there is no dependency section");
             }
             clients.add(new FleetSpec.Clients(name, rate, conc, c.optDuration("thinkTime").orElse(Duration.ZERO),
@@ -275,30 +298,27 @@ public final class FleetSpecReader {
                     c.has("connections") ? c.integer("connections", 0, 10_000_000) : 0, c.has("usesDependency") && c.bool("usesDependency"),
                     c.has("total") ? c.integer("total", 1, 1_000_000_000) : 0, clientPolicy(c, routing)));
         }
-        List<FleetSpec.Kill> actions = new ArrayList<>();
-        if (r.has("actions")) {
-            for (Node a : r.list("actions")) {
-                a.known("at", "kill");
-                actions.add(new FleetSpec.Kill(a.duration("at"), a.integer("kill", 0, replicas - 1)));
-            }
-        }
+        return clients;
+    }
+
+    /** {@code expect:}: a list of expectations such as {@code 'restarts == 0'}. */
+    private static List<FleetExpectation> expectations(Node r) {
         List<FleetExpectation> expect = new ArrayList<>();
-        if (r.has("expect")) {
-            JsonNode e = r.node.get("expect");
-            if (!e.isArray()) {
-                throw r.bad("expect", "must be a list of strings such as 'restarts == 0'");
-            }
-            for (JsonNode x : e) {
-                try {
-                    expect.add(FleetExpectation.parse(x.asText()));
-                } catch (IllegalArgumentException ex) {
-                    throw new InvalidInputException(r.source + ": expect: " + ex.getMessage());
-                }
+        if (!r.has("expect")) {
+            return expect;
+        }
+        JsonNode e = r.node.get("expect");
+        if (!e.isArray()) {
+            throw r.bad("expect", "must be a list of strings such as 'restarts == 0'");
+        }
+        for (JsonNode x : e) {
+            try {
+                expect.add(FleetExpectation.parse(x.asText()));
+            } catch (IllegalArgumentException ex) {
+                throw new InvalidInputException(r.source + ": expect: " + ex.getMessage());
             }
         }
-        Optional<Rollout> rollout = r.has("rollout") ? Optional.of(rollout(r.object("rollout"), replica)) : Optional.empty();
-        return new FleetSpec(replicas, duration, step, seed, replica, probes, dependency,
-                new FleetSpec.Service(delay, routing), clients, actions, expect, rollout, background);
+        return expect;
     }
 
     private static Duration[] serviceTime(Node c) {
@@ -350,139 +370,154 @@ public final class FleetSpecReader {
      */
     private static Routing routing(Node r) {
         int nodes = r.has("nodes") ? r.integer("nodes", 1, FleetSpec.MAX_REPLICAS) : 1;
-        Routing.Algorithm algorithm = Routing.Algorithm.RANDOM;
-        Routing.Affinity affinity = Routing.Affinity.NONE;
-        Duration timeout = Routing.DEFAULT_AFFINITY_TIMEOUT;
-        Routing.TrafficPolicy policy = Routing.TrafficPolicy.CLUSTER;
+        ServiceFields service = r.has("service") ? service(r.object("service")) : ServiceFields.DEFAULT;
         Routing.Layer layer = Routing.Layer.KUBE_PROXY;
-        if (r.has("service")) {
-            Node s = r.object("service");
-            Node spec;
-            if (s.has("kind")) {
-                kubernetesObject(s, "Service", "v1");
-                spec = s.has("spec") ? s.object("spec") : null;
-            } else {
-                s.known("propagationDelay", "proxyMode", "ipvsScheduler", "sessionAffinity", "sessionAffinityConfig",
-                        "internalTrafficPolicy", "trafficDistribution");
-                spec = s;
-                String mode = s.has("proxyMode") ? s.text("proxyMode") : "iptables";
-                if (!List.of("iptables", "nftables", "ipvs").contains(mode)) {
-                    throw s.bad("proxyMode", "must be iptables, nftables or ipvs, was '" + mode + "'");
-                }
-                if (s.has("ipvsScheduler") && !mode.equals("ipvs")) {
-                    throw s.bad("ipvsScheduler", "is for proxyMode: ipvs");
-                }
-                if (mode.equals("nftables")) {
-                    algorithm = Routing.Algorithm.NFTABLES; // the same pick as iptables, reported as configured
-                }
-                if (mode.equals("ipvs")) {
-                    String sch = s.has("ipvsScheduler") ? s.text("ipvsScheduler") : "rr";
-                    switch (sch) {
-                        case "rr":
-                            algorithm = Routing.Algorithm.IPVS_RR;
-                            break;
-                        case "lc":
-                            algorithm = Routing.Algorithm.IPVS_LC;
-                            break;
-                        case "sh":
-                            algorithm = Routing.Algorithm.IPVS_SH;
-                            break;
-                        default:
-                            throw s.bad("ipvsScheduler", "must be rr, lc or sh (the schedulers modelled), was '" + sch + "'");
-                    }
-                }
-            }
-            if (spec != null) {
-                if (spec.has("sessionAffinity")) {
-                    String a = spec.text("sessionAffinity");
-                    if (a.equals("ClientIP")) {
-                        affinity = Routing.Affinity.CLIENT_IP;
-                    } else if (!a.equals("None")) {
-                        throw spec.bad("sessionAffinity", "must be None or ClientIP, was '" + a + "'");
-                    }
-                }
-                if (spec.has("sessionAffinityConfig")) {
-                    Node cfg = spec.object("sessionAffinityConfig");
-                    cfg.known("clientIP");
-                    Node ip = cfg.object("clientIP");
-                    ip.known("timeoutSeconds");
-                    if (ip.has("timeoutSeconds")) {
-                        timeout = Duration.ofSeconds(ip.integer("timeoutSeconds", 1, 86400));
-                    }
-                    if (affinity != Routing.Affinity.CLIENT_IP) {
-                        throw spec.bad("sessionAffinityConfig", "is for sessionAffinity: ClientIP");
-                    }
-                }
-                if (spec.has("internalTrafficPolicy")) {
-                    String t = spec.text("internalTrafficPolicy");
-                    if (t.equals("Local")) {
-                        policy = Routing.TrafficPolicy.LOCAL;
-                    } else if (!t.equals("Cluster")) {
-                        throw spec.bad("internalTrafficPolicy", "must be Cluster or Local, was '" + t + "'");
-                    }
-                }
-                if (spec.has("trafficDistribution")) {
-                    String t = spec.text("trafficDistribution");
-                    if (!t.equals("PreferSameNode")) {
-                        throw spec.bad("trafficDistribution", "must be PreferSameNode (PreferClose and PreferSameZone need zones, "
-                                + "which the model does not place), was '" + t + "'");
-                    }
-                    if (policy == Routing.TrafficPolicy.CLUSTER) {
-                        policy = Routing.TrafficPolicy.PREFER_SAME_NODE; // Local takes precedence (KEP-4444)
-                    }
-                }
-            }
-        }
+        Routing.Algorithm algorithm = service.algorithm();
+        Routing.Affinity affinity = service.affinity();
         if (r.has("ingress")) {
             Node in = r.object("ingress");
-            String lb;
-            String aff = "";
-            String hash = "";
-            Node where = in;
-            if (in.has("kind")) {
-                kubernetesObject(in, "Ingress", "networking.k8s.io/v1");
-                Node meta = in.object("metadata");
-                Node ann = meta.has("annotations") ? meta.object("annotations") : null;
-                String pre = "nginx.ingress.kubernetes.io/";
-                lb = ann != null && ann.has(pre + "load-balance") ? ann.text(pre + "load-balance") : "round_robin";
-                aff = ann != null && ann.has(pre + "affinity") ? ann.text(pre + "affinity") : "";
-                hash = ann != null && ann.has(pre + "upstream-hash-by") ? ann.text(pre + "upstream-hash-by") : "";
-                where = ann != null ? ann : meta;
-                if (!List.of("round_robin", "ewma").contains(lb)) {
-                    throw where.bad(pre + "load-balance", "must be round_robin or ewma (ingress-nginx), was '" + lb + "'");
-                }
-                if (!aff.isEmpty() && !aff.equals("cookie")) {
-                    throw where.bad(pre + "affinity", "must be cookie (the only affinity ingress-nginx has), was '" + aff + "'");
-                }
-            } else {
-                in.known("loadBalance", "affinity", "upstreamHashBy");
-                lb = in.has("loadBalance") ? in.text("loadBalance") : "round_robin";
-                aff = in.has("affinity") ? in.text("affinity") : "";
-                hash = in.has("upstreamHashBy") ? in.text("upstreamHashBy") : "";
-                if (!List.of("round_robin", "ewma", "least_request").contains(lb)) {
-                    throw in.bad("loadBalance", "must be round_robin, ewma or least_request, was '" + lb + "'");
-                }
-                if (!aff.isEmpty() && !aff.equals("cookie") && !aff.equals("none")) {
-                    throw in.bad("affinity", "must be cookie or none, was '" + aff + "'");
-                }
-            }
-            if (aff.equals("cookie") && !hash.isEmpty()) {
-                throw in.bad("", "give one of affinity: cookie or upstream-hash-by, not both");
-            }
+            IngressFields ingress = ingress(in);
             if (affinity == Routing.Affinity.CLIENT_IP) {
                 throw in.bad("", "an ingress balances to the pods directly, so the Service's sessionAffinity: ClientIP would "
                         + "never apply; drop one of them");
             }
             layer = Routing.Layer.INGRESS;
-            algorithm = lb.equals("ewma") ? Routing.Algorithm.EWMA : lb.equals("least_request") ? Routing.Algorithm.LEAST_REQUEST
-                    : Routing.Algorithm.ROUND_ROBIN;
-            affinity = aff.equals("cookie") ? Routing.Affinity.COOKIE : hash.isEmpty() ? Routing.Affinity.NONE : Routing.Affinity.HASH;
+            algorithm = ingress.algorithm();
+            affinity = ingress.affinity();
         }
         try {
-            return new Routing(layer, algorithm, affinity, timeout, policy, nodes);
+            return new Routing(layer, algorithm, affinity, service.timeout(), service.policy(), nodes);
         } catch (IllegalArgumentException e) {
             throw r.bad(r.has("ingress") ? "ingress" : "service", e.getMessage());
         }
+    }
+
+    /** What a Service gives the routing: kube-proxy's algorithm, the session affinity and its timeout, the traffic policy. */
+    private record ServiceFields(Routing.Algorithm algorithm, Routing.Affinity affinity, Duration timeout,
+            Routing.TrafficPolicy policy) {
+        static final ServiceFields DEFAULT = new ServiceFields(Routing.Algorithm.RANDOM, Routing.Affinity.NONE,
+                Routing.DEFAULT_AFFINITY_TIMEOUT, Routing.TrafficPolicy.CLUSTER);
+    }
+
+    /** {@code service:}: the short form (with proxyMode, ipvsScheduler) or a Kubernetes Service. */
+    private static ServiceFields service(Node s) {
+        if (s.has("kind")) {
+            kubernetesObject(s, "Service", "v1");
+            return s.has("spec") ? serviceSpec(s.object("spec"), Routing.Algorithm.RANDOM) : ServiceFields.DEFAULT;
+        }
+        s.known("propagationDelay", "proxyMode", "ipvsScheduler", "sessionAffinity", "sessionAffinityConfig",
+                "internalTrafficPolicy", "trafficDistribution");
+        String mode = s.has("proxyMode") ? s.text("proxyMode") : "iptables";
+        if (!List.of("iptables", "nftables", "ipvs").contains(mode)) {
+            throw s.bad("proxyMode", "must be iptables, nftables or ipvs, was '" + mode + "'");
+        }
+        if (s.has("ipvsScheduler") && !mode.equals("ipvs")) {
+            throw s.bad("ipvsScheduler", "is for proxyMode: ipvs");
+        }
+        if (!mode.equals("ipvs")) { // nftables: the same pick as iptables, reported as configured
+            return serviceSpec(s, mode.equals("nftables") ? Routing.Algorithm.NFTABLES : Routing.Algorithm.RANDOM);
+        }
+        String sch = s.has("ipvsScheduler") ? s.text("ipvsScheduler") : "rr";
+        switch (sch) {
+            case "rr":
+                return serviceSpec(s, Routing.Algorithm.IPVS_RR);
+            case "lc":
+                return serviceSpec(s, Routing.Algorithm.IPVS_LC);
+            case "sh":
+                return serviceSpec(s, Routing.Algorithm.IPVS_SH);
+            default:
+                throw s.bad("ipvsScheduler", "must be rr, lc or sh (the schedulers modelled), was '" + sch + "'");
+        }
+    }
+
+    /** A Service's spec fields: sessionAffinity, sessionAffinityConfig, internalTrafficPolicy, trafficDistribution. */
+    private static ServiceFields serviceSpec(Node spec, Routing.Algorithm algorithm) {
+        Routing.Affinity affinity = Routing.Affinity.NONE;
+        Duration timeout = Routing.DEFAULT_AFFINITY_TIMEOUT;
+        Routing.TrafficPolicy policy = Routing.TrafficPolicy.CLUSTER;
+        if (spec.has("sessionAffinity")) {
+            String a = spec.text("sessionAffinity");
+            if (a.equals("ClientIP")) {
+                affinity = Routing.Affinity.CLIENT_IP;
+            } else if (!a.equals("None")) {
+                throw spec.bad("sessionAffinity", "must be None or ClientIP, was '" + a + "'");
+            }
+        }
+        if (spec.has("sessionAffinityConfig")) {
+            Node cfg = spec.object("sessionAffinityConfig");
+            cfg.known("clientIP");
+            Node ip = cfg.object("clientIP");
+            ip.known("timeoutSeconds");
+            if (ip.has("timeoutSeconds")) {
+                timeout = Duration.ofSeconds(ip.integer("timeoutSeconds", 1, 86400));
+            }
+            if (affinity != Routing.Affinity.CLIENT_IP) {
+                throw spec.bad("sessionAffinityConfig", "is for sessionAffinity: ClientIP");
+            }
+        }
+        if (spec.has("internalTrafficPolicy")) {
+            String t = spec.text("internalTrafficPolicy");
+            if (t.equals("Local")) {
+                policy = Routing.TrafficPolicy.LOCAL;
+            } else if (!t.equals("Cluster")) {
+                throw spec.bad("internalTrafficPolicy", "must be Cluster or Local, was '" + t + "'");
+            }
+        }
+        if (spec.has("trafficDistribution")) {
+            String t = spec.text("trafficDistribution");
+            if (!t.equals("PreferSameNode")) {
+                throw spec.bad("trafficDistribution", "must be PreferSameNode (PreferClose and PreferSameZone need zones, "
+                        + "which the model does not place), was '" + t + "'");
+            }
+            if (policy == Routing.TrafficPolicy.CLUSTER) {
+                policy = Routing.TrafficPolicy.PREFER_SAME_NODE; // Local takes precedence (KEP-4444)
+            }
+        }
+        return new ServiceFields(algorithm, affinity, timeout, policy);
+    }
+
+    /** What an ingress gives the routing: ingress-nginx's balancing and affinity. */
+    private record IngressFields(Routing.Algorithm algorithm, Routing.Affinity affinity) {
+    }
+
+    /** {@code ingress:}: the short form or a Kubernetes Ingress with ingress-nginx annotations. */
+    private static IngressFields ingress(Node in) {
+        String lb;
+        String aff;
+        String hash;
+        if (in.has("kind")) {
+            kubernetesObject(in, "Ingress", "networking.k8s.io/v1");
+            Node meta = in.object("metadata");
+            Node ann = meta.has("annotations") ? meta.object("annotations") : null;
+            String pre = "nginx.ingress.kubernetes.io/";
+            lb = ann != null && ann.has(pre + "load-balance") ? ann.text(pre + "load-balance") : "round_robin";
+            aff = ann != null && ann.has(pre + "affinity") ? ann.text(pre + "affinity") : "";
+            hash = ann != null && ann.has(pre + "upstream-hash-by") ? ann.text(pre + "upstream-hash-by") : "";
+            Node where = ann != null ? ann : meta;
+            if (!List.of("round_robin", "ewma").contains(lb)) {
+                throw where.bad(pre + "load-balance", "must be round_robin or ewma (ingress-nginx), was '" + lb + "'");
+            }
+            if (!aff.isEmpty() && !aff.equals("cookie")) {
+                throw where.bad(pre + "affinity", "must be cookie (the only affinity ingress-nginx has), was '" + aff + "'");
+            }
+        } else {
+            in.known("loadBalance", "affinity", "upstreamHashBy");
+            lb = in.has("loadBalance") ? in.text("loadBalance") : "round_robin";
+            aff = in.has("affinity") ? in.text("affinity") : "";
+            hash = in.has("upstreamHashBy") ? in.text("upstreamHashBy") : "";
+            if (!List.of("round_robin", "ewma", "least_request").contains(lb)) {
+                throw in.bad("loadBalance", "must be round_robin, ewma or least_request, was '" + lb + "'");
+            }
+            if (!aff.isEmpty() && !aff.equals("cookie") && !aff.equals("none")) {
+                throw in.bad("affinity", "must be cookie or none, was '" + aff + "'");
+            }
+        }
+        if (aff.equals("cookie") && !hash.isEmpty()) {
+            throw in.bad("", "give one of affinity: cookie or upstream-hash-by, not both");
+        }
+        return new IngressFields(lb.equals("ewma") ? Routing.Algorithm.EWMA : lb.equals("least_request") ? Routing.Algorithm.LEAST_REQUEST
+                : Routing.Algorithm.ROUND_ROBIN,
+                aff.equals("cookie") ? Routing.Affinity.COOKIE : hash.isEmpty() ? Routing.Affinity.NONE : Routing.Affinity.HASH);
     }
 
     /**

@@ -453,27 +453,7 @@ public final class FleetSweep {
                         throw new InvalidInputException("--sweep " + path + ": " + at + " is a list element; sweep a field inside it");
                     }
                 }
-                if (child.isArray()) {
-                    String field = SEGMENT.matcher(segs[i + 1]).matches() ? segs[i + 1].replaceAll("\\[.*", "") : segs[i + 1];
-                    int found = 0;
-                    for (int j = 0; j < child.size(); j++) {
-                        if (child.get(j).isObject() && child.get(j).has(field)) {
-                            next.add(child.get(j));
-                            nextWhere.add(at + "[" + j + "]");
-                            found++;
-                        }
-                    }
-                    if (found == 0) {
-                        throw new InvalidInputException("--sweep " + path + ": no element of " + at + " in " + source + " has " + field
-                                + "; name one, e.g. " + at + "[0]." + field);
-                    }
-                } else if (child.isObject()) {
-                    next.add(child);
-                    nextWhere.add(at);
-                } else {
-                    throw new InvalidInputException("--sweep " + path + ": " + at + " in " + source + " is '" + child.asText()
-                            + "', not a mapping");
-                }
+                descend(child, at, segs[i + 1], path, source, next, nextWhere);
             }
             if (last) {
                 return leaves;
@@ -482,6 +462,37 @@ public final class FleetSweep {
             wheres = nextWhere;
         }
         throw new IllegalStateException("unreachable");
+    }
+
+    /**
+     * Adds where the path goes on from {@code child}: the mapping itself, or, for a list, every
+     * element that has the next field.
+     *
+     * @throws InvalidInputException when {@code child} is neither, or no element has the field
+     */
+    private static void descend(JsonNode child, String at, String nextSeg, String path, String source, List<JsonNode> next,
+            List<String> nextWhere) {
+        if (child.isArray()) {
+            String field = SEGMENT.matcher(nextSeg).matches() ? nextSeg.replaceAll("\\[.*", "") : nextSeg;
+            int found = 0;
+            for (int j = 0; j < child.size(); j++) {
+                if (child.get(j).isObject() && child.get(j).has(field)) {
+                    next.add(child.get(j));
+                    nextWhere.add(at + "[" + j + "]");
+                    found++;
+                }
+            }
+            if (found == 0) {
+                throw new InvalidInputException("--sweep " + path + ": no element of " + at + " in " + source + " has " + field
+                        + "; name one, e.g. " + at + "[0]." + field);
+            }
+        } else if (child.isObject()) {
+            next.add(child);
+            nextWhere.add(at);
+        } else {
+            throw new InvalidInputException("--sweep " + path + ": " + at + " in " + source + " is '" + child.asText()
+                    + "', not a mapping");
+        }
     }
 
     private static double round(double v) {

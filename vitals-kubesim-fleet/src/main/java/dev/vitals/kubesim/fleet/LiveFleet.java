@@ -33,6 +33,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
 /**
@@ -215,6 +216,23 @@ public final class LiveFleet {
         return r.withResources(perLane);
     }
 
+    /**
+     * One live run's shared parts, for the steps of {@link #runOnce()}.
+     *
+     * @param rec the recorder; guarded by {@code lock}
+     * @param lock guards {@code rec} and the pods' controller
+     * @param time the real clock and the kubelet thread
+     * @param stop set when the clients must stop
+     * @param clients the clients' threads
+     * @param service the Service in front of the replicas
+     * @param dependency the fault proxy in front of the shared dependency, or null without one
+     * @param pods the replicas (and, in a rollout, the new ReplicaSet's pods)
+     * @param start when the run started, {@link System#nanoTime()}
+     */
+    private record LiveRun(Recorder rec, Object lock, SimTime time, AtomicBoolean stop, ExecutorService clients,
+            ServiceProxy service, FaultProxy dependency, LivePods pods, long start) {
+    }
+
     private FleetResult runOnce() throws InterruptedException {
         int n = spec.replicas();
         Rollout rollout = spec.rollout().orElse(null);
@@ -222,122 +240,25 @@ public final class LiveFleet {
         rec.routing(spec.service().routing().describe());
         Object lock = new Object();
         SimTime time = SimTime.real();
-        AtomicBoolean stop = new AtomicBoolean();
         ExecutorService clients = Executors.newCachedThreadPool(daemon("vitals-fleet-client-"));
-        ServiceProxy service;
-        try {
-            // no clients (a manifest alone: load is driven from outside): each connection its own key
-            boolean oneKey = !spec.clients().isEmpty() && spec.clients().get(0).policy().keys() == 1;
-            service = new ServiceProxy(servicePort, spec.service().routing(), oneKey);
-        } catch (IOException e) {
-            throw new IllegalArgumentException("service port " + servicePort + ": " + e.getMessage());
-        }
-        FaultProxy dependency = null;
-        if (spec.dependency().isPresent()) {
-            FleetSpec.Dependency d = spec.dependency().get();
-            String t = d.target().orElseThrow();
-            int colon = t.lastIndexOf(':');
-            try {
-                dependency = new FaultProxy(new FaultProxy.Spec(d.name(), 0, t.substring(0, colon),
-                        Integer.parseInt(t.substring(colon + 1)))).start();
-            } catch (RuntimeException e) {
-                service.close();
-                throw new IllegalArgumentException("dependency '" + d.name() + "': " + e.getMessage());
-            }
-        }
+        ServiceProxy service = openService();
+        FaultProxy dependency = startDependency(service);
         long start = System.nanoTime();
-        LivePods pods = new LivePods(rollout, rec, lock, time, service, dependency, start);
+        LiveRun run = new LiveRun(rec, lock, time, new AtomicBoolean(), clients, service, dependency,
+                new LivePods(rollout, rec, lock, time, service, dependency, start), start);
         try {
-            if (rollout != null) {
-                service.observe((port, ok, seconds) -> pods.answered(port, ok, seconds));
-            }
-            String keyed = spec.clients().isEmpty() ? "clients" : spec.clients().get(0).name();
-            service.onRoute((key, port) -> {
-                synchronized (lock) {
-                    rec.holds(0, keyed, 0, pods.replicaOf(port), (System.nanoTime() - start) / 1e9);
-                }
-            });
-            time.runAndWait(() -> {
-                for (int i = 0; i < n; i++) {
-                    pods.create(i);
-                }
-            });
-            long cap = start + ModelFleet.WARMUP_CAP.toNanos();
-            while (service.endpoints() < n && System.nanoTime() < cap) {
-                Thread.sleep(100);
-            }
-            double t0 = (System.nanoTime() - start) / 1e9;
-            synchronized (lock) {
-                rec.scenarioStart(t0);
-            }
-            progress.accept(String.format(java.util.Locale.ROOT, "warm-up done in %.1f s (%d of %d endpoints); Service on 127.0.0.1:%d",
-                    t0, service.endpoints(), n, service.port()));
+            double t0 = warmUp(run, rollout);
             long t0ns = start + Math.round(t0 * 1e9);
-            for (FleetSpec.Kill a : spec.actions()) {
-                Kubelet k = pods.kubelets[a.replica()];
-                time.schedule(t0ns + a.at().toNanos() - System.nanoTime(), () -> k.currentInstance().ifPresent(inst -> time.offload(inst::kill)));
-            }
-            if (rollout != null) {
-                time.schedule(t0ns + rollout.at().toNanos() - System.nanoTime(), () -> pods.startRollout(t0));
-            }
-            if (dependency != null) {
-                FaultProxy proxy = dependency;
-                for (FleetSpec.Window w : spec.dependency().get().outages()) {
-                    time.schedule(t0ns + w.at().toNanos() - System.nanoTime(), () -> time.offload(() -> {
-                        proxy.refuse(); // new connections refused, open ones reset: the dependency is down
-                        proxy.cut();
-                    }));
-                    time.schedule(t0ns + w.at().toNanos() + w.duration().toNanos() - System.nanoTime(), () -> time.offload(proxy::heal));
-                }
-            }
-            SplittableRandom seeds = new SplittableRandom(spec.seed());
-            for (FleetSpec.Clients c : spec.clients()) {
-                Client client = new Client(c, service.port(), rec, lock, start, t0ns, stop, clients, seeds.split());
-                if (c.concurrency() > 0) {
-                    for (int j = 0; j < c.concurrency(); j++) {
-                        clients.execute(client::closedLoop);
-                    }
-                } else {
-                    clients.execute(client::openLoop);
-                }
-            }
+            schedule(run, rollout, t0, t0ns);
+            startClients(run, t0ns);
             long end = t0ns + spec.duration().toNanos();
-            long step = Duration.ofMillis(100).toNanos();
-            long next = t0ns;
-            while (System.nanoTime() < end) {
-                long sleep = next - System.nanoTime();
-                if (sleep > 0) {
-                    TimeUnit.NANOSECONDS.sleep(sleep);
-                }
-                double now = (System.nanoTime() - start) / 1e9;
-                synchronized (lock) {
-                    rec.sample(now, service.endpoints(), pods.readyCount.get(), step / 1e9);
-                }
-                next += step;
-            }
-            stop.set(true);
-            double endS = (end - start) / 1e9;
-            @SuppressWarnings("unchecked")
-            Optional<FleetResult.RolloutStatus>[] status = new Optional[] {Optional.empty()};
-            time.runAndWait(() -> {
-                for (Kubelet k : pods.kubelets) {
-                    if (k != null) {
-                        k.stop();
-                    }
-                }
-                if (pods.controller != null) {
-                    synchronized (lock) {
-                        status[0] = Optional.of(pods.controller.status(endS, rec.versions()));
-                    }
-                }
-            });
-            synchronized (lock) {
-                return rec.result("live", label, endS, spec.expectations(), status[0]);
-            }
+            sample(run, t0ns, end);
+            run.stop().set(true);
+            return finish(run, (end - start) / 1e9);
         } catch (InterruptedException e) {
             // a signal (issue 30): what was measured until now, for reports marked interrupted;
             // the finally below stops every replica
-            stop.set(true);
+            run.stop().set(true);
             long ran = System.nanoTime() - start;
             FleetResult partial;
             synchronized (lock) {
@@ -345,26 +266,171 @@ public final class LiveFleet {
             }
             throw new Interrupted(partial, Duration.ofNanos(ran));
         } finally {
-            stop.set(true);
-            clients.shutdownNow();
-            service.close();
-            if (dependency != null) {
-                dependency.close();
-            }
-            for (Kubelet k : pods.kubelets) {
-                if (k == null) {
-                    continue;
-                }
-                try {
-                    Optional<ContainerRuntime.Instance> inst = k.instanceToShutDown();
-                    inst.ifPresent(i -> i.shutdown(Duration.ofSeconds(2)));
-                } catch (RuntimeException ignored) {
-                    // best effort at teardown
-                }
-            }
-            pods.executors.forEach(RealProbeExecutor::close);
-            time.close();
+            tearDown(run);
         }
+    }
+
+    /** The Service on its port; no clients (a manifest alone: load is driven from outside): each connection its own key. */
+    private ServiceProxy openService() {
+        try {
+            boolean oneKey = !spec.clients().isEmpty() && spec.clients().get(0).policy().keys() == 1;
+            return new ServiceProxy(servicePort, spec.service().routing(), oneKey);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("service port " + servicePort + ": " + e.getMessage());
+        }
+    }
+
+    /** @return the fault proxy in front of the spec's dependency, or null without one (the Service is closed on failure) */
+    private FaultProxy startDependency(ServiceProxy service) {
+        if (spec.dependency().isEmpty()) {
+            return null;
+        }
+        FleetSpec.Dependency d = spec.dependency().get();
+        String t = d.target().orElseThrow();
+        int colon = t.lastIndexOf(':');
+        try {
+            return new FaultProxy(new FaultProxy.Spec(d.name(), 0, t.substring(0, colon),
+                    Integer.parseInt(t.substring(colon + 1)))).start();
+        } catch (RuntimeException e) {
+            service.close();
+            throw new IllegalArgumentException("dependency '" + d.name() + "': " + e.getMessage());
+        }
+    }
+
+    /**
+     * Creates the pods and waits until every replica is an endpoint, at most {@link ModelFleet#WARMUP_CAP}.
+     *
+     * @return when the scenario starts, seconds since the run's start
+     */
+    private double warmUp(LiveRun run, Rollout rollout) throws InterruptedException {
+        int n = spec.replicas();
+        ServiceProxy service = run.service();
+        LivePods pods = run.pods();
+        if (rollout != null) {
+            service.observe((port, ok, seconds) -> pods.answered(port, ok, seconds));
+        }
+        String keyed = spec.clients().isEmpty() ? "clients" : spec.clients().get(0).name();
+        service.onRoute((key, port) -> {
+            synchronized (run.lock()) {
+                run.rec().holds(0, keyed, 0, pods.replicaOf(port), (System.nanoTime() - run.start()) / 1e9);
+            }
+        });
+        run.time().runAndWait(() -> {
+            for (int i = 0; i < n; i++) {
+                pods.create(i);
+            }
+        });
+        long cap = run.start() + ModelFleet.WARMUP_CAP.toNanos();
+        while (service.endpoints() < n && System.nanoTime() < cap) {
+            Thread.sleep(100);
+        }
+        double t0 = (System.nanoTime() - run.start()) / 1e9;
+        synchronized (run.lock()) {
+            run.rec().scenarioStart(t0);
+        }
+        progress.accept(String.format(java.util.Locale.ROOT, "warm-up done in %.1f s (%d of %d endpoints); Service on 127.0.0.1:%d",
+                t0, service.endpoints(), n, service.port()));
+        return t0;
+    }
+
+    /** Schedules the spec's kills, the rollout and the dependency's outages, from the scenario's start {@code t0ns}. */
+    private void schedule(LiveRun run, Rollout rollout, double t0, long t0ns) {
+        SimTime time = run.time();
+        for (FleetSpec.Kill a : spec.actions()) {
+            Kubelet k = run.pods().kubelets[a.replica()];
+            time.schedule(t0ns + a.at().toNanos() - System.nanoTime(), () -> k.currentInstance().ifPresent(inst -> time.offload(inst::kill)));
+        }
+        if (rollout != null) {
+            time.schedule(t0ns + rollout.at().toNanos() - System.nanoTime(), () -> run.pods().startRollout(t0));
+        }
+        FaultProxy proxy = run.dependency();
+        if (proxy == null) {
+            return;
+        }
+        for (FleetSpec.Window w : spec.dependency().get().outages()) {
+            time.schedule(t0ns + w.at().toNanos() - System.nanoTime(), () -> time.offload(() -> {
+                proxy.refuse(); // new connections refused, open ones reset: the dependency is down
+                proxy.cut();
+            }));
+            time.schedule(t0ns + w.at().toNanos() + w.duration().toNanos() - System.nanoTime(), () -> time.offload(proxy::heal));
+        }
+    }
+
+    /** Starts each population's clients: {@code concurrency} closed loops, else one open loop. */
+    private void startClients(LiveRun run, long t0ns) {
+        SplittableRandom seeds = new SplittableRandom(spec.seed());
+        for (FleetSpec.Clients c : spec.clients()) {
+            Client client = new Client(c, run.service().port(), run.rec(), run.lock(), run.start(), t0ns, run.stop(),
+                    run.clients(), seeds.split());
+            if (c.concurrency() > 0) {
+                for (int j = 0; j < c.concurrency(); j++) {
+                    run.clients().execute(client::closedLoop);
+                }
+            } else {
+                run.clients().execute(client::openLoop);
+            }
+        }
+    }
+
+    /** Samples the endpoints and the Ready replicas every 100 ms from {@code t0ns} until {@code end}. */
+    private static void sample(LiveRun run, long t0ns, long end) throws InterruptedException {
+        long step = Duration.ofMillis(100).toNanos();
+        long next = t0ns;
+        while (System.nanoTime() < end) {
+            long sleep = next - System.nanoTime();
+            if (sleep > 0) {
+                TimeUnit.NANOSECONDS.sleep(sleep);
+            }
+            double now = (System.nanoTime() - run.start()) / 1e9;
+            synchronized (run.lock()) {
+                run.rec().sample(now, run.service().endpoints(), run.pods().readyCount.get(), step / 1e9);
+            }
+            next += step;
+        }
+    }
+
+    /** Stops the kubelets and reads the rollout's status on the kubelet thread; the result at {@code endS}. */
+    private FleetResult finish(LiveRun run, double endS) throws InterruptedException {
+        LivePods pods = run.pods();
+        AtomicReference<Optional<FleetResult.RolloutStatus>> status = new AtomicReference<>(Optional.empty());
+        run.time().runAndWait(() -> {
+            for (Kubelet k : pods.kubelets) {
+                if (k != null) {
+                    k.stop();
+                }
+            }
+            if (pods.controller != null) {
+                synchronized (run.lock()) {
+                    status.set(Optional.of(pods.controller.status(endS, run.rec().versions())));
+                }
+            }
+        });
+        synchronized (run.lock()) {
+            return run.rec().result("live", label, endS, spec.expectations(), status.get());
+        }
+    }
+
+    /** Stops the clients, the Service and the dependency, and shuts every replica's instance down (best effort). */
+    private static void tearDown(LiveRun run) {
+        run.stop().set(true);
+        run.clients().shutdownNow();
+        run.service().close();
+        if (run.dependency() != null) {
+            run.dependency().close();
+        }
+        for (Kubelet k : run.pods().kubelets) {
+            if (k == null) {
+                continue;
+            }
+            try {
+                Optional<ContainerRuntime.Instance> inst = k.instanceToShutDown();
+                inst.ifPresent(i -> i.shutdown(Duration.ofSeconds(2)));
+            } catch (RuntimeException ignored) {
+                // best effort at teardown
+            }
+        }
+        run.pods().executors.forEach(RealProbeExecutor::close);
+        run.time().close();
     }
 
     /** A live run stopped by an interrupt, with what was measured until then. */

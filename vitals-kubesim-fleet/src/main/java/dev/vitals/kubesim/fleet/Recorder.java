@@ -353,13 +353,7 @@ final class Recorder {
     FleetResult result(String engine, String label, double now, List<FleetExpectation> expectations,
             java.util.Optional<FleetResult.RolloutStatus> rollout) {
         double base = Double.isNaN(t0) ? now : t0;
-        List<FleetResult.Second> series = new ArrayList<>(seconds);
-        for (int s = 0; s < seconds; s++) {
-            double w = sampled[s] > 0 ? sampled[s] : 1;
-            series.add(new FleetResult.Second(s, round(endpointTime[s] / w), minEndpoints[s] == Integer.MAX_VALUE ? 0
-                    : minEndpoints[s], round(readyTime[s] / w), ok[s], failed[s], attempts[s], round(quantile(hist[s], 0.5)),
-                    round(quantile(hist[s], 0.99))));
-        }
+        List<FleetResult.Second> series = series();
         List<FleetResult.Lane> lanes = new ArrayList<>(replicas);
         int restartsTotal = 0;
         int killsTotal = 0;
@@ -372,27 +366,10 @@ final class Recorder {
                 addBackOff(i, backOffSince[i], now);
                 backOffSince[i] = Double.NaN;
             }
-            List<double[]> iv = new ArrayList<>();
-            for (double[] r : ready.get(i)) {
-                iv.add(new double[] {round(r[0] - base), round(r[1] - base)});
-            }
-            if (!Double.isNaN(readySince[i])) {
-                iv.add(new double[] {round(readySince[i] - base), round(now - base)});
-            }
-            List<Double> k = new ArrayList<>();
-            for (double x : kills.get(i)) {
-                k.add(round(x - base));
-            }
-            List<Double> st = new ArrayList<>();
-            for (double x : starts.get(i)) {
-                st.add(round(x - base));
-            }
-            double readyIn = 0;
-            for (double[] r : iv) {
-                readyIn += Math.max(0, Math.min(r[1], duration) - Math.max(r[0], 0));
-            }
-            double exists = Math.max(0, Math.min(Math.min(duration, now - base), goneAt[i] - base) - Math.max(0, bornAt[i] - base));
-            double notReady = Math.max(0, exists - readyIn);
+            List<double[]> iv = readyIntervals(i, base, now);
+            List<Double> k = since(kills.get(i), base);
+            List<Double> st = since(starts.get(i), base);
+            double notReady = notReady(i, iv, base, now);
             backOffTotal += backOffSeconds[i];
             notReadyTotal += notReady;
             lanes.add(new FleetResult.Lane(i, restarts[i], k.size(), iv, k, st, round(backOffSeconds[i]), round(notReady),
@@ -412,10 +389,7 @@ final class Recorder {
                 round(okTotal == 0 ? 0 : 1000 * latencySum / okTotal), round(quantile(totalHist, okTotal, 0.99)), round(backOffTotal),
                 round(notReadyTotal), noEndpointTotal, minReadyTotal == Integer.MAX_VALUE ? 0 : Math.max(0, desired - minReadyTotal),
                 podsKilled);
-        List<FleetResult.Hold> held = new ArrayList<>(holds.size());
-        for (Object[] h : holds) {
-            held.add(new FleetResult.Hold((String) h[0], (Integer) h[1], round((Double) h[2] - base), (Integer) h[3]));
-        }
+        List<FleetResult.Hold> held = held(base);
         List<FleetResult.Check> checks = new ArrayList<>();
         for (FleetExpectation e : expectations) {
             double actual = e.actual(totals, rollout);
@@ -423,6 +397,58 @@ final class Recorder {
         }
         return new FleetResult(engine, label, desired, duration, round(Double.isNaN(t0) ? now : t0), totals, series, lanes, checks,
                 rollout, routing, held);
+    }
+
+    /** @return one sample per second: mean endpoints and Ready, fewest endpoints, requests, latency p50 and p99 */
+    private List<FleetResult.Second> series() {
+        List<FleetResult.Second> series = new ArrayList<>(seconds);
+        for (int s = 0; s < seconds; s++) {
+            double w = sampled[s] > 0 ? sampled[s] : 1;
+            series.add(new FleetResult.Second(s, round(endpointTime[s] / w), minEndpoints[s] == Integer.MAX_VALUE ? 0
+                    : minEndpoints[s], round(readyTime[s] / w), ok[s], failed[s], attempts[s], round(quantile(hist[s], 0.5)),
+                    round(quantile(hist[s], 0.99))));
+        }
+        return series;
+    }
+
+    /** @return pod {@code i}'s Ready intervals from {@code base}, one still open closed at {@code now} */
+    private List<double[]> readyIntervals(int i, double base, double now) {
+        List<double[]> iv = new ArrayList<>();
+        for (double[] r : ready.get(i)) {
+            iv.add(new double[] {round(r[0] - base), round(r[1] - base)});
+        }
+        if (!Double.isNaN(readySince[i])) {
+            iv.add(new double[] {round(readySince[i] - base), round(now - base)});
+        }
+        return iv;
+    }
+
+    /** @return the times from {@code base}, rounded */
+    private static List<Double> since(List<Double> times, double base) {
+        List<Double> out = new ArrayList<>();
+        for (double x : times) {
+            out.add(round(x - base));
+        }
+        return out;
+    }
+
+    /** @return the seconds of the run pod {@code i} existed and was not Ready, given its Ready intervals {@code iv} */
+    private double notReady(int i, List<double[]> iv, double base, double now) {
+        double readyIn = 0;
+        for (double[] r : iv) {
+            readyIn += Math.max(0, Math.min(r[1], duration) - Math.max(r[0], 0));
+        }
+        double exists = Math.max(0, Math.min(Math.min(duration, now - base), goneAt[i] - base) - Math.max(0, bornAt[i] - base));
+        return Math.max(0, exists - readyIn);
+    }
+
+    /** @return who held the followed affinity keys, and when, from {@code base} */
+    private List<FleetResult.Hold> held(double base) {
+        List<FleetResult.Hold> held = new ArrayList<>(holds.size());
+        for (Object[] h : holds) {
+            held.add(new FleetResult.Hold((String) h[0], (Integer) h[1], round((Double) h[2] - base), (Integer) h[3]));
+        }
+        return held;
     }
 
     static double round(double v) {

@@ -218,7 +218,17 @@ public final class SweepReport {
                 value(vs, a, v);
             }
         }
-        ArrayNode points = root.putArray("points");
+        points(root.putArray("points"), r);
+        boundaries(root.putArray("boundaries"), r);
+        try {
+            return JSON.writeValueAsString(root) + "\n";
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** One object per point: its values, label, every figure's spread and every expectation's state. */
+    private static void points(ArrayNode points, FleetSweep.Result r) {
         List<String> ex = r.expectations();
         for (int p = 0; p < r.points().size(); p++) {
             FleetEnsemble e = r.ensembles().get(p);
@@ -241,7 +251,10 @@ public final class SweepReport {
                 spread(c.putObject("actual"), v.actual());
             }
         }
-        ArrayNode bs = root.putArray("boundaries");
+    }
+
+    /** One object per expectation's boundary along the first axis (at each value of the second, in 2-D). */
+    private static void boundaries(ArrayNode bs, FleetSweep.Result r) {
         FleetSweep.Axis first = r.axes().get(0);
         for (FleetSweep.Boundary b : r.boundaries()) {
             ObjectNode n = bs.addObject().put("expect", b.expectation()).put("along", first.path());
@@ -261,11 +274,6 @@ public final class SweepReport {
             ArrayNode st = n.putArray("states");
             b.states().forEach(s -> st.add(s.word()));
             n.put("summary", describe(r, b));
-        }
-        try {
-            return JSON.writeValueAsString(root) + "\n";
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
         }
     }
 
@@ -339,6 +347,20 @@ public final class SweepReport {
         return n <= 12 || i == n - 1 || (i % every == 0 && n - 1 - i >= every);
     }
 
+    /**
+     * A sweep chart's frame.
+     *
+     * @param w width, px
+     * @param left left margin, px
+     * @param right right margin, px
+     * @param h the plot's height, px
+     * @param x the x of a swept value
+     * @param y the y of a measured value
+     */
+    private record Plot(int w, int left, int right, int h, java.util.function.DoubleUnaryOperator x,
+            java.util.function.DoubleUnaryOperator y) {
+    }
+
     private static void chart(StringBuilder sb, FleetSweep.Result r, int k, FleetSweep.Boundary b) {
         FleetSweep.Axis a = r.axes().get(0);
         List<Double> xs = a.values();
@@ -363,13 +385,26 @@ public final class SweepReport {
         int bottom = h + 40;
         double x0 = xs.get(0);
         double span = Math.max(1e-9, xs.get(n - 1) - x0);
-        java.util.function.DoubleUnaryOperator x = v -> left + (v - x0) / span * (w - left - right);
         double ytop = top;
-        java.util.function.DoubleUnaryOperator y = v -> h - v / ytop * (h - 10);
+        Plot p = new Plot(w, left, right, h, v -> left + (v - x0) / span * (w - left - right), v -> h - v / ytop * (h - 10));
         sb.append(FleetReport.svgOpen(w, bottom + 10));
-        // the unstable band and the boundary
+        unstableBand(sb, p, b, n > 1 ? span / (n - 1) : 1);
+        spread(sb, p, xs, lo, med, hi, e);
+        points(sb, p, r, k, b, med);
+        axes(sb, p, a, top, e);
+        sb.append("</svg>\n<div class='cap'>The measured value at each point: median (line, dot coloured by state) and the range over the runs"
+                + " (shaded); dashed: the expectation's bound; red: the boundary; amber: the unstable band.</div>\n");
+    }
+
+
+    /** The unstable band, shaded, and the plot's two axis lines. */
+    private static void unstableBand(StringBuilder sb, Plot p, FleetSweep.Boundary b, double step) {
+        int w = p.w();
+        int left = p.left();
+        int right = p.right();
+        int h = p.h();
+        java.util.function.DoubleUnaryOperator x = p.x();
         if (!b.unstable().isEmpty()) {
-            double step = n > 1 ? span / (n - 1) : 1;
             double u0 = x.applyAsDouble(b.unstable().get(0) - step / 2);
             double u1 = x.applyAsDouble(b.unstable().get(b.unstable().size() - 1) + step / 2);
             sb.append("<rect x='").append(f(Math.max(left, u0))).append("' y='0' width='").append(f(Math.min(w - right, u1) - Math.max(left, u0)))
@@ -378,6 +413,16 @@ public final class SweepReport {
         sb.append("<line x1='").append(left).append("' y1='").append(h).append("' x2='").append(w - right).append("' y2='").append(h)
                 .append("' stroke='#999'/><line x1='").append(left).append("' y1='0' x2='").append(left).append("' y2='").append(h)
                 .append("' stroke='#999'/>");
+    }
+
+    /** The range over the runs (shaded), the median (line) and the expectation's bound (dashed). */
+    private static void spread(StringBuilder sb, Plot p, List<Double> xs, double[] lo, double[] med, double[] hi, FleetExpectation e) {
+        int w = p.w();
+        int left = p.left();
+        int n = xs.size();
+        int right = p.right();
+        java.util.function.DoubleUnaryOperator x = p.x();
+        java.util.function.DoubleUnaryOperator y = p.y();
         StringBuilder upper = new StringBuilder();
         StringBuilder lower = new StringBuilder();
         StringBuilder mid = new StringBuilder();
@@ -394,6 +439,16 @@ public final class SweepReport {
                 .append("' stroke='#555' stroke-dasharray='6,4'/><text x='").append(w - right - 4).append("' y='").append(f(by - 4))
                 .append("' font-size='11' text-anchor='end'>bound: ").append(FleetReport.esc(e.op() + " " + FleetReport.spread(
                         new FleetEnsemble.Spread(e.value(), e.value(), e.value())))).append("</text>");
+    }
+
+    /** One dot per point, coloured by its state, and the boundary's line where there is one. */
+    private static void points(StringBuilder sb, Plot p, FleetSweep.Result r, int k, FleetSweep.Boundary b, double[] med) {
+        int h = p.h();
+        java.util.function.DoubleUnaryOperator x = p.x();
+        java.util.function.DoubleUnaryOperator y = p.y();
+        FleetSweep.Axis a = r.axes().get(0);
+        List<Double> xs = a.values();
+        int n = xs.size();
         for (int i = 0; i < n; i++) {
             sb.append("<circle cx='").append(f(x.applyAsDouble(xs.get(i)))).append("' cy='").append(f(y.applyAsDouble(med[i])))
                     .append("' r='4' fill='").append(color(b.states().get(i))).append("'><title>").append(FleetReport.esc(a.path() + "="
@@ -407,7 +462,17 @@ public final class SweepReport {
                     .append("' y='12' font-size='11' fill='").append(FAILS).append("'>boundary: ").append(FleetReport.esc(
                             a.format(b.held().get()) + " | " + a.format(b.failed().get()))).append("</text>");
         }
-        // axes: every labelled point's value, the last one included; the y axis at 0, the bound and the top
+    }
+
+    /** Every labelled point's value, the swept path, and the y axis at 0 and the top with the metric's name. */
+    private static void axes(StringBuilder sb, Plot p, FleetSweep.Axis a, double top, FleetExpectation e) {
+        int w = p.w();
+        int left = p.left();
+        int right = p.right();
+        int h = p.h();
+        java.util.function.DoubleUnaryOperator x = p.x();
+        List<Double> xs = a.values();
+        int n = xs.size();
         for (int i = 0; i < n; i++) {
             if (labelled(i, n)) {
                 double px = x.applyAsDouble(xs.get(i));
@@ -423,8 +488,6 @@ public final class SweepReport {
                 FleetReport.spread(new FleetEnsemble.Spread(round(top), round(top), round(top))))).append("</text>");
         sb.append("<text x='12' y='").append(h / 2).append("' font-size='11' text-anchor='middle' transform='rotate(-90 12 ").append(h / 2)
                 .append(")'>").append(FleetReport.esc(metric(e))).append("</text>");
-        sb.append("</svg>\n<div class='cap'>The measured value at each point: median (line, dot coloured by state) and the range over the runs"
-                + " (shaded); dashed: the expectation's bound; red: the boundary; amber: the unstable band.</div>\n");
     }
 
     private static void grid(StringBuilder sb, FleetSweep.Result r, int k, List<FleetSweep.Boundary> lines) {

@@ -116,12 +116,7 @@ public final class SyntheticReplica {
         }
         long up = System.nanoTime();
         AtomicLong served = new AtomicLong();
-        // the service-time multiplier now: factor at first, falling linearly to 1 over warmupMs or warmupRequests
-        java.util.function.DoubleSupplier cold = () -> {
-            double progress = warmupRequests > 0 ? served.get() / (double) warmupRequests
-                    : warmupMs > 0 ? (System.nanoTime() - up) / 1e6 / warmupMs : 1;
-            return factor <= 1 || progress >= 1 ? 1 : 1 + (factor - 1) * (1 - progress);
-        };
+        java.util.function.DoubleSupplier cold = cold(factor, warmupMs, warmupRequests, served, up);
         Runnable work = () -> {
             long ms = serviceMaxMs > serviceMs ? ThreadLocalRandom.current().nextLong(serviceMs, serviceMaxMs + 1) : serviceMs;
             try {
@@ -131,15 +126,9 @@ public final class SyntheticReplica {
             }
             served.incrementAndGet();
         };
-        HttpServer probes = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), probePort), 50);
         String depPort = env.get("DEPENDENCY_PORT");
-        com.sun.net.httpserver.HttpHandler readiness = ex -> answer(ex, (readyWhenWarm && cold.getAsDouble() > 1)
-                || !(depPort == null || reachable(Integer.parseInt(depPort))) ? 503 : 200, "ready?");
-        probes.createContext("/readyz", readiness); // a fleet file's default isolated readiness path
-        probes.createContext("/readiness", readiness); // the replays' (FleetScenarios)
-        probes.createContext("/", ex -> answer(ex, 200, "ok"));
-        probes.setExecutor(Executors.newSingleThreadExecutor());
-        probes.start();
+        startProbes(probePort, ex -> answer(ex, (readyWhenWarm && cold.getAsDouble() > 1)
+                || !(depPort == null || reachable(Integer.parseInt(depPort))) ? 503 : 200, "ready?"));
         HttpServer app = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1000);
         app.createContext("/healthz", ex -> answer(ex, 200, "ok"));
         app.createContext("/", ex -> {
@@ -161,6 +150,29 @@ public final class SyntheticReplica {
         System.out.println("replica " + env.get("REPLICA") + " (" + env.getOrDefault("VERSION", "-") + ") listening on " + port
                 + ", probes on " + probePort + ", " + uptimeMs() + " ms after its process started; warm-up: service time x" + factor + (warmupRequests > 0 ? " over " + warmupRequests
                 + " requests" : " over " + warmupMs + " ms") + (readyWhenWarm ? ", readiness 503 until warm" : ""));
+    }
+
+    /**
+     * @return the service-time multiplier now: {@code factor} at first, falling linearly to 1 over
+     *         {@code warmupMs} since {@code up} or over {@code warmupRequests} served
+     */
+    private static java.util.function.DoubleSupplier cold(double factor, long warmupMs, long warmupRequests, AtomicLong served,
+            long up) {
+        return () -> {
+            double progress = warmupRequests > 0 ? served.get() / (double) warmupRequests
+                    : warmupMs > 0 ? (System.nanoTime() - up) / 1e6 / warmupMs : 1;
+            return factor <= 1 || progress >= 1 ? 1 : 1 + (factor - 1) * (1 - progress);
+        };
+    }
+
+    /** The probe server on its own thread: {@code readiness} at /readyz and /readiness, 200 elsewhere. */
+    private static void startProbes(int probePort, com.sun.net.httpserver.HttpHandler readiness) throws java.io.IOException {
+        HttpServer probes = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), probePort), 50);
+        probes.createContext("/readyz", readiness); // a fleet file's default isolated readiness path
+        probes.createContext("/readiness", readiness); // the replays' (FleetScenarios)
+        probes.createContext("/", ex -> answer(ex, 200, "ok"));
+        probes.setExecutor(Executors.newSingleThreadExecutor());
+        probes.start();
     }
 
     /**

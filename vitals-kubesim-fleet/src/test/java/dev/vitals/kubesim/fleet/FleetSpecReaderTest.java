@@ -100,11 +100,7 @@ class FleetSpecReaderTest {
     @ParameterizedTest
     @MethodSource("badInputs")
     void badInputIsOneLineNamingTheField(String from, String to, String message) {
-        String yaml = FULL.replace(from, to);
-        assertThat(yaml).isNotEqualTo(FULL);
-        assertThatThrownBy(() -> FleetSpecReader.parse(yaml, "f.yaml"))
-                .isInstanceOf(InvalidInputException.class)
-                .hasMessage(message);
+        RefusedFleetFiles.assertRefused(RefusedFleetFiles.edit(FULL, from, to), "f.yaml").hasMessage(message);
     }
 
     @Test

@@ -3,7 +3,6 @@ package dev.vitals.kubesim.fleet;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.vitals.kubesim.input.InvalidInputException;
 import java.util.List;
 import java.util.OptionalInt;
 import java.util.stream.Stream;
@@ -168,9 +167,7 @@ class RolloutTest {
     @ParameterizedTest
     @MethodSource("badRollouts")
     void badRolloutsAreOneLineErrors(String rollout, String message) {
-        assertThatThrownBy(() -> FleetSpecReader.parse(FLEET + "rollout: " + rollout + "\n", "r.yaml"))
-                .isInstanceOf(InvalidInputException.class).hasMessageStartingWith(message)
-                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
+        RefusedFleetFiles.assertRefused(FLEET + "rollout: " + rollout + "\n", "r.yaml").hasMessageStartingWith(message);
     }
 
     @Test

@@ -168,7 +168,7 @@ class RoutingSpecReaderTest {
     @ParameterizedTest
     @MethodSource("badInputs")
     void badRoutingInputIsOneLineWithItsLine(String extra, String message) {
-        assertThatThrownBy(() -> read(extra)).isInstanceOf(InvalidInputException.class).hasMessage(message);
+        RefusedFleetFiles.assertRefused(BASE + extra, "f.yaml").hasMessage(message);
     }
 
     static Stream<Arguments> badClients() {
@@ -179,16 +179,15 @@ class RoutingSpecReaderTest {
             Arguments.of("keys: 1}", "keys: 1, node: 2}", "f.yaml:6: clients[0].node: must be 0-0, was 2"),
             Arguments.of("keys: 1}", "keys: 1, retryOn: [reset, 503]}", "f.yaml:6: clients[0].retryOn: '503' is not one of timeout, reset, refused, 5xx"),
             Arguments.of("keys: 1}", "keys: 1, retryOn: reset}", "f.yaml:6: clients[0].retryOn: must be a list of timeout, reset, refused, 5xx (e.g. [reset, refused])"),
-            Arguments.of("concurrency: 50,", "rate: 50,", "f.yaml:6: clients[0].http2: is for closed loop (concurrency): its requests share 'connections' connections"));
+            Arguments.of("concurrency: 50, serviceTime: {min: 4s, max: 12s}, timeout: 60s, keys: 1}",
+                    "rate: 50, serviceTime: {min: 4s, max: 12s}, timeout: 60s, keys: 1, http2: true}",
+                    "f.yaml:6: clients[0].http2: is for closed loop (concurrency): its requests share 'connections' connections"));
     }
 
     @ParameterizedTest
     @MethodSource("badClients")
     void badClientInputIsOneLineWithItsLine(String from, String to, String message) {
-        String yaml = BASE.replace(from, to) + (to.startsWith("rate") ? "" : "");
-        String y = to.startsWith("rate") ? yaml.replace("keys: 1}", "keys: 1, http2: true}") : yaml;
-        assertThat(y).isNotEqualTo(BASE);
-        assertThatThrownBy(() -> FleetSpecReader.parse(y, "f.yaml")).isInstanceOf(InvalidInputException.class).hasMessage(message);
+        RefusedFleetFiles.assertRefused(RefusedFleetFiles.edit(BASE, from, to), "f.yaml").hasMessage(message);
     }
 
     private static final String MANIFEST = String.join("\n",

@@ -299,6 +299,37 @@ public final class AppConfig {
      * @return the merged view
      */
     public View view(Map<String, String> env, List<String> args) {
+        Map<String, Prop> over = overrides(env, args);
+        Set<String> active = activeProfiles(over);
+        Map<String, Prop> merged = new LinkedHashMap<>();
+        for (Section s : sections) {
+            if (s.onProfiles().isEmpty()) {
+                merged.putAll(s.props());
+            }
+        }
+        for (Section s : sections) {
+            if (!s.onProfiles().isEmpty() && matches(s.onProfiles(), active)) {
+                merged.putAll(s.props());
+            }
+        }
+        for (String p : active) {
+            for (Path base : files) {
+                for (Section s : profileFile(base, p)) {
+                    if (s.onProfiles().isEmpty() || matches(s.onProfiles(), active)) {
+                        merged.putAll(s.props());
+                    }
+                }
+            }
+        }
+        merged.putAll(over);
+        return new View(merged, active);
+    }
+
+    /**
+     * @return what the container sets over the files: its upper-case env variables (relaxed binding),
+     *         SPRING_APPLICATION_JSON flattened, and its {@code --name=value} and {@code -Dname=value} arguments
+     */
+    private static Map<String, Prop> overrides(Map<String, String> env, List<String> args) {
         Map<String, Prop> over = new LinkedHashMap<>();
         for (Map.Entry<String, String> e : env.entrySet()) {
             if (e.getKey().chars().allMatch(c -> Character.isUpperCase(c) || Character.isDigit(c) || c == '_')) {
@@ -326,46 +357,31 @@ public final class AppConfig {
                 over.put(canonical(k), new Prop(k, a.substring(a.indexOf('=') + 1), "args", 0));
             }
         }
+        return over;
+    }
+
+    /** @return the profiles given, else spring.profiles.active from the container, else from the files' default sections */
+    private Set<String> activeProfiles(Map<String, Prop> over) {
         Set<String> active = new LinkedHashSet<>(profiles);
-        if (active.isEmpty()) {
-            Prop p = over.get(canonical("spring.profiles.active"));
-            if (p == null) {
-                for (Section s : sections) {
-                    if (s.onProfiles().isEmpty() && s.props().containsKey(canonical("spring.profiles.active"))) {
-                        p = s.props().get(canonical("spring.profiles.active"));
-                    }
-                }
-            }
-            if (p != null) {
-                for (String x : p.value().split(",")) {
-                    if (!x.isBlank()) {
-                        active.add(x.strip());
-                    }
+        if (!active.isEmpty()) {
+            return active;
+        }
+        Prop p = over.get(canonical("spring.profiles.active"));
+        if (p == null) {
+            for (Section s : sections) {
+                if (s.onProfiles().isEmpty() && s.props().containsKey(canonical("spring.profiles.active"))) {
+                    p = s.props().get(canonical("spring.profiles.active"));
                 }
             }
         }
-        Map<String, Prop> merged = new LinkedHashMap<>();
-        for (Section s : sections) {
-            if (s.onProfiles().isEmpty()) {
-                merged.putAll(s.props());
-            }
-        }
-        for (Section s : sections) {
-            if (!s.onProfiles().isEmpty() && matches(s.onProfiles(), active)) {
-                merged.putAll(s.props());
-            }
-        }
-        for (String p : active) {
-            for (Path base : files) {
-                for (Section s : profileFile(base, p)) {
-                    if (s.onProfiles().isEmpty() || matches(s.onProfiles(), active)) {
-                        merged.putAll(s.props());
-                    }
+        if (p != null) {
+            for (String x : p.value().split(",")) {
+                if (!x.isBlank()) {
+                    active.add(x.strip());
                 }
             }
         }
-        merged.putAll(over);
-        return new View(merged, active);
+        return active;
     }
 
     private static boolean matches(List<String> on, Set<String> active) {

@@ -338,15 +338,7 @@ public enum LintFormat {
         int tests = 0;
         int failures = 0;
         StringBuilder body = new StringBuilder();
-        List<LintReport.FileSummary> suites = new ArrayList<>(r.files());
-        java.util.Set<String> names = new java.util.HashSet<>();
-        r.files().forEach(f -> names.add(f.name()));
-        for (Finding f : r.findings()) {
-            if (names.add(f.file())) {
-                suites.add(new LintReport.FileSummary(f.file(), 0, 0, Map.of(), Optional.empty()));
-            }
-        }
-        for (LintReport.FileSummary s : suites) {
+        for (LintReport.FileSummary s : suites(r)) {
             Map<String, List<Finding>> byCase = new LinkedHashMap<>();
             for (Finding f : r.findings()) {
                 if (f.file().equals(s.name())) {
@@ -361,32 +353,9 @@ public enum LintFormat {
                 suiteFailures++;
             }
             for (Map.Entry<String, List<Finding>> e : byCase.entrySet()) {
-                List<Finding> failing = new ArrayList<>();
-                List<Finding> other = new ArrayList<>();
-                for (Finding f : e.getValue()) {
-                    (failOn.isPresent() && f.severity().compareTo(failOn.get()) >= 0 ? failing : other).add(f);
-                }
-                cases.append("    <testcase classname=\"").append(xml(s.name())).append("\" name=\"")
-                        .append(xml(e.getKey())).append("\">\n");
-                if (!failing.isEmpty()) {
+                if (testCase(cases, s.name(), e.getKey(), e.getValue(), failOn)) {
                     suiteFailures++;
-                    cases.append("      <failure type=\"").append(xml(failing.get(0).rule())).append("\" message=\"")
-                            .append(xml(failing.size() + " finding(s): " + failing.get(0).message())).append("\">");
-                    for (Finding f : failing) {
-                        cases.append(xml(f.location() + ": " + f.severity().label() + " " + f.rule() + " " + f.name() + ": "
-                                + f.message() + "\n  fix: " + f.fix() + "\n"));
-                    }
-                    cases.append("</failure>\n");
                 }
-                if (!other.isEmpty()) {
-                    cases.append("      <system-out>");
-                    for (Finding f : other) {
-                        cases.append(xml(f.location() + ": " + f.severity().label() + " " + f.rule() + " " + f.name() + ": "
-                                + f.message() + "\n  fix: " + f.fix() + "\n"));
-                    }
-                    cases.append("</system-out>\n");
-                }
-                cases.append("    </testcase>\n");
             }
             int suiteTests = byCase.size() + (s.error().isPresent() ? 1 : 0);
             if (suiteTests == 0) {
@@ -404,6 +373,53 @@ public enum LintFormat {
         out.write("<testsuites name=\"vitals lint\" tests=\"" + tests + "\" failures=\"" + failures + "\">\n");
         out.write(body.toString());
         out.write("</testsuites>\n");
+    }
+
+    /** @return one suite per file read, then one per file a finding names that was not read (a rule's other file) */
+    private static List<LintReport.FileSummary> suites(LintReport r) {
+        List<LintReport.FileSummary> suites = new ArrayList<>(r.files());
+        java.util.Set<String> names = new java.util.HashSet<>();
+        r.files().forEach(f -> names.add(f.name()));
+        for (Finding f : r.findings()) {
+            if (names.add(f.file())) {
+                suites.add(new LintReport.FileSummary(f.file(), 0, 0, Map.of(), Optional.empty()));
+            }
+        }
+        return suites;
+    }
+
+    /**
+     * Appends one subject's test case: a failure with the findings at or above {@code failOn}, the
+     * others as its output.
+     *
+     * @return whether the case failed
+     */
+    private static boolean testCase(StringBuilder cases, String file, String subject, List<Finding> findings,
+            Optional<Severity> failOn) {
+        List<Finding> failing = new ArrayList<>();
+        List<Finding> other = new ArrayList<>();
+        for (Finding f : findings) {
+            (failOn.isPresent() && f.severity().compareTo(failOn.get()) >= 0 ? failing : other).add(f);
+        }
+        cases.append("    <testcase classname=\"").append(xml(file)).append("\" name=\"").append(xml(subject)).append("\">\n");
+        if (!failing.isEmpty()) {
+            cases.append("      <failure type=\"").append(xml(failing.get(0).rule())).append("\" message=\"")
+                    .append(xml(failing.size() + " finding(s): " + failing.get(0).message())).append("\">");
+            failing.forEach(f -> cases.append(xml(junitLine(f))));
+            cases.append("</failure>\n");
+        }
+        if (!other.isEmpty()) {
+            cases.append("      <system-out>");
+            other.forEach(f -> cases.append(xml(junitLine(f))));
+            cases.append("</system-out>\n");
+        }
+        cases.append("    </testcase>\n");
+        return !failing.isEmpty();
+    }
+
+    private static String junitLine(Finding f) {
+        return f.location() + ": " + f.severity().label() + " " + f.rule() + " " + f.name() + ": " + f.message() + "\n  fix: " + f.fix()
+                + "\n";
     }
 
     private static String xml(String s) {

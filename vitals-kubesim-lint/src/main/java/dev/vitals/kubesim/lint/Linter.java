@@ -3,6 +3,7 @@ package dev.vitals.kubesim.lint;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.vitals.kubesim.input.InvalidInputException;
 import dev.vitals.kubesim.input.Violation;
+import dev.vitals.kubesim.manifest.IngressNginx;
 import dev.vitals.kubesim.manifest.ManifestReader;
 import dev.vitals.kubesim.model.PodSpec;
 import dev.vitals.kubesim.yaml.YamlDocs;
@@ -33,6 +34,30 @@ public final class Linter {
     public static final String IGNORE_PREFIX = "ignore-check.vitals.dev/";
     private static final Set<String> TEMPLATE_KINDS =
             Set.of("Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "ReplicationController", "Job");
+
+    /**
+     * A workload's pod template: a Pod's own spec, a template's, or a CronJob's job template's.
+     *
+     * @param spec the pod spec
+     * @param metadata the template's metadata (a Pod's own)
+     */
+    private record PodTemplate(JsonNode spec, JsonNode metadata) {
+        /** @return the template of a Pod, a workload with a template, or a CronJob; empty for any other kind */
+        static Optional<PodTemplate> of(String kind, JsonNode obj) {
+            if (kind.equals("Pod")) {
+                return Optional.of(new PodTemplate(obj.path("spec"), obj.path("metadata")));
+            }
+            if (TEMPLATE_KINDS.contains(kind)) {
+                return Optional.of(new PodTemplate(obj.path("spec").path("template").path("spec"),
+                        obj.path("spec").path("template").path("metadata")));
+            }
+            if (kind.equals("CronJob")) {
+                JsonNode t = obj.path("spec").path("jobTemplate").path("spec").path("template");
+                return Optional.of(new PodTemplate(t.path("spec"), t.path("metadata")));
+            }
+            return Optional.empty();
+        }
+    }
 
     private final List<Rule> rules;
     private final LintContext context;
@@ -92,23 +117,7 @@ public final class Linter {
             byInput.add(findings);
             Run run = new Run(in.name(), findings, suppressed, seen, objects, skipped, duplicates, notices, routing, pending,
                     byInput.size() - 1);
-            Optional<String> error = Optional.empty();
-            try (Reader r = in.open()) {
-                YamlDocs docs = new YamlDocs(r, in.name(), "helm template RELEASE CHART | vitals lint -");
-                while (true) {
-                    Optional<YamlDocs.Doc> d = docs.next();
-                    if (d.isEmpty()) {
-                        break;
-                    }
-                    run.document(d.get(), docs);
-                }
-            } catch (YamlDocs.YamlInputException e) {
-                error = Optional.of(in.name() + (e.line > 0 ? ":" + e.line : "") + ": " + e.getMessage());
-            } catch (IOException e) {
-                error = Optional.of(in.name() + ": cannot read: " + InvalidInputException.reason(e));
-            } catch (UncheckedIOException e) {
-                error = Optional.of(in.name() + ": cannot read: " + InvalidInputException.reason(e.getCause()));
-            }
+            Optional<String> error = read(in, run);
             if (error.isEmpty() && run.objects == 0) {
                 if (run.jsonPatches > 0) {
                     skipped.add(new LintReport.Skipped(in.name(), "a JSON patch (RFC 6902), applied by Kustomize"));
@@ -215,42 +224,67 @@ public final class Linter {
                 }
                 return;
             }
-            JsonNode podSpec;
-            JsonNode templateMeta;
-            if (kind.equals("Pod")) {
-                podSpec = obj.path("spec");
-                templateMeta = obj.path("metadata");
-            } else if (TEMPLATE_KINDS.contains(kind)) {
-                podSpec = obj.path("spec").path("template").path("spec");
-                templateMeta = obj.path("spec").path("template").path("metadata");
-            } else if (kind.equals("CronJob")) {
-                JsonNode t = obj.path("spec").path("jobTemplate").path("spec").path("template");
-                podSpec = t.path("spec");
-                templateMeta = t.path("metadata");
-            } else {
-                otherKinds.merge(kind.isEmpty() ? "no kind" : kind, 1, Integer::sum);
-                Optional<String> bad = kind.equals("Service") ? routing.addService(file, obj, d.locations)
-                        : kind.equals("Ingress") ? routing.addIngress(file, obj, d.locations) : Optional.empty();
-                bad.ifPresent(b -> report(new Finding(Rules.API.id(), Rules.API.name(), Severity.ERROR, file,
-                        d.locations.line(obj), label(obj), "", "spec", b, "", "correct the value"), annotations(obj.path("metadata"))));
-                if (kind.equals("Ingress") && rules.contains(Rules.INGRESS_ANNOTATION)) {
-                    JsonNode ann = obj.path("metadata").path("annotations");
-                    for (String a : dev.vitals.kubesim.manifest.IngressNginx.unmodelled(ann)) {
-                        report(new Finding(Rules.INGRESS_ANNOTATION.id(), Rules.INGRESS_ANNOTATION.name(), Severity.INFO, file,
-                                d.locations.line(ann, a), label(obj), "", "metadata.annotations", "annotation " + a + " is "
-                                + dev.vitals.kubesim.manifest.IngressNginx.why() + "; the routing rules (L24) judge this Ingress"
-                                + " without it", "", "nothing to change if it does not decide which pod holds a client (affinity-mode,"
-                                + " session-cookie-*) or how long a request waits; otherwise judge that part by hand"),
-                                annotations(obj.path("metadata")));
-                    }
-                }
+            Optional<PodTemplate> template = PodTemplate.of(kind, obj);
+            if (template.isEmpty()) {
+                other(kind, obj, d);
                 return;
             }
             if (skippedAsPatchOrDuplicate(obj, d)) {
                 return;
             }
             workloads++;
+            JsonNode podSpec = template.get().spec();
             String name = obj.path("metadata").path("name").asText("");
+            Map<String, String> ann = workloadAnnotations(obj, template.get().metadata(), d);
+            String workload = kind + "/" + (name.isEmpty() ? "(unnamed)" : name);
+            if (podSpec.path("containers").isObject()) {
+                report(new Finding(Rules.API.id(), Rules.API.name(), Severity.ERROR, file, d.locations.line(podSpec, "containers"),
+                        workload, "", "spec.containers", "containers must be a list of containers, was a mapping: the API"
+                        + " server rejects the object", "R11", "write containers as a list: '- name: app'"), ann);
+            }
+            for (ManifestReader.ContainerEntry e : entries(workload, podSpec)) {
+                if (container.isPresent() && !container.get().equals(e.name())
+                        && !container.get().equals(workload + ":" + e.name())) {
+                    continue;
+                }
+                if (!e.node().isObject()) {
+                    continue;
+                }
+                containers++;
+                lintContainer(kind, name, e, obj, d, ann);
+            }
+        }
+
+        /** An object with no pod template: counted by kind; a Service or Ingress is kept for the routing rules. */
+        private void other(String kind, JsonNode obj, YamlDocs.Doc d) {
+            otherKinds.merge(kind.isEmpty() ? "no kind" : kind, 1, Integer::sum);
+            Optional<String> bad = kind.equals("Service") ? routing.addService(file, obj, d.locations)
+                    : kind.equals("Ingress") ? routing.addIngress(file, obj, d.locations) : Optional.empty();
+            bad.ifPresent(b -> report(new Finding(Rules.API.id(), Rules.API.name(), Severity.ERROR, file,
+                    d.locations.line(obj), label(obj), "", "spec", b, "", "correct the value"), annotations(obj.path("metadata"))));
+            if (kind.equals("Ingress") && rules.contains(Rules.INGRESS_ANNOTATION)) {
+                unmodelledAnnotations(obj, d);
+            }
+        }
+
+        /** I1: an ingress-nginx annotation the routing model does not read, one info finding each. */
+        private void unmodelledAnnotations(JsonNode obj, YamlDocs.Doc d) {
+            JsonNode ann = obj.path("metadata").path("annotations");
+            for (String a : IngressNginx.unmodelled(ann)) {
+                report(new Finding(Rules.INGRESS_ANNOTATION.id(), Rules.INGRESS_ANNOTATION.name(), Severity.INFO, file,
+                        d.locations.line(ann, a), label(obj), "", "metadata.annotations", "annotation " + a + " is "
+                        + IngressNginx.why() + "; the routing rules (L24) judge this Ingress without it", "",
+                        "nothing to change if it does not decide which pod holds a client (affinity-mode,"
+                        + " session-cookie-*) or how long a request waits; otherwise judge that part by hand"),
+                        annotations(obj.path("metadata")));
+            }
+        }
+
+        /**
+         * @return the workload's annotations and its template's (the workload's win); a bad suppression
+         *         annotation is a notice with its line
+         */
+        private Map<String, String> workloadAnnotations(JsonNode obj, JsonNode templateMeta, YamlDocs.Doc d) {
             Map<String, String> ann = new LinkedHashMap<>(annotations(templateMeta));
             ann.putAll(annotations(obj.path("metadata")));
             for (Map.Entry<String, String> p : Suppressions.problems(ann)) {
@@ -258,13 +292,12 @@ public final class Linter {
                 l = l > 0 ? l : d.locations.line(templateMeta.path("annotations"), p.getKey());
                 notices.add(file + ":" + l + ": " + label(obj) + ": annotation " + p.getKey() + " " + p.getValue());
             }
-            String workload = kind + "/" + (name.isEmpty() ? "(unnamed)" : name);
+            return ann;
+        }
+
+        /** @return the pod's containers, init containers (sidecars: restartPolicy Always) and ephemeral containers */
+        private List<ManifestReader.ContainerEntry> entries(String workload, JsonNode podSpec) {
             List<ManifestReader.ContainerEntry> entries = new ArrayList<>();
-            if (podSpec.path("containers").isObject()) {
-                report(new Finding(Rules.API.id(), Rules.API.name(), Severity.ERROR, file, d.locations.line(podSpec, "containers"),
-                        workload, "", "spec.containers", "containers must be a list of containers, was a mapping: the API"
-                        + " server rejects the object", "R11", "write containers as a list: '- name: app'"), ann);
-            }
             for (JsonNode c : podSpec.path("containers")) {
                 entries.add(new ManifestReader.ContainerEntry(file, workload, c.path("name").asText(""),
                         ManifestReader.Role.CONTAINER, c, podSpec));
@@ -278,17 +311,7 @@ public final class Linter {
                 entries.add(new ManifestReader.ContainerEntry(file, workload, c.path("name").asText(""),
                         ManifestReader.Role.EPHEMERAL, c, podSpec));
             }
-            for (ManifestReader.ContainerEntry e : entries) {
-                if (container.isPresent() && !container.get().equals(e.name())
-                        && !container.get().equals(workload + ":" + e.name())) {
-                    continue;
-                }
-                if (!e.node().isObject()) {
-                    continue;
-                }
-                containers++;
-                lintContainer(kind, name, e, obj, d, ann);
-            }
+            return entries;
         }
 
         private void lintContainer(String kind, String name, ManifestReader.ContainerEntry e, JsonNode obj, YamlDocs.Doc d,
@@ -409,6 +432,30 @@ public final class Linter {
             Optional<LintReport.Suppressed> s = Suppressions.match(f, ann);
             s.ifPresent(suppressed::add);
             return s.isPresent();
+        }
+    }
+
+    /**
+     * Reads every document of {@code in} into {@code run}.
+     *
+     * @return why the input could not be read (its line for bad YAML), if so
+     */
+    private static Optional<String> read(LintInput in, Run run) {
+        try (Reader r = in.open()) {
+            YamlDocs docs = new YamlDocs(r, in.name(), "helm template RELEASE CHART | vitals lint -");
+            while (true) {
+                Optional<YamlDocs.Doc> d = docs.next();
+                if (d.isEmpty()) {
+                    return Optional.empty();
+                }
+                run.document(d.get(), docs);
+            }
+        } catch (YamlDocs.YamlInputException e) {
+            return Optional.of(in.name() + (e.line > 0 ? ":" + e.line : "") + ": " + e.getMessage());
+        } catch (IOException e) {
+            return Optional.of(in.name() + ": cannot read: " + InvalidInputException.reason(e));
+        } catch (UncheckedIOException e) {
+            return Optional.of(in.name() + ": cannot read: " + InvalidInputException.reason(e.getCause()));
         }
     }
 

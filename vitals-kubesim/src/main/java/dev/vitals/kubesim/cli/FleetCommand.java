@@ -112,16 +112,7 @@ final class FleetCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
-        List<String> original = spec.commandLine().getParseResult().originalArgs();
-        int dashes = original.indexOf("--");
-        if (dashes >= 0 && model != null && original.size() - dashes - 1 == command.size() + 1) {
-            // no FILE before --: the FILE slot took the command's first word
-            List<String> c = new ArrayList<>();
-            c.add(model.toString());
-            c.addAll(command);
-            command = c;
-            model = null;
-        }
+        takeBackTheCommandsFirstWord();
         // validated before anything runs; the model fleet's kubelets follow its rules (docs/spec "Versions")
         dev.vitals.kubesim.model.KubernetesVersion version = kubernetesVersion == null
                 ? dev.vitals.kubesim.model.KubernetesVersion.NEWEST
@@ -129,23 +120,56 @@ final class FleetCommand implements Callable<Integer> {
         if (!sweep.isEmpty()) {
             return sweep(out);
         }
-        FleetSpec s;
-        String name;
-        if (model != null) {
-            s = FleetSpecReader.read(model);
-            name = model.getFileName().toString();
-        } else if (!command.isEmpty() && manifest != null) {
-            name = manifest.getFileName().toString();
-            s = manifestOnly();
-        } else {
-            throw new InvalidInputException("fleet: give a model FILE (docs/fleet.md), e.g. vitals fleet fleet.yaml, "
-                    + "or --manifest FILE -- CMD for a live run");
+        String name = model != null ? model.getFileName().toString()
+                : !command.isEmpty() && manifest != null ? manifest.getFileName().toString() : null;
+        FleetSpec s = override(fleet());
+        checkOutputsAndRuns();
+        if (command.isEmpty() && runs != null && runs > 1) {
+            return ensemble(s, name, out);
         }
-        s = override(s);
+        FleetResult r;
+        try {
+            r = command.isEmpty() ? new ModelFleet(s, name, dev.vitals.kubesim.model.KubeletOptions.builder()
+                    .keepStatusOnKubeletRestart(version.keepsStatusOnKubeletRestart())
+                    .startedInheritedOnContainerRestart(version.startupGatingRegression()).build()).run()
+                    : live(s, name, out);
+        } catch (InterruptedFleet e) {
+            return e.exitCode;
+        }
+        return report(r, out);
+    }
+
+    /** With -- and no FILE before it, picocli's FILE slot took the command's first word: give it back. */
+    private void takeBackTheCommandsFirstWord() {
+        List<String> original = spec.commandLine().getParseResult().originalArgs();
+        int dashes = original.indexOf("--");
+        if (dashes >= 0 && model != null && original.size() - dashes - 1 == command.size() + 1) {
+            List<String> c = new ArrayList<>();
+            c.add(model.toString());
+            c.addAll(command);
+            command = c;
+            model = null;
+        }
+    }
+
+    /** @return the model FILE's fleet, or the live run's from --manifest alone */
+    private FleetSpec fleet() {
+        if (model != null) {
+            return FleetSpecReader.read(model);
+        }
+        if (!command.isEmpty() && manifest != null) {
+            return manifestOnly();
+        }
+        throw new InvalidInputException("fleet: give a model FILE (docs/fleet.md), e.g. vitals fleet fleet.yaml, "
+                + "or --manifest FILE -- CMD for a live run");
+    }
+
+    /** Before any run, model or live: the reports can be written and --runs fits the engine. */
+    private void checkOutputsAndRuns() {
         ingressNotices(model, manifest);
         Map<String, Path> outputs = new LinkedHashMap<>();
         outputs.put("--json", json);
-        SimulateChecks.checkOutputs(java.util.Arrays.asList(model, manifest), outputs, HtmlOutput.of(html)); // before any run, model or live
+        SimulateChecks.checkOutputs(java.util.Arrays.asList(model, manifest), outputs, HtmlOutput.of(html));
         if (runs != null) {
             if (runs < 1 || runs > 1000) {
                 throw new InvalidInputException("--runs must be 1-1000, was " + runs);
@@ -154,33 +178,29 @@ final class FleetCommand implements Callable<Integer> {
                 throw new InvalidInputException("--runs is for the model engine; the live engine runs once");
             }
         }
-        if (command.isEmpty() && runs != null && runs > 1) {
-            return ensemble(s, name, out);
+    }
+
+    /**
+     * The live run, its replicas' output in --logs or a temporary directory (kept once the run
+     * ended; else, on bad input or an interrupt, removed).
+     *
+     * @throws InterruptedFleet on a signal, after the reports were written
+     */
+    private FleetResult live(FleetSpec s, String name, PrintWriter out) throws Exception {
+        SimulateChecks.checkExecutable(command.get(0)); // a missing or non-executable binary: exit 2 before the run
+        Path logDir;
+        try {
+            logDir = logs != null ? logs : TempDirs.create("vitals-fleet-");
+            Files.createDirectories(logDir);
+        } catch (IOException e) {
+            throw new InvalidInputException("--logs " + (logs == null ? "(a temporary directory)" : logs)
+                    + ": cannot create the directory: " + InvalidInputException.reason(e));
         }
-        FleetResult r;
-        if (command.isEmpty()) {
-            r = new ModelFleet(s, name, dev.vitals.kubesim.model.KubeletOptions.builder()
-                    .keepStatusOnKubeletRestart(version.keepsStatusOnKubeletRestart())
-                    .startedInheritedOnContainerRestart(version.startupGatingRegression()).build()).run();
-        } else {
-            SimulateChecks.checkExecutable(command.get(0)); // a missing or non-executable binary: exit 2 before the run
-            Path logDir;
-            try {
-                logDir = logs != null ? logs : TempDirs.create("vitals-fleet-");
-                Files.createDirectories(logDir);
-            } catch (IOException e) {
-                throw new InvalidInputException("--logs " + (logs == null ? "(a temporary directory)" : logs)
-                        + ": cannot create the directory: " + InvalidInputException.reason(e));
-            }
-            try {
-                r = runLive(s, name, logDir, out);
-            } catch (InterruptedFleet e) {
-                return e.exitCode;
-            } finally {
-                TempDirs.removeUnlessKept(logDir); // kept once the run ended; else bad input or an interrupt
-            }
+        try {
+            return runLive(s, name, logDir, out);
+        } finally {
+            TempDirs.removeUnlessKept(logDir);
         }
-        return report(r, out);
     }
 
     /** The live run's signal ending: the exit code its reports were written with. */

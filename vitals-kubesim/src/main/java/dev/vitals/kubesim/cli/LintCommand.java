@@ -151,16 +151,63 @@ final class LintCommand implements Callable<Integer> {
         return c.run(out, err);
     }
 
+    /**
+     * What the options ask for, checked before any input is read.
+     *
+     * @param format the report's format
+     * @param threshold the lowest severity that fails, empty for never
+     * @param rules the rules that run
+     * @param startup the application's start-up time, given or measured by a run
+     * @param app the application's configuration to join
+     * @param latencies the probe latencies a run measured, by probe
+     */
+    private record Settings(LintFormat format, Optional<Severity> threshold, List<Rule> rules, Optional<Duration> startup,
+            Optional<AppConfig> app, Map<ProbeType, List<Duration>> latencies) {
+    }
+
     private int run(PrintWriter out, PrintWriter err) throws IOException {
         this.out = out;
         if (listRules) {
-            for (Rule r : Rules.all()) {
-                out.printf("%-4s %-32s %-7s %s%n     %s%n", r.id(), r.name(), r.severity().label(),
-                        (r.optIn() ? "(off by default: --enable " + r.id() + ") " : "") + r.summary() + needs(r), r.docUrl());
-            }
-            out.flush();
-            return VitalsCommand.OK;
+            return listRules(out);
         }
+        Settings opts = settings();
+        checkFilenames();
+        List<String> all = new ArrayList<>();
+        paths.forEach(p -> all.add(p.toString()));
+        filenames.forEach(p -> all.add(p.toString()));
+        LintConfig settings = LintConfig.discover(all, Optional.ofNullable(config));
+        List<LintInput> inputs = LintInput.collect(all, stdin, allowEmpty); // lists (and stats) the files, opens none
+        checkOutput(inputs);
+        Writer target = openOutput();
+        dev.vitals.kubesim.model.KubernetesVersion version = kubernetesVersion == null
+                ? settings.kubernetesVersion().orElse(dev.vitals.kubesim.model.KubernetesVersion.NEWEST)
+                : dev.vitals.kubesim.model.KubernetesVersion.parse(kubernetesVersion);
+        LintReport report = settings.apply(new Linter(opts.rules(), new LintContext(opts.startup(), opts.app(), opts.latencies(),
+                version), Optional.ofNullable(container)).allowEmpty(allowEmpty).lint(inputs));
+        refuseNothingLinted(report, target);
+        write(opts, report, target);
+        for (LintReport.FileSummary s : report.errors()) {
+            err.println("error: " + s.error().get());
+        }
+        if (output != null && opts.format() != LintFormat.TEXT) {
+            out.println("wrote " + output + ": " + report.findings().size() + " finding(s)");
+        }
+        out.flush();
+        err.flush();
+        return report.exitCode(opts.threshold());
+    }
+
+    private static int listRules(PrintWriter out) {
+        for (Rule r : Rules.all()) {
+            out.printf("%-4s %-32s %-7s %s%n     %s%n", r.id(), r.name(), r.severity().label(),
+                    (r.optIn() ? "(off by default: --enable " + r.id() + ") " : "") + r.summary() + needs(r), r.docUrl());
+        }
+        out.flush();
+        return VitalsCommand.OK;
+    }
+
+    /** @return the options checked, the app config loaded and --from-run's figures read */
+    private Settings settings() throws IOException {
         LintFormat fmt = LintFormat.parse(format);
         Optional<Severity> threshold = failOn.equalsIgnoreCase("never") ? Optional.empty() : Optional.of(parseSeverity(failOn));
         List<Rule> rules = Rules.select(enable == null ? List.of() : enable, disable);
@@ -182,6 +229,11 @@ final class LintCommand implements Callable<Integer> {
                 startup = Optional.of(Duration.ofMillis(Math.round(boot.asDouble() * 1000)));
             }
         }
+        return new Settings(fmt, threshold, rules, startup, app, latencies);
+    }
+
+    /** -f is --filename, as in kubectl: "-f json" naming no file is a format given the wrong way. */
+    private void checkFilenames() {
         for (Path p : filenames) {
             String f = p.toString();
             if (List.of("text", "json", "sarif", "junit").contains(f) && !Files.exists(p)) {
@@ -189,20 +241,16 @@ final class LintCommand implements Callable<Integer> {
                         + " report format is --format " + f);
             }
         }
-        List<String> all = new ArrayList<>();
-        paths.forEach(p -> all.add(p.toString()));
-        filenames.forEach(p -> all.add(p.toString()));
-        LintConfig settings = LintConfig.discover(all, Optional.ofNullable(config));
-        List<LintInput> inputs = LintInput.collect(all, stdin, allowEmpty); // lists (and stats) the files, opens none
-        checkOutput(inputs);
-        Writer target = openOutput();
-        dev.vitals.kubesim.model.KubernetesVersion version = kubernetesVersion == null
-                ? settings.kubernetesVersion().orElse(dev.vitals.kubesim.model.KubernetesVersion.NEWEST)
-                : dev.vitals.kubesim.model.KubernetesVersion.parse(kubernetesVersion);
-        LintReport report = settings.apply(new Linter(rules, new LintContext(startup, app, latencies, version),
-                Optional.ofNullable(container)).allowEmpty(allowEmpty).lint(inputs));
+    }
+
+    /**
+     * A typo in --container, or a Kustomize overlay (kustomization + patches) given as is, must not
+     * lint nothing and pass.
+     *
+     * @throws InvalidInputException then, after closing --output
+     */
+    private void refuseNothingLinted(LintReport report, Writer target) throws IOException {
         if (container != null && report.workloads() > 0 && report.containers() == 0) {
-            // a typo must not lint nothing and pass
             if (output != null) {
                 target.close();
             }
@@ -210,7 +258,6 @@ final class LintCommand implements Callable<Integer> {
                     + " in " + report.workloads() + " workload(s)");
         }
         if (!allowEmpty && nothingLintedButSkipped(report)) {
-            // a Kustomize overlay (kustomization + patches) must not lint nothing and pass
             if (output != null) {
                 target.close();
             }
@@ -220,9 +267,13 @@ final class LintCommand implements Callable<Integer> {
                     + ", " + sk.get(0).reason() + (sk.size() > 1 ? ", and " + (sk.size() - 1) + " more" : "")
                     + "); render it first: kustomize build " + dir + " | vitals lint - (--allow-empty accepts this)");
         }
+    }
+
+    /** Writes the report in its format to stdout or --output (closed after). */
+    private void write(Settings opts, LintReport report, Writer target) {
         try {
             try {
-                fmt.write(report, threshold, VitalsCommand.VERSION, target);
+                opts.format().write(report, opts.threshold(), VitalsCommand.VERSION, target);
             } finally {
                 if (output != null) {
                     target.close();
@@ -233,15 +284,6 @@ final class LintCommand implements Callable<Integer> {
         } catch (IOException e) {
             throw SimulateChecks.writeFailure(output, e);
         }
-        for (LintReport.FileSummary s : report.errors()) {
-            err.println("error: " + s.error().get());
-        }
-        if (output != null && fmt != LintFormat.TEXT) {
-            out.println("wrote " + output + ": " + report.findings().size() + " finding(s)");
-        }
-        out.flush();
-        err.flush();
-        return report.exitCode(threshold);
     }
 
     /** @return what a rule needs beyond the manifest, from its metadata: " (needs --app-config and a Service selecting the pod)" */

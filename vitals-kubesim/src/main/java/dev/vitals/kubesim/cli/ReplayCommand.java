@@ -11,7 +11,9 @@ import dev.vitals.kubesim.replay.ReplayReport;
 import dev.vitals.kubesim.replay.RunRecord;
 import dev.vitals.kubesim.replay.Sizing;
 import dev.vitals.kubesim.replay.Wiring;
+import dev.vitals.kubesim.model.Resources;
 import dev.vitals.kubesim.runtime.CodeSources;
+import dev.vitals.kubesim.runtime.ResourceLimits;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -90,6 +92,18 @@ final class ReplayCommand implements Callable<Integer> {
     @picocli.CommandLine.Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
+    /**
+     * How the cases are sized: from the demo's boot measured here (or --boot-seconds), and for
+     * cpu-limit from its boot under the limit.
+     *
+     * @param sizing every case's sizing but cpu-limit's
+     * @param underLimit cpu-limit's sizing
+     * @param limitsNotApplied why no cgroup limit applies here, when cpu-limit must be skipped
+     * @param cpuLimit whether a selected case runs under a CPU limit
+     */
+    private record Sizings(Sizing sizing, Sizing underLimit, Optional<String> limitsNotApplied, boolean cpuLimit) {
+    }
+
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
@@ -103,11 +117,44 @@ final class ReplayCommand implements Callable<Integer> {
         if (replicas != null || FleetReplayCommand.fleetOnly(scenarios)) {
             return FleetReplayCommand.run(scenarios, replicas, runs, json, html, out);
         }
+        checkOptions();
+        Path jar = demoJar();
+        Path logDir = directories();
+        Replay.Builder b = Replay.builder(jar).parallel(!sequential).logDir(logDir);
+        Optional<Sizings> sizings = sizings(b, out, err);
+        if (sizings.isEmpty()) {
+            return VitalsCommand.FAILED; // the demo did not boot; the reason is told
+        }
+        Sizings s = sizings.get();
+        List<ReplayCase> cases = ReplayCatalog.select(scenarios, s.sizing(), s.underLimit(), s.limitsNotApplied());
+        announce(cases, jar, s, out);
+        List<RunRecord> records;
+        long started = System.nanoTime();
+        boolean tty = System.console() != null;
+        StatusLine status = new StatusLine(err, tty);
+        if (!quiet) {
+            b.progress(status::show, tty ? Duration.ofMillis(500) : Duration.ofSeconds(10));
+        }
+        try {
+            records = b.build().run(cases);
+        } catch (Replay.Interrupted e) {
+            Thread.interrupted();
+            return interrupted(e.finished(), (System.nanoTime() - started) / 1e9, out, err);
+        } finally {
+            if (!quiet) {
+                status.clear();
+            }
+        }
+        return report(records, cases.stream().filter(c -> c.skip().isPresent()).toList(), logDir, out);
+    }
+
+    /** The options of a replay on the demo, checked before any boot (names first: a typo costs no boot). */
+    private void checkOptions() {
         if (runs != null) {
             throw new InvalidInputException("--runs is for the fleet replays (with --replicas, or incident-pinned, incident-pinned-sustained, incident-stress, shared-dependency, rebalance, rollout)");
         }
         try {
-            ReplayCatalog.select(scenarios); // names first: a typo costs no boot
+            ReplayCatalog.select(scenarios);
         } catch (IllegalArgumentException e) {
             throw new InvalidInputException(e.getMessage());
         }
@@ -117,21 +164,37 @@ final class ReplayCommand implements Callable<Integer> {
         if (bootRounds < 1 || bootRounds > 10) {
             throw new InvalidInputException("--boot-rounds must be 1-10, was " + bootRounds);
         }
-        Path jar = demoJar();
-        if (logs != null) {
-            if (Files.exists(logs) && !Files.isDirectory(logs)) {
-                throw new InvalidInputException("--logs " + logs + ": not a directory");
-            }
-            try {
-                Files.createDirectories(logs);
-            } catch (java.io.IOException | SecurityException e) {
-                throw new InvalidInputException("--logs " + logs + ": cannot create the directory");
-            }
+    }
+
+    /**
+     * Creates --logs (--html is checked with the other outputs, before anything runs).
+     *
+     * @return where the demo's output goes: --logs, else a fresh directory per run, so that concurrent
+     *         replays never overwrite each other's logs (removed at exit unless the runs end and the
+     *         output names it: TempDirs, issue 40)
+     */
+    private Path directories() throws IOException {
+        if (logs == null) {
+            return TempDirs.create("vitals-replay-");
         }
-        // A fresh directory per run by default, so concurrent replays never overwrite each other's logs.
-        // removed at exit unless the runs end and the output names it (TempDirs, issue 40)
-        Path logDir = logs != null ? logs : TempDirs.create("vitals-replay-");
-        Replay.Builder b = Replay.builder(jar).parallel(!sequential).logDir(logDir);
+        if (Files.exists(logs) && !Files.isDirectory(logs)) {
+            throw new InvalidInputException("--logs " + logs + ": not a directory");
+        }
+        try {
+            Files.createDirectories(logs);
+        } catch (java.io.IOException | SecurityException e) {
+            throw new InvalidInputException("--logs " + logs + ": cannot create the directory");
+        }
+        return logs;
+    }
+
+    /**
+     * Measures the demo's boot (unless --boot-seconds) and, when cpu-limit runs and a limit applies
+     * here, its boot under that limit.
+     *
+     * @return the sizings, or empty when the demo could not boot (said on {@code err})
+     */
+    private Optional<Sizings> sizings(Replay.Builder b, PrintWriter out, PrintWriter err) throws InterruptedException {
         Sizing sizing;
         if (bootSeconds != null) {
             sizing = Sizing.given(bootSeconds);
@@ -139,38 +202,50 @@ final class ReplayCommand implements Callable<Integer> {
             out.printf(Locale.ROOT, "vitals replay: measuring the demo's boot on this machine (%d round(s), both wirings%s)…%n",
                     bootRounds, sequential ? ", one after the other" : " side by side");
             out.flush();
-            try {
-                sizing = b.build().measureBoot(bootRounds);
-            } catch (IllegalStateException e) {
-                err.println("error: cannot measure the demo's boot: " + e.getMessage());
-                err.flush();
-                return VitalsCommand.FAILED;
+            Optional<Sizing> measured = measureBoot(b, Resources.NONE, err);
+            if (measured.isEmpty()) {
+                return Optional.empty();
             }
+            sizing = measured.get();
         }
-        // cpu-limit: its own boot, measured under its limit, when it runs and the limit can be applied here.
         Sizing underLimit = ReplayCatalog.assumedUnderLimit(sizing);
-        Optional<String> limitsNotApplied = Optional.empty();
         boolean cpuLimit = ReplayCatalog.select(scenarios).stream().anyMatch(c -> !c.resources().isEmpty());
-        if (cpuLimit) {
-            dev.vitals.kubesim.runtime.ResourceLimits probe = dev.vitals.kubesim.runtime.ResourceLimits.of(ReplayCatalog.CPU_LIMIT);
-            if (!probe.applied()) {
-                limitsNotApplied = Optional.of(probe.status());
-                out.println("vitals replay: " + probe.status() + " (cpu-limit is skipped)");
-            } else if (bootSeconds == null) {
-                out.printf(Locale.ROOT, "vitals replay: measuring the demo's boot under %s (%d round(s))…%n",
-                        ReplayCatalog.CPU_LIMIT.describe(), bootRounds);
-                out.flush();
-                try {
-                    underLimit = b.build().measureBoot(bootRounds, ReplayCatalog.CPU_LIMIT);
-                } catch (IllegalStateException e) {
-                    err.println("error: cannot measure the demo's boot under " + ReplayCatalog.CPU_LIMIT.describe() + ": " + e.getMessage());
-                    err.flush();
-                    return VitalsCommand.FAILED;
-                }
-            }
+        if (!cpuLimit) {
+            return Optional.of(new Sizings(sizing, underLimit, Optional.empty(), false));
         }
-        List<ReplayCase> cases = ReplayCatalog.select(scenarios, sizing, underLimit, limitsNotApplied);
-        List<ReplayCase> skipped = cases.stream().filter(c -> c.skip().isPresent()).toList();
+        ResourceLimits limits = ResourceLimits.of(ReplayCatalog.CPU_LIMIT);
+        if (!limits.applied()) {
+            out.println("vitals replay: " + limits.status() + " (cpu-limit is skipped)");
+            return Optional.of(new Sizings(sizing, underLimit, Optional.of(limits.status()), true));
+        }
+        if (bootSeconds == null) {
+            out.printf(Locale.ROOT, "vitals replay: measuring the demo's boot under %s (%d round(s))…%n",
+                    ReplayCatalog.CPU_LIMIT.describe(), bootRounds);
+            out.flush();
+            Optional<Sizing> measured = measureBoot(b, ReplayCatalog.CPU_LIMIT, err);
+            if (measured.isEmpty()) {
+                return Optional.empty();
+            }
+            underLimit = measured.get();
+        }
+        return Optional.of(new Sizings(sizing, underLimit, Optional.empty(), true));
+    }
+
+    /** @param limit the cgroup limits to boot under, or {@link Resources#NONE} */
+    private Optional<Sizing> measureBoot(Replay.Builder b, Resources limit, PrintWriter err) throws InterruptedException {
+        try {
+            return Optional.of(b.build().measureBoot(bootRounds, limit));
+        } catch (IllegalStateException e) {
+            err.println("error: cannot measure the demo's boot" + (limit.isEmpty() ? "" : " under " + limit.describe()) + ": "
+                    + e.getMessage());
+            err.flush();
+            return Optional.empty();
+        }
+    }
+
+    /** What will run: the cases, how long, the sizing, each case's probes and faults, and every margin. */
+    private void announce(List<ReplayCase> cases, Path jar, Sizings s, PrintWriter out) {
+        long judged = cases.stream().filter(c -> c.skip().isEmpty()).count();
         long seconds = 0;
         for (ReplayCase c : cases) {
             if (c.skip().isEmpty()) {
@@ -178,13 +253,12 @@ final class ReplayCommand implements Callable<Integer> {
             }
         }
         out.printf(Locale.ROOT, "vitals replay: %d case(s), each run once per wiring (naive, vitals; the agent case naive-agent, vitals)%s, about %d s%n",
-                cases.size() - skipped.size(), sequential ? " one after the other" : " side by side",
-                seconds + 4L * (cases.size() - skipped.size()));
+                judged, sequential ? " one after the other" : " side by side", seconds + 4L * judged);
         out.println("  demo: " + jar);
-        out.println("  sizing: " + sizing.describe());
-        if (cpuLimit && limitsNotApplied.isEmpty()) {
+        out.println("  sizing: " + s.sizing().describe());
+        if (s.cpuLimit() && s.limitsNotApplied().isEmpty()) {
             out.println("  sizing under " + ReplayCatalog.CPU_LIMIT.describe() + (bootSeconds == null ? "" : " (assumed "
-                    + (int) ReplayCatalog.ASSUMED_LIMIT_SLOWDOWN + "x the given boot)") + ": " + underLimit.describe());
+                    + (int) ReplayCatalog.ASSUMED_LIMIT_SLOWDOWN + "x the given boot)") + ": " + s.underLimit().describe());
         }
         for (ReplayCase c : cases) {
             out.println(describe(c));
@@ -193,64 +267,28 @@ final class ReplayCommand implements Callable<Integer> {
         out.println("  margins (each expectation's distance from going the other way; every one must be at least 2x):");
         out.print(ReplayReport.margins(cases));
         out.flush();
-        boolean tty = System.console() != null;
-        Object lock = new Object();
-        if (!quiet) {
-            b.progress(line -> {
-                synchronized (lock) {
-                    if (tty) {
-                        err.print("\r\033[K" + line);
-                    } else {
-                        err.println(line);
-                    }
-                    err.flush();
-                }
-            }, tty ? Duration.ofMillis(500) : Duration.ofSeconds(10));
-        }
-        List<RunRecord> runs;
-        long started = System.nanoTime();
-        try {
-            runs = b.build().run(cases);
-        } catch (Replay.Interrupted e) {
-            Thread.interrupted();
-            return interrupted(e.finished(), (System.nanoTime() - started) / 1e9, out, err);
-        } finally {
-            if (!quiet && tty) {
-                synchronized (lock) {
-                    err.print("\r\033[K");
-                    err.flush();
-                }
-            }
-        }
+    }
+
+    /** The side-by-side table, the cgroup counters, the verdicts, the reports asked for, and the overall verdict. */
+    private int report(List<RunRecord> records, List<ReplayCase> skipped, Path logDir, PrintWriter out) throws IOException {
         out.println();
-        out.print(ReplayReport.table(runs));
+        out.print(ReplayReport.table(records));
         out.println();
-        String throttling = ReplayReport.throttling(runs);
+        String throttling = ReplayReport.throttling(records);
         if (!throttling.isEmpty()) {
             out.println("resources (each demo instance's cgroup counters at its exit):");
             out.print(throttling);
             out.println();
         }
-        out.print(ReplayReport.verdicts(runs, skipped));
+        out.print(ReplayReport.verdicts(records, skipped));
         out.flush();
-        if (json != null) {
-            write(json, ReplayReport.json(runs));
-            out.println("wrote " + json);
-        }
-        if (html != null) {
-            HtmlOutput target = HtmlOutput.of(html);
-            for (RunRecord r : runs) {
-                write(target.page(ReplayReport.pageName(r)), ReplayReport.page(r));
-            }
-            write(target.index(), ReplayReport.index(runs));
-            out.println("wrote " + target.index() + " and " + runs.size() + " run pages beside it");
-        }
-        boolean ok = ReplayReport.passed(runs);
+        writeReports(records, () -> ReplayReport.json(records), () -> ReplayReport.index(records), out);
+        boolean ok = ReplayReport.passed(records);
         if (!ok) {
             TempDirs.keep(logDir);
             out.println("demo output of each run: " + logDir);
         }
-        out.println(dev.vitals.kubesim.report.VerdictLine.overall(ReplayReport.verdict(runs)));
+        out.println(dev.vitals.kubesim.report.VerdictLine.overall(ReplayReport.verdict(records)));
         out.flush();
         return ok ? VitalsCommand.OK : VitalsCommand.FAILED;
     }
@@ -268,8 +306,23 @@ final class ReplayCommand implements Callable<Integer> {
         out.println("verdict: INTERRUPTED (" + Interrupts.what() + " after " + after + " s of runs; " + runs.size()
                 + " run(s) finished)");
         out.flush();
+        writeReports(runs, () -> Interrupts.markJson(ReplayReport.json(runs), ran),
+                () -> Interrupts.markHtml(ReplayReport.index(runs), ran), out);
+        out.flush();
+        Interrupts.report(err, "replay stopped after " + after + " s of runs, " + runs.size() + " finished"
+                + (json != null || html != null ? "; reports written, marked interrupted" : ""));
+        return Interrupts.interruptedExitCode();
+    }
+
+    /** A report's text, made only when it is asked for. */
+    private interface Text {
+        String get() throws IOException;
+    }
+
+    /** --json, and --html's pages: one per run and the index. */
+    private void writeReports(List<RunRecord> runs, Text jsonText, Text index, PrintWriter out) throws IOException {
         if (json != null) {
-            write(json, Interrupts.markJson(ReplayReport.json(runs), ran));
+            write(json, jsonText.get());
             out.println("wrote " + json);
         }
         if (html != null) {
@@ -277,13 +330,9 @@ final class ReplayCommand implements Callable<Integer> {
             for (RunRecord r : runs) {
                 write(target.page(ReplayReport.pageName(r)), ReplayReport.page(r));
             }
-            write(target.index(), Interrupts.markHtml(ReplayReport.index(runs), ran));
+            write(target.index(), index.get());
             out.println("wrote " + target.index() + " and " + runs.size() + " run pages beside it");
         }
-        out.flush();
-        Interrupts.report(err, "replay stopped after " + after + " s of runs, " + runs.size() + " finished"
-                + (json != null || html != null ? "; reports written, marked interrupted" : ""));
-        return Interrupts.interruptedExitCode();
     }
 
     private Path demoJar() {

@@ -4,18 +4,26 @@ package dev.vitals.kubesim.cli;
 import dev.vitals.kubesim.Simulation;
 import dev.vitals.kubesim.fault.FaultProxy;
 import dev.vitals.kubesim.input.InvalidInputException;
+import dev.vitals.kubesim.manifest.ContainerProcess;
 import dev.vitals.kubesim.manifest.ManifestReader;
 import dev.vitals.kubesim.manifest.ProbeFlags;
 import dev.vitals.kubesim.model.Durations;
 import dev.vitals.kubesim.model.KubeletOptions;
+import dev.vitals.kubesim.model.KubernetesVersion;
 import dev.vitals.kubesim.model.PodSpec;
 import dev.vitals.kubesim.model.PortResolver;
 import dev.vitals.kubesim.model.ProbeSpec;
 import dev.vitals.kubesim.model.ProbeType;
+import dev.vitals.kubesim.model.Resources;
 import dev.vitals.kubesim.model.RestartPolicy;
 import dev.vitals.kubesim.model.SimEvent;
+import dev.vitals.kubesim.report.Headroom;
 import dev.vitals.kubesim.report.Reports;
+import dev.vitals.kubesim.report.Verdict;
+import dev.vitals.kubesim.report.VerdictLine;
+import dev.vitals.kubesim.result.Expectation;
 import dev.vitals.kubesim.result.SimulationResult;
+import dev.vitals.kubesim.runtime.ResourceLimits;
 import dev.vitals.kubesim.scenario.Scenario;
 import java.io.File;
 import java.io.IOException;
@@ -23,6 +31,7 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -30,9 +39,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -225,48 +231,101 @@ final class SimulateCommand implements Callable<Integer> {
         return text == null ? Optional.empty() : Optional.of(ProbeFlags.parse(t, text).build());
     }
 
+    /**
+     * What the flags and files ask for, checked before anything starts.
+     *
+     * @param pod the pod as it runs (env from the manifest, restart rules as the version keeps them)
+     * @param scenario the scenario, or the empty one
+     * @param extra the --expect expectations
+     * @param runFor how long to simulate
+     * @param process the manifest container's command and env (none without a manifest)
+     * @param effective the command line that runs
+     * @param version the Kubernetes release modelled
+     * @param droppedRestart whether the version drops the container's restart rules
+     * @param options the kubelet's options
+     * @param resources the container's resources, overrides applied
+     * @param limits the cgroup limits that apply them
+     */
+    private record Plan(PodSpec pod, Scenario scenario, List<Expectation> extra, Duration runFor, ContainerProcess process,
+            List<String> effective, KubernetesVersion version, boolean droppedRestart, KubeletOptions options,
+            Resources resources, ResourceLimits limits) {
+    }
+
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        Plan plan = plan();
+        SimulateProgress progress = new SimulateProgress(out, err, quiet, System.console() != null && !quiet);
+        Simulation sim = build(plan, progress);
+        header(plan, sim, out, err);
+        SimulationResult result;
+        try {
+            result = run(sim, progress);
+        } catch (Simulation.Interrupted e) { // a signal: report what was measured, marked interrupted
+            return interrupted(e, plan.pod(), plan.effective(), out, err);
+        }
+        return report(plan, result, out);
+    }
+
+    /**
+     * Reads and checks every input, in the order a user meets them (the first problem is the one told).
+     *
+     * @throws InvalidInputException on any problem
+     */
+    private Plan plan() {
         PodSpec base = pod();
         Scenario scenario = scenarioFile == null ? Scenario.empty() : Scenario.read(scenarioFile);
-        List<dev.vitals.kubesim.result.Expectation> extra = new ArrayList<>();
+        List<Expectation> extra = new ArrayList<>();
         for (String e : expect) {
-            extra.add(dev.vitals.kubesim.result.Expectation.parse(e));
+            extra.add(Expectation.parse(e));
         }
         SimulateChecks.checkPodIp(podIp);
-        java.time.Duration initial = SimulateChecks.positive("--initial-backoff", initialBackoff, MAX_DURATION);
-        java.time.Duration max = SimulateChecks.positive("--max-backoff", maxBackoff, MAX_DURATION);
+        Duration initial = SimulateChecks.positive("--initial-backoff", initialBackoff, MAX_DURATION);
+        Duration max = SimulateChecks.positive("--max-backoff", maxBackoff, MAX_DURATION);
         if (max.compareTo(initial) < 0) {
             throw new InvalidInputException("--max-backoff must be at least --initial-backoff (" + initialBackoff + "), was "
                     + maxBackoff);
         }
-        java.time.Duration runFor = duration != null ? SimulateChecks.positive("--duration", duration, MAX_DURATION)
-                : scenario.duration().orElse(java.time.Duration.ofSeconds(60));
+        Duration runFor = runFor(scenario);
+        ContainerProcess process = entry == null
+                ? new ContainerProcess(Map.of(), List.of(), Optional.empty(), Optional.empty())
+                : ContainerProcess.of(entry.node(), identity());
+        KubernetesVersion version = kubernetesVersion == null ? KubernetesVersion.NEWEST : KubernetesVersion.parse(kubernetesVersion);
+        boolean droppedRestart = !version.containerRestartRules() && base.containerRestart().policy().isPresent();
+        // exec probes expand $(VAR) from the container's literal env, as the kubelet does (R68)
+        PodSpec withEnv = entry != null && base.env().isEmpty() ? base.withEnv(ContainerProcess.staticEnv(entry.node())) : base;
+        // before 1.35 the API server drops a container's restartPolicy/restartPolicyRules (gate off)
+        PodSpec pod = droppedRestart ? withEnv.withContainerRestart(dev.vitals.kubesim.model.ContainerRestart.NONE) : withEnv;
+        List<String> effective = effectiveCommand(process);
+        checkOutputs();
+        KubeletOptions opts = options(version, initial, max);
+        Resources resources = (entry == null ? Resources.NONE : entry.resources()).override(cpuLimit, cpuRequest, memoryLimit);
+        return new Plan(pod, scenario, extra, runFor, process, effective, version, droppedRestart, opts, resources,
+                ResourceLimits.of(resources));
+    }
+
+    /** --duration, else the scenario's, else 60 s; every action of the scenario must fall inside it (issue 30). */
+    private Duration runFor(Scenario scenario) {
+        Duration runFor = duration != null ? SimulateChecks.positive("--duration", duration, MAX_DURATION)
+                : scenario.duration().orElse(Duration.ofSeconds(60));
         if (runFor.isZero() || runFor.isNegative() || runFor.compareTo(MAX_DURATION) > 0) {
             throw new InvalidInputException(scenarioFile + ": duration must be more than 0 and at most 24h, was "
-                    + dev.vitals.kubesim.result.Expectation.fmt(Durations.seconds(runFor)) + "s");
+                    + Expectation.fmt(Durations.seconds(runFor)) + "s");
         }
         for (Scenario.Step a : scenario.actions()) {
             if (a.at().compareTo(runFor) >= 0) { // it would never run (issue 30)
                 throw new InvalidInputException((scenarioFile == null ? "scenario" : scenarioFile.toString()) + ": an action at "
-                        + dev.vitals.kubesim.result.Expectation.fmt(Durations.seconds(a.at())) + "s is at or after the end of the "
-                        + dev.vitals.kubesim.result.Expectation.fmt(Durations.seconds(runFor)) + "s run and would never run;"
+                        + Expectation.fmt(Durations.seconds(a.at())) + "s is at or after the end of the "
+                        + Expectation.fmt(Durations.seconds(runFor)) + "s run and would never run;"
                         + " lengthen the run (duration, --duration) or move the action");
             }
         }
-        dev.vitals.kubesim.manifest.ContainerProcess process = entry == null
-                ? new dev.vitals.kubesim.manifest.ContainerProcess(Map.of(), List.of(), Optional.empty(), Optional.empty())
-                : dev.vitals.kubesim.manifest.ContainerProcess.of(entry.node(), identity());
-        // exec probes expand $(VAR) from the container's literal env, as the kubelet does (R68)
-        dev.vitals.kubesim.model.KubernetesVersion version = kubernetesVersion == null
-                ? dev.vitals.kubesim.model.KubernetesVersion.NEWEST : dev.vitals.kubesim.model.KubernetesVersion.parse(kubernetesVersion);
-        boolean droppedRestart = !version.containerRestartRules() && base.containerRestart().policy().isPresent();
-        PodSpec withEnv = entry != null && base.env().isEmpty()
-                ? base.withEnv(dev.vitals.kubesim.manifest.ContainerProcess.staticEnv(entry.node())) : base;
-        // before 1.35 the API server drops a container's restartPolicy/restartPolicyRules (gate off)
-        PodSpec pod = droppedRestart ? withEnv.withContainerRestart(dev.vitals.kubesim.model.ContainerRestart.NONE) : withEnv;
+        return runFor;
+    }
+
+    /** The command after --, or the manifest's command/args applied to it; its program must be runnable. */
+    private List<String> effectiveCommand(ContainerProcess process) {
         List<String> effective = noManifestCommand ? command : process.effectiveCommand(command);
         if (effective.isEmpty()) {
             throw new InvalidInputException("no target command: put it after '--', e.g. vitals simulate ... -- java -jar app.jar");
@@ -280,14 +339,20 @@ final class SimulateCommand implements Callable<Integer> {
             }
             throw e;
         }
+        return effective;
+    }
+
+    /** The files written (reports, the app's output) are writable and none of them is an input. */
+    private void checkOutputs() {
         Map<String, Path> outputs = new LinkedHashMap<>();
         outputs.put("--json", json);
         outputs.put("--app-output", List.of("discard", "inherit").contains(appOutput) ? null : Path.of(appOutput));
         SimulateChecks.checkOutputs(java.util.Arrays.asList(manifest, scenarioFile), outputs, HtmlOutput.of(html));
-        ProcessBuilder.Redirect redirect = output();
-        KubeletOptions opts;
+    }
+
+    private KubeletOptions options(KubernetesVersion version, Duration initial, Duration max) {
         try {
-            opts = KubeletOptions.builder().podIp(podIp).kubeletVersion(kubeletVersion)
+            return KubeletOptions.builder().podIp(podIp).kubeletVersion(kubeletVersion)
                     .keepStatusOnKubeletRestart(version.keepsStatusOnKubeletRestart())
                     // a named release as shipped: its known regression; the default, the documented rules
                     .startedInheritedOnContainerRestart(version.startupGatingRegression())
@@ -295,41 +360,24 @@ final class SimulateCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new InvalidInputException(e.getMessage());
         }
-        dev.vitals.kubesim.model.Resources resources = (entry == null ? dev.vitals.kubesim.model.Resources.NONE
-                : entry.resources()).override(cpuLimit, cpuRequest, memoryLimit);
-        dev.vitals.kubesim.runtime.ResourceLimits limits = dev.vitals.kubesim.runtime.ResourceLimits.of(resources);
-        Simulation.Builder b = Simulation.builder(pod).command(effective).scenario(scenario).options(opts)
-                .output(redirect).environment(process.env()).limits(limits);
-        b.duration(runFor);
+    }
+
+    private Simulation build(Plan plan, SimulateProgress progress) {
+        Simulation.Builder b = Simulation.builder(plan.pod()).command(plan.effective()).scenario(plan.scenario())
+                .options(plan.options()).output(output()).environment(plan.process().env()).limits(plan.limits());
+        b.duration(plan.runFor());
         for (String p : proxies) {
             b.proxy(FaultProxy.Spec.parse(p));
         }
-        boolean tty = System.console() != null && !quiet;
-        long[] startNanos = {System.nanoTime()};
-        Object lock = new Object();
-        boolean[] readyNow = {false};
-        int[] restartsNow = {0};
-        b.listener(e -> {
-            synchronized (lock) {
-                if (e.type() == SimEvent.Type.READY || e.type() == SimEvent.Type.NOT_READY) {
-                    readyNow[0] = e.type() == SimEvent.Type.READY;
-                }
-                if (e.type() == SimEvent.Type.START && e.instance() > 1) {
-                    restartsNow[0]++;
-                }
-                if (!quiet) {
-                    if (tty) {
-                        err.print("\r\033[K");
-                        err.flush();
-                    }
-                    out.println(Reports.line(e));
-                    out.flush();
-                }
-            }
-        });
-        Simulation sim = b.build();
+        return b.listener(progress).build();
+    }
+
+    /** The header: what runs, where its command and env come from, the probes, the restart rules, the resources. */
+    private void header(Plan plan, Simulation sim, PrintWriter out, PrintWriter err) {
+        PodSpec pod = plan.pod();
+        ContainerProcess process = plan.process();
         out.println("vitals simulate: container '" + pod.containerName() + "' for " + Durations.seconds(sim.duration())
-                + "s: " + String.join(" ", effective));
+                + "s: " + String.join(" ", plan.effective()));
         if (entry != null) {
             out.println("  command: " + (noManifestCommand ? "the command after -- (--no-manifest-command)" : process.origin()));
             if (!process.env().isEmpty()) {
@@ -345,60 +393,44 @@ final class SimulateCommand implements Callable<Integer> {
         out.println(String.format(Locale.ROOT, "  restartPolicy %s, terminationGracePeriodSeconds %d%s",
                 pod.restartPolicy(), pod.terminationGracePeriodSeconds(), pod.containerRestart().policy().isEmpty() ? ""
                         : "; " + pod.containerRestart().describe() + " (overrides the pod's, KEP-5307)"));
-        if (droppedRestart) {
-            out.println("  the container's restartPolicy/restartPolicyRules: dropped in Kubernetes " + version
+        if (plan.droppedRestart()) {
+            out.println("  the container's restartPolicy/restartPolicyRules: dropped in Kubernetes " + plan.version()
                     + " (gate ContainerRestartRules off before 1.35); the pod's restartPolicy decides");
         }
-        if (!resources.isEmpty()) {
-            out.println("  resources: " + resources.describe() + ": " + limits.status());
-            if (!limits.applied()) {
-                err.println("vitals simulate: " + limits.status() + " (the run goes on without them)");
+        if (!plan.resources().isEmpty()) {
+            out.println("  resources: " + plan.resources().describe() + ": " + plan.limits().status());
+            if (!plan.limits().applied()) {
+                err.println("vitals simulate: " + plan.limits().status() + " (the run goes on without them)");
                 err.flush();
             }
         }
         out.flush();
-        ScheduledExecutorService progress = null;
-        if (tty) {
-            progress = Executors.newSingleThreadScheduledExecutor(r -> {
-                Thread t = new Thread(r, "vitals-kubesim-progress");
-                t.setDaemon(true);
-                return t;
-            });
-            double total = Durations.seconds(sim.duration());
-            progress.scheduleAtFixedRate(() -> {
-                synchronized (lock) {
-                    double t = (System.nanoTime() - startNanos[0]) / 1e9;
-                    int w = 30;
-                    int done = (int) Math.min(w, t / total * w);
-                    err.print(String.format(Locale.ROOT, "\r\033[K[%s%s] %5.1fs/%.0fs  %s  restarts %d", "=".repeat(done),
-                            " ".repeat(w - done), Math.min(t, total), total, readyNow[0] ? "READY" : "not ready", restartsNow[0]));
-                    err.flush();
-                }
-            }, 500, 500, TimeUnit.MILLISECONDS);
-        }
-        startNanos[0] = System.nanoTime();
-        SimulationResult result;
-        Simulation.Interrupted interrupted = null;
+    }
+
+    /**
+     * Runs the simulation with the progress shown.
+     *
+     * @throws Simulation.Interrupted on a signal, the interrupt flag cleared
+     * @throws InterruptedException when interrupted otherwise
+     * @throws InvalidInputException when the run cannot start
+     */
+    private static SimulationResult run(Simulation sim, SimulateProgress progress) throws InterruptedException {
+        progress.start(Durations.seconds(sim.duration()));
         try {
-            result = sim.run();
+            return sim.run();
         } catch (Simulation.Interrupted e) {
-            interrupted = e; // a signal: report what was measured, marked interrupted
-            result = e.partial();
             Thread.interrupted();
+            throw e;
         } catch (IllegalStateException e) {
             throw new InvalidInputException("cannot start the run: " + SimulateChecks.reason(e));
         } finally {
-            if (progress != null) {
-                progress.shutdownNow();
-                synchronized (lock) {
-                    err.print("\r\033[K");
-                    err.flush();
-                }
-            }
+            progress.stop();
         }
-        if (interrupted != null) {
-            return interrupted(interrupted, pod, effective, out, err);
-        }
+    }
+
+    /** The summary, the verdict of every expectation (the defaults when none is given), headroom and the reports. */
+    private int report(Plan plan, SimulationResult result, PrintWriter out) throws IOException {
+        PodSpec pod = plan.pod();
         out.println();
         out.print(Reports.summary(result, pod));
         for (SimEvent e : result.events()) {
@@ -406,28 +438,28 @@ final class SimulateCommand implements Callable<Integer> {
                 out.println("  " + e.detail());
             }
         }
-        List<dev.vitals.kubesim.result.Expectation.Check> checks = new ArrayList<>();
-        for (dev.vitals.kubesim.result.Expectation e : extra) {
+        List<Expectation.Check> checks = new ArrayList<>();
+        for (Expectation e : plan.extra()) {
             checks.add(e.check(result));
         }
-        for (dev.vitals.kubesim.result.Expectation.Check c : checks) {
-            out.println("  " + dev.vitals.kubesim.report.VerdictLine.of(c, "--expect"));
+        for (Expectation.Check c : checks) {
+            out.println("  " + VerdictLine.of(c, "--expect"));
         }
-        List<dev.vitals.kubesim.result.Expectation.Check> defaults = List.of();
-        if (scenario.expectations().isEmpty() && extra.isEmpty()) {
+        List<Expectation.Check> defaults = List.of();
+        Scenario scenario = plan.scenario();
+        if (scenario.expectations().isEmpty() && plan.extra().isEmpty()) {
             double firstAction = scenario.actions().isEmpty() ? -1 : Durations.seconds(scenario.actions().get(0).at());
-            defaults = dev.vitals.kubesim.report.Verdict.defaults(result, firstAction);
-            out.print(dev.vitals.kubesim.report.Verdict.text(defaults));
+            defaults = Verdict.defaults(result, firstAction);
+            out.print(Verdict.text(defaults));
         }
-        dev.vitals.kubesim.report.Headroom headroom = dev.vitals.kubesim.report.Headroom.of(result, pod);
+        Headroom headroom = Headroom.of(result, pod);
         out.print(headroom.text());
-        boolean passed = result.passed() && checks.stream().allMatch(dev.vitals.kubesim.result.Expectation.Check::passed)
-                && defaults.stream().allMatch(dev.vitals.kubesim.result.Expectation.Check::passed);
-        out.println(dev.vitals.kubesim.report.VerdictLine.overall(dev.vitals.kubesim.report.VerdictLine.Word.of(passed)));
+        boolean passed = result.passed() && checks.stream().allMatch(Expectation.Check::passed)
+                && defaults.stream().allMatch(Expectation.Check::passed);
+        out.println(VerdictLine.overall(VerdictLine.Word.of(passed)));
         out.flush();
-        write(json, SimulateChecks.json(Reports.json(result, pod), checks, defaults, headroom, passed, effective), out);
-        write(htmlPage(), Reports.html(result, pod, new Reports.Judged(checks, defaults,
-                dev.vitals.kubesim.report.VerdictLine.Word.of(passed))), out);
+        write(json, SimulateChecks.json(Reports.json(result, pod), checks, defaults, headroom, passed, plan.effective()), out);
+        write(htmlPage(), Reports.html(result, pod, new Reports.Judged(checks, defaults, VerdictLine.Word.of(passed))), out);
         return passed ? VitalsCommand.OK : VitalsCommand.FAILED;
     }
 

@@ -122,31 +122,8 @@ public final class Replay {
         try {
             Files.createDirectories(logDir);
             for (ReplayCase c : cases) {
-                if (c.skip().isPresent()) {
-                    continue; // sizing could not give it its margins here: reported, not run
-                }
-                List<Job> jobs = new ArrayList<>();
-                for (Wiring w : c.wirings()) {
-                    jobs.add(new Job(c, w, driver));
-                }
-                ScheduledFuture<?> ticker = driver.scheduleAtFixedRate(() -> progress.accept(line(c, jobs)),
-                        progressEvery.toMillis(), progressEvery.toMillis(), TimeUnit.MILLISECONDS);
-                try {
-                    if (parallel) {
-                        List<Future<RunRecord>> fs = new ArrayList<>();
-                        for (Job j : jobs) {
-                            fs.add(pool.submit(j::run));
-                        }
-                        for (Future<RunRecord> f : fs) {
-                            out.add(await(f, c));
-                        }
-                    } else {
-                        for (Job j : jobs) {
-                            out.add(await(pool.submit(j::run), c));
-                        }
-                    }
-                } finally {
-                    ticker.cancel(false);
+                if (c.skip().isEmpty()) { // else sizing could not give it its margins here: reported, not run
+                    runCase(c, pool, driver, out);
                 }
             }
             return out;
@@ -163,6 +140,34 @@ public final class Replay {
             } catch (IllegalStateException ignored) {
                 // the JVM is shutting down; the hook runs
             }
+        }
+    }
+
+    /** Runs one case's wirings, side by side or in turn, with a progress line; adds each run's record to {@code out}. */
+    private void runCase(ReplayCase c, ExecutorService pool, ScheduledExecutorService driver, List<RunRecord> out)
+            throws InterruptedException {
+        List<Job> jobs = new ArrayList<>();
+        for (Wiring w : c.wirings()) {
+            jobs.add(new Job(c, w, driver));
+        }
+        ScheduledFuture<?> ticker = driver.scheduleAtFixedRate(() -> progress.accept(line(c, jobs)),
+                progressEvery.toMillis(), progressEvery.toMillis(), TimeUnit.MILLISECONDS);
+        try {
+            if (parallel) {
+                List<Future<RunRecord>> fs = new ArrayList<>();
+                for (Job j : jobs) {
+                    fs.add(pool.submit(j::run));
+                }
+                for (Future<RunRecord> f : fs) {
+                    out.add(await(f, c));
+                }
+            } else {
+                for (Job j : jobs) {
+                    out.add(await(pool.submit(j::run), c));
+                }
+            }
+        } finally {
+            ticker.cancel(false);
         }
     }
 

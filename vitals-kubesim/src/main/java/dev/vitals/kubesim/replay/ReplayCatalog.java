@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * The replay scenarios (DESIGN.md section 7.2), each a pair of runs per case: naive and Vitals,
@@ -85,6 +86,30 @@ public final class ReplayCatalog {
      * 2 s, a JVM boot on a quiet 2-core machine. {@code vitals replay} always measures.
      */
     public static final Sizing NOMINAL = Sizing.given(2.0);
+
+    /** The incident's liveness and readiness probe: period 2 s, timeout 3 s, failureThreshold 3. */
+    private static final ProbeTiming INCIDENT = new ProbeTiming(2, 3, 3);
+    /** The incident's probe with kubelet's default 1 s timeout. */
+    private static final ProbeTiming INCIDENT_DEFAULT_TIMEOUT = new ProbeTiming(2, 1, 3);
+    /** Period 1 s, timeout 1 s, failureThreshold 3. */
+    private static final ProbeTiming FAST = new ProbeTiming(1, 1, 3);
+    /** The demo's workers, and exports that hold one 4-12 s. */
+    private static final String[] EXPORTS = {"--workers", "40", "--export-min-ms", "4000", "--export-max-ms", "12000"};
+    private static final int WORKERS = 40;
+    private static final int CLIENTS = 100;
+    private static final double MEAN_EXPORT = (4 + 12) / 2.0;
+    /** How long the incident's clients re-send exports. */
+    private static final Duration SUSTAIN = Duration.ofSeconds(40);
+    /** The demo's stall detection ({@code --stall-after-ms}), seconds. */
+    private static final double STALL_AFTER = 5;
+
+    /**
+     * The catalog as data: one entry per case, in the order {@code all} runs them, each a function
+     * from the sizing to the case (its probes, faults, expectations and margins).
+     */
+    private static final List<Function<Sized, ReplayCase>> CASES = List.of(ReplayCatalog::incident,
+            ReplayCatalog::incidentBurst, ReplayCatalog::dbOutage, ReplayCatalog::slowStart, ReplayCatalog::stall,
+            ReplayCatalog::stallDeadlock, ReplayCatalog::incidentGrpc, ReplayCatalog::incidentAgent, ReplayCatalog::cpuLimit);
 
     private static final List<ReplayCase> NOMINAL_CASES = build(NOMINAL, assumedUnderLimit(NOMINAL), Optional.empty());
 
@@ -188,91 +213,123 @@ public final class ReplayCatalog {
     }
 
     private static List<ReplayCase> build(Sizing sizing, Sizing underLimit, Optional<String> limitsNotApplied) {
-        double boot = sizing.bootSeconds();
-        double allowance = sizing.readyAllowanceSeconds();
-        ProbeTiming incident = new ProbeTiming(2, 3, 3);
-        ProbeTiming incidentDefaultTimeout = new ProbeTiming(2, 1, 3);
-        ProbeTiming fast = new ProbeTiming(1, 1, 3);
-        // Where start-up is not the subject, both wirings get the same generous startup probe, so
-        // a slow JVM start on a busy machine is never mistaken for the failure under test.
-        ProbeTiming boot60 = new ProbeTiming(1, 1, sizing.bootStartupThreshold());
-        Margin bootBudget = Margin.predicted("startup budget vs boot", boot60.failureThreshold(), boot);
-        Margin readyAllowance = Margin.predicted("Ready allowance vs boot", allowance, boot);
-        String[] exports = {"--workers", "40", "--export-min-ms", "4000", "--export-max-ms", "12000"};
-        int workers = 40;
-        int clients = 100;
-        double meanExport = (4 + 12) / 2.0;
-        List<ReplayCase> cases = new ArrayList<>();
+        Sized s = new Sized(sizing, underLimit, limitsNotApplied);
+        return CASES.stream().map(c -> c.apply(s)).toList();
+    }
 
-        Duration sustain = Duration.ofSeconds(40);
-        // The incident's sustained load and probe, sized and with its margins: the incident row,
-        // and the same run with the kubelet probing Vitals over gRPC, or the naive demo with the agent.
-        java.util.function.Function<ReplayCase.Builder, ReplayCase.Builder> incidentLoad = b -> b
-                .demoFlags(exports)
+    /**
+     * What the cases are sized from.
+     *
+     * @param sizing the boot measured here
+     * @param underLimit the boot measured under {@link #CPU_LIMIT}
+     * @param limitsNotApplied why no cgroup can be created here, if so
+     */
+    private record Sized(Sizing sizing, Sizing underLimit, Optional<String> limitsNotApplied) {
+        double boot() {
+            return sizing.bootSeconds();
+        }
+
+        double allowance() {
+            return sizing.readyAllowanceSeconds();
+        }
+
+        /**
+         * Where start-up is not the subject, both wirings get the same generous startup probe, so
+         * a slow JVM start on a busy machine is never mistaken for the failure under test.
+         */
+        ProbeTiming boot60() {
+            return new ProbeTiming(1, 1, sizing.bootStartupThreshold());
+        }
+
+        /** @return {@code b} with the startup budget's and the Ready allowance's margins, and the allowance */
+        ReplayCase.Builder bootMargins(ReplayCase.Builder b) {
+            return b.margin(Margin.predicted("startup budget vs boot", boot60().failureThreshold(), boot()))
+                    .margin(Margin.predicted("Ready allowance vs boot", allowance(), boot()))
+                    .readyAllowance(allowance());
+        }
+    }
+
+    /**
+     * The incident's sustained load and probe, sized and with its margins: the incident row, and the
+     * same run with the kubelet probing Vitals over gRPC, or the naive demo with the agent.
+     */
+    private static ReplayCase.Builder incidentLoad(ReplayCase.Builder b, Sized s) {
+        ProbeTiming boot60 = s.boot60();
+        return s.bootMargins(b.demoFlags(EXPORTS)
                 .startup(Wiring.NAIVE, boot60).startup(Wiring.NAIVE_AGENT, boot60).startup(Wiring.VITALS, boot60)
-                .liveness(incident).readiness(incident)
-                .step(ReplayStep.load(Duration.ofSeconds(2), clients, sustain, Duration.ofSeconds(60)))
-                .duration(seconds(allowance + 2 + sustain.toSeconds() + 8))
+                .liveness(INCIDENT).readiness(INCIDENT)
+                .step(ReplayStep.load(Duration.ofSeconds(2), CLIENTS, SUSTAIN, Duration.ofSeconds(60)))
+                .duration(seconds(s.allowance() + 2 + SUSTAIN.toSeconds() + 8))
                 .expect(Wiring.VITALS, restarts("==", 0))
-                .expect(Wiring.VITALS, livenessHeadroom(Margin.TWICE))
-                .margin(bootBudget).margin(readyAllowance).readyAllowance(allowance);
-        Margin queueWait = Margin.predicted("naive: liveness wait behind the exports vs timeout",
-                (clients - workers) * meanExport / workers, incident.timeoutSeconds());
-        Margin sustainedLoad = Margin.predicted("naive: sustained load vs time to kill", sustain.toSeconds(), timeToKill(incident));
-        cases.add(incidentLoad.apply(ReplayCase.builder("incident", "incident"))
-                .title("the incident's probe; 40 workers, exports hold a worker 4-12 s; 100 clients re-send exports for 40 s")
-                .expect(Wiring.NAIVE, restarts(">=", 1))
-                .margin(queueWait).margin(sustainedLoad)
-                .build());
-        cases.add(ReplayCase.builder("incident-burst", "incident")
-                .title("the incident's literal burst: 53 exports at concurrency 50, kubelet's default 1 s probe timeout")
-                .demoFlags(exports)
-                .startup(Wiring.NAIVE, boot60).startup(Wiring.VITALS, boot60)
-                .liveness(incidentDefaultTimeout).readiness(incidentDefaultTimeout)
-                .step(ReplayStep.burst(Duration.ofSeconds(1), 53, 50, Duration.ofSeconds(60)))
-                .duration(seconds(allowance + 1 + 2 + 12 + 15))
-                .expect(Wiring.VITALS, restarts("==", 0))
-                .expect(Wiring.VITALS, livenessHeadroom(Margin.TWICE))
-                .margin(bootBudget).margin(readyAllowance).readyAllowance(allowance)
-                .build());
+                .expect(Wiring.VITALS, livenessHeadroom(Margin.TWICE)));
+    }
 
+    /** @return {@code b} with the naive wiring's margins under the incident's load: its queue wait and the load's length */
+    private static ReplayCase.Builder naiveIncidentMargins(ReplayCase.Builder b) {
+        return b.margin(Margin.predicted("naive: liveness wait behind the exports vs timeout",
+                        (CLIENTS - WORKERS) * MEAN_EXPORT / WORKERS, INCIDENT.timeoutSeconds()))
+                .margin(Margin.predicted("naive: sustained load vs time to kill", SUSTAIN.toSeconds(), timeToKill(INCIDENT)));
+    }
+
+    private static ReplayCase incident(Sized s) {
+        return naiveIncidentMargins(incidentLoad(ReplayCase.builder("incident", "incident"), s)
+                .title("the incident's probe; 40 workers, exports hold a worker 4-12 s; 100 clients re-send exports for 40 s")
+                .expect(Wiring.NAIVE, restarts(">=", 1)))
+                .build();
+    }
+
+    private static ReplayCase incidentBurst(Sized s) {
+        return s.bootMargins(ReplayCase.builder("incident-burst", "incident")
+                .title("the incident's literal burst: 53 exports at concurrency 50, kubelet's default 1 s probe timeout")
+                .demoFlags(EXPORTS)
+                .startup(Wiring.NAIVE, s.boot60()).startup(Wiring.VITALS, s.boot60())
+                .liveness(INCIDENT_DEFAULT_TIMEOUT).readiness(INCIDENT_DEFAULT_TIMEOUT)
+                .step(ReplayStep.burst(Duration.ofSeconds(1), 53, 50, Duration.ofSeconds(60)))
+                .duration(seconds(s.allowance() + 1 + 2 + 12 + 15))
+                .expect(Wiring.VITALS, restarts("==", 0))
+                .expect(Wiring.VITALS, livenessHeadroom(Margin.TWICE)))
+                .build();
+    }
+
+    private static ReplayCase dbOutage(Sized s) {
         Duration outage = Duration.ofSeconds(20);
         double checkInterval = 2;
         double checkTimeout = 2;
-        double recovery = checkInterval + checkTimeout + incident.periodSeconds();
+        double recovery = checkInterval + checkTimeout + INCIDENT.periodSeconds();
         double tail = 2 * recovery;
-        cases.add(ReplayCase.builder("db-outage", "db-outage")
+        return s.bootMargins(ReplayCase.builder("db-outage", "db-outage")
                 .title("the database cut at the fault proxy for 20 s (new connections refused, open ones reset)")
-                .startup(Wiring.NAIVE, boot60).startup(Wiring.VITALS, boot60)
-                .liveness(incident).readiness(incident)
+                .startup(Wiring.NAIVE, s.boot60()).startup(Wiring.VITALS, s.boot60())
+                .liveness(INCIDENT).readiness(INCIDENT)
                 .step(ReplayStep.dbOutage(Duration.ofSeconds(3), outage))
-                .duration(seconds(allowance + 3 + outage.toSeconds() + tail))
+                .duration(seconds(s.allowance() + 3 + outage.toSeconds() + tail))
                 .expect(Wiring.NAIVE, restarts(">=", 1))
                 .expect(Wiring.VITALS, restarts("==", 0))
                 .expect(Wiring.VITALS, notReadyDuring("db-outage"))
                 .expect(Wiring.VITALS, readyAtEnd())
-                .expect(Wiring.VITALS, livenessHeadroom(Margin.TWICE))
-                .margin(bootBudget).margin(readyAllowance).readyAllowance(allowance)
+                .expect(Wiring.VITALS, livenessHeadroom(Margin.TWICE)))
                 .margin(Margin.predicted("naive: outage vs time to kill", outage.toSeconds(),
-                        incident.failureThreshold() * (double) incident.periodSeconds() + incident.timeoutSeconds()))
+                        INCIDENT.failureThreshold() * (double) INCIDENT.periodSeconds() + INCIDENT.timeoutSeconds()))
                 .margin(Margin.predicted("vitals: outage vs time to not-ready", outage.toSeconds(),
-                        checkInterval + checkTimeout + incident.failureThreshold() * (double) incident.periodSeconds()))
+                        checkInterval + checkTimeout + INCIDENT.failureThreshold() * (double) INCIDENT.periodSeconds()))
                 .margin(Margin.predicted("vitals: time left after the outage vs recovery", tail, recovery))
-                .build());
+                .build();
+    }
 
-        double livenessBudget = fast.periodSeconds() * (double) fast.failureThreshold();
+    private static ReplayCase slowStart(Sized s) {
+        double livenessBudget = FAST.periodSeconds() * (double) FAST.failureThreshold();
         double delay = 2 * livenessBudget;
-        double vitalsStart = delay + boot;
+        double vitalsStart = delay + s.boot();
         ProbeTiming vitalsStartup = new ProbeTiming(1, 1, (int) Math.ceil(3 * vitalsStart));
         double grace = ReplayCase.GRACE_SECONDS;
         // life 1 killed at the budget, restarted at once (R50), life 2 killed likewise, then the back-off
         double secondKillAndBackOff = 2 * (livenessBudget + grace);
         Duration slowRun = seconds(Math.max(2 * secondKillAndBackOff, 2 * vitalsStart) + 1);
-        cases.add(ReplayCase.builder("slow-start", "slow-start")
+        return ReplayCase.builder("slow-start", "slow-start")
                 .title(String.format(java.util.Locale.ROOT, "start-up takes %.0f s plus JVM boot; liveness period 1 s, "
                         + "failureThreshold 3; startup probe (%d s budget) for Vitals only", delay, vitalsStartup.failureThreshold()))
                 .demoFlags("--startup-delay-ms", Long.toString((long) (delay * 1000)))
-                .liveness(fast).readiness(fast)
+                .liveness(FAST).readiness(FAST)
                 .startup(Wiring.VITALS, vitalsStartup)
                 .duration(slowRun)
                 .expect(Wiring.NAIVE, kills(">=", 2))
@@ -283,79 +340,88 @@ public final class ReplayCatalog {
                 .margin(Margin.predicted("naive: run length vs second kill and back-off", slowRun.toSeconds(), secondKillAndBackOff))
                 .margin(Margin.predicted("vitals: startup budget vs start-up", vitalsStartup.failureThreshold(), vitalsStart))
                 .margin(Margin.predicted("vitals: run length vs start-up", slowRun.toSeconds(), vitalsStart))
-                .build());
+                .build();
+    }
 
+    private static ReplayCase stall(Sized s) {
         Duration freeze = Duration.ofMillis(1500);
-        double stallAfter = 5;
-        cases.add(ReplayCase.builder("stall", "stall")
+        return s.bootMargins(ReplayCase.builder("stall", "stall")
                 .title("the process frozen (SIGSTOP) for 1.5 s; liveness period 1 s, timeout 1 s, failureThreshold 3")
-                .demoFlags("--stall-after-ms", Long.toString((long) (stallAfter * 1000)))
-                .startup(Wiring.NAIVE, boot60).startup(Wiring.VITALS, boot60)
-                .liveness(fast).readiness(fast)
+                .demoFlags("--stall-after-ms", Long.toString((long) (STALL_AFTER * 1000)))
+                .startup(Wiring.NAIVE, s.boot60()).startup(Wiring.VITALS, s.boot60())
+                .liveness(FAST).readiness(FAST)
                 .step(ReplayStep.freeze(Duration.ofSeconds(3), freeze))
-                .duration(seconds(allowance + 3 + freeze.toMillis() / 1000.0 + 12))
+                .duration(seconds(s.allowance() + 3 + freeze.toMillis() / 1000.0 + 12))
                 .expect(Wiring.NAIVE, restarts("==", 0))
-                .expect(Wiring.VITALS, restarts("==", 0))
-                .margin(bootBudget).margin(readyAllowance).readyAllowance(allowance)
-                .margin(Margin.predicted("both: freeze a kill needs vs freeze", timeToKill(fast), freeze.toMillis() / 1000.0))
-                .margin(Margin.predicted("vitals: stall detection vs freeze", stallAfter, freeze.toMillis() / 1000.0))
-                .build());
+                .expect(Wiring.VITALS, restarts("==", 0)))
+                .margin(Margin.predicted("both: freeze a kill needs vs freeze", timeToKill(FAST), freeze.toMillis() / 1000.0))
+                .margin(Margin.predicted("vitals: stall detection vs freeze", STALL_AFTER, freeze.toMillis() / 1000.0))
+                .build();
+    }
+
+    private static ReplayCase stallDeadlock(Sized s) {
         // Vitals kills a stuck application after stall detection, one liveness check interval (1 s)
         // and the kubelet's failures; naive after the kubelet's failures alone.
-        double vitalsDeadlockKill = stallAfter + 1 + timeToKill(fast);
+        double vitalsDeadlockKill = STALL_AFTER + 1 + timeToKill(FAST);
         double observeDeadlock = 2 * vitalsDeadlockKill;
-        cases.add(ReplayCase.builder("stall-deadlock", "stall")
+        return s.bootMargins(ReplayCase.builder("stall-deadlock", "stall")
                 .title("the demo's workers deadlocked (--chaos, POST /chaos/deadlock-workers): a stuck application")
-                .demoFlags("--chaos", "--stall-after-ms", Long.toString((long) (stallAfter * 1000)))
-                .startup(Wiring.NAIVE, boot60).startup(Wiring.VITALS, boot60)
-                .liveness(fast).readiness(fast)
+                .demoFlags("--chaos", "--stall-after-ms", Long.toString((long) (STALL_AFTER * 1000)))
+                .startup(Wiring.NAIVE, s.boot60()).startup(Wiring.VITALS, s.boot60())
+                .liveness(FAST).readiness(FAST)
                 .step(ReplayStep.post(Duration.ofSeconds(3), "/chaos/deadlock-workers"))
-                .duration(seconds(allowance + 3 + observeDeadlock))
+                .duration(seconds(s.allowance() + 3 + observeDeadlock))
                 .expect(Wiring.NAIVE, restarts(">=", 1))
-                .expect(Wiring.VITALS, restarts(">=", 1))
-                .margin(bootBudget).margin(readyAllowance).readyAllowance(allowance)
+                .expect(Wiring.VITALS, restarts(">=", 1)))
                 .margin(Margin.predicted("vitals: observation after the deadlock vs time to kill", observeDeadlock, vitalsDeadlockKill))
                 .margin(Margin.predicted("naive: observation after the deadlock vs time to kill", observeDeadlock,
-                        fast.failureThreshold() * (double) fast.periodSeconds() + fast.timeoutSeconds()))
-                .build());
-        cases.add(incidentLoad.apply(ReplayCase.builder("incident-grpc", "grpc"))
+                        FAST.failureThreshold() * (double) FAST.periodSeconds() + FAST.timeoutSeconds()))
+                .build();
+    }
+
+    private static ReplayCase incidentGrpc(Sized s) {
+        return naiveIncidentMargins(incidentLoad(ReplayCase.builder("incident-grpc", "grpc"), s)
                 .title("the incident's load and probe, the kubelet probing Vitals over gRPC (grpc.health.v1); "
                         + "naive keeps HTTP /healthz")
                 .grpcProbes()
-                .expect(Wiring.NAIVE, restarts(">=", 1))
-                .margin(queueWait).margin(sustainedLoad)
-                .build());
-        cases.add(incidentLoad.apply(ReplayCase.builder("incident-agent", "agent"))
+                .expect(Wiring.NAIVE, restarts(">=", 1)))
+                .build();
+    }
+
+    private static ReplayCase incidentAgent(Sized s) {
+        return incidentLoad(ReplayCase.builder("incident-agent", "agent"), s)
                 .title("the incident's load on the naive demo, unchanged, with -javaagent:vitals-agent.jar (kubelet probes the agent)")
                 .wirings(Wiring.NAIVE_AGENT, Wiring.VITALS)
                 .expect(Wiring.NAIVE_AGENT, restarts("==", 0))
                 .expect(Wiring.NAIVE_AGENT, livenessHeadroom(Margin.TWICE))
-                .build());
+                .build();
+    }
 
-        // The incident under a 500m CPU limit: the same load, probes and expectations, sized from
-        // the boot under the limit (a shared sizing would give the limited JVM the unconstrained
-        // boot's budgets and margins).
-        ProbeTiming limitedBoot = new ProbeTiming(1, 1, underLimit.bootStartupThreshold());
-        double limitedAllowance = underLimit.readyAllowanceSeconds();
-        ReplayCase.Builder cpuLimit = ReplayCase.builder("cpu-limit", "cpu-limit")
+    /**
+     * The incident under a 500m CPU limit: the same load, probes and expectations, sized from the
+     * boot under the limit (a shared sizing would give the limited JVM the unconstrained boot's
+     * budgets and margins).
+     */
+    private static ReplayCase cpuLimit(Sized s) {
+        ProbeTiming limitedBoot = new ProbeTiming(1, 1, s.underLimit().bootStartupThreshold());
+        double limitedAllowance = s.underLimit().readyAllowanceSeconds();
+        ReplayCase.Builder cpuLimit = naiveIncidentMargins(ReplayCase.builder("cpu-limit", "cpu-limit")
                 .title("the incident's probe and load with limits.cpu: 500m (a cgroup per demo instance); "
                         + "sized from the boot under the limit")
                 .resources(CPU_LIMIT)
-                .demoFlags(exports)
+                .demoFlags(EXPORTS)
                 .startup(Wiring.NAIVE, limitedBoot).startup(Wiring.VITALS, limitedBoot)
-                .liveness(incident).readiness(incident)
-                .step(ReplayStep.load(Duration.ofSeconds(2), clients, sustain, Duration.ofSeconds(60)))
-                .duration(seconds(limitedAllowance + 2 + sustain.toSeconds() + 8))
+                .liveness(INCIDENT).readiness(INCIDENT)
+                .step(ReplayStep.load(Duration.ofSeconds(2), CLIENTS, SUSTAIN, Duration.ofSeconds(60)))
+                .duration(seconds(limitedAllowance + 2 + SUSTAIN.toSeconds() + 8))
                 .expect(Wiring.NAIVE, restarts(">=", 1))
                 .expect(Wiring.VITALS, restarts("==", 0))
                 .expect(Wiring.VITALS, livenessHeadroom(Margin.TWICE))
                 .margin(Margin.predicted("startup budget vs boot under 500m", limitedBoot.failureThreshold(),
-                        underLimit.bootSeconds()))
-                .margin(Margin.predicted("Ready allowance vs boot under 500m", limitedAllowance, underLimit.bootSeconds()))
-                .readyAllowance(limitedAllowance)
-                .margin(queueWait).margin(sustainedLoad);
-        limitsNotApplied.ifPresent(why -> cpuLimit.skip(why.startsWith("limits not applied") ? why : "limits not applied: " + why));
-        cases.add(cpuLimit.build());
-        return List.copyOf(cases);
+                        s.underLimit().bootSeconds()))
+                .margin(Margin.predicted("Ready allowance vs boot under 500m", limitedAllowance, s.underLimit().bootSeconds()))
+                .readyAllowance(limitedAllowance));
+        s.limitsNotApplied().ifPresent(why -> cpuLimit.skip(why.startsWith("limits not applied") ? why : "limits not applied: " + why));
+        return cpuLimit.build();
     }
 }
