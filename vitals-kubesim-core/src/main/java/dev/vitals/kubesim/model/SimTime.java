@@ -92,7 +92,9 @@ public interface SimTime extends Clock, Scheduler, AutoCloseable {
                     try {
                         task.run();
                     } catch (RuntimeException | Error e) {
-                        System.getLogger("dev.vitals.kubesim").log(System.Logger.Level.WARNING, "kubelet task failed", e);
+                        if (!executor.isShutdown()) { // after the run ended (or a signal), a late task's failure is not news
+                            System.getLogger("dev.vitals.kubesim").log(System.Logger.Level.WARNING, "kubelet task failed", e);
+                        }
                     }
                 }, Math.max(0, delayNanos), TimeUnit.NANOSECONDS);
             } catch (java.util.concurrent.RejectedExecutionException e) {

@@ -38,7 +38,15 @@ public final class RealProbeExecutor implements ProbeExecutor {
 
     @Override
     public void execute(ProbeSpec probe, int instance, Consumer<ProbeOutcome> done) {
-        threads.get(probe.type()).execute(() -> done.accept(runWithRetries(prober, probe, instance)));
+        ExecutorService thread = threads.get(probe.type());
+        try {
+            thread.execute(() -> done.accept(runWithRetries(prober, probe, instance)));
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            if (!thread.isShutdown()) {
+                throw e;
+            }
+            // closed: the run has ended or was interrupted while the kubelet's timer fired; the probe is dropped
+        }
     }
 
     @Override

@@ -41,10 +41,11 @@ class ReplayLiveCommandTest {
     }
 
     @Test
-    void anHtmlPathThatIsAFileIsBadInputBeforeAnyProcess(@TempDir Path dir) throws IOException {
-        Path file = Files.writeString(dir.resolve("report.html"), "x");
+    void anHtmlDirectoryPathThatIsAFileIsBadInputBeforeAnyProcess(@TempDir Path dir) throws IOException {
+        // --html PATH not ending in .html is a directory (cli.HtmlOutput); a plain file there is refused before anything runs
+        Path file = Files.writeString(dir.resolve("report"), "x");
         assertThat(run("replay", "rollout", "--live", "--html", file.toString())).isEqualTo(VitalsCommand.BAD_INPUT);
-        assertThat(err.toString().strip()).isEqualTo("error: --html " + file + ": not a directory");
+        assertThat(err.toString().strip()).isEqualTo("error: --html " + file + ": not a directory (a page's path ends in .html)");
         assertThat(out.toString()).isEmpty();
     }
 }
