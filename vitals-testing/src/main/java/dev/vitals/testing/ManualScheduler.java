@@ -2,8 +2,8 @@ package dev.vitals.testing;
 
 import dev.vitals.Scheduler;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Objects;
-import java.util.PriorityQueue;
 
 /**
  * A deterministic {@link Scheduler}: tasks run only inside {@link #advance(Duration)} or
@@ -21,7 +21,13 @@ import java.util.PriorityQueue;
  */
 public final class ManualScheduler implements Scheduler {
     private final ManualClock clock;
-    private final PriorityQueue<Task> queue = new PriorityQueue<>();
+    // a binary min-heap of the waiting tasks, ordered by (due, sequence); the keys sit in primitive
+    // arrays so that sifting compares longs without loading the tasks (kubesim's fleet model keeps
+    // tens of thousands of timers: issue 37)
+    private long[] dues = new long[16];
+    private long[] seqs = new long[16];
+    private Task[] tasks = new Task[16];
+    private int size;
     private long sequence;
 
     /** A scheduler driving a new {@link ManualClock}. */
@@ -44,13 +50,15 @@ public final class ManualScheduler implements Scheduler {
     @Override
     public synchronized Cancellable schedule(long delayNanos, Runnable task) {
         Objects.requireNonNull(task, "task");
-        Task t = new Task(clock.monotonicTime() + Math.max(0, delayNanos), sequence++, task);
-        queue.add(t);
-        return () -> {
-            synchronized (ManualScheduler.this) {
-                queue.remove(t);
-            }
-        };
+        Task t = new Task(task);
+        if (size == tasks.length) {
+            int n = size * 2;
+            dues = Arrays.copyOf(dues, n);
+            seqs = Arrays.copyOf(seqs, n);
+            tasks = Arrays.copyOf(tasks, n);
+        }
+        siftUp(size++, clock.monotonicTime() + Math.max(0, delayNanos), sequence++, t);
+        return t;
     }
 
     /**
@@ -67,14 +75,16 @@ public final class ManualScheduler implements Scheduler {
         long target = clock.monotonicTime() + d.toNanos();
         while (true) {
             Task next;
+            long due;
             synchronized (this) {
-                next = queue.peek();
-                if (next == null || next.due > target) {
+                if (size == 0 || dues[0] > target) {
                     break;
                 }
-                queue.poll();
+                due = dues[0];
+                next = tasks[0];
+                removeAt(0);
             }
-            clock.setMonotonic(next.due);
+            clock.setMonotonic(due);
             next.task.run();
         }
         clock.setMonotonic(target);
@@ -87,24 +97,85 @@ public final class ManualScheduler implements Scheduler {
 
     /** @return the number of tasks waiting */
     public synchronized int pending() {
-        return queue.size();
+        return size;
     }
 
-    private static final class Task implements Comparable<Task> {
-        final long due;
-        final long seq;
-        final Runnable task;
+    private synchronized void cancel(Task t) {
+        if (t.index >= 0) {
+            removeAt(t.index);
+        }
+    }
 
-        Task(long due, long seq, Runnable task) {
-            this.due = due;
-            this.seq = seq;
+    private void removeAt(int i) {
+        Task gone = tasks[i];
+        gone.index = -1;
+        int last = --size;
+        if (i != last) {
+            long due = dues[last];
+            long seq = seqs[last];
+            Task t = tasks[last];
+            tasks[last] = null;
+            siftDown(i, due, seq, t);
+            if (tasks[i] == t) {
+                siftUp(i, due, seq, t);
+            }
+        } else {
+            tasks[last] = null;
+        }
+    }
+
+    private static boolean before(long due, long seq, long otherDue, long otherSeq) {
+        return due < otherDue || (due == otherDue && seq < otherSeq);
+    }
+
+    private void siftUp(int i, long due, long seq, Task t) {
+        while (i > 0) {
+            int parent = (i - 1) >>> 1;
+            if (!before(due, seq, dues[parent], seqs[parent])) {
+                break;
+            }
+            put(i, dues[parent], seqs[parent], tasks[parent]);
+            i = parent;
+        }
+        put(i, due, seq, t);
+    }
+
+    private void siftDown(int i, long due, long seq, Task t) {
+        int half = size >>> 1;
+        while (i < half) {
+            int child = 2 * i + 1;
+            int right = child + 1;
+            if (right < size && before(dues[right], seqs[right], dues[child], seqs[child])) {
+                child = right;
+            }
+            if (!before(dues[child], seqs[child], due, seq)) {
+                break;
+            }
+            put(i, dues[child], seqs[child], tasks[child]);
+            i = child;
+        }
+        put(i, due, seq, t);
+    }
+
+    private void put(int i, long due, long seq, Task t) {
+        dues[i] = due;
+        seqs[i] = seq;
+        tasks[i] = t;
+        t.index = i;
+    }
+
+    /** A waiting task; cancelling it takes it out of the heap. */
+    private final class Task implements Cancellable {
+        final Runnable task;
+        int index = -1;
+
+        Task(Runnable task) {
             this.task = task;
         }
 
         @Override
-        public int compareTo(Task o) {
-            int c = Long.compare(due, o.due);
-            return c != 0 ? c : Long.compare(seq, o.seq);
+        public void cancel() {
+            ManualScheduler.this.cancel(this);
         }
     }
 }

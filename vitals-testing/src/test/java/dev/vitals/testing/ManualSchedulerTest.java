@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import dev.vitals.Scheduler;
 import org.junit.jupiter.api.Test;
 
 /** The fakes' own contract: what every module's deterministic tests (and kubesim's virtual time) rely on. */
@@ -60,5 +61,37 @@ class ManualSchedulerTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("a clock cannot go back, was PT-0.001S");
         assertThatThrownBy(() -> scheduler.clock().add(Duration.ofMillis(-1)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("a clock cannot go back");
+    }
+
+    /** The heap keeps (due, scheduling order) under interleaved schedules, cancels and runs: against a sorted reference. */
+    @Test
+    void manyTasksWithCancelsRunInTheSameOrderAsASortedReference() {
+        java.util.SplittableRandom rnd = new java.util.SplittableRandom(37);
+        java.util.TreeMap<Long, long[]> expected = new java.util.TreeMap<>(); // sequence -> {due}
+        List<Long> order = new ArrayList<>();
+        List<Scheduler.Cancellable> handles = new ArrayList<>();
+        long seq = 0;
+        for (int i = 0; i < 5000; i++) {
+            long due = rnd.nextInt(2000);
+            long s = seq++;
+            handles.add(scheduler.schedule(due, () -> order.add(s)));
+            expected.put(s, new long[] {due});
+            if (rnd.nextInt(4) == 0) {
+                long victim = rnd.nextLong(seq);
+                handles.get((int) victim).cancel();
+                handles.get((int) victim).cancel(); // twice: the second does nothing
+                expected.remove(victim);
+            }
+        }
+        assertThat(scheduler.pending()).isEqualTo(expected.size());
+
+        scheduler.advance(Duration.ofNanos(2000));
+
+        List<Long> sorted = expected.entrySet().stream()
+                .sorted(java.util.Comparator.<java.util.Map.Entry<Long, long[]>>comparingLong(e -> e.getValue()[0])
+                        .thenComparingLong(java.util.Map.Entry::getKey))
+                .map(java.util.Map.Entry::getKey).toList();
+        assertThat(order).isEqualTo(sorted);
+        assertThat(scheduler.pending()).isZero();
     }
 }
