@@ -190,14 +190,16 @@ public final class ModelFleet {
         pod = PodSpec.of("app", Map.of("http", 8080), spec.probes().startup(), spec.probes().liveness(),
                 spec.probes().readiness());
         for (int i = 0; i < reps.length; i++) {
-            ModelReplica r = new ModelReplica(this, spec, time, i, i < desired ? 0 : 1);
-            reps[i] = r;
-            pools[i] = r.pool;
-            if (i < desired) {
-                r.kubelet = kubelet(r);
-                if (rollout != null) {
-                    rec.pod(i, "old", Double.NEGATIVE_INFINITY);
-                }
+            reps[i] = new ModelReplica(this, spec, time, i, i < desired ? 0 : 1);
+        }
+        for (int i = 0; i < reps.length; i++) {
+            pools[i] = new WorkerPool(this, reps[i], spec.replica());
+            reps[i].pool = pools[i];
+        }
+        for (int i = 0; i < desired; i++) {
+            reps[i].kubelet = kubelet(reps[i]);
+            if (rollout != null) {
+                rec.pod(i, "old", Double.NEGATIVE_INFINITY);
             }
         }
         for (int i = 0; i < desired; i++) {
@@ -293,7 +295,7 @@ public final class ModelFleet {
         for (Cohort c : due) {
             if (c.n > 0 && !c.abandoned) {
                 c.abandoned = true;
-                failedOn(reps[c.replica], c.pop, c.n, c.attempt, FleetSpec.Failure.TIMEOUT);
+                failedOn(pools[c.replica], c.pop, c.n, c.attempt, FleetSpec.Failure.TIMEOUT);
                 ClientPopulation p = c.pop;
                 if (p.conn != null) {
                     // it reconnects through the Service
@@ -367,7 +369,7 @@ public final class ModelFleet {
         if (w.accepting()) {
             w.enqueue(p, count, attempt);
         } else {
-            failedOn(reps[i], p, count, attempt, FleetSpec.Failure.REFUSED); // an endpoint not yet removed: refused
+            failedOn(w, p, count, attempt, FleetSpec.Failure.REFUSED); // an endpoint not yet removed: refused
         }
     }
 
@@ -628,7 +630,7 @@ public final class ModelFleet {
     }
 
     /** Attempts failed on replica {@code r} (counted for its version in a rollout), then as {@link #attemptFailed}. */
-    void failedOn(ModelReplica r, ClientPopulation p, int count, int attempt, FleetSpec.Failure why) {
+    void failedOn(WorkerPool r, ClientPopulation p, int count, int attempt, FleetSpec.Failure why) {
         if (p.background) {
             return; // the pods' own traffic is in no client figure
         }
@@ -656,18 +658,18 @@ public final class ModelFleet {
     }
 
     /** {@code count} requests of {@code p} answered by {@code r} after {@code latency} seconds. */
-    void succeeded(ClientPopulation p, int count, double latency, ModelReplica r) {
+    void succeeded(ClientPopulation p, int count, double latency, WorkerPool r) {
         if (p.background) {
             return;
         }
         balancer.answered(r.index, latency, now());
         rec.ok(now(), count, latency);
-        r.served += count;
+        r.answered(count);
         if (rollout != null) {
             rec.versionOk(r.version, now(), count, latency);
         }
         if (p.c.concurrency() > 0) {
-            sends.add(stepNo + Math.max(1, p.thinkSteps), new Send(p, p.c.persistent() ? r.index : -1, r.epoch(), count, 1));
+            sends.add(stepNo + Math.max(1, p.thinkSteps), new Send(p, p.c.persistent() ? r.index : -1, reps[r.index].epoch(), count, 1));
         }
     }
 

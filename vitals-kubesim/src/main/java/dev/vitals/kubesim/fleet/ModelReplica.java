@@ -25,7 +25,7 @@ final class ModelReplica implements ProbeExecutor, ScriptedContainer.Listener {
     final int index;
     final int version; // 0: the old ReplicaSet (or no rollout), 1: the new one
     final ScriptedContainer container;
-    final WorkerPool pool;
+    WorkerPool pool; // set once, by the engine (the pools are created together: they sit close in memory)
     private final ModelFleet fleet;
     private final FleetSpec spec;
     private final SimTime time;
@@ -34,7 +34,6 @@ final class ModelReplica implements ProbeExecutor, ScriptedContainer.Listener {
     boolean kubeletReady;
     double readyAt;
     double upSince;
-    long served; // requests answered successfully (warm-up by requests)
     double routine; // a warm-up routine's requests, fractional
 
     ModelReplica(ModelFleet fleet, FleetSpec spec, SimTime time, int index, int version) {
@@ -50,7 +49,6 @@ final class ModelReplica implements ProbeExecutor, ScriptedContainer.Listener {
         } else {
             container.exitAfterTerm(spec.replica().stopTime());
         }
-        pool = new WorkerPool(fleet, this, spec.replica());
     }
 
     /** @return the process's number (1, 2, … per start): a kept connection belongs to one process */
@@ -83,7 +81,7 @@ final class ModelReplica implements ProbeExecutor, ScriptedContainer.Listener {
     /** @return the service-time factor now: the rollout's new version's, or the replica's cold JIT (1 when warm) */
     double warmup() {
         if (version == 1) {
-            return spec.rollout().orElseThrow().factor(fleet.now() - upSince, served + (long) routine);
+            return spec.rollout().orElseThrow().factor(fleet.now() - upSince, pool.served() + (long) routine);
         }
         FleetSpec.Replica m = spec.replica();
         if (m.warmupFactor() <= 1 || m.warmupTime().isZero()) {

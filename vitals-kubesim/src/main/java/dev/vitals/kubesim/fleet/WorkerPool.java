@@ -29,27 +29,42 @@ final class WorkerPool {
         }
     }
 
+    private static final Cohort[] NO_COHORTS = new Cohort[0];
+    private static final double[] NO_ENDS = new double[0];
+    private static final int[] NO_COUNTS = new int[0];
+
     private final ModelFleet fleet;
     private final ModelReplica replica;
+    /** The replica's index and version (0: the old ReplicaSet or no rollout, 1: the new one), read on every answer. */
+    final int index;
+    final int version;
+    /** Whether the service-time factor is always 1 (no cold start to model): the hot path skips asking the replica. */
+    private final boolean alwaysWarm;
+    private long served; // requests answered successfully (warm-up by requests)
     private final int workers;
     private final int queueLimit;
     private Server server = Server.CLOSED;
     // waiting requests: a FIFO ring of cohorts
-    private Cohort[] q = new Cohort[8];
+    // the arrays are allocated at the first request that waits: the pools of a large fleet stay
+    // small and close together in memory, which the step's loops over every replica read
+    private Cohort[] q = NO_COHORTS;
     private int head;
     private int size;
     private long inSystem; // waiting + in service
     private int busy; // workers in service
     private double waitingWork; // worker-seconds the waiting requests need
     // requests in service: a min-heap of batches by completion time
-    private double[] bEnd = new double[8];
-    private int[] bCount = new int[8];
-    private Cohort[] bOwner = new Cohort[8];
+    private double[] bEnd = NO_ENDS;
+    private int[] bCount = NO_COUNTS;
+    private Cohort[] bOwner = NO_COHORTS;
     private int bSize;
 
     WorkerPool(ModelFleet fleet, ModelReplica replica, FleetSpec.Replica spec) {
         this.fleet = fleet;
         this.replica = replica;
+        this.index = replica.index;
+        this.version = replica.version;
+        this.alwaysWarm = version == 0 && (spec.warmupFactor() <= 1 || spec.warmupTime().isZero());
         this.workers = spec.workers();
         this.queueLimit = spec.queueLimit();
     }
@@ -73,6 +88,21 @@ final class WorkerPool {
         return inSystem;
     }
 
+    /** @return requests answered successfully so far, over the replica's processes */
+    long served() {
+        return served;
+    }
+
+    /** {@code n} more requests were answered successfully. */
+    void answered(int n) {
+        served += n;
+    }
+
+    /** @return the replica's service-time factor now ({@link ModelReplica#warmup()}) */
+    private double warmup() {
+        return alwaysWarm ? 1 : replica.warmup();
+    }
+
     /** @return workers not serving a request */
     int freeWorkers() {
         return workers - busy;
@@ -90,7 +120,7 @@ final class WorkerPool {
      */
     void move(Server next) {
         if (!server.canMoveTo(next)) {
-            throw new IllegalStateException("model replica " + replica.index + ": no server move " + server + " → " + next);
+            throw new IllegalStateException("model replica " + index + ": no server move " + server + " → " + next);
         }
         server = next;
     }
@@ -120,7 +150,7 @@ final class WorkerPool {
     private void fail(Cohort c) {
         if (c.n > 0 && !c.abandoned) {
             c.abandoned = true;
-            fleet.failedOn(replica, c.pop, c.n, c.attempt, FleetSpec.Failure.RESET);
+            fleet.failedOn(this, c.pop, c.n, c.attempt, FleetSpec.Failure.RESET);
         }
         c.n = 0;
         c.waiting = 0;
@@ -135,7 +165,7 @@ final class WorkerPool {
         long room = queueLimit == Integer.MAX_VALUE ? Long.MAX_VALUE : (long) queueLimit - (inSystem - busy) + Math.max(0, workers - busy);
         int accepted = (int) Math.max(0, Math.min(count, room));
         if (accepted < count) {
-            fleet.failedOn(replica, p, count - accepted, attempt, FleetSpec.Failure.ERROR_5XX); // queue full: rejected at once
+            fleet.failedOn(this, p, count - accepted, attempt, FleetSpec.Failure.ERROR_5XX); // queue full: rejected at once
         }
         if (accepted == 0) {
             return;
@@ -147,17 +177,17 @@ final class WorkerPool {
         Cohort c;
         if (error) {
             double f = Math.max(1e-6, fleet.dependencyFailSeconds());
-            c = new Cohort(p, replica.index, attempt, fleet.now(), f, f, true, accepted);
+            c = new Cohort(p, index, attempt, fleet.now(), f, f, true, accepted);
         } else {
-            double w = replica.warmup();
-            c = new Cohort(p, replica.index, attempt, fleet.now(), p.serviceLow * w, p.serviceHigh * w, false, accepted);
+            double w = warmup();
+            c = new Cohort(p, index, attempt, fleet.now(), p.serviceLow * w, p.serviceHigh * w, false, accepted);
         }
         push(c);
         // a request that starts at once and ends before its timeout can only fail by a reset,
         // which close() handles: it needs no timeout entry
         boolean startsNow = size == 1 && busy + accepted <= workers;
         inSystem += accepted;
-        fleet.inFlight(replica.index, inSystem);
+        fleet.inFlight(index, inSystem);
         waitingWork += accepted * c.meanService();
         // the pods' own traffic has no client that gives up: no timeout entry
         if (!p.background && (!startsNow || c.serviceHigh >= p.timeoutSeconds)) {
@@ -172,26 +202,26 @@ final class WorkerPool {
      * @return whether they were answered
      */
     private boolean answeredAtOnce(ClientPopulation p, int accepted, int attempt, boolean error) {
-        double lo = error ? fleet.dependencyFailSeconds() : p.serviceLow * replica.warmup();
-        double hi = error ? lo : p.serviceHigh * replica.warmup();
+        double lo = error ? fleet.dependencyFailSeconds() : p.serviceLow * warmup();
+        double hi = error ? lo : p.serviceHigh * warmup();
         if (hi > fleet.dt()) {
             return false;
         }
         if (error) {
-            fleet.failedOn(replica, p, accepted, attempt, FleetSpec.Failure.ERROR_5XX);
+            fleet.failedOn(this, p, accepted, attempt, FleetSpec.Failure.ERROR_5XX);
         } else if (accepted == 1) {
-            fleet.succeeded(p, 1, lo + fleet.draws().uniform() * (hi - lo), replica);
+            fleet.succeeded(p, 1, lo + fleet.draws().uniform() * (hi - lo), this);
         } else {
             int half = accepted / 2;
-            fleet.succeeded(p, half, lo + (hi - lo) / 4, replica);
-            fleet.succeeded(p, accepted - half, lo + 3 * (hi - lo) / 4, replica);
+            fleet.succeeded(p, half, lo + (hi - lo) / 4, this);
+            fleet.succeeded(p, accepted - half, lo + 3 * (hi - lo) / 4, this);
         }
         return true;
     }
 
     private void push(Cohort c) {
         if (size == q.length) {
-            Cohort[] nq = new Cohort[q.length * 2];
+            Cohort[] nq = new Cohort[Math.max(8, q.length * 2)];
             for (int i = 0; i < size; i++) {
                 nq[i] = q[(head + i) % q.length];
             }
@@ -219,9 +249,9 @@ final class WorkerPool {
             inSystem -= k;
             if (!c.abandoned) {
                 if (c.error) {
-                    fleet.failedOn(replica, c.pop, k, c.attempt, FleetSpec.Failure.ERROR_5XX);
+                    fleet.failedOn(this, c.pop, k, c.attempt, FleetSpec.Failure.ERROR_5XX);
                 } else {
-                    fleet.succeeded(c.pop, k, e - c.arrival, replica);
+                    fleet.succeeded(c.pop, k, e - c.arrival, this);
                 }
             }
             startWaiting(e);
@@ -260,9 +290,10 @@ final class WorkerPool {
 
     private void pushBatch(double end, int count, Cohort c) {
         if (bSize == bEnd.length) {
-            bEnd = Arrays.copyOf(bEnd, bSize * 2);
-            bCount = Arrays.copyOf(bCount, bSize * 2);
-            bOwner = Arrays.copyOf(bOwner, bSize * 2);
+            int n = Math.max(8, bSize * 2);
+            bEnd = Arrays.copyOf(bEnd, n);
+            bCount = Arrays.copyOf(bCount, n);
+            bOwner = Arrays.copyOf(bOwner, n);
         }
         int i = bSize++;
         while (i > 0) {
