@@ -39,6 +39,10 @@ public final class ModelFleet {
     private final double dt;
     private final ModelReplica[] reps;
     private final WorkerPool[] pools; // reps[i].pool, read in the step's loops
+    // per replica, in arrays the step's loops read without loading the pools (issue 37):
+    private final int[] answersAtOnce; // requests its pool answers within the step as they arrive (WorkerPool.publish), or -1
+    private final long[] served; // requests it answered successfully (a rollout's warm-up by requests)
+    private final boolean warm; // no cold start in the model: service times are the clients' own
     private final ClientPopulation[] pops;
     private final Recorder rec;
     private final KubeletOptions options;
@@ -97,6 +101,10 @@ public final class ModelFleet {
         int n = rollout == null ? desired : 2 * desired;
         reps = new ModelReplica[n];
         pools = new WorkerPool[n];
+        answersAtOnce = new int[n];
+        Arrays.fill(answersAtOnce, -1);
+        served = new long[n];
+        warm = rollout == null && (spec.replica().warmupFactor() <= 1 || spec.replica().warmupTime().isZero());
         endpoints = new int[n];
         endpointPos = new int[n];
         split = new int[n];
@@ -363,8 +371,16 @@ public final class ModelFleet {
         }
     }
 
-    /** Attempts reach replica {@code i}: queued when its server takes requests, else refused. */
-    private void deliver(int i, ClientPopulation p, int count, int attempt) {
+    /**
+     * Attempts reach replica {@code i}: queued when its server takes requests, else refused. When
+     * they would be answered within the step (a free worker each, nothing waiting, service within
+     * the step, as {@link WorkerPool#enqueue} decides), they are answered here without loading the pool.
+     */
+    void deliver(int i, ClientPopulation p, int count, int attempt) {
+        if (count <= answersAtOnce[i] && warm && p.serviceHigh <= dt && !(p.c.usesDependency() && spec.dependency().isPresent())) {
+            answeredAtOnce(p, count, p.serviceLow, p.serviceHigh, i);
+            return;
+        }
         WorkerPool w = pools[i];
         if (w.accepting()) {
             w.enqueue(p, count, attempt);
@@ -657,20 +673,45 @@ public final class ModelFleet {
         }
     }
 
-    /** {@code count} requests of {@code p} answered by {@code r} after {@code latency} seconds. */
-    void succeeded(ClientPopulation p, int count, double latency, WorkerPool r) {
+    /**
+     * {@code count} requests of {@code p} that found free workers on replica {@code i} at the start
+     * of the step, with service times in [lo, hi] within the step: one is answered at a uniform draw,
+     * more in two halves at the quartiles (as {@link WorkerPool#serve} spreads a cohort).
+     */
+    void answeredAtOnce(ClientPopulation p, int count, double lo, double hi, int i) {
+        if (count == 1) {
+            succeeded(p, 1, lo + draws.uniform() * (hi - lo), i);
+        } else {
+            int half = count / 2;
+            succeeded(p, half, lo + (hi - lo) / 4, i);
+            succeeded(p, count - half, lo + 3 * (hi - lo) / 4, i);
+        }
+    }
+
+    /** {@code count} requests of {@code p} answered by replica {@code i} after {@code latency} seconds. */
+    void succeeded(ClientPopulation p, int count, double latency, int i) {
         if (p.background) {
             return;
         }
-        balancer.answered(r.index, latency, now());
+        balancer.answered(i, latency, now());
         rec.ok(now(), count, latency);
-        r.answered(count);
+        served[i] += count;
         if (rollout != null) {
-            rec.versionOk(r.version, now(), count, latency);
+            rec.versionOk(reps[i].version, now(), count, latency);
         }
         if (p.c.concurrency() > 0) {
-            sends.add(stepNo + Math.max(1, p.thinkSteps), new Send(p, p.c.persistent() ? r.index : -1, reps[r.index].epoch(), count, 1));
+            sends.add(stepNo + Math.max(1, p.thinkSteps), new Send(p, p.c.persistent() ? i : -1, reps[i].epoch(), count, 1));
         }
+    }
+
+    /** Replica {@code i}'s pool answers up to {@code n} arriving requests within the step (−1: none; {@link WorkerPool}). */
+    void answersAtOnce(int i, int n) {
+        answersAtOnce[i] = n;
+    }
+
+    /** @return requests replica {@code i} answered successfully so far */
+    long served(int i) {
+        return served[i];
     }
 
     private void setEndpoint(int i, boolean in) {

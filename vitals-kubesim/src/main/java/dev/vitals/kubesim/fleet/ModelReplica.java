@@ -81,7 +81,7 @@ final class ModelReplica implements ProbeExecutor, ScriptedContainer.Listener {
     /** @return the service-time factor now: the rollout's new version's, or the replica's cold JIT (1 when warm) */
     double warmup() {
         if (version == 1) {
-            return spec.rollout().orElseThrow().factor(fleet.now() - upSince, pool.served() + (long) routine);
+            return spec.rollout().orElseThrow().factor(fleet.now() - upSince, fleet.served(index) + (long) routine);
         }
         FleetSpec.Replica m = spec.replica();
         if (m.warmupFactor() <= 1 || m.warmupTime().isZero()) {

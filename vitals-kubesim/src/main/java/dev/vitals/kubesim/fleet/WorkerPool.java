@@ -40,7 +40,6 @@ final class WorkerPool {
     final int version;
     /** Whether the service-time factor is always 1 (no cold start to model): the hot path skips asking the replica. */
     private final boolean alwaysWarm;
-    private long served; // requests answered successfully (warm-up by requests)
     private final int workers;
     private final int queueLimit;
     private Server server = Server.CLOSED;
@@ -88,16 +87,6 @@ final class WorkerPool {
         return inSystem;
     }
 
-    /** @return requests answered successfully so far, over the replica's processes */
-    long served() {
-        return served;
-    }
-
-    /** {@code n} more requests were answered successfully. */
-    void answered(int n) {
-        served += n;
-    }
-
     /** @return the replica's service-time factor now ({@link ModelReplica#warmup()}) */
     private double warmup() {
         return alwaysWarm ? 1 : replica.warmup();
@@ -123,6 +112,16 @@ final class WorkerPool {
             throw new IllegalStateException("model replica " + index + ": no server move " + server + " → " + next);
         }
         server = next;
+        publish();
+    }
+
+    /**
+     * Tells the engine how many requests this pool would answer within the step as they arrive
+     * (free workers while it is open and nothing waits; −1 otherwise): the step's arrival loop
+     * reads that from one small array instead of from every pool ({@link ModelFleet#deliver}).
+     */
+    private void publish() {
+        fleet.answersAtOnce(index, server == Server.OPEN && size == 0 ? workers - busy : -1);
     }
 
     /** The process ended: every request in it fails (connection reset) and is retried by its client. */
@@ -144,6 +143,7 @@ final class WorkerPool {
         inSystem = 0;
         busy = 0;
         waitingWork = 0;
+        publish();
     }
 
     /** Connection reset: the client sees a failed attempt for every request not yet answered. */
@@ -193,6 +193,7 @@ final class WorkerPool {
         if (!p.background && (!startsNow || c.serviceHigh >= p.timeoutSeconds)) {
             fleet.timeoutAfter(p.timeoutSteps, c);
         }
+        publish();
     }
 
     /**
@@ -209,12 +210,8 @@ final class WorkerPool {
         }
         if (error) {
             fleet.failedOn(this, p, accepted, attempt, FleetSpec.Failure.ERROR_5XX);
-        } else if (accepted == 1) {
-            fleet.succeeded(p, 1, lo + fleet.draws().uniform() * (hi - lo), this);
         } else {
-            int half = accepted / 2;
-            fleet.succeeded(p, half, lo + (hi - lo) / 4, this);
-            fleet.succeeded(p, accepted - half, lo + 3 * (hi - lo) / 4, this);
+            fleet.answeredAtOnce(p, accepted, lo, hi, index);
         }
         return true;
     }
@@ -251,11 +248,12 @@ final class WorkerPool {
                 if (c.error) {
                     fleet.failedOn(this, c.pop, k, c.attempt, FleetSpec.Failure.ERROR_5XX);
                 } else {
-                    fleet.succeeded(c.pop, k, e - c.arrival, this);
+                    fleet.succeeded(c.pop, k, e - c.arrival, index);
                 }
             }
             startWaiting(e);
         }
+        publish();
     }
 
     private void startWaiting(double t) {
