@@ -2,6 +2,7 @@ package dev.vitals.testing;
 
 import dev.vitals.Scheduler;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.Objects;
 
@@ -28,6 +29,10 @@ public final class ManualScheduler implements Scheduler {
     private Task[] tasks = new Task[16];
     private int size;
     private long sequence;
+    // tasks scheduled with no delay skip the heap: they are due when they were scheduled, so in
+    // scheduling order they are also in (due, sequence) order, and a run merges them with the heap
+    private final ArrayDeque<Task> now = new ArrayDeque<>();
+    private int nowWaiting; // of them, not cancelled
 
     /** A scheduler driving a new {@link ManualClock}. */
     public ManualScheduler() {
@@ -50,11 +55,19 @@ public final class ManualScheduler implements Scheduler {
     public synchronized Cancellable schedule(long delayNanos, Runnable task) {
         Objects.requireNonNull(task, "task");
         Task t = new Task(task);
+        if (delayNanos <= 0) {
+            t.due = clock.monotonicTime();
+            t.seq = sequence++;
+            t.index = IN_NOW;
+            now.addLast(t);
+            nowWaiting++;
+            return t;
+        }
         if (size == tasks.length) {
             keys = Arrays.copyOf(keys, 4 * size);
             tasks = Arrays.copyOf(tasks, 2 * size);
         }
-        siftUp(size++, clock.monotonicTime() + Math.max(0, delayNanos), sequence++, t);
+        siftUp(size++, clock.monotonicTime() + delayNanos, sequence++, t);
         return t;
     }
 
@@ -74,12 +87,25 @@ public final class ManualScheduler implements Scheduler {
             Task next;
             long due;
             synchronized (this) {
-                if (size == 0 || keys[0] > target) {
+                while (!now.isEmpty() && now.peekFirst().index == CANCELLED) {
+                    now.pollFirst();
+                }
+                Task first = now.peekFirst();
+                if (size > 0 && (first == null || keys[0] < first.due || (keys[0] == first.due && keys[1] < first.seq))) {
+                    if (keys[0] > target) {
+                        break;
+                    }
+                    due = keys[0];
+                    next = tasks[0];
+                    removeAt(0);
+                } else if (first != null && first.due <= target) {
+                    due = first.due;
+                    next = now.pollFirst();
+                    next.index = -1;
+                    nowWaiting--;
+                } else {
                     break;
                 }
-                due = keys[0];
-                next = tasks[0];
-                removeAt(0);
             }
             clock.setMonotonic(due);
             next.task.run();
@@ -94,12 +120,15 @@ public final class ManualScheduler implements Scheduler {
 
     /** @return the number of tasks waiting */
     public synchronized int pending() {
-        return size;
+        return size + nowWaiting;
     }
 
     private synchronized void cancel(Task t) {
         if (t.index >= 0) {
             removeAt(t.index);
+        } else if (t.index == IN_NOW) {
+            t.index = CANCELLED; // dropped when it reaches the head
+            nowWaiting--;
         }
     }
 
@@ -172,10 +201,15 @@ public final class ManualScheduler implements Scheduler {
         t.index = i;
     }
 
-    /** A waiting task; cancelling it takes it out of the heap. */
+    private static final int IN_NOW = -2;
+    private static final int CANCELLED = -3;
+
+    /** A waiting task; cancelling it takes it out of the heap, or marks it in the no-delay queue. */
     private final class Task implements Cancellable {
         final Runnable task;
-        int index = -1;
+        int index = -1; // its place in the heap; IN_NOW, CANCELLED; -1 when it ran or was taken out
+        long due; // in the no-delay queue only
+        long seq;
 
         Task(Runnable task) {
             this.task = task;

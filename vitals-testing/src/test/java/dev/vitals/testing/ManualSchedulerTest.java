@@ -94,4 +94,43 @@ class ManualSchedulerTest {
         assertThat(order).isEqualTo(sorted);
         assertThat(scheduler.pending()).isZero();
     }
+
+    /** Tasks with no delay (most of a model's) keep (due, scheduling order) with the others, also those scheduled while running. */
+    @Test
+    void noDelayTasksMergeInSchedulingOrderIncludingNestedOnesAndCancels() {
+        java.util.SplittableRandom rnd = new java.util.SplittableRandom(7);
+        List<long[]> expected = new ArrayList<>(); // {due, seq} of every task that should run
+        List<Long> order = new ArrayList<>();
+        long[] seq = {0};
+        Runnable[] spawn = new Runnable[1];
+        List<Scheduler.Cancellable> handles = new ArrayList<>();
+        List<long[]> keys = new ArrayList<>();
+        spawn[0] = () -> {
+            for (int k = 0; k < 2 && seq[0] < 4000; k++) {
+                long delay = rnd.nextInt(3) == 0 ? rnd.nextInt(50) : 0;
+                long s = seq[0]++;
+                long due = scheduler.clock().monotonicTime() + delay;
+                handles.add(scheduler.schedule(delay, () -> {
+                    order.add(s);
+                    spawn[0].run();
+                }));
+                keys.add(new long[] {due, s});
+                if (rnd.nextInt(10) == 0) {
+                    int victim = rnd.nextInt(handles.size());
+                    handles.get(victim).cancel();
+                }
+            }
+        };
+        scheduler.schedule(0, spawn[0]);
+        scheduler.clock().add(Duration.ofNanos(5)); // a clock moved by hand: the no-delay task is still due first
+        scheduler.advance(Duration.ofSeconds(1));
+
+        assertThat(scheduler.pending()).isZero();
+        for (int i = 1; i < order.size(); i++) {
+            long[] a = keys.get((int) (long) order.get(i - 1));
+            long[] b = keys.get((int) (long) order.get(i));
+            assertThat(a[0] < b[0] || (a[0] == b[0] && a[1] < b[1])).as("task %d before %d", a[1], b[1]).isTrue();
+        }
+        assertThat(order).hasSizeGreaterThan(1000);
+    }
 }

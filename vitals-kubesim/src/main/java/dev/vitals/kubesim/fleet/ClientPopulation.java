@@ -26,14 +26,18 @@ final class ClientPopulation {
     final int[] h2Epoch;
     int h2Next;
     final Draws.PoissonTable arrivals = new Draws.PoissonTable();
+    /** Whether a request that finds a free worker is answered within its step (the engine's fast path). */
+    final boolean answeredInStep;
 
     /**
      * @param index the population's place in the spec (−1: the pods' own traffic)
      * @param c the clients
      * @param replicas the engine's pods (connections are counted per pod)
      * @param stepNs the engine's step
+     * @param answeredInStep whether a request that finds a free worker is answered within its step
      */
-    ClientPopulation(int index, FleetSpec.Clients c, int replicas, long stepNs) {
+    ClientPopulation(int index, FleetSpec.Clients c, int replicas, long stepNs, boolean answeredInStep) {
+        this.answeredInStep = answeredInStep;
         this.conn = c.connections() > 0 && !c.policy().http2() ? new int[replicas] : null;
         this.h2Pod = c.policy().http2() ? new int[Math.max(1, c.connections())] : null;
         this.h2Epoch = h2Pod == null ? null : new int[h2Pod.length];

@@ -119,7 +119,10 @@ public final class ModelFleet {
         load = pod -> pools[pod].inSystem() + split[pod];
         pops = new ClientPopulation[spec.clients().size()];
         for (int p = 0; p < pops.length; p++) {
-            pops[p] = new ClientPopulation(p, spec.clients().get(p), n, stepNs);
+            FleetSpec.Clients c = spec.clients().get(p);
+            // answered within the step by a free worker, as WorkerPool.enqueue would: no cold start, no dependency, short
+            boolean inStep = warm && c.serviceMax().toNanos() / 1e9 <= dt && !(c.usesDependency() && spec.dependency().isPresent());
+            pops[p] = new ClientPopulation(p, c, n, stepNs, inStep);
         }
         long maxTimeout = maxTimeoutNs(spec);
         if (spec.background().isPresent()) {
@@ -127,7 +130,7 @@ public final class ModelFleet {
             FleetSpec.Clients own = new FleetSpec.Clients("background", 1, 0, Duration.ZERO, Duration.ZERO, spec.duration(),
                     b.serviceMin(), b.serviceMax(), Duration.ofMillis(Math.max(1, maxTimeout / 1_000_000)), 0, Duration.ZERO, false, 0,
                     false, 0);
-            background = new ClientPopulation(-1, own, n, stepNs);
+            background = new ClientPopulation(-1, own, n, stepNs, false);
             backgroundRate = b.ratePerReplica(spec.replica().workers());
         } else {
             background = null;
@@ -377,7 +380,7 @@ public final class ModelFleet {
      * the step, as {@link WorkerPool#enqueue} decides), they are answered here without loading the pool.
      */
     void deliver(int i, ClientPopulation p, int count, int attempt) {
-        if (count <= answersAtOnce[i] && warm && p.serviceHigh <= dt && !(p.c.usesDependency() && spec.dependency().isPresent())) {
+        if (count <= answersAtOnce[i] && p.answeredInStep) {
             answeredAtOnce(p, count, p.serviceLow, p.serviceHigh, i);
             return;
         }
@@ -693,11 +696,12 @@ public final class ModelFleet {
         if (p.background) {
             return;
         }
-        balancer.answered(i, latency, now());
-        rec.ok(now(), count, latency);
+        double now = now();
+        balancer.answered(i, latency, now);
+        rec.ok(now, count, latency);
         served[i] += count;
         if (rollout != null) {
-            rec.versionOk(reps[i].version, now(), count, latency);
+            rec.versionOk(reps[i].version, now, count, latency);
         }
         if (p.c.concurrency() > 0) {
             sends.add(stepNo + Math.max(1, p.thinkSteps), new Send(p, p.c.persistent() ? i : -1, reps[i].epoch(), count, 1));

@@ -192,7 +192,7 @@ public final class ScriptedContainer implements ContainerRuntime {
     /** Starts instance {@code instance}; one still running is forgotten (it reports no exit). */
     @Override
     public Instance start(int instance, IntConsumer onExit) {
-        phase = Phase.EXITED;
+        forget();
         starts.add(time.monotonicTime());
         final int n = instances();
         this.instance = instance;
@@ -211,46 +211,57 @@ public final class ScriptedContainer implements ContainerRuntime {
         } else {
             move(Phase.RUNNING, 0);
         }
-        return new Instance() {
-            @Override
-            public String describe() {
-                return "scripted instance " + instance;
-            }
+        return new ScriptedInstance(n, instance);
+    }
 
-            @Override
-            public void terminate() {
-                ScriptedContainer.this.terminate(n);
-            }
+    /** The kubelet's handle on instance {@code n} (the {@code instance}-th it started); it acts only while that instance is the current one. */
+    private final class ScriptedInstance implements Instance {
+        private final int n;
+        private final int instance;
 
-            @Override
-            public void kill() {
-                end(n, 137);
-            }
+        ScriptedInstance(int n, int instance) {
+            this.n = n;
+            this.instance = instance;
+        }
 
-            @Override
-            public void pause() {
-            }
+        @Override
+        public String describe() {
+            return "scripted instance " + instance;
+        }
 
-            @Override
-            public void resume() {
-            }
+        @Override
+        public void terminate() {
+            ScriptedContainer.this.terminate(n);
+        }
 
-            @Override
-            public void signal(String name) {
-                if (name.equals("TERM")) {
-                    terminate();
-                } else if (name.equals("KILL")) {
-                    kill();
-                }
-            }
+        @Override
+        public void kill() {
+            end(n, 137);
+        }
 
-            @Override
-            public void shutdown(Duration grace) {
-                if (instances() == n && phase != Phase.EXITED) {
-                    phase = Phase.EXITED; // the simulation ended: no exit reported
-                }
+        @Override
+        public void pause() {
+        }
+
+        @Override
+        public void resume() {
+        }
+
+        @Override
+        public void signal(String name) {
+            if (name.equals("TERM")) {
+                terminate();
+            } else if (name.equals("KILL")) {
+                kill();
             }
-        };
+        }
+
+        @Override
+        public void shutdown(Duration grace) {
+            if (instances() == n) {
+                forget(); // the simulation ended
+            }
+        }
     }
 
     private void terminate(int n) {
@@ -274,8 +285,13 @@ public final class ScriptedContainer implements ContainerRuntime {
         onExit.accept(code);
     }
 
+    /** The current instance is gone without an exit (the simulation ended, or a start replaced it): no listener, no exit code. */
+    private void forget() {
+        phase = Phase.EXITED;
+    }
+
     /**
-     * The one assignment of the phase: checks the move, then tells the listener.
+     * The one assignment of the phase besides {@link #forget()}: checks the move, then tells the listener.
      *
      * @throws IllegalStateException on a move {@link Phase#canMoveTo} refuses (a bug in this class)
      */
