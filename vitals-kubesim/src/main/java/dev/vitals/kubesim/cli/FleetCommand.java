@@ -33,7 +33,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "fleet", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Simulate a fleet of replicas behind a Service: restarts, Ready endpoints, client success and latency.",
             "",
-            "Model engine (FILE, no command): FILE describes replicas, probes, clients, a shared dependency and faults (docs/fleet.md); replicas run on a virtual clock (an hour of 10,000 in about a minute); each holds about 4 KiB of heap, twice that with the collector's room, so the JVM's -Xmx bounds the fleet (512 MiB: 65,536 replicas).",
+            "Model engine (FILE, no command): FILE describes replicas, probes, clients, a shared dependency and faults (docs/fleet.md); replicas run on a virtual clock (an hour of 1,000 in seconds, of 10,000 in one to two minutes); each holds about 4 KiB of heap, twice that with the collector's room, so the JVM's -Xmx bounds the fleet (512 MiB: 65,536 replicas).",
             "",
             "Live engine (a command after --): N real processes of CMD, each with PORT, PROBE_PORT and REPLICA in its environment, probed by the kubelet model, behind a real TCP Service on --service-port. Without FILE, --manifest gives the probes and there are no clients: vitals fleet --replicas 4 --manifest deploy.yaml -- CMD...",
             "",
@@ -210,8 +210,8 @@ final class FleetCommand implements Callable<Integer> {
             throw new InvalidInputException("fleet: " + replicas + " replicas need about " + (need >> 20) + " MiB of heap ("
                     + FleetSpec.BYTES_PER_REPLICA / 1024 + " KiB per replica, as much again for the collector"
                     + (runsAtOnce > 1 ? ", " + runsAtOnce + " runs at once" : "") + "); this JVM's heap is " + (heap >> 20)
-                    + " MiB, room for " + max + ": model fewer replicas, or give java more heap (-Xmx, e.g. JAVA_TOOL_OPTIONS=-Xmx"
-                    + Math.max(1, (need >> 30) + 1) + "g)");
+                    + " MiB, room for " + max + ": model fewer replicas, or give java more heap (VITALS_JAVA_OPTS=-Xmx"
+                    + Math.max(1, (need >> 30) + 1) + "g for the vitals command, java -Xmx… -jar vitals.jar)");
         }
     }
 

@@ -351,8 +351,8 @@ class FleetCliTest {
         assertThatThrownBy(() -> FleetCommand.checkHeap(65_537, 1, heap))
                 .isInstanceOf(InvalidInputException.class)
                 .hasMessage("fleet: 65537 replicas need about 512 MiB of heap (4 KiB per replica, as much again for the collector);"
-                        + " this JVM's heap is 512 MiB, room for 65536: model fewer replicas, or give java more heap (-Xmx, e.g."
-                        + " JAVA_TOOL_OPTIONS=-Xmx1g)");
+                        + " this JVM's heap is 512 MiB, room for 65536: model fewer replicas, or give java more heap"
+                        + " (VITALS_JAVA_OPTS=-Xmx1g for the vitals command, java -Xmx… -jar vitals.jar)");
         assertThatThrownBy(() -> FleetCommand.checkHeap(40_000, 2, heap))
                 .isInstanceOf(InvalidInputException.class)
                 .hasMessageContaining("40000 replicas need about 625 MiB of heap (4 KiB per replica, as much again for the collector, 2 runs at once)")
