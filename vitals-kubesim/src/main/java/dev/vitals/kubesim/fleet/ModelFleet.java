@@ -42,6 +42,7 @@ public final class ModelFleet {
     // per replica, in arrays the step's loops read without loading the pools (issue 37):
     private final int[] answersAtOnce; // requests its pool answers within the step as they arrive (WorkerPool.publish), or -1
     private final long[] served; // requests it answered successfully (a rollout's warm-up by requests)
+    private final boolean[] serving; // its pool holds requests to serve (WorkerPool.publish)
     private final boolean warm; // no cold start in the model: service times are the clients' own
     private final ClientPopulation[] pops;
     private final Recorder rec;
@@ -104,6 +105,7 @@ public final class ModelFleet {
         answersAtOnce = new int[n];
         Arrays.fill(answersAtOnce, -1);
         served = new long[n];
+        serving = new boolean[n];
         warm = rollout == null && (spec.replica().warmupFactor() <= 1 || spec.replica().warmupTime().isZero());
         endpoints = new int[n];
         endpointPos = new int[n];
@@ -287,9 +289,9 @@ public final class ModelFleet {
         }
         warmupRoutines();
         backgroundArrivals();
-        for (WorkerPool w : pools) {
-            if (w.serving()) {
-                w.serve(now, now + dt);
+        for (int i = 0; i < pools.length; i++) {
+            if (serving[i]) {
+                pools[i].serve(now, now + dt);
             }
         }
         rec.sample(now, endpointCount, readyCount, dt);
@@ -708,9 +710,13 @@ public final class ModelFleet {
         }
     }
 
-    /** Replica {@code i}'s pool answers up to {@code n} arriving requests within the step (−1: none; {@link WorkerPool}). */
-    void answersAtOnce(int i, int n) {
-        answersAtOnce[i] = n;
+    /**
+     * Replica {@code i}'s pool answers up to {@code atOnce} arriving requests within the step (−1:
+     * none) and has requests to serve or not ({@link WorkerPool}).
+     */
+    void published(int i, int atOnce, boolean serving) {
+        answersAtOnce[i] = atOnce;
+        this.serving[i] = serving;
     }
 
     /** @return requests replica {@code i} answered successfully so far */

@@ -117,11 +117,12 @@ final class WorkerPool {
 
     /**
      * Tells the engine how many requests this pool would answer within the step as they arrive
-     * (free workers while it is open and nothing waits; −1 otherwise): the step's arrival loop
-     * reads that from one small array instead of from every pool ({@link ModelFleet#deliver}).
+     * (free workers while it is open and nothing waits; −1 otherwise) and whether it has requests
+     * to serve: the step's loops read that from small arrays instead of from every pool
+     * ({@link ModelFleet#deliver}).
      */
     private void publish() {
-        fleet.answersAtOnce(index, server == Server.OPEN && size == 0 ? workers - busy : -1);
+        fleet.published(index, server == Server.OPEN && size == 0 ? workers - busy : -1, serving());
     }
 
     /** The process ended: every request in it fails (connection reset) and is retried by its client. */
