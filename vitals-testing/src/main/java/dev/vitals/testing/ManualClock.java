@@ -9,8 +9,10 @@ import java.util.Objects;
  * monotonic time at 0; both advance together. Thread-safe.
  */
 public final class ManualClock implements Clock {
-    private long wallMillis = 1_767_225_600_000L;
-    private long nanos;
+    private static final long WALL_START_MILLIS = 1_767_225_600_000L;
+    // written under the lock, read without it (a volatile read: the fleet model reads the clock
+    // several times per replica and step, issue 37)
+    private volatile long nanos;
 
     /** @return a clock at the default start */
     public static ManualClock create() {
@@ -18,12 +20,12 @@ public final class ManualClock implements Clock {
     }
 
     @Override
-    public synchronized long wallTime() {
-        return wallMillis + nanos / 1_000_000L;
+    public long wallTime() {
+        return WALL_START_MILLIS + nanos / 1_000_000L;
     }
 
     @Override
-    public synchronized long monotonicTime() {
+    public long monotonicTime() {
         return nanos;
     }
 

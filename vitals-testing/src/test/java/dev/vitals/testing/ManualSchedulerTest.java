@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import dev.vitals.Scheduler;
 import org.junit.jupiter.api.Test;
 
 /** The fakes' own contract: what every module's deterministic tests (and kubesim's virtual time) rely on. */
@@ -60,5 +61,76 @@ class ManualSchedulerTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("a clock cannot go back, was PT-0.001S");
         assertThatThrownBy(() -> scheduler.clock().add(Duration.ofMillis(-1)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("a clock cannot go back");
+    }
+
+    /** The heap keeps (due, scheduling order) under interleaved schedules, cancels and runs: against a sorted reference. */
+    @Test
+    void manyTasksWithCancelsRunInTheSameOrderAsASortedReference() {
+        java.util.SplittableRandom rnd = new java.util.SplittableRandom(37);
+        java.util.TreeMap<Long, long[]> expected = new java.util.TreeMap<>(); // sequence -> {due}
+        List<Long> order = new ArrayList<>();
+        List<Scheduler.Cancellable> handles = new ArrayList<>();
+        long seq = 0;
+        for (int i = 0; i < 5000; i++) {
+            long due = rnd.nextInt(2000);
+            long s = seq++;
+            handles.add(scheduler.schedule(due, () -> order.add(s)));
+            expected.put(s, new long[] {due});
+            if (rnd.nextInt(4) == 0) {
+                long victim = rnd.nextLong(seq);
+                handles.get((int) victim).cancel();
+                handles.get((int) victim).cancel(); // twice: the second does nothing
+                expected.remove(victim);
+            }
+        }
+        assertThat(scheduler.pending()).isEqualTo(expected.size());
+
+        scheduler.advance(Duration.ofNanos(2000));
+
+        List<Long> sorted = expected.entrySet().stream()
+                .sorted(java.util.Comparator.<java.util.Map.Entry<Long, long[]>>comparingLong(e -> e.getValue()[0])
+                        .thenComparingLong(java.util.Map.Entry::getKey))
+                .map(java.util.Map.Entry::getKey).toList();
+        assertThat(order).isEqualTo(sorted);
+        assertThat(scheduler.pending()).isZero();
+    }
+
+    /** Tasks with no delay (most of a model's) keep (due, scheduling order) with the others, also those scheduled while running. */
+    @Test
+    void noDelayTasksMergeInSchedulingOrderIncludingNestedOnesAndCancels() {
+        java.util.SplittableRandom rnd = new java.util.SplittableRandom(7);
+        List<long[]> expected = new ArrayList<>(); // {due, seq} of every task that should run
+        List<Long> order = new ArrayList<>();
+        long[] seq = {0};
+        Runnable[] spawn = new Runnable[1];
+        List<Scheduler.Cancellable> handles = new ArrayList<>();
+        List<long[]> keys = new ArrayList<>();
+        spawn[0] = () -> {
+            for (int k = 0; k < 2 && seq[0] < 4000; k++) {
+                long delay = rnd.nextInt(3) == 0 ? rnd.nextInt(50) : 0;
+                long s = seq[0]++;
+                long due = scheduler.clock().monotonicTime() + delay;
+                handles.add(scheduler.schedule(delay, () -> {
+                    order.add(s);
+                    spawn[0].run();
+                }));
+                keys.add(new long[] {due, s});
+                if (rnd.nextInt(10) == 0) {
+                    int victim = rnd.nextInt(handles.size());
+                    handles.get(victim).cancel();
+                }
+            }
+        };
+        scheduler.schedule(0, spawn[0]);
+        scheduler.clock().add(Duration.ofNanos(5)); // a clock moved by hand: the no-delay task is still due first
+        scheduler.advance(Duration.ofSeconds(1));
+
+        assertThat(scheduler.pending()).isZero();
+        for (int i = 1; i < order.size(); i++) {
+            long[] a = keys.get((int) (long) order.get(i - 1));
+            long[] b = keys.get((int) (long) order.get(i));
+            assertThat(a[0] < b[0] || (a[0] == b[0] && a[1] < b[1])).as("task %d before %d", a[1], b[1]).isTrue();
+        }
+        assertThat(order).hasSizeGreaterThan(1000);
     }
 }

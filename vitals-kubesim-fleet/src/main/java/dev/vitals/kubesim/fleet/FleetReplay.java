@@ -75,7 +75,7 @@ public final class FleetReplay {
      * @param runs runs per ensemble, 1–1,000
      * @param threads threads to run them on, ≥ 1
      * @return the ensembles, naive then Vitals per scenario
-     * @throws IllegalArgumentException for an unknown scenario, a size outside 1–20,000 or a bad count
+     * @throws IllegalArgumentException for an unknown scenario, a size outside 1–{@value FleetSpec#MAX_REPLICAS} or a bad count
      */
     public static List<Run> run(List<String> names, OptionalInt replicas, int runs, int threads) {
         List<FleetSpec> specs = new ArrayList<>();

@@ -67,7 +67,7 @@ public final class FleetScenarios {
 
     /**
      * @param name {@code incident}, {@code shared-dependency} or {@code rebalance}
-     * @param replicas fleet size, 1–20,000
+     * @param replicas fleet size, 1–{@value FleetSpec#MAX_REPLICAS}
      * @param wiring the wiring
      * @return the spec, with the expectations the replay checks for that wiring
      * @throws IllegalArgumentException for an unknown name or a bad size

@@ -14,7 +14,7 @@ import java.util.Optional;
  * with {@link FleetSpecReader}; the replays build theirs in code. Every duration is a
  * {@link Duration}; every rate is per second.
  *
- * @param replicas number of replicas, 1–20,000 (the model engine) or 1–64 (the live engine)
+ * @param replicas number of replicas, 1–1,000,000 (the model engine; about 4 KiB of heap each) or 1–64 (the live engine)
  * @param duration scenario time simulated after warm-up, ≥ 1 s
  * @param step the model engine's time step for the request model, 1 ms – 1 s (default 100 ms)
  * @param seed random seed for routing and arrivals (runs are reproducible)
@@ -33,13 +33,32 @@ public record FleetSpec(int replicas, Duration duration, Duration step, long see
         List<FleetExpectation> expectations, Optional<Rollout> rollout, Optional<Background> background) {
 
     /**
-     * The largest fleet the model engine accepts (issue 37; was 5,000). Memory allows far more: a
-     * replica's state is about 3.4 KiB live (10,000 replicas × 1 h: 34 MiB after GC, the run done
-     * within a 512 MiB heap; {@code FleetBenchmark} prints it), so 20,000 hold about 70 MiB. The
-     * bound is time: the model costs about 14 ms of CPU per replica-hour, so 20,000 replicas × 1 h is
-     * about 5 minutes of one core.
+     * The largest fleet a file may declare (issue 37; was 20,000, before that 5,000). Not the real
+     * bound, which is memory: see {@link #BYTES_PER_REPLICA} and {@link #replicasWithin(long, int)},
+     * checked by {@code vitals fleet} against its own heap before a run. Time grows linearly: about
+     * 2–3 ms of one core per replica-hour on a quiet machine ({@code FleetBenchmark}, docs/fleet.md).
      */
-    public static final int MAX_REPLICAS = 20_000;
+    public static final int MAX_REPLICAS = 1_000_000;
+    /**
+     * The heap one replica of the model engine holds, in bytes, rounded up: its kubelet model, probe
+     * workers, scripted container, worker pool and report lanes. Measured by {@code FleetBenchmark}
+     * as the live heap after GC at the end of a run over the replica count: 3.7–3.9 KiB at
+     * 10,000 replicas × 1 h (issue 37).
+     */
+    public static final long BYTES_PER_REPLICA = 4096;
+
+    /**
+     * How many replicas fit a heap: each takes {@link #BYTES_PER_REPLICA}, and as much again is
+     * left to the garbage collector (a step's short-lived objects), for each run at once.
+     *
+     * @param heapBytes the heap, e.g. {@code Runtime.getRuntime().maxMemory()}
+     * @param runsAtOnce runs sharing that heap (an ensemble's threads), ≥ 1
+     * @return the most replicas, within 1–{@link #MAX_REPLICAS}
+     */
+    public static int replicasWithin(long heapBytes, int runsAtOnce) {
+        long fit = heapBytes / (2 * BYTES_PER_REPLICA * Math.max(1, runsAtOnce));
+        return (int) Math.max(1, Math.min(MAX_REPLICAS, fit));
+    }
     /**
      * The longest scenario, as for {@code simulate}: a longer one is a typo, and the per-second
      * series would not fit in memory (100,000 h ran out of it; issue 30).
@@ -54,7 +73,7 @@ public record FleetSpec(int replicas, Duration duration, Duration step, long see
     /**
      * Validates the bounds above and copies the lists.
      *
-     * @param replicas number of replicas, 1–20,000 (the model engine) or 1–64 (the live engine)
+     * @param replicas number of replicas, 1–1,000,000 (the model engine; about 4 KiB of heap each) or 1–64 (the live engine)
      * @param duration scenario time simulated after warm-up, ≥ 1 s
      * @param step the model engine's time step for the request model, 1 ms – 1 s (default 100 ms)
      * @param seed random seed for routing and arrivals (runs are reproducible)

@@ -24,7 +24,7 @@ import java.util.Set;
  * fields are errors. The format, with defaults:
  *
  * <pre>{@code
- * replicas: 12                  # required, 1-20000
+ * replicas: 12                  # required, 1-1000000 (and what the heap holds)
  * duration: 10m                 # required: scenario time after warm-up
  * step: 100ms                   # the request model's time step
  * seed: 1

@@ -1,54 +1,50 @@
 package dev.vitals.kubesim.fleet;
 
-import dev.vitals.kubesim.model.ContainerRuntime;
 import dev.vitals.kubesim.model.Kubelet;
 import dev.vitals.kubesim.model.KubeletOptions;
 import dev.vitals.kubesim.model.PodSpec;
-import dev.vitals.kubesim.model.ProbeExecutor;
-import dev.vitals.kubesim.model.ProbeOutcome;
-import dev.vitals.kubesim.model.ProbeResult;
-import dev.vitals.kubesim.model.ProbeSpec;
-import dev.vitals.kubesim.model.ProbeType;
 import dev.vitals.kubesim.model.SimEvent;
 import dev.vitals.kubesim.model.VirtualTime;
 import java.time.Duration;
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.SplittableRandom;
-import java.util.function.Consumer;
-import java.util.function.IntConsumer;
 
 /**
- * The model engine: a fleet of replicas on one virtual clock. Each replica is the kubelet model
- * ({@link Kubelet}, the same one {@code simulate} and {@code lint} run) driving a queueing model
- * of the application instead of a process; clients, the Service and the shared dependency are
- * modelled on the same clock. The equations are in DESIGN.md section 7.3.
+ * The model engine: a fleet of replicas on one virtual clock. Each replica ({@link ModelReplica})
+ * is the kubelet model ({@link Kubelet}, the same one {@code simulate} and {@code lint} run)
+ * driving a scripted container and a queueing model of the application ({@link WorkerPool})
+ * instead of a process; clients ({@link ClientPopulation}), the Service and the shared dependency
+ * are modelled here, on the same clock, one step at a time. The equations are in DESIGN.md
+ * section 7.3.
  *
  * <p>Deterministic for a given {@link FleetSpec#seed()}. Runs on the caller's thread; not
- * thread-safe; one run per instance.
+ * thread-safe; one run per instance. Memory: about {@link FleetSpec#BYTES_PER_REPLICA} per replica.
  */
 public final class ModelFleet {
     /** Warm-up ends when every replica is in the endpoints, or after this long (virtual time). */
     public static final Duration WARMUP_CAP = Duration.ofMinutes(2);
     /** Replicas' kubelet models start at seeded random times within this span. */
     public static final Duration START_SPREAD = Duration.ofSeconds(2);
-    private static final int DOWN = 0;
-    private static final int STARTING = 1;
-    private static final int UP = 2;
-    private static final int STOPPING = 3;
-    private static final ProbeOutcome QUEUE_FULL = ProbeOutcome.of(ProbeResult.FAILURE, "queue full", Duration.ofMillis(1));
-    private static final ProbeOutcome REFUSED = ProbeOutcome.of(ProbeResult.FAILURE, "connection refused", Duration.ofMillis(1));
 
     private final FleetSpec spec;
     private final String label;
     private final VirtualTime time = new VirtualTime();
     private final SplittableRandom rnd;
+    private final Draws draws;
     private final long stepNs;
     private final double dt;
-    private final Rep[] reps;
-    private final Pop[] pops;
+    private final ModelReplica[] reps;
+    private final WorkerPool[] pools; // reps[i].pool, read in the step's loops
+    // per replica, in arrays the step's loops read without loading the pools (issue 37):
+    private final int[] answersAtOnce; // requests its pool answers within the step as they arrive (WorkerPool.publish), or -1
+    private final long[] served; // requests it answered successfully (a rollout's warm-up by requests)
+    private final boolean[] serving; // its pool holds requests to serve (WorkerPool.publish)
+    private final boolean warm; // no cold start in the model: service times are the clients' own
+    private final ClientPopulation[] pops;
     private final Recorder rec;
     private final KubeletOptions options;
     // the Service's view of the endpoints (after the propagation delay)
@@ -57,8 +53,8 @@ public final class ModelFleet {
     private int endpointCount;
     private int readyCount;
     // wheels, indexed by step
-    private final Wheel<Cohort> timeouts;
-    private final Wheel<Send> sends;
+    private final StepWheel<Cohort> timeouts;
+    private final StepWheel<Send> sends;
     private long stepNo;
     private final int[] split;
     private final int[] touched;
@@ -76,7 +72,7 @@ public final class ModelFleet {
     private final Balancer.Candidates all;
     private final Balancer.Candidates local;
     private final Balancer.Load load;
-    private final Pop background; // the pods' own traffic, or null
+    private final ClientPopulation background; // the pods' own traffic, or null
     private final double backgroundRate;
 
     /**
@@ -97,53 +93,76 @@ public final class ModelFleet {
         this.label = Objects.requireNonNull(label, "label");
         this.options = Objects.requireNonNull(options, "options");
         this.rnd = new SplittableRandom(spec.seed());
+        this.draws = new Draws(rnd);
         this.stepNs = spec.step().toNanos();
         this.dt = stepNs / 1e9;
         desired = spec.replicas();
         rollout = spec.rollout().orElse(null);
         controller = rollout == null ? null : new DeploymentController(rollout, desired, new ModelPods());
         int n = rollout == null ? desired : 2 * desired;
-        reps = new Rep[n];
+        reps = new ModelReplica[n];
+        pools = new WorkerPool[n];
+        answersAtOnce = new int[n];
+        Arrays.fill(answersAtOnce, -1);
+        served = new long[n];
+        serving = new boolean[n];
+        warm = rollout == null && (spec.replica().warmupFactor() <= 1 || spec.replica().warmupTime().isZero());
         endpoints = new int[n];
         endpointPos = new int[n];
         split = new int[n];
         touched = new int[n];
-        java.util.Arrays.fill(endpointPos, -1);
+        Arrays.fill(endpointPos, -1);
         routing = spec.service().routing();
         balancer = Balancer.of(routing, n, rnd);
         plainRandom = routing.algorithm().randomPick() && routing.affinity() == Routing.Affinity.NONE
                 && (routing.trafficPolicy() == Routing.TrafficPolicy.CLUSTER || spec.clients().stream().allMatch(c -> c.policy().node() < 0));
         all = new Balancer.Candidates(endpoints, 0);
         local = new Balancer.Candidates(new int[n], 0);
-        load = pod -> reps[pod].inSystem + split[pod];
-        pops = new Pop[spec.clients().size()];
-        long maxTimeout = 1;
-        long maxDelay = 1;
+        load = pod -> pools[pod].inSystem() + split[pod];
+        pops = new ClientPopulation[spec.clients().size()];
         for (int p = 0; p < pops.length; p++) {
             FleetSpec.Clients c = spec.clients().get(p);
-            pops[p] = new Pop(p, c);
-            maxTimeout = Math.max(maxTimeout, c.timeout().toNanos());
-            maxDelay = Math.max(maxDelay, Math.max(c.thinkTime().toNanos(), c.retryDelay().toNanos()));
-            // the longest backed-off retry delay, within the most steps a delay may span
-            double backedOff = c.retryDelay().toNanos() * Math.pow(c.policy().retryBackoff(), Math.max(0, c.retries() - 1));
-            maxDelay = Math.max(maxDelay, (long) Math.min(backedOff, (double) FleetSpec.MAX_DELAY_STEPS * stepNs));
+            // answered within the step by a free worker, as WorkerPool.enqueue would: no cold start, no dependency, short
+            boolean inStep = warm && c.serviceMax().toNanos() / 1e9 <= dt && !(c.usesDependency() && spec.dependency().isPresent());
+            pops[p] = new ClientPopulation(p, c, n, stepNs, inStep);
         }
+        long maxTimeout = maxTimeoutNs(spec);
         if (spec.background().isPresent()) {
             FleetSpec.Background b = spec.background().get();
             FleetSpec.Clients own = new FleetSpec.Clients("background", 1, 0, Duration.ZERO, Duration.ZERO, spec.duration(),
                     b.serviceMin(), b.serviceMax(), Duration.ofMillis(Math.max(1, maxTimeout / 1_000_000)), 0, Duration.ZERO, false, 0,
                     false, 0);
-            background = new Pop(-1, own);
-            background.background = true;
+            background = new ClientPopulation(-1, own, n, stepNs, false);
             backgroundRate = b.ratePerReplica(spec.replica().workers());
         } else {
             background = null;
             backgroundRate = 0;
         }
-        timeouts = new Wheel<>(maxTimeout / stepNs + 3);
-        sends = new Wheel<>(maxDelay / stepNs + 3);
+        timeouts = new StepWheel<>(maxTimeout / stepNs + 3);
+        sends = new StepWheel<>(maxDelayNs(spec) / stepNs + 3);
         rec = new Recorder(n, desired, spec.duration().toNanos() / 1e9);
         rec.routing(routing.describe());
+    }
+
+    /** @return the longest client timeout, ns (at least 1) */
+    private static long maxTimeoutNs(FleetSpec spec) {
+        long max = 1;
+        for (FleetSpec.Clients c : spec.clients()) {
+            max = Math.max(max, c.timeout().toNanos());
+        }
+        return max;
+    }
+
+    /** @return the longest think time or (backed-off) retry delay, within the most steps a delay may span, ns */
+    private static long maxDelayNs(FleetSpec spec) {
+        long stepNs = spec.step().toNanos();
+        long max = 1;
+        for (FleetSpec.Clients c : spec.clients()) {
+            max = Math.max(max, Math.max(c.thinkTime().toNanos(), c.retryDelay().toNanos()));
+            double backedOff = c.retryDelay().toNanos() * Math.pow(c.policy().retryBackoff(), Math.max(0, c.retries() - 1));
+            max = Math.max(max, (long) Math.min(backedOff, (double) FleetSpec.MAX_DELAY_STEPS * stepNs));
+        }
+        return max;
     }
 
     /**
@@ -157,26 +176,8 @@ public final class ModelFleet {
             throw new IllegalStateException("a ModelFleet runs once");
         }
         ran = true;
-        pod = PodSpec.of("app", Map.of("http", 8080), spec.probes().startup(), spec.probes().liveness(),
-                spec.probes().readiness());
-        for (int i = 0; i < reps.length; i++) {
-            Rep r = new Rep(i, i < desired ? 0 : 1);
-            reps[i] = r;
-            if (i < desired) {
-                r.kubelet = new Kubelet(pod, options, time, r, r, r::onEvent);
-                if (rollout != null) {
-                    rec.pod(i, "old", Double.NEGATIVE_INFINITY);
-                }
-            }
-        }
-        for (int i = 0; i < desired; i++) {
-            Rep r = reps[i];
-            // replicas are created within START_SPREAD of each other (scheduling, image pulls), so
-            // their probe ticks are not in phase
-            time.schedule((long) (rnd.nextDouble() * START_SPREAD.toNanos()), r.kubelet::start);
-        }
+        createPods();
         time.schedule(0, this::step);
-        long endNs;
         long cap = WARMUP_CAP.toNanos();
         while (!rec.started() && time.monotonicTime() < cap) {
             time.awaitUntil(time.monotonicTime() + Duration.ofSeconds(1).toNanos());
@@ -184,9 +185,9 @@ public final class ModelFleet {
         if (!rec.started()) {
             startScenario();
         }
-        endNs = Math.round(rec.t0() * 1e9) + spec.duration().toNanos();
+        long endNs = Math.round(rec.t0() * 1e9) + spec.duration().toNanos();
         time.awaitUntil(endNs);
-        for (Rep r : reps) {
+        for (ModelReplica r : reps) {
             if (r.kubelet != null) {
                 r.kubelet.stop();
             }
@@ -197,26 +198,63 @@ public final class ModelFleet {
         return result;
     }
 
+    /** The replicas; the first {@code desired} get their kubelet, started at seeded times within {@link #START_SPREAD}. */
+    private void createPods() {
+        pod = PodSpec.of("app", Map.of("http", 8080), spec.probes().startup(), spec.probes().liveness(),
+                spec.probes().readiness());
+        for (int i = 0; i < reps.length; i++) {
+            reps[i] = new ModelReplica(this, spec, time, i, i < desired ? 0 : 1);
+        }
+        for (int i = 0; i < reps.length; i++) {
+            pools[i] = new WorkerPool(this, reps[i], spec.replica());
+            reps[i].pool = pools[i];
+        }
+        for (int i = 0; i < desired; i++) {
+            reps[i].kubelet = kubelet(reps[i]);
+            if (rollout != null) {
+                rec.pod(i, "old", Double.NEGATIVE_INFINITY);
+            }
+        }
+        for (int i = 0; i < desired; i++) {
+            Kubelet k = reps[i].kubelet;
+            // replicas are created within START_SPREAD of each other (scheduling, image pulls), so
+            // their probe ticks are not in phase
+            time.schedule((long) (rnd.nextDouble() * START_SPREAD.toNanos()), k::start);
+        }
+    }
+
+    private Kubelet kubelet(ModelReplica r) {
+        return new Kubelet(pod, options, time, r.container, r, e -> onKubeletEvent(r, e));
+    }
+
     /** @return the timer events the run scheduled on its virtual clock (0 before {@link #run()}) */
     public long timerEvents() {
         return timerEvents;
     }
 
-    private double now() {
+    double now() {
         return time.monotonicTime() / 1e9;
+    }
+
+    double dt() {
+        return dt;
+    }
+
+    Draws draws() {
+        return draws;
     }
 
     private void startScenario() {
         double now = now();
         rec.scenarioStart(now);
         if (rollout != null) {
-            time.schedule(rollout.at().toNanos(), this::startRollout);
+            time.schedule(rollout.at().toNanos(), controller::start);
         }
         for (FleetSpec.Kill a : spec.actions()) {
-            Rep r = reps[a.replica()];
-            time.schedule(a.at().toNanos(), () -> r.die(r.epoch, 137));
+            ModelReplica r = reps[a.replica()];
+            time.schedule(a.at().toNanos(), r.container::kill);
         }
-        for (Pop p : pops) {
+        for (ClientPopulation p : pops) {
             if (p.c.concurrency() > 0) {
                 time.schedule(p.c.from().toNanos(), () -> sends.add(stepNo, new Send(p, -1, 0, p.c.concurrency(), 1)));
             }
@@ -227,8 +265,14 @@ public final class ModelFleet {
         return rec.started() ? now() - rec.t0() : -1;
     }
 
-    private boolean dependencyDown() {
+    /** @return whether the shared dependency is down now */
+    boolean dependencyDown() {
         return spec.dependency().isPresent() && rec.started() && spec.dependency().get().downAt(scenarioTime());
+    }
+
+    /** @return how long a request that needs the dependency takes to fail while it is down, seconds */
+    double dependencyFailSeconds() {
+        return spec.dependency().get().failTime().toNanos() / 1e9;
     }
 
     // ---- the step: clients, Service, replicas ----------------------------------------------
@@ -238,99 +282,16 @@ public final class ModelFleet {
         if (!rec.started() && endpointCount == desired) {
             startScenario();
         }
-        // timeouts due now
-        List<Cohort> due = timeouts.take(stepNo);
-        if (due != null) {
-            for (Cohort c : due) {
-                if (c.n > 0 && !c.abandoned) {
-                    c.abandoned = true;
-                    failedOn(reps[c.replica], c.pop, c.n, c.attempt, FleetSpec.Failure.TIMEOUT);
-                    Pop p = c.pop;
-                    if (p.conn != null) {
-                        // a client that timed out closes its kept connection and reconnects through the Service
-                        int moved = Math.min(p.conn[c.replica], c.n);
-                        p.conn[c.replica] -= moved;
-                        p.unpinned += moved;
-                    }
-                }
-            }
-        }
-        // deferred sends (think time over, retries, closed-loop starts)
-        List<Send> ready = sends.take(stepNo);
-        if (ready != null) {
-            for (Send s : ready) {
-                send(s.pop, s.pin, s.epoch, s.count, s.attempt);
-            }
-        }
-        // open-loop arrivals
+        timeoutsDue();
+        sendsDue();
         if (rec.started()) {
-            double t = scenarioTime();
-            for (Pop p : pops) {
-                if (p.c.rate() <= 0 || t < p.from || t >= p.until) {
-                    continue;
-                }
-                if (p.conn == null || routing.perRequest()) {
-                    // a new connection per request, or an ingress that balances each request over its own connections
-                    if (plainRandom) {
-                        arrive(p, now);
-                    } else {
-                        send(p, -1, 0, poisson(p.c.rate() * dt), 1);
-                    }
-                    continue;
-                }
-                connect(p);
-                double perConn = p.c.rate() / p.c.connections() * dt;
-                for (int i = 0; i < reps.length; i++) {
-                    if (p.conn[i] > 0) {
-                        int a = poisson(perConn * p.conn[i]);
-                        if (a > 0) {
-                            rec.attempts(now, a);
-                            if (reps[i].state == UP) {
-                                reps[i].enqueue(p, a, 1);
-                            } else {
-                                failedOn(reps[i], p, a, 1, FleetSpec.Failure.REFUSED);
-                            }
-                        }
-                    }
-                }
-                if (p.unpinned > 0) {
-                    // requests of connections with no replica: refused, retried by their clients
-                    int a = poisson(perConn * p.unpinned);
-                    if (a > 0) {
-                        rec.attempts(now, a);
-                        if (endpointCount == 0) {
-                            rec.noEndpoint(now, a);
-                        }
-                        attemptFailed(p, a, 1, FleetSpec.Failure.REFUSED);
-                    }
-                }
-            }
+            openLoopArrivals(now);
         }
-        // a warm-up routine (vitals-core Warmup with a request count) exercises a new pod before it is Ready
-        if (rollout != null && rollout.readinessWaitsForWarmup() && rollout.warmupRequests() > 0) {
-            for (int i = desired; i < desired + controller.created(); i++) {
-                Rep r = reps[i];
-                if (r.state == UP && !r.kubeletReady && r.busy < spec.replica().workers()) {
-                    r.routine += (spec.replica().workers() - r.busy) * dt / (pops[0].c.meanServiceSeconds() * r.warmup());
-                }
-            }
-        }
-        // the pods' own traffic: Poisson per replica that is up, straight onto its pool (it is not routed)
-        if (background != null) {
-            double lambda = backgroundRate * dt;
-            for (Rep r : reps) {
-                if (r.state == UP && !r.deleted) {
-                    int a = poisson(lambda);
-                    if (a > 0) {
-                        r.enqueue(background, a, 1);
-                    }
-                }
-            }
-        }
-        // service
-        for (Rep r : reps) {
-            if ((r.state == UP || r.state == STOPPING) && r.inSystem > 0) {
-                r.serve(now, now + dt);
+        warmupRoutines();
+        backgroundArrivals();
+        for (int i = 0; i < pools.length; i++) {
+            if (serving[i]) {
+                pools[i].serve(now, now + dt);
             }
         }
         rec.sample(now, endpointCount, readyCount, dt);
@@ -338,13 +299,138 @@ public final class ModelFleet {
         time.schedule(stepNs, this::step);
     }
 
+    /** Requests whose clients' timeout ends now fail; a client that timed out closes its kept connection. */
+    private void timeoutsDue() {
+        List<Cohort> due = timeouts.take(stepNo);
+        if (due == null) {
+            return;
+        }
+        for (Cohort c : due) {
+            if (c.n > 0 && !c.abandoned) {
+                c.abandoned = true;
+                failedOn(pools[c.replica], c.pop, c.n, c.attempt, FleetSpec.Failure.TIMEOUT);
+                ClientPopulation p = c.pop;
+                if (p.conn != null) {
+                    // it reconnects through the Service
+                    int moved = Math.min(p.conn[c.replica], c.n);
+                    p.conn[c.replica] -= moved;
+                    p.unpinned += moved;
+                }
+            }
+        }
+    }
+
+    /** Deferred sends: think time over, retries, closed-loop starts. */
+    private void sendsDue() {
+        List<Send> ready = sends.take(stepNo);
+        if (ready != null) {
+            for (Send s : ready) {
+                send(s.pop(), s.pin(), s.epoch(), s.count(), s.attempt());
+            }
+        }
+    }
+
+    /** Open-loop arrivals of this step, per population within its [from, until). */
+    private void openLoopArrivals(double now) {
+        double t = scenarioTime();
+        for (ClientPopulation p : pops) {
+            if (p.c.rate() <= 0 || t < p.from || t >= p.until) {
+                continue;
+            }
+            if (p.conn == null || routing.perRequest()) {
+                // a new connection per request, or an ingress that balances each request over its own connections
+                if (plainRandom) {
+                    arrive(p, now);
+                } else {
+                    send(p, -1, 0, draws.poisson(p.c.rate() * dt), 1);
+                }
+            } else {
+                arriveOnKeptConnections(p, now);
+            }
+        }
+    }
+
+    /** Kept connections: replica i receives Poisson(λ·kᵢ/K·Δ); requests of connections with no replica are refused. */
+    private void arriveOnKeptConnections(ClientPopulation p, double now) {
+        connect(p);
+        double perConn = p.c.rate() / p.c.connections() * dt;
+        for (int i = 0; i < reps.length; i++) {
+            if (p.conn[i] > 0) {
+                int a = draws.poisson(perConn * p.conn[i]);
+                if (a > 0) {
+                    rec.attempts(now, a);
+                    deliver(i, p, a, 1);
+                }
+            }
+        }
+        if (p.unpinned > 0) {
+            // requests of connections with no replica: refused, retried by their clients
+            int a = draws.poisson(perConn * p.unpinned);
+            if (a > 0) {
+                rec.attempts(now, a);
+                if (endpointCount == 0) {
+                    rec.noEndpoint(now, a);
+                }
+                attemptFailed(p, a, 1, FleetSpec.Failure.REFUSED);
+            }
+        }
+    }
+
+    /**
+     * Attempts reach replica {@code i}: queued when its server takes requests, else refused. When
+     * they would be answered within the step (a free worker each, nothing waiting, service within
+     * the step, as {@link WorkerPool#enqueue} decides), they are answered here without loading the pool.
+     */
+    void deliver(int i, ClientPopulation p, int count, int attempt) {
+        if (count <= answersAtOnce[i] && p.answeredInStep) {
+            answeredAtOnce(p, count, p.serviceLow, p.serviceHigh, i);
+            return;
+        }
+        WorkerPool w = pools[i];
+        if (w.accepting()) {
+            w.enqueue(p, count, attempt);
+        } else {
+            failedOn(w, p, count, attempt, FleetSpec.Failure.REFUSED); // an endpoint not yet removed: refused
+        }
+    }
+
+    /** A warm-up routine (vitals-core Warmup with a request count) exercises a new pod before it is Ready. */
+    private void warmupRoutines() {
+        if (rollout == null || !rollout.readinessWaitsForWarmup() || rollout.warmupRequests() <= 0) {
+            return;
+        }
+        for (int i = desired; i < desired + controller.created(); i++) {
+            ModelReplica r = reps[i];
+            int free = r.pool.freeWorkers();
+            if (r.pool.accepting() && !r.kubeletReady && free > 0) {
+                r.routine += free * dt / (pops[0].c.meanServiceSeconds() * r.warmup());
+            }
+        }
+    }
+
+    /** The pods' own traffic: Poisson per replica that is up, straight onto its pool (it is not routed). */
+    private void backgroundArrivals() {
+        if (background == null) {
+            return;
+        }
+        double lambda = backgroundRate * dt;
+        for (ModelReplica r : reps) {
+            if (r.pool.accepting() && !r.deleted) {
+                int a = draws.poisson(lambda);
+                if (a > 0) {
+                    r.pool.enqueue(background, a, 1);
+                }
+            }
+        }
+    }
+
     /**
      * Open-loop arrivals on new connections: Poisson(λΔ) split over the E endpoints at random is
      * the same as an independent Poisson(λΔ/E) per endpoint, drawn here by inversion from a table.
      */
-    private void arrive(Pop p, double now) {
+    private void arrive(ClientPopulation p, double now) {
         if (endpointCount == 0) {
-            int a = poisson(p.c.rate() * dt);
+            int a = draws.poisson(p.c.rate() * dt);
             if (a > 0) {
                 rec.attempts(now, a);
                 rec.noEndpoint(now, a);
@@ -354,32 +440,23 @@ public final class ModelFleet {
         }
         double lambda = p.c.rate() * dt / endpointCount;
         if (lambda > 30) {
-            send(p, -1, 0, poisson(p.c.rate() * dt), 1);
+            send(p, -1, 0, draws.poisson(p.c.rate() * dt), 1);
             return;
         }
-        double[] cdf = p.cdf(lambda);
+        double[] cdf = p.arrivals.cdf(lambda);
         long total = 0;
         for (int e = 0; e < endpointCount; e++) {
-            double u = rnd.nextDouble();
-            int a = 0;
-            while (a < cdf.length - 1 && u > cdf[a]) {
-                a++;
-            }
+            int a = draws.poisson(cdf);
             if (a > 0) {
                 total += a;
-                Rep r = reps[endpoints[e]];
-                if (r.state == UP) {
-                    r.enqueue(p, a, 1);
-                } else {
-                    failedOn(r, p, a, 1, FleetSpec.Failure.REFUSED);
-                }
+                deliver(endpoints[e], p, a, 1);
             }
         }
         rec.attempts(now, total);
     }
 
     /** Sends {@code count} attempts of population {@code p}: on a kept connection, or through the Service. */
-    private void send(Pop p, int pin, int epoch, int count, int attempt) {
+    private void send(ClientPopulation p, int pin, int epoch, int count, int attempt) {
         if (attempt == 1 && p.c.concurrency() > 0 && scenarioTime() >= p.until) {
             return; // closed-loop clients stop sending at 'until'
         }
@@ -396,9 +473,9 @@ public final class ModelFleet {
         }
         rec.attempts(now(), count);
         if (pin >= 0 && !routing.perRequest()) {
-            Rep r = reps[pin];
-            if (r.epoch == epoch && r.state == UP) {
-                r.enqueue(p, count, attempt);
+            ModelReplica r = reps[pin];
+            if (r.epoch() == epoch && r.pool.accepting()) {
+                r.pool.enqueue(p, count, attempt);
                 return;
             }
             // the kept connection is gone: reconnect through the Service (no attempt lost)
@@ -417,12 +494,7 @@ public final class ModelFleet {
             int j = touched[q];
             int x = split[j];
             split[j] = 0;
-            Rep r = reps[j];
-            if (r.state == UP) {
-                r.enqueue(p, x, attempt);
-            } else {
-                failedOn(r, p, x, attempt, FleetSpec.Failure.REFUSED); // an endpoint not yet removed: refused
-            }
+            deliver(j, p, x, attempt);
         }
     }
 
@@ -433,29 +505,17 @@ public final class ModelFleet {
      *
      * @return k; 0 when there is no endpoint; -1 when node-local routing finds none on the client's node
      */
-    private int distribute(Pop p, int count) {
-        int k = 0;
+    private int distribute(ClientPopulation p, int count) {
         if (endpointCount == 0) {
             return 0;
         }
         if (!plainRandom) {
-            for (int q = 0; q < count; q++) {
-                int j = route(p, p.key());
-                if (j < 0) {
-                    for (int i = 0; i < k; i++) {
-                        split[touched[i]] = 0;
-                    }
-                    return -1;
-                }
-                if (split[j]++ == 0) {
-                    touched[k++] = j;
-                }
-            }
-            return k;
+            return routeEach(p, count);
         }
+        int k = 0;
         if (count <= 4 * endpointCount) {
             for (int q = 0; q < count; q++) {
-                int j = endpoints[rnd.nextInt(endpointCount)];
+                int j = endpoints[draws.below(endpointCount)];
                 if (split[j]++ == 0) {
                     touched[k++] = j;
                 }
@@ -463,7 +523,7 @@ public final class ModelFleet {
         } else {
             int left = count;
             for (int e = 0; e < endpointCount && left > 0; e++) {
-                int x = e == endpointCount - 1 ? left : binomial(left, 1.0 / (endpointCount - e));
+                int x = e == endpointCount - 1 ? left : draws.binomial(left, 1.0 / (endpointCount - e));
                 if (x > 0) {
                     int j = endpoints[e];
                     split[j] = x;
@@ -475,15 +535,38 @@ public final class ModelFleet {
         return k;
     }
 
+    /** {@link #distribute} through the routing layer, one pick per connection. */
+    private int routeEach(ClientPopulation p, int count) {
+        int k = 0;
+        for (int q = 0; q < count; q++) {
+            int j = route(p, p.key(draws));
+            if (j < 0) {
+                return unsplit(k);
+            }
+            if (split[j]++ == 0) {
+                touched[k++] = j;
+            }
+        }
+        return k;
+    }
+
+    /** Resets the first {@code k} shares: nothing is sent. @return -1 */
+    private int unsplit(int k) {
+        for (int i = 0; i < k; i++) {
+            split[touched[i]] = 0;
+        }
+        return -1;
+    }
+
     /** Kept connections of an open-loop population that have no replica connect through the Service. */
-    private void connect(Pop p) {
+    private void connect(ClientPopulation p) {
         if (p.unpinned == 0 || endpointCount == 0) {
             return;
         }
         int k = distribute(p, p.unpinned);
         for (int q = 0; q < k; q++) {
             int j = touched[q];
-            if (reps[j].state == UP) {
+            if (pools[j].accepting()) {
                 p.conn[j] += split[j];
                 p.unpinned -= split[j];
             }
@@ -497,7 +580,7 @@ public final class ModelFleet {
      *
      * @return the pod, or -1 when internalTrafficPolicy Local finds no endpoint on the client's node
      */
-    private int route(Pop p, int key) {
+    private int route(ClientPopulation p, int key) {
         Balancer.Candidates c = all;
         all.n = endpointCount;
         int node = p.c.policy().node();
@@ -527,21 +610,18 @@ public final class ModelFleet {
      * connections in turn; a connection whose pod's process ended is opened again through the Service.
      * Fills {@code touched}/{@code split} as {@link #distribute} does.
      */
-    private int multiplex(Pop p, int count) {
+    private int multiplex(ClientPopulation p, int count) {
         int k = 0;
         for (int q = 0; q < count; q++) {
             int slot = p.h2Next++ % p.h2Pod.length;
             int j = p.h2Pod[slot];
-            if (j < 0 || reps[j].epoch != p.h2Epoch[slot] || reps[j].state != UP) {
-                j = route(p, p.key());
+            if (j < 0 || reps[j].epoch() != p.h2Epoch[slot] || !pools[j].accepting()) {
+                j = route(p, p.key(draws));
                 if (j < 0) {
-                    for (int i = 0; i < k; i++) {
-                        split[touched[i]] = 0;
-                    }
-                    return -1;
+                    return unsplit(k);
                 }
                 p.h2Pod[slot] = j;
-                p.h2Epoch[slot] = reps[j].epoch;
+                p.h2Epoch[slot] = reps[j].epoch();
             }
             if (split[j]++ == 0) {
                 touched[k++] = j;
@@ -550,9 +630,9 @@ public final class ModelFleet {
         return k;
     }
 
-    /** The process on replica {@code i} ended: its kept connections close and will reconnect. */
-    private void dropConnections(int i) {
-        for (Pop p : pops) {
+    /** The process on replica {@code i} stopped or ended: its kept connections close and will reconnect. */
+    void dropConnections(int i) {
+        for (ClientPopulation p : pops) {
             if (p.conn != null && p.conn[i] > 0) {
                 p.unpinned += p.conn[i];
                 p.conn[i] = 0;
@@ -560,8 +640,18 @@ public final class ModelFleet {
         }
     }
 
+    /** A request queued on a replica times out after {@code steps} unless answered. */
+    void timeoutAfter(long steps, Cohort c) {
+        timeouts.add(stepNo + steps, c);
+    }
+
+    /** Replica {@code replica} holds {@code n} requests (its peak is reported). */
+    void inFlight(int replica, long n) {
+        rec.inFlight(replica, n);
+    }
+
     /** Attempts failed on replica {@code r} (counted for its version in a rollout), then as {@link #attemptFailed}. */
-    private void failedOn(Rep r, Pop p, int count, int attempt, FleetSpec.Failure why) {
+    void failedOn(WorkerPool r, ClientPopulation p, int count, int attempt, FleetSpec.Failure why) {
         if (p.background) {
             return; // the pods' own traffic is in no client figure
         }
@@ -572,7 +662,7 @@ public final class ModelFleet {
     }
 
     /** One failed attempt (timeout, refused, reset, error): retry (when the client retries on {@code why}) or give up. */
-    private void attemptFailed(Pop p, int count, int attempt, FleetSpec.Failure why) {
+    private void attemptFailed(ClientPopulation p, int count, int attempt, FleetSpec.Failure why) {
         if (p.background) {
             return;
         }
@@ -588,19 +678,50 @@ public final class ModelFleet {
         }
     }
 
-    private void succeeded(Pop p, int count, double latency, Rep r) {
+    /**
+     * {@code count} requests of {@code p} that found free workers on replica {@code i} at the start
+     * of the step, with service times in [lo, hi] within the step: one is answered at a uniform draw,
+     * more in two halves at the quartiles (as {@link WorkerPool#serve} spreads a cohort).
+     */
+    void answeredAtOnce(ClientPopulation p, int count, double lo, double hi, int i) {
+        if (count == 1) {
+            succeeded(p, 1, lo + draws.uniform() * (hi - lo), i);
+        } else {
+            int half = count / 2;
+            succeeded(p, half, lo + (hi - lo) / 4, i);
+            succeeded(p, count - half, lo + 3 * (hi - lo) / 4, i);
+        }
+    }
+
+    /** {@code count} requests of {@code p} answered by replica {@code i} after {@code latency} seconds. */
+    void succeeded(ClientPopulation p, int count, double latency, int i) {
         if (p.background) {
             return;
         }
-        balancer.answered(r.index, latency, now());
-        rec.ok(now(), count, latency);
-        r.served += count;
+        double now = now();
+        balancer.answered(i, latency, now);
+        rec.ok(now, count, latency);
+        served[i] += count;
         if (rollout != null) {
-            rec.versionOk(r.version, now(), count, latency);
+            rec.versionOk(reps[i].version, now, count, latency);
         }
         if (p.c.concurrency() > 0) {
-            sends.add(stepNo + Math.max(1, p.thinkSteps), new Send(p, p.c.persistent() ? r.index : -1, r.epoch, count, 1));
+            sends.add(stepNo + Math.max(1, p.thinkSteps), new Send(p, p.c.persistent() ? i : -1, reps[i].epoch(), count, 1));
         }
+    }
+
+    /**
+     * Replica {@code i}'s pool answers up to {@code atOnce} arriving requests within the step (−1:
+     * none) and has requests to serve or not ({@link WorkerPool}).
+     */
+    void published(int i, int atOnce, boolean serving) {
+        answersAtOnce[i] = atOnce;
+        this.serving[i] = serving;
+    }
+
+    /** @return requests replica {@code i} answered successfully so far */
+    long served(int i) {
+        return served[i];
     }
 
     private void setEndpoint(int i, boolean in) {
@@ -616,12 +737,46 @@ public final class ModelFleet {
         }
     }
 
-    // ---- the Deployment controller: a rolling update -----------------------------------------
+    // ---- the kubelet's events -----------------------------------------------------------------
 
-    /** The new pod template is applied; the controller then syncs on pod events and its own timers. */
-    private void startRollout() {
-        controller.start();
+    private void onKubeletEvent(ModelReplica r, SimEvent e) {
+        double now = now();
+        switch (e.type()) {
+            case READY, NOT_READY -> readyChanged(r, e.type() == SimEvent.Type.READY, now);
+            case KILL -> {
+                if (!r.deleted) {
+                    rec.kill(r.index, now); // not the controller's deletion of an old pod
+                }
+            }
+            case BACKOFF -> rec.backOff(r.index, now);
+            case START -> rec.start(r.index, now, e.instance() > 1);
+            default -> {
+            }
+        }
     }
+
+    /** The kubelet's Ready changed: the Deployment hears at once, the Service after the propagation delay. */
+    private void readyChanged(ModelReplica r, boolean ready, double now) {
+        if (r.deleted) {
+            rec.ready(r.index, now, ready);
+            return; // terminating: out of the endpoints for good
+        }
+        if (ready && !r.kubeletReady) {
+            r.readyAt = now;
+        }
+        if (ready != r.kubeletReady) {
+            r.kubeletReady = ready;
+            readyCount += ready ? 1 : -1;
+            if (controller != null) {
+                controller.podChanged(); // the ReplicaSet's status changes: the Deployment syncs
+            }
+        }
+        rec.ready(r.index, now, ready);
+        int i = r.index;
+        time.schedule(spec.service().propagationDelay().toNanos(), () -> setEndpoint(i, ready));
+    }
+
+    // ---- the Deployment controller: a rolling update -----------------------------------------
 
     /** The model's pods as the Deployment controller sees them, and the virtual clock. */
     private final class ModelPods implements DeploymentController.Pods {
@@ -642,7 +797,7 @@ public final class ModelFleet {
 
         @Override
         public double readySince(int i) {
-            Rep r = reps[i];
+            ModelReplica r = reps[i];
             return r.kubelet != null && !r.deleted && r.kubeletReady ? r.readyAt : Double.NaN;
         }
 
@@ -653,8 +808,8 @@ public final class ModelFleet {
 
         @Override
         public void create(int i) {
-            Rep r = reps[i];
-            r.kubelet = new Kubelet(pod, options, time, r, r, r::onEvent);
+            ModelReplica r = reps[i];
+            r.kubelet = kubelet(r);
             rec.pod(r.index, "new", now());
             r.kubelet.start();
         }
@@ -662,7 +817,7 @@ public final class ModelFleet {
         /** The controller deletes an old pod: it leaves the endpoints at once and gets SIGTERM. */
         @Override
         public void delete(int i) {
-            Rep r = reps[i];
+            ModelReplica r = reps[i];
             r.deleted = true;
             rec.gone(r.index, now());
             if (r.kubeletReady) {
@@ -670,624 +825,11 @@ public final class ModelFleet {
                 readyCount--;
             }
             time.schedule(spec.service().propagationDelay().toNanos(), () -> setEndpoint(r.index, false));
-            r.kubelet.deletePod(java.util.Optional.empty());
+            r.kubelet.deletePod(Optional.empty());
         }
     }
 
-    private java.util.Optional<FleetResult.RolloutStatus> rolloutStatus() {
-        return controller == null ? java.util.Optional.empty() : java.util.Optional.of(controller.status(now(), rec.versions()));
-    }
-
-    // ---- random numbers -----------------------------------------------------------------------
-
-    private int poisson(double lambda) {
-        if (lambda < 30) {
-            double l = Math.exp(-lambda);
-            int k = 0;
-            double p = rnd.nextDouble();
-            while (p > l) {
-                k++;
-                p *= rnd.nextDouble();
-            }
-            return k;
-        }
-        return (int) Math.max(0, Math.round(lambda + Math.sqrt(lambda) * gaussian()));
-    }
-
-    private int binomial(int n, double p) {
-        double mean = n * p;
-        if (n < 40) {
-            int x = 0;
-            for (int i = 0; i < n; i++) {
-                if (rnd.nextDouble() < p) {
-                    x++;
-                }
-            }
-            return x;
-        }
-        if (mean < 15) {
-            return Math.min(n, poisson(mean));
-        }
-        return (int) Math.min(n, Math.max(0, Math.round(mean + Math.sqrt(mean * (1 - p)) * gaussian())));
-    }
-
-    private double gaussian() {
-        double u = 1 - rnd.nextDouble();
-        return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * rnd.nextDouble());
-    }
-
-    // ---- model types ----------------------------------------------------------------------------
-
-    private final class Pop {
-        final int index;
-        final FleetSpec.Clients c;
-        final double serviceLow;
-        final double serviceHigh;
-        final long timeoutSteps;
-        final long thinkSteps;
-        final long retrySteps;
-        final double from;
-        final double until;
-        final int[] conn; // open loop with kept connections: connections per replica
-        int unpinned;
-        long sent; // closed loop with a total: first attempts sent so far
-        boolean background; // the pods' own traffic: not routed, not counted, not retried
-        final int[] h2Pod; // HTTP/2 through kube-proxy: each kept connection's pod (-1: none yet), and its process
-        final int[] h2Epoch;
-        int h2Next;
-
-        /** @return the key of a new connection: {@link Balancer#NO_KEY}, or one of the population's keys */
-        int key() {
-            int k = c.policy().keys();
-            return k == 0 ? Balancer.NO_KEY : k == 1 ? 0 : rnd.nextInt(k);
-        }
-        private double cdfLambda = -1;
-        private double[] cdfTable;
-
-        /** @return the Poisson(lambda) cumulative distribution up to where it reaches 1 − 1e-12 */
-        double[] cdf(double lambda) {
-            if (lambda != cdfLambda) {
-                int n = (int) (lambda + 12 * Math.sqrt(lambda) + 12);
-                double[] t = new double[n];
-                double term = Math.exp(-lambda);
-                double sum = term;
-                t[0] = sum;
-                for (int k = 1; k < n; k++) {
-                    term *= lambda / k;
-                    sum += term;
-                    t[k] = sum;
-                }
-                t[n - 1] = 1;
-                cdfTable = t;
-                cdfLambda = lambda;
-            }
-            return cdfTable;
-        }
-
-        Pop(int index, FleetSpec.Clients c) {
-            this.conn = c.connections() > 0 && !c.policy().http2() ? new int[reps.length] : null;
-            this.h2Pod = c.policy().http2() ? new int[Math.max(1, c.connections())] : null;
-            this.h2Epoch = h2Pod == null ? null : new int[h2Pod.length];
-            if (h2Pod != null) {
-                java.util.Arrays.fill(h2Pod, -1);
-            }
-            this.unpinned = conn == null ? 0 : c.connections();
-            this.index = index;
-            this.c = c;
-            this.serviceLow = c.serviceMin().toNanos() / 1e9;
-            this.serviceHigh = c.serviceMax().toNanos() / 1e9;
-            this.timeoutSteps = Math.max(1, Math.round(c.timeout().toNanos() / (double) stepNs));
-            this.thinkSteps = Math.round(c.thinkTime().toNanos() / (double) stepNs);
-            this.retrySteps = Math.round(c.retryDelay().toNanos() / (double) stepNs);
-            this.from = c.from().toNanos() / 1e9;
-            this.until = c.until().toNanos() / 1e9;
-        }
-    }
-
-    /**
-     * Requests of one population and attempt that reached one replica in one step. {@code n}
-     * counts those not yet answered (waiting or in service), {@code waiting} those without a worker.
-     */
-    private static final class Cohort {
-        final Pop pop;
-        final int attempt;
-        final double arrival;
-        final double serviceLow;
-        final double serviceHigh;
-        final boolean error;
-        final int replica;
-        int n;
-        int waiting;
-        boolean abandoned;
-
-        Cohort(Pop pop, int replica, int attempt, double arrival, double serviceLow, double serviceHigh, boolean error, int n) {
-            this.pop = pop;
-            this.replica = replica;
-            this.attempt = attempt;
-            this.arrival = arrival;
-            this.serviceLow = serviceLow;
-            this.serviceHigh = serviceHigh;
-            this.error = error;
-            this.n = n;
-            this.waiting = n;
-        }
-
-        double meanService() {
-            return (serviceLow + serviceHigh) / 2;
-        }
-    }
-
-    /** Attempts to send at a later step. */
-    private static final class Send {
-        final Pop pop;
-        final int pin;
-        final int epoch;
-        final int count;
-        final int attempt;
-
-        Send(Pop pop, int pin, int epoch, int count, int attempt) {
-            this.pop = pop;
-            this.pin = pin;
-            this.epoch = epoch;
-            this.count = count;
-            this.attempt = attempt;
-        }
-    }
-
-    /** A ring of lists indexed by step number. */
-    private static final class Wheel<T> {
-        private final ArrayList<T>[] slots;
-
-        @SuppressWarnings("unchecked")
-        Wheel(long size) {
-            slots = new ArrayList[(int) Math.min(Integer.MAX_VALUE - 8, size)];
-        }
-
-        int size() {
-            return slots.length;
-        }
-
-        void add(long step, T item) {
-            int i = (int) (step % slots.length);
-            if (slots[i] == null) {
-                slots[i] = new ArrayList<>();
-            }
-            slots[i].add(item);
-        }
-
-        /** @return the items due at {@code step} (the list is reused: read it before the next add to that slot) */
-        List<T> take(long step) {
-            int i = (int) (step % slots.length);
-            ArrayList<T> l = slots[i];
-            if (l == null || l.isEmpty()) {
-                return null;
-            }
-            ArrayList<T> copy = spare;
-            spare = l;
-            slots[i] = copy;
-            copy.clear();
-            return l;
-        }
-
-        private ArrayList<T> spare = new ArrayList<>();
-    }
-
-    /** One replica: the kubelet's container runtime and prober, and the application's queue. */
-    private final class Rep implements ContainerRuntime, ProbeExecutor {
-        final int index;
-        final int version; // 0: the old ReplicaSet (or no rollout), 1: the new one
-        boolean deleted;
-        double readyAt;
-        long served; // requests answered successfully (warm-up by requests)
-        double routine; // a warm-up routine's requests, fractional
-        Kubelet kubelet;
-        int state = DOWN;
-        int epoch;
-        int instance;
-        double upSince;
-        IntConsumer onExit;
-        boolean kubeletReady;
-        // waiting requests: a FIFO ring of cohorts
-        Cohort[] q = new Cohort[8];
-        int head;
-        int size;
-        long inSystem; // waiting + in service
-        int busy; // workers in service
-        double waitingWork; // worker-seconds the waiting requests need
-        // requests in service: a min-heap of batches by completion time
-        double[] bEnd = new double[8];
-        int[] bCount = new int[8];
-        Cohort[] bOwner = new Cohort[8];
-        int bSize;
-
-        Rep(int index, int version) {
-            this.index = index;
-            this.version = version;
-        }
-
-        void onEvent(SimEvent e) {
-            double now = now();
-            switch (e.type()) {
-                case READY:
-                case NOT_READY: {
-                    boolean r = e.type() == SimEvent.Type.READY;
-                    if (deleted) {
-                        rec.ready(index, now, r);
-                        break; // terminating: out of the endpoints for good
-                    }
-                    if (r && !kubeletReady) {
-                        readyAt = now;
-                    }
-                    if (r != kubeletReady) {
-                        kubeletReady = r;
-                        readyCount += r ? 1 : -1;
-                        if (controller != null) {
-                            controller.podChanged(); // the ReplicaSet's status changes: the Deployment syncs
-                        }
-                    }
-                    rec.ready(index, now, r);
-                    time.schedule(spec.service().propagationDelay().toNanos(), () -> setEndpoint(index, r));
-                    break;
-                }
-                case KILL:
-                    if (!deleted) {
-                        rec.kill(index, now); // not the controller's deletion of an old pod
-                    }
-                    break;
-                case BACKOFF:
-                    rec.backOff(index, now);
-                    break;
-                case START:
-                    rec.start(index, now, e.instance() > 1);
-                    break;
-                default:
-                    break;
-            }
-        }
-
-        // ---- ContainerRuntime ----
-
-        @Override
-        public Instance start(int inst, IntConsumer exit) {
-            epoch++;
-            instance = inst;
-            state = STARTING;
-            onExit = exit;
-            final int ep = epoch;
-            Duration startTime = version == 1 ? rollout.startTime() : spec.replica().startTime();
-            time.schedule(startTime.toNanos(), () -> {
-                if (epoch == ep && state == STARTING) {
-                    state = UP;
-                    upSince = now();
-                }
-            });
-            return new Instance() {
-                @Override
-                public String describe() {
-                    return "model replica " + index + " instance " + inst;
-                }
-
-                @Override
-                public void terminate() {
-                    Rep.this.terminate(ep);
-                }
-
-                @Override
-                public void kill() {
-                    die(ep, 137);
-                }
-
-                @Override
-                public void pause() {
-                }
-
-                @Override
-                public void resume() {
-                }
-
-                @Override
-                public void signal(String name) {
-                    if (name.equals("TERM")) {
-                        terminate();
-                    } else if (name.equals("KILL")) {
-                        kill();
-                    }
-                }
-
-                @Override
-                public void shutdown(Duration grace) {
-                }
-            };
-        }
-
-        void terminate(int ep) {
-            if (ep != epoch || state == DOWN || state == STOPPING) {
-                return;
-            }
-            if (state == STARTING || spec.replica().stopTime().isZero()) {
-                die(ep, 143);
-                return;
-            }
-            state = STOPPING;
-            dropConnections(index);
-            time.schedule(spec.replica().stopTime().toNanos(), () -> die(ep, 143));
-        }
-
-        /** The process ends: every request in it fails (connection reset) and is retried by its client. */
-        void die(int ep, int code) {
-            if (ep != epoch || state == DOWN) {
-                return;
-            }
-            state = DOWN;
-            dropConnections(index);
-            for (int i = 0; i < size; i++) {
-                fail(q[(head + i) % q.length]);
-                q[(head + i) % q.length] = null;
-            }
-            for (int i = 0; i < bSize; i++) {
-                fail(bOwner[i]);
-                bOwner[i] = null;
-            }
-            head = 0;
-            size = 0;
-            bSize = 0;
-            inSystem = 0;
-            busy = 0;
-            waitingWork = 0;
-            onExit.accept(code);
-        }
-
-        // ---- the queue ----
-
-        /** Connection reset: the client sees a failed attempt for every request not yet answered. */
-        private void fail(Cohort c) {
-            if (c.n > 0 && !c.abandoned) {
-                c.abandoned = true;
-                failedOn(this, c.pop, c.n, c.attempt, FleetSpec.Failure.RESET);
-            }
-            c.n = 0;
-            c.waiting = 0;
-        }
-
-        void enqueue(Pop p, int count, int attempt) {
-            FleetSpec.Replica m = spec.replica();
-            long room = m.queueLimit() == Integer.MAX_VALUE ? Long.MAX_VALUE : (long) m.queueLimit() - (inSystem - busy)
-                    + Math.max(0, m.workers() - busy);
-            int accepted = (int) Math.max(0, Math.min(count, room));
-            if (accepted < count) {
-                failedOn(this, p, count - accepted, attempt, FleetSpec.Failure.ERROR_5XX); // queue full: rejected at once
-            }
-            if (accepted == 0) {
-                return;
-            }
-            boolean error = p.c.usesDependency() && dependencyDown();
-            if (size == 0 && busy + accepted <= m.workers()) {
-                // Fast path: enqueues happen at the start of a step; requests that find free workers
-                // and end within this step are answered here, as serve() would answer them.
-                double lo = error ? spec.dependency().get().failTime().toNanos() / 1e9 : p.serviceLow * warmup();
-                double hi = error ? lo : p.serviceHigh * warmup();
-                if (hi <= dt) {
-                    if (error) {
-                        failedOn(this, p, accepted, attempt, FleetSpec.Failure.ERROR_5XX);
-                    } else if (accepted == 1) {
-                        succeeded(p, 1, lo + rnd.nextDouble() * (hi - lo), this);
-                    } else {
-                        int half = accepted / 2;
-                        succeeded(p, half, lo + (hi - lo) / 4, this);
-                        succeeded(p, accepted - half, lo + 3 * (hi - lo) / 4, this);
-                    }
-                    return;
-                }
-            }
-            Cohort c;
-            if (error) {
-                double f = Math.max(1e-6, spec.dependency().get().failTime().toNanos() / 1e9);
-                c = new Cohort(p, index, attempt, now(), f, f, true, accepted);
-            } else {
-                double w = warmup();
-                c = new Cohort(p, index, attempt, now(), p.serviceLow * w, p.serviceHigh * w, false, accepted);
-            }
-            if (size == q.length) {
-                Cohort[] nq = new Cohort[q.length * 2];
-                for (int i = 0; i < size; i++) {
-                    nq[i] = q[(head + i) % q.length];
-                }
-                q = nq;
-                head = 0;
-            }
-            q[(head + size) % q.length] = c;
-            size++;
-            // a request that starts at once and ends before its timeout can only fail by a reset,
-            // which die() handles: it needs no timeout entry
-            boolean startsNow = size == 1 && busy + accepted <= m.workers();
-            inSystem += accepted;
-            rec.inFlight(index, inSystem);
-            waitingWork += accepted * c.meanService();
-            // the pods' own traffic has no client that gives up: no timeout entry
-            if (!p.background && (!startsNow || c.serviceHigh >= p.c.timeout().toNanos() / 1e9)) {
-                timeouts.add(stepNo + p.timeoutSteps, c);
-            }
-        }
-
-        /**
-         * Serves one step [now, end): waiting requests take free workers in FIFO order; a
-         * request that starts at s with service time S is answered at s + S; a worker freed
-         * inside the step takes the next waiting request at once.
-         */
-        void serve(double now, double end) {
-            startWaiting(now);
-            while (bSize > 0 && bEnd[0] <= end) {
-                double e = bEnd[0];
-                int k = bCount[0];
-                Cohort c = bOwner[0];
-                popBatch();
-                busy -= k;
-                c.n -= k;
-                inSystem -= k;
-                if (!c.abandoned) {
-                    if (c.error) {
-                        failedOn(this, c.pop, k, c.attempt, FleetSpec.Failure.ERROR_5XX);
-                    } else {
-                        succeeded(c.pop, k, e - c.arrival, this);
-                    }
-                }
-                startWaiting(e);
-            }
-        }
-
-        private void startWaiting(double t) {
-            int w = spec.replica().workers();
-            while (busy < w && size > 0) {
-                Cohort c = q[head];
-                int m = Math.min(c.waiting, w - busy);
-                if (m > 0) {
-                    if (c.serviceHigh > c.serviceLow && m > 1) {
-                        // two halves at the quartiles of [min, max]: a spread, not one wave
-                        double span = c.serviceHigh - c.serviceLow;
-                        int lo = m / 2;
-                        pushBatch(t + c.serviceLow + span / 4, lo, c);
-                        pushBatch(t + c.serviceLow + 3 * span / 4, m - lo, c);
-                    } else {
-                        pushBatch(t + (m == 1 ? c.serviceLow + rnd.nextDouble() * (c.serviceHigh - c.serviceLow) : c.serviceLow),
-                                m, c);
-                    }
-                    c.waiting -= m;
-                    busy += m;
-                    waitingWork -= m * c.meanService();
-                }
-                if (c.waiting == 0) {
-                    q[head] = null;
-                    head = (head + 1) % q.length;
-                    size--;
-                }
-            }
-            if (size == 0) {
-                waitingWork = 0;
-            }
-        }
-
-        private void pushBatch(double end, int count, Cohort c) {
-            if (bSize == bEnd.length) {
-                bEnd = java.util.Arrays.copyOf(bEnd, bSize * 2);
-                bCount = java.util.Arrays.copyOf(bCount, bSize * 2);
-                bOwner = java.util.Arrays.copyOf(bOwner, bSize * 2);
-            }
-            int i = bSize++;
-            while (i > 0) {
-                int parent = (i - 1) / 2;
-                if (bEnd[parent] <= end) {
-                    break;
-                }
-                bEnd[i] = bEnd[parent];
-                bCount[i] = bCount[parent];
-                bOwner[i] = bOwner[parent];
-                i = parent;
-            }
-            bEnd[i] = end;
-            bCount[i] = count;
-            bOwner[i] = c;
-        }
-
-        private void popBatch() {
-            int last = --bSize;
-            double e = bEnd[last];
-            int k = bCount[last];
-            Cohort c = bOwner[last];
-            bOwner[last] = null;
-            if (last == 0) {
-                return;
-            }
-            int i = 0;
-            while (true) {
-                int l = 2 * i + 1;
-                if (l >= last) {
-                    break;
-                }
-                int r = l + 1;
-                int m = r < last && bEnd[r] < bEnd[l] ? r : l;
-                if (bEnd[m] >= e) {
-                    break;
-                }
-                bEnd[i] = bEnd[m];
-                bCount[i] = bCount[m];
-                bOwner[i] = bOwner[m];
-                i = m;
-            }
-            bEnd[i] = e;
-            bCount[i] = k;
-            bOwner[i] = c;
-        }
-
-        double warmup() {
-            if (version == 1) {
-                return rollout.factor(now() - upSince, served + (long) routine);
-            }
-            FleetSpec.Replica m = spec.replica();
-            if (m.warmupFactor() <= 1 || m.warmupTime().isZero()) {
-                return 1;
-            }
-            double since = (now() - upSince) / (m.warmupTime().toNanos() / 1e9);
-            return since >= 1 ? 1 : 1 + (m.warmupFactor() - 1) * (1 - since);
-        }
-
-        /**
-         * How long a probe served on the worker pool waits for a worker: nothing while a worker
-         * is free, else until the first request in service ends plus the waiting work shared by
-         * the workers (DESIGN.md 7.3).
-         */
-        double poolWait(double now) {
-            int w = spec.replica().workers();
-            if (busy < w || bSize == 0) {
-                return 0;
-            }
-            return Math.max(0, bEnd[0] - now) + waitingWork / w;
-        }
-
-        // ---- ProbeExecutor ----
-
-        @Override
-        public void execute(ProbeSpec probe, int inst, Consumer<ProbeOutcome> done) {
-            ProbeOutcome o = answer(probe, inst);
-            time.schedule(o.latency().toNanos(), () -> done.accept(o));
-        }
-
-        private ProbeOutcome answer(ProbeSpec probe, int inst) {
-            if (inst != instance || state != UP) {
-                return REFUSED;
-            }
-            double timeout = probe.timeoutSeconds();
-            double latency = spec.replica().probeServiceTime().toNanos() / 1e9;
-            if (spec.probes().server() == FleetSpec.ProbeServer.APP_POOL) {
-                if (spec.replica().queueLimit() != Integer.MAX_VALUE && inSystem - busy >= spec.replica().queueLimit()) {
-                    return QUEUE_FULL; // the accept queue is full: the probe's connection is refused too
-                }
-                latency += poolWait(now());
-            }
-            FleetSpec.DependencyRole role = spec.probes().dependencyRole(probe.type());
-            boolean failing = false;
-            if (role == FleetSpec.DependencyRole.CRITICAL && dependencyDown()) {
-                failing = true;
-                latency += spec.dependency().get().checkTime().toNanos() / 1e9;
-            }
-            if (latency >= timeout) {
-                return ProbeOutcome.of(ProbeResult.FAILURE, "timeout", probe.timeout());
-            }
-            Duration l = Duration.ofNanos(Math.max(1000, Math.round(latency * 1e9)));
-            if (probe.type() == ProbeType.READINESS && version == 1 && rollout.readinessWaitsForWarmup() && warmup() > 1) {
-                return ProbeOutcome.of(ProbeResult.FAILURE, "HTTP 503 warming up", l); // vitals-core Warmup: DOWN
-            }
-            return failing ? ProbeOutcome.of(ProbeResult.FAILURE, "HTTP 503", l) : ProbeOutcome.of(ProbeResult.SUCCESS, "HTTP 200", l);
-        }
-    }
-
-    /** @return the probe types the spec configures (for reports) */
-    static List<ProbeType> probeTypes(FleetSpec spec) {
-        List<ProbeType> out = new ArrayList<>();
-        for (ProbeType t : ProbeType.values()) {
-            if (spec.probes().probe(t).isPresent()) {
-                out.add(t);
-            }
-        }
-        return out;
+    private Optional<FleetResult.RolloutStatus> rolloutStatus() {
+        return controller == null ? Optional.empty() : Optional.of(controller.status(now(), rec.versions()));
     }
 }

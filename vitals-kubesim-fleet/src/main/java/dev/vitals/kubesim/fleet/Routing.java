@@ -15,7 +15,7 @@ import java.util.Objects;
  * @param affinityTimeout {@link Affinity#CLIENT_IP}: how long an idle key keeps its endpoint
  *        ({@code sessionAffinityConfig.clientIP.timeoutSeconds}, default 10800 s, 1 s – 86400 s)
  * @param trafficPolicy node-local routing of in-cluster clients
- * @param nodes nodes the replicas are placed on, replica {@code i} on node {@code i mod nodes}, 1–20,000
+ * @param nodes nodes the replicas are placed on, replica {@code i} on node {@code i mod nodes}, 1–{@value FleetSpec#MAX_REPLICAS}
  */
 public record Routing(Layer layer, Algorithm algorithm, Affinity affinity, Duration affinityTimeout, TrafficPolicy trafficPolicy,
         int nodes) {
@@ -35,7 +35,7 @@ public record Routing(Layer layer, Algorithm algorithm, Affinity affinity, Durat
      * @param affinity what keeps a key on one pod
      * @param affinityTimeout ClientIP's idle timeout, 1 s – 86400 s
      * @param trafficPolicy node-local routing
-     * @param nodes nodes the replicas are placed on, 1–20,000
+     * @param nodes nodes the replicas are placed on, 1–{@value FleetSpec#MAX_REPLICAS}
      * @throws IllegalArgumentException naming the field, when the algorithm or affinity does not exist at that
      *         layer (ClientIP is kube-proxy's; cookie and hash are the ingress's), or a bound is broken
      */

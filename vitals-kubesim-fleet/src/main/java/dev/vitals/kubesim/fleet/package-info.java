@@ -6,7 +6,7 @@
  *   <li>Describe a fleet: {@link dev.vitals.kubesim.fleet.FleetSpec}, read from YAML with
  *       {@link dev.vitals.kubesim.fleet.FleetSpecReader}; the replays' specs are
  *       {@link dev.vitals.kubesim.fleet.FleetScenarios}.</li>
- *   <li>Run it: {@link dev.vitals.kubesim.fleet.ModelFleet} (1–20,000 replicas on a virtual clock)
+ *   <li>Run it: {@link dev.vitals.kubesim.fleet.ModelFleet} (1–1,000,000 replicas on a virtual clock, about 4 KiB of heap each)
  *       or {@link dev.vitals.kubesim.fleet.LiveFleet} (real processes behind a real TCP Service);
  *       both run the kubelet model {@link dev.vitals.kubesim.model.Kubelet} per replica and return a
  *       {@link dev.vitals.kubesim.fleet.FleetResult}. {@link dev.vitals.kubesim.fleet.Calibration}

@@ -79,7 +79,7 @@ class FleetSpecReaderTest {
 
     static Stream<Arguments> badInputs() {
         return Stream.of(
-            Arguments.of("replicas: 12", "replicas: 0", "f.yaml:1: replicas: must be 1-20000, was 0"),
+            Arguments.of("replicas: 12", "replicas: 0", "f.yaml:1: replicas: must be 1-1000000, was 0"),
             Arguments.of("replicas: 12", "replicas: many", "f.yaml:1: replicas: must be a whole number, was 'many'"),
             Arguments.of("duration: 10m", "duration: soon", "f.yaml:2: duration: not a duration: 'soon' (use e.g. 500ms, 2s, 1.5s, 1m)"),
             Arguments.of("duration: 10m\n", "\n", "f.yaml:1: duration: missing"),

@@ -179,7 +179,7 @@ class FleetSweepTest {
         assertBad(HAND, "clients.concurrency=a..b", "--sweep clients.concurrency is a number (8): FROM and TO must be numbers, was a..b");
         assertBad(HAND, "clients.concurrency=1s..5s", "--sweep clients.concurrency is a number (8): FROM and TO must be numbers, was 1s..5s");
         assertBad(HAND, "clients.timeout=1%..5%", "--sweep clients.timeout is a duration (60s): give FROM and TO as durations");
-        assertBad(HAND, "replicas=0..3", "--sweep at replicas=0: fleet.yaml: replicas: must be 1-20000, was 0");
+        assertBad(HAND, "replicas=0..3", "--sweep at replicas=0: fleet.yaml: replicas: must be 1-1000000, was 0");
         assertBad(HAND.replace("expect: ['restarts == 0']", ""), "replicas=1..3", "--sweep needs at least one expectation");
         assertThatThrownBy(() -> FleetSweep.plan(tree(HAND), "fleet.yaml", List.of("replicas=1..2", "replicas=3..4"),
                 UnaryOperator.identity())).hasMessage("--sweep replicas is given twice");

@@ -158,7 +158,7 @@ class RoutingSpecReaderTest {
                     "f.yaml:8: ingress: an ingress balances to the pods directly, so the Service's sessionAffinity: ClientIP would never apply; drop one of them"),
             Arguments.of("ingress:\n  kind: Ingress\n  metadata:\n    annotations: {nginx.ingress.kubernetes.io/load-balance: least_conn}\n",
                     "f.yaml:10: ingress.metadata.annotations.nginx.ingress.kubernetes.io/load-balance: must be round_robin or ewma (ingress-nginx), was 'least_conn'"),
-            Arguments.of("nodes: 0\n", "f.yaml:7: nodes: must be 1-20000, was 0"),
+            Arguments.of("nodes: 0\n", "f.yaml:7: nodes: must be 1-1000000, was 0"),
             Arguments.of("background: {utilisation: 1.5, serviceTime: 100ms}\n", "f.yaml:7: background.utilisation: must be 0.001-0.99, was 1.5"),
             Arguments.of("background: {utilisation: 0.3, rate: 5, serviceTime: 100ms}\n",
                     "f.yaml:7: background: give exactly one of utilisation (0-0.99) or rate (per second per replica)"),

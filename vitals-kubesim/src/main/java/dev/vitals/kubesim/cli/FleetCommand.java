@@ -33,7 +33,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "fleet", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Simulate a fleet of replicas behind a Service: restarts, Ready endpoints, client success and latency.",
             "",
-            "Model engine (FILE, no command): FILE describes replicas, probes, clients, a shared dependency and faults (docs/fleet.md); 10 to 20,000 replicas run on a virtual clock (an hour of 1,000 in seconds).",
+            "Model engine (FILE, no command): FILE describes replicas, probes, clients, a shared dependency and faults (docs/fleet.md); replicas run on a virtual clock (an hour of 1,000 in seconds, of 10,000 in one to two minutes); each holds about 4 KiB of heap, twice that with the collector's room, so the JVM's -Xmx bounds the fleet (512 MiB: 65,536 replicas).",
             "",
             "Live engine (a command after --): N real processes of CMD, each with PORT, PROBE_PORT and REPLICA in its environment, probed by the kubelet model, behind a real TCP Service on --service-port. Without FILE, --manifest gives the probes and there are no clients: vitals fleet --replicas 4 --manifest deploy.yaml -- CMD...",
             "",
@@ -48,7 +48,8 @@ final class FleetCommand implements Callable<Integer> {
     @Parameters(index = "1..*", arity = "0..*", paramLabel = "CMD", description = "after --: the live engine's command")
     List<String> command = new ArrayList<>();
 
-    @Option(names = "--replicas", paramLabel = "N", description = "override the model's replica count (model: 1-20000; live: 1-64)")
+    @Option(names = "--replicas", paramLabel = "N", description = "override the model's replica count (model: 1-1000000 and what the heap holds, about 8 KiB each;"
+            + " live: 1-64)")
     Integer replicas;
 
     @Option(names = "--duration", paramLabel = "DURATION", description = "override the model's scenario duration, e.g. 10m")
@@ -124,6 +125,9 @@ final class FleetCommand implements Callable<Integer> {
                 : !command.isEmpty() && manifest != null ? manifest.getFileName().toString() : null;
         FleetSpec s = override(fleet());
         checkOutputsAndRuns();
+        if (command.isEmpty()) { // the model's replicas fit this JVM's heap, or exit 2 before the run
+            checkHeap(s.replicas(), runs == null ? 1 : Math.min(runs, ensembleThreads()));
+        }
         if (command.isEmpty() && runs != null && runs > 1) {
             return ensemble(s, name, out);
         }
@@ -200,6 +204,34 @@ final class FleetCommand implements Callable<Integer> {
             return runLive(s, name, logDir, out);
         } finally {
             TempDirs.removeUnlessKept(logDir);
+        }
+    }
+
+    /** @return the threads an ensemble runs on: the model engine is one thread per run, at most two at once */
+    private static int ensembleThreads() {
+        return Math.max(1, Math.min(2, Runtime.getRuntime().availableProcessors()));
+    }
+
+    /**
+     * The model engine's memory bound (issue 37): {@code replicas} at {@link FleetSpec#BYTES_PER_REPLICA}
+     * each, with as much again for the collector, per run at once, within this JVM's heap.
+     *
+     * @throws InvalidInputException when they do not fit, naming the bound and the heap
+     */
+    static void checkHeap(int replicas, int runsAtOnce) {
+        checkHeap(replicas, runsAtOnce, Runtime.getRuntime().maxMemory());
+    }
+
+    /** {@link #checkHeap(int, int)} for a heap of {@code heap} bytes. */
+    static void checkHeap(int replicas, int runsAtOnce, long heap) {
+        int max = FleetSpec.replicasWithin(heap, runsAtOnce);
+        if (replicas > max) {
+            long need = (long) replicas * 2 * FleetSpec.BYTES_PER_REPLICA * runsAtOnce;
+            throw new InvalidInputException("fleet: " + replicas + " replicas need about " + (need >> 20) + " MiB of heap ("
+                    + FleetSpec.BYTES_PER_REPLICA / 1024 + " KiB per replica, as much again for the collector"
+                    + (runsAtOnce > 1 ? ", " + runsAtOnce + " runs at once" : "") + "); this JVM's heap is " + (heap >> 20)
+                    + " MiB, room for " + max + ": model fewer replicas, or give java more heap (VITALS_JAVA_OPTS=-Xmx"
+                    + Math.max(1, (need >> 30) + 1) + "g for the vitals command, java -Xmx… -jar vitals.jar)");
         }
     }
 
@@ -297,8 +329,7 @@ final class FleetCommand implements Callable<Integer> {
     }
 
     private int ensemble(FleetSpec s, String name, PrintWriter out) throws java.io.IOException {
-        int threads = Math.max(1, Math.min(2, Runtime.getRuntime().availableProcessors()));
-        FleetEnsemble e = FleetEnsemble.run(s, name, runs, threads);
+        FleetEnsemble e = FleetEnsemble.run(s, name, runs, ensembleThreads());
         out.printf(java.util.Locale.ROOT, "%s (model engine): %d replicas, %d runs (seeds %d-%d)%n", name, s.replicas(), runs, s.seed(),
                 s.seed() + runs - 1);
         out.print(FleetReport.ensembleTable(List.of(e)));

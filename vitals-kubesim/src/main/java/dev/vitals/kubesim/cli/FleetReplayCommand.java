@@ -72,6 +72,9 @@ final class FleetReplayCommand {
         if (replicas != null && (replicas < 1 || replicas > dev.vitals.kubesim.fleet.FleetSpec.MAX_REPLICAS)) {
             throw new InvalidInputException("--replicas must be 1-" + dev.vitals.kubesim.fleet.FleetSpec.MAX_REPLICAS + ", was " + replicas);
         }
+        if (replicas != null) {
+            FleetCommand.checkHeap(replicas, 2); // the replays run two at once
+        }
         int runs = runsOption == null ? FleetReplay.DEFAULT_RUNS : runsOption;
         if (runs < 1 || runs > 1000) {
             throw new InvalidInputException("--runs must be 1-1000, was " + runs);

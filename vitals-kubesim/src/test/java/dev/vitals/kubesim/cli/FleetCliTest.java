@@ -1,8 +1,10 @@
 package dev.vitals.kubesim.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.vitals.kubesim.input.InvalidInputException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -95,7 +97,7 @@ class FleetCliTest {
     void badInputIsOneLineAndExitTwo() throws Exception {
         Path m = model("'restarts == 0'");
         assertThat(run("fleet", m.toString(), "--replicas", "0")).isEqualTo(2);
-        assertThat(err.toString()).isEqualTo("error: --replicas must be 1-20000, was 0" + System.lineSeparator());
+        assertThat(err.toString()).isEqualTo("error: --replicas must be 1-1000000, was 0" + System.lineSeparator());
         err.getBuffer().setLength(0);
         assertThat(run("fleet", dir.resolve("nope.yaml").toString())).isEqualTo(2);
         assertThat(err.toString().strip()).isEqualTo("error: " + dir.resolve("nope.yaml") + ": cannot read: no such file");
@@ -361,12 +363,27 @@ class FleetCliTest {
     }
 
     @Test
+    void aFleetBeyondTheHeapIsRefusedNamingTheBytesPerReplicaAndTheRoom() {
+        long heap = 512L << 20;
+        FleetCommand.checkHeap(65_536, 1, heap); // 8 KiB each with the collector's room: exactly fits
+        assertThatThrownBy(() -> FleetCommand.checkHeap(65_537, 1, heap))
+                .isInstanceOf(InvalidInputException.class)
+                .hasMessage("fleet: 65537 replicas need about 512 MiB of heap (4 KiB per replica, as much again for the collector);"
+                        + " this JVM's heap is 512 MiB, room for 65536: model fewer replicas, or give java more heap"
+                        + " (VITALS_JAVA_OPTS=-Xmx1g for the vitals command, java -Xmx… -jar vitals.jar)");
+        assertThatThrownBy(() -> FleetCommand.checkHeap(40_000, 2, heap))
+                .isInstanceOf(InvalidInputException.class)
+                .hasMessageContaining("40000 replicas need about 625 MiB of heap (4 KiB per replica, as much again for the collector, 2 runs at once)")
+                .hasMessageContaining("room for 32768");
+    }
+
+    @Test
     void replayRejectsUnknownFleetScenariosAndSizes() {
         assertThat(run("replay", "stall", "--replicas", "3")).isEqualTo(2);
         assertThat(err.toString()).startsWith("error: unknown fleet scenario 'stall'");
         err.getBuffer().setLength(0);
-        assertThat(run("replay", "incident", "--replicas", "20001")).isEqualTo(2);
-        assertThat(err.toString().strip()).isEqualTo("error: --replicas must be 1-20000, was 20001");
+        assertThat(run("replay", "incident", "--replicas", "1000001")).isEqualTo(2);
+        assertThat(err.toString().strip()).isEqualTo("error: --replicas must be 1-1000000, was 1000001");
     }
 
     @Test
