@@ -290,7 +290,10 @@ public final class Kubelet {
         }
     }
 
-    /** The transition table (docs/DESIGN.md §7.1a), called only by {@link #transition(Event)}. */
+    /**
+     * The transition table (docs/DESIGN.md §7.1a), called only by {@link #transition(Event)}: the one
+     * method over 60 lines in the engines, by choice (one case per state, the events it takes, read whole).
+     */
     private void apply(Event e) {
         if (stopped) {
             if (e instanceof Spawned s && s.handle() != null) {
