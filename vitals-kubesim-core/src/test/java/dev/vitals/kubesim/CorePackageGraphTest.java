@@ -6,13 +6,8 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
-import com.tngtech.archunit.core.importer.ClassFileImporter;
-import com.tngtech.archunit.core.importer.ImportOption;
 import java.io.IOException;
-import java.io.InputStream;
 import java.lang.module.ModuleDescriptor;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -32,9 +27,7 @@ class CorePackageGraphTest {
 
     @BeforeAll
     static void importMainClasses() {
-        classes = new ClassFileImporter()
-                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-                .importPackages(BASE);
+        classes = ModuleGraph.mainClasses(BASE);
     }
 
     @Test
@@ -81,10 +74,7 @@ class CorePackageGraphTest {
      */
     @Test
     void moduleExportsTheApiAndItsInternalsOnlyToTheSiblings() throws IOException {
-        ModuleDescriptor module;
-        try (InputStream in = Files.newInputStream(Path.of("target/classes/module-info.class"))) {
-            module = ModuleDescriptor.read(in);
-        }
+        ModuleDescriptor module = ModuleGraph.thisModule();
         assertThat(module.name()).isEqualTo(BASE);
         Set<String> exported = module.exports().stream()
                 .filter(e -> !e.isQualified())

@@ -1,16 +1,12 @@
 package dev.vitals.kubesim.fleet;
 
+import dev.vitals.kubesim.ModuleGraph;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
-import com.tngtech.archunit.core.importer.ClassFileImporter;
-import com.tngtech.archunit.core.importer.ImportOption;
 import java.io.IOException;
-import java.io.InputStream;
 import java.lang.module.ModuleDescriptor;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Set;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
@@ -28,9 +24,7 @@ class FleetPackageGraphTest {
 
     @BeforeAll
     static void importMainClasses() {
-        classes = new ClassFileImporter()
-                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-                .importPackages(BASE + ".fleet");
+        classes = ModuleGraph.mainClasses(BASE + ".fleet");
     }
 
     @Test
@@ -43,10 +37,7 @@ class FleetPackageGraphTest {
 
     @Test
     void moduleIsExportedToTheCommandLineOnlyAndAloneReadsTheHttpServer() throws IOException {
-        ModuleDescriptor module;
-        try (InputStream in = Files.newInputStream(Path.of("target/classes/module-info.class"))) {
-            module = ModuleDescriptor.read(in);
-        }
+        ModuleDescriptor module = ModuleGraph.thisModule();
         assertThat(module.name()).isEqualTo(BASE + ".fleet");
         assertThat(module.exports()).singleElement().satisfies(e -> {
             assertThat(e.source()).isEqualTo(BASE + ".fleet");

@@ -1,16 +1,12 @@
 package dev.vitals.kubesim.lint;
 
+import dev.vitals.kubesim.ModuleGraph;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
-import com.tngtech.archunit.core.importer.ClassFileImporter;
-import com.tngtech.archunit.core.importer.ImportOption;
 import java.io.IOException;
-import java.io.InputStream;
 import java.lang.module.ModuleDescriptor;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -26,9 +22,7 @@ class LintPackageGraphTest {
 
     @BeforeAll
     static void importMainClasses() {
-        classes = new ClassFileImporter()
-                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-                .importPackages(BASE + ".lint");
+        classes = ModuleGraph.mainClasses(BASE + ".lint");
     }
 
     @Test
@@ -41,10 +35,7 @@ class LintPackageGraphTest {
 
     @Test
     void moduleExportsLintAndReadsTheCoreTransitively() throws IOException {
-        ModuleDescriptor module;
-        try (InputStream in = Files.newInputStream(Path.of("target/classes/module-info.class"))) {
-            module = ModuleDescriptor.read(in);
-        }
+        ModuleDescriptor module = ModuleGraph.thisModule();
         assertThat(module.name()).isEqualTo(BASE + ".lint");
         assertThat(module.exports()).singleElement().satisfies(e -> {
             assertThat(e.source()).isEqualTo(BASE + ".lint");
