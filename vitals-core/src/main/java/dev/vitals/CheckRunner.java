@@ -1,5 +1,6 @@
 package dev.vitals;
 
+import dev.vitals.internal.Logs;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;
@@ -22,7 +23,7 @@ import java.util.function.Consumer;
  * future.
  */
 final class CheckRunner {
-    private static final System.Logger LOG = System.getLogger("dev.vitals");
+    private static final System.Logger LOG = Logs.get("dev.vitals");
 
     /** A reported health and the monotonic time (ns) at which it was recorded. */
     static final class Sample {

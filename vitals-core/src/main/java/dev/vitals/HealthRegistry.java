@@ -1,5 +1,6 @@
 package dev.vitals;
 
+import dev.vitals.internal.Logs;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;
@@ -52,7 +53,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * listeners (see {@link HealthListener}); none without listeners.
  */
 public final class HealthRegistry implements AutoCloseable {
-    private static final System.Logger LOG = System.getLogger("dev.vitals");
+    private static final System.Logger LOG = Logs.get("dev.vitals");
 
     private final Clock clock;
     private final Scheduler scheduler;

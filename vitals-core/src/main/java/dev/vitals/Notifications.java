@@ -1,5 +1,6 @@
 package dev.vitals;
 
+import dev.vitals.internal.Logs;
 import java.lang.System.Logger.Level;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -46,7 +47,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * (which keeps recording order).
  */
 final class Notifications {
-    private static final System.Logger LOG = System.getLogger("dev.vitals");
+    private static final System.Logger LOG = Logs.get("dev.vitals");
     /** A call running longer than this (1 s) makes its receiver slow: new notices are skipped. */
     static final long DEADLINE_NANOS = TimeUnit.SECONDS.toNanos(1);
     /** Notices one receiver may hold; beyond it the oldest is dropped. */

@@ -1,5 +1,6 @@
 package dev.vitals;
 
+import dev.vitals.internal.Logs;
 import java.lang.System.Logger.Level;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -7,7 +8,7 @@ import java.util.concurrent.TimeUnit;
 
 /** The production scheduler: one daemon thread named {@code vitals-scheduler}. */
 final class SystemScheduler implements Scheduler {
-    private static final System.Logger LOG = System.getLogger("dev.vitals");
+    private static final System.Logger LOG = Logs.get("dev.vitals");
     private final ScheduledThreadPoolExecutor executor;
 
     SystemScheduler() {

@@ -1,5 +1,6 @@
 package dev.vitals;
 
+import dev.vitals.internal.Logs;
 import java.lang.System.Logger.Level;
 import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
@@ -14,7 +15,7 @@ import java.util.concurrent.RejectedExecutionException;
  * Thread-safe: the armed state is guarded by a private lock; the runners are visited without it.
  */
 final class Timeouts {
-    private static final System.Logger LOG = System.getLogger("dev.vitals");
+    private static final System.Logger LOG = Logs.get("dev.vitals");
 
     private final Scheduler scheduler;
     private final Clock clock;

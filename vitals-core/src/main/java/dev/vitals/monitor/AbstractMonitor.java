@@ -7,6 +7,7 @@ import dev.vitals.HealthCheck;
 import dev.vitals.Names;
 import dev.vitals.Scheduler;
 import dev.vitals.Status;
+import dev.vitals.internal.Logs;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.Objects;
@@ -35,7 +36,7 @@ import java.util.function.Function;
  * @param <S> the snapshot type, immutable
  */
 abstract class AbstractMonitor<S> implements Monitor {
-    static final System.Logger LOG = System.getLogger("dev.vitals.monitor");
+    static final System.Logger LOG = Logs.get("dev.vitals.monitor");
     /** What the check reads before {@link #start}: UNKNOWN "monitor not started". */
     static final Health NOT_STARTED = Health.unknown("monitor not started");
     /** What the check reads after {@link #close()}: UNKNOWN "monitor closed". */

@@ -1,5 +1,6 @@
 package dev.vitals.server;
 
+import dev.vitals.internal.Logs;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.net.InetAddress;
@@ -40,7 +41,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * the loop's timer queue.
  */
 final class NioTransport implements ServerTransport {
-    private static final System.Logger LOG = System.getLogger("dev.vitals.server");
+    private static final System.Logger LOG = Logs.get("dev.vitals.server");
     /** Connections accepted per wake-up of the accepting loop, so reading is not starved during a flood. */
     private static final int ACCEPTS_PER_WAKEUP = 16;
     /** Bytes read at once; one buffer per loop, shared by its connections. */

@@ -2,6 +2,7 @@ package dev.vitals.server;
 
 import dev.vitals.Clock;
 import dev.vitals.internal.ConnectionTable;
+import dev.vitals.internal.Logs;
 import java.lang.System.Logger.Level;
 import java.net.InetAddress;
 import java.nio.ByteBuffer;
@@ -132,7 +133,7 @@ final class ProbeConnection implements ConnectionTable.Handle {
         void cancel();
     }
 
-    private static final System.Logger LOG = System.getLogger("dev.vitals.server");
+    private static final System.Logger LOG = Logs.get("dev.vitals.server");
     private static final byte[] NOTHING = {};
     /** The end of the head: the {@code Connection} header, if any, and the blank line. */
     private static final byte[] END = "\r\n".getBytes(StandardCharsets.US_ASCII);

@@ -2,6 +2,7 @@ package dev.vitals.server;
 
 import dev.vitals.HealthRegistry;
 import dev.vitals.internal.ConnectionTable;
+import dev.vitals.internal.Logs;
 import java.lang.System.Logger.Level;
 import java.net.BindException;
 import java.net.InetAddress;
@@ -59,7 +60,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * transport accepts on the first). Thread-safe.
  */
 public final class ProbeServer implements AutoCloseable {
-    private static final System.Logger LOG = System.getLogger("dev.vitals.server");
+    private static final System.Logger LOG = Logs.get("dev.vitals.server");
     private static final AtomicInteger THREAD_IDS = new AtomicInteger();
     /**
      * Connections the kernel may queue before accept (capped by net.core.somaxconn). The queue is

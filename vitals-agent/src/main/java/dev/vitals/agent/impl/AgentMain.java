@@ -8,6 +8,7 @@ import dev.vitals.HealthRegistry;
 import dev.vitals.StartupCompletion;
 import dev.vitals.Status;
 import dev.vitals.Warmup;
+import dev.vitals.internal.Logs;
 import dev.vitals.monitor.DeadlockMonitor;
 import dev.vitals.monitor.ListenerMonitor;
 import dev.vitals.monitor.Monitor;
@@ -40,7 +41,7 @@ import java.util.concurrent.TimeUnit;
  * endpoint, else its port answering), never because a dependency is reachable ({@link AppReadiness}).
  */
 public final class AgentMain {
-    private static final System.Logger LOG = System.getLogger("dev.vitals.agent");
+    private static final System.Logger LOG = Logs.get("dev.vitals.agent");
     private static volatile AgentMain running;
     private static final long RESCAN_STARTING_NANOS = TimeUnit.SECONDS.toNanos(1);
     private static final long RESCAN_AFTER_START_NANOS = TimeUnit.SECONDS.toNanos(10);
@@ -94,6 +95,8 @@ public final class AgentMain {
         if (!options.enabled) {
             return;
         }
+        // Before any Vitals class logs: the JDK's logging is never started by the agent (AgentLog).
+        Logs.sink(name -> new AgentLog(name, options.log, System.err));
         AgentMain agent = new AgentMain(options, inst);
         agent.inst = options.workers != null ? inst : null;
         running = agent;

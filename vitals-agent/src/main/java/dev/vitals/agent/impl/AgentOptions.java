@@ -47,6 +47,7 @@ final class AgentOptions {
         known("warmup-requests", "100", "warm once this many warm-up requests answered within warmup-latency");
         known("warmup-latency", "100ms", "the application's normal latency for the warm-up path");
         known("warmup-max-wait", "60s", "readiness waits for warm-up at most this long (then DEGRADED, ready)");
+        known("log", "info", "the agent's own lines on standard error: debug, info, warning, error or off");
     }
 
     private static void known(String key, String defaultValue, String meaning) {
@@ -75,6 +76,8 @@ final class AgentOptions {
     final int warmupRequests;
     final Duration warmupLatency;
     final Duration warmupMaxWait;
+    /** The least level of the agent's own lines written to standard error; {@code OFF}: none. */
+    final System.Logger.Level log;
 
     /** Where readiness comes from. */
     static final class Readiness {
@@ -129,6 +132,24 @@ final class AgentOptions {
         warmupMaxWait = duration(v, "warmup-max-wait", Duration.ofMillis(1));
         if (warmupMaxWait.compareTo(Duration.ofHours(1)) > 0) {
             throw bad(v.get("warmup-max-wait"), "must be at most 60m");
+        }
+        log = level(v, "log");
+    }
+
+    private static System.Logger.Level level(Map<String, Source> v, String key) {
+        switch (v.get(key).value.trim().toLowerCase(Locale.ROOT)) {
+            case "debug":
+                return System.Logger.Level.DEBUG;
+            case "info":
+                return System.Logger.Level.INFO;
+            case "warning":
+                return System.Logger.Level.WARNING;
+            case "error":
+                return System.Logger.Level.ERROR;
+            case "off":
+                return System.Logger.Level.OFF;
+            default:
+                throw bad(v.get(key), "expected debug, info, warning, error or off");
         }
     }
 
@@ -234,17 +255,40 @@ final class AgentOptions {
     private static String ip(Map<String, Source> v, String key) {
         Source s = v.get(key);
         String h = s.value;
-        boolean v4 = h.matches("\\d{1,3}(\\.\\d{1,3}){3}") && octetsInRange(h);
-        boolean v6 = h.contains(":") && h.matches("[0-9A-Fa-f:.]+") && ipv6Literal(h);
+        boolean v4 = ipv4Literal(h);
+        boolean v6 = h.indexOf(':') >= 0 && onlyChars(h, "0123456789abcdefABCDEF:.") && ipv6Literal(h);
         if (!(v4 || v6 || h.equals("localhost"))) {
             throw bad(s, "expected an IP address literal (no host names: the agent resolves nothing at start)");
         }
         return h;
     }
 
-    private static boolean octetsInRange(String v4) {
-        for (String octet : v4.split("\\.")) {
-            if (Integer.parseInt(octet) > 255) {
+    /** Four dot-separated decimal octets of 1 to 3 digits, each at most 255 (no regex: premain's thread). */
+    static boolean ipv4Literal(String h) {
+        int octets = 0;
+        int digits = 0;
+        int value = 0;
+        for (int i = 0; i <= h.length(); i++) {
+            char c = i < h.length() ? h.charAt(i) : '.';
+            if (c == '.') {
+                if (digits == 0 || value > 255 || ++octets > 4) {
+                    return false;
+                }
+                digits = 0;
+                value = 0;
+            } else if (c >= '0' && c <= '9' && digits < 3) {
+                digits++;
+                value = value * 10 + (c - '0');
+            } else {
+                return false;
+            }
+        }
+        return octets == 4;
+    }
+
+    private static boolean onlyChars(String text, String allowed) {
+        for (int i = 0; i < text.length(); i++) {
+            if (allowed.indexOf(text.charAt(i)) < 0) {
                 return false;
             }
         }

@@ -4,6 +4,7 @@ import dev.vitals.Availability;
 import dev.vitals.Health;
 import dev.vitals.HealthCheck;
 import dev.vitals.Status;
+import dev.vitals.internal.Logs;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -52,7 +53,7 @@ import java.util.function.Supplier;
  */
 final class AppReadiness implements HealthCheck {
     static final int ABANDON_AFTER_TIMEOUTS = 30;
-    private static final System.Logger LOG = System.getLogger("dev.vitals.agent");
+    private static final System.Logger LOG = Logs.get("dev.vitals.agent");
 
     private enum Purpose { DETECT, READY }
 

@@ -1,6 +1,7 @@
 package dev.vitals.agent.impl;
 
 import dev.vitals.agent.boot.WorkerCounter;
+import dev.vitals.internal.Logs;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -65,7 +66,7 @@ import java.util.jar.JarOutputStream;
  * of the above.
  */
 final class ExecutorInstrumentation {
-    private static final System.Logger LOG = System.getLogger("dev.vitals.agent");
+    private static final System.Logger LOG = Logs.get("dev.vitals.agent");
     static final String BOOT_CLASS = "dev.vitals.agent.boot.WorkerCounter";
     /** Helidon SE 4's HTTP/1 connection: {@code route} serves one request on the connection's virtual thread. */
     static final String HELIDON_HTTP1 = "io.helidon.webserver.http1.Http1Connection";

@@ -30,6 +30,7 @@ class AgentOptionsTest {
         assertThat(o.drainDelay).isEqualTo(Duration.ofSeconds(5));
         assertThat(o.workers).isEmpty();
         assertThat(o.detailsAlways).isFalse();
+        assertThat(o.log).isEqualTo(System.Logger.Level.INFO);
     }
 
     @Test
@@ -109,6 +110,8 @@ class AgentOptionsTest {
                 .hasMessageContaining("option 'host' (agent arguments): expected an IP address literal");
         assertThatThrownBy(() -> AgentOptions.resolve("port", new Properties(), Map.of()))
                 .hasMessage("option 'port' (agent arguments) has no value; write port=VALUE");
+        assertThatThrownBy(() -> AgentOptions.resolve("log=verbose", new Properties(), Map.of()))
+                .hasMessage("option 'log' (agent arguments): expected debug, info, warning, error or off, was 'verbose'");
         assertThatThrownBy(() -> AgentOptions.resolve("port=1,port=2", new Properties(), Map.of()))
                 .hasMessage("option 'port' (agent arguments) is given twice");
     }
@@ -117,7 +120,8 @@ class AgentOptionsTest {
     void anAddressThatOnlyLooksLikeOneIsABadValueNotAFailureAtStart() {
         // QA: host=999.1.1.1 passed validation, then the JDK looked it up as a host name and the
         // agent died after main with exit 1; readiness=http://127.0.0.1:99999/x was accepted.
-        for (String host : List.of("999.1.1.1", "1.2.3.256", "::1::2", "1:2:3:4:5:6:7:8:9")) {
+        for (String host : List.of("999.1.1.1", "1.2.3.256", "::1::2", "1:2:3:4:5:6:7:8:9", "1.2.3", "1..2.3",
+                "1.2.3.4.", ".1.2.3", "1.2.3.4.5", "0001.2.3.4", "1.2.3.a", "", "1.2.3.-4")) {
             assertThatThrownBy(() -> AgentOptions.resolve("host=" + host, new Properties(), Map.of()))
                     .hasMessageStartingWith("option 'host' (agent arguments): expected an IP address literal");
         }
