@@ -199,6 +199,16 @@ final class ChildJvm implements AutoCloseable {
         return committed;
     }
 
+    /**
+     * Asks the target's C library to give its free heap memory back to the OS ({@code jcmd <pid>
+     * System.trim_native_heap}, glibc only; JDK 17.0.9 and later).
+     *
+     * @return whether the JVM ran it (false: this JDK or C library has no such command)
+     */
+    boolean trimNativeHeap() throws IOException, InterruptedException {
+        return jcmd("System.trim_native_heap").contains("Trim native heap: RSS");
+    }
+
     private static final Pattern NMT_TOTAL = Pattern.compile("^Total: reserved=\\d+KB, committed=(\\d+)KB", Pattern.MULTILINE);
     private static final Pattern NMT_CATEGORY = Pattern.compile("^-\\s+(\\S.*?) \\(reserved=\\d+KB, committed=(\\d+)KB\\)",
             Pattern.MULTILINE);

@@ -569,9 +569,14 @@ final class Scenarios {
     /** NMT categories always shown; others only when their medians differ by at least 0.25 MiB. */
     private static final List<String> NMT_SHOWN = List.of("Total", "Java Heap", "Class", "Metaspace", "Thread", "Code");
 
-    /** One start of the Spring example: its figures, its NMT summary and its threads' names. */
-    record FootprintRun(double startupMs, double rssMiB, double liveHeapMiB, int threads, List<String> threadNames,
-            Map<String, Long> nativeKiB) {
+    /**
+     * One start of the Spring example: its figures, its NMT summary and its threads' names.
+     *
+     * @param trimmedRssMiB RSS after the C library gave its free heap back ({@link ChildJvm#trimNativeHeap}), or NaN
+     *     when the JDK cannot
+     */
+    record FootprintRun(double startupMs, double rssMiB, double trimmedRssMiB, double liveHeapMiB, int threads,
+            List<String> threadNames, Map<String, Long> nativeKiB) {
     }
 
     private List<Row> footprint() throws Exception {
@@ -588,7 +593,8 @@ final class Scenarios {
                     List<String> names = t.child().threadNames();
                     double rss = t.child().rssKiB() / 1024.0;
                     Map<String, Long> nmt = t.child().nativeMemoryKiB();
-                    run = new FootprintRun(t.startupMs(), rss, t.child().liveHeapKiB() / 1024.0, threads, names, nmt);
+                    double trimmed = t.child().trimNativeHeap() ? t.child().rssKiB() / 1024.0 : Double.NaN;
+                    run = new FootprintRun(t.startupMs(), rss, trimmed, t.child().liveHeapKiB() / 1024.0, threads, names, nmt);
                 }
                 runs.get(i).add(run);
                 say("footprint %s #%d: startup %.0f ms, RSS %.1f MiB, live heap %.1f MiB, %d threads, NMT committed %.1f MiB",
@@ -606,6 +612,15 @@ final class Scenarios {
                 median(off, FootprintRun::startupMs), STARTUP_AIM_MS, starts));
         rows.add(aimRow(s, "RSS after start (median)", "MiB", median(on, FootprintRun::rssMiB), ref,
                 median(off, FootprintRun::rssMiB), RSS_AIM_MIB, "both sides " + String.join(" ", FIXED_HEAP) + " -Xmx256m"));
+        if (on.stream().allMatch(r -> !Double.isNaN(r.trimmedRssMiB())) && off.stream().allMatch(r -> !Double.isNaN(r.trimmedRssMiB()))) {
+            rows.add(Row.of(s, "RSS after malloc trim (median)", "MiB", median(on, FootprintRun::trimmedRssMiB), ref,
+                    median(off, FootprintRun::trimmedRssMiB)).withNote(String.format(Locale.ROOT, "%+.1f MiB; jcmd System.trim_native_heap,"
+                    + " after the RSS above: what of it was the C library's free memory",
+                    median(on, FootprintRun::trimmedRssMiB) - median(off, FootprintRun::trimmedRssMiB))));
+        } else {
+            rows.add(new Row(s, "RSS after malloc trim (median)", "MiB", java.util.OptionalDouble.empty(), ref,
+                    java.util.OptionalDouble.empty(), "", Optional.empty(), "this JDK has no System.trim_native_heap"));
+        }
         rows.add(aimRow(s, "JVM threads at idle (median)", "", median(on, r -> r.threads()), ref,
                 median(off, r -> r.threads()), THREADS_AIM, threadsNote(on.get(on.size() - 1).threadNames(),
                         off.get(off.size() - 1).threadNames())));
