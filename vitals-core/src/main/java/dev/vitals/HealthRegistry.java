@@ -17,6 +17,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -50,7 +51,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * line ({@code check 'db' is DOWN: …}) is written by a task on the scheduler. Listeners are called
  * on {@code vitals-listener-N} threads, also made on demand and ended after 30 s idle: one for
  * {@linkplain HealthListener#nonBlocking() non-blocking} listeners, up to 4 for the application's
- * listeners (see {@link HealthListener}); none without listeners.
+ * listeners (see {@link HealthListener}) and {@linkplain #callbacks callbacks}; none without them.
  */
 public final class HealthRegistry implements AutoCloseable {
     private static final System.Logger LOG = Logs.get("dev.vitals");
@@ -440,6 +441,35 @@ public final class HealthRegistry implements AutoCloseable {
      */
     public long failedNotifications() {
         return notifications.failed();
+    }
+
+    /**
+     * An executor for application code that an integration hands over from a Vitals thread
+     * (issue 37: the Spring starter publishes Spring's availability events with it, from a task on
+     * the scheduler). Its tasks run where the application's {@link HealthListener listeners} are
+     * called, on {@code vitals-listener-N} threads, never on the scheduler, a check thread or the
+     * calling thread, and under the listeners' rules (DESIGN.md section 5): one task at a time,
+     * in submission order; at most 1,000 waiting, then the oldest is dropped
+     * ({@link #droppedNotifications()}); a task running over 1 s makes the executor slow, and
+     * tasks submitted until it returns are skipped ({@link #skippedNotifications()}, one WARNING
+     * naming {@code name} per episode) while its thread is replaced for the listeners; a task
+     * that throws is logged once per transition and counted ({@link #failedNotifications()}). So
+     * a task that hangs stops neither the scheduler, nor probes, nor other listeners. No thread
+     * of its own: it shares the application listeners' delivery (at most 4 threads). Dropped and
+     * skipped tasks are counted, not rejected; after {@link #close()} tasks are dropped.
+     *
+     * <p>Thread-safe; {@code execute} never blocks and never runs the task on the caller's thread.
+     *
+     * @param name names the callbacks in log lines: letters, digits, {@code .}, {@code _}, {@code -}
+     * @return a new executor, with a queue of its own
+     * @throws IllegalArgumentException if the name is not valid
+     */
+    public Executor callbacks(String name) {
+        if (name == null || !Names.isValid(name)) {
+            throw new IllegalArgumentException("callback name must be letters, digits, '.', '_' or '-', was "
+                    + (name == null ? "null" : "'" + LogText.escape(name, LogText.CLIENT_CHARS) + "'"));
+        }
+        return notifications.callbacks(name);
     }
 
     /** @return listener delivery threads alive now ({@code vitals-listener-N}); for tests */

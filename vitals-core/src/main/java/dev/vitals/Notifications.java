@@ -5,6 +5,8 @@ import java.lang.System.Logger.Level;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -41,6 +43,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * leaves the others a thread of their own after the deadline. A slow listener (calls under the
  * deadline) delays the other application listeners by its turn, never Vitals' own receivers. Receivers take turns: one turn delivers at most
  * {@link #TURN} notices. A stuck thread is replaced lazily, at the next notice of its delivery.
+ *
+ * <p><b>Callbacks</b> ({@link #callbacks}, issue 37): application code that an integration hands
+ * over (the Spring starter's availability events) is a receiver of its own on the application
+ * listeners' delivery, a task per notice, under the same rules: no thread of its own, and a task
+ * that hangs is one more stuck application listener.
  *
  * <p>Thread-safe. {@link Lane#submit} takes the receiver's lock, then its delivery's, briefly and
  * one after the other, and never calls out, so the check runner may call it under its own lock
@@ -92,9 +99,9 @@ final class Notifications {
         this.own = new Delivery(1, 1 + nonBlocking);
         this.application = new Delivery(APPLICATION_THREADS, APPLICATION_MAX_THREADS);
         List<Receiver> rs = new ArrayList<>(listeners.size() + 1);
-        rs.add(new Receiver(null, log));
+        rs.add(new Receiver(null, null, log));
         for (HealthListener l : listeners) {
-            rs.add(new Receiver(l, l.nonBlocking() ? own : application));
+            rs.add(new Receiver(l, null, l.nonBlocking() ? own : application));
         }
         this.receivers = List.copyOf(rs);
     }
@@ -106,6 +113,19 @@ final class Notifications {
             lanes.add(new Lane(check, r));
         }
         return List.copyOf(lanes);
+    }
+
+    /**
+     * A receiver of its own for application callbacks on the application listeners' delivery:
+     * each task is a notice, run one at a time in submission order under the listeners' rules
+     * (class comment). After {@link #close()} tasks are dropped.
+     *
+     * @param name names the callbacks in log lines
+     * @return an executor that never blocks and never runs a task on the calling thread
+     */
+    Executor callbacks(String name) {
+        Receiver r = new Receiver(null, name, application);
+        return task -> r.submit(null, new Notice(Objects.requireNonNull(task, "task")));
     }
 
     boolean hasListeners() {
@@ -142,18 +162,29 @@ final class Notifications {
         application.close();
     }
 
-    /** One recorded result, for every receiver. */
+    /** One recorded result, for every receiver; or a callback's task. */
     static final class Notice {
         final Health raw;
         final Health reported;
         final boolean timedOut;
         final boolean transition;
+        /** A callback's task, or null for a recorded result. */
+        final Runnable task;
 
         Notice(Health raw, Health reported, boolean timedOut, boolean transition) {
             this.raw = raw;
             this.reported = reported;
             this.timedOut = timedOut;
             this.transition = transition;
+            this.task = null;
+        }
+
+        private Notice(Runnable task) {
+            this.raw = null;
+            this.reported = null;
+            this.timedOut = false;
+            this.transition = false;
+            this.task = task;
         }
     }
 
@@ -183,11 +214,15 @@ final class Notifications {
         DELIVERING
     }
 
-    /** A listener, or the transition log when {@code listener} is null, with its queue. */
+    /**
+     * A listener, a callback ({@code callback} names it), or the transition log when both are
+     * null, with its queue. A callback's notices have no check (null; {@code checks} stays empty).
+     */
     private final class Receiver {
         private final HealthListener listener;
+        private final String callback;
         private final Turns delivery;
-        // Guarded by this. Two queues in step: no allocation per notice.
+        // Guarded by this. Two queues in step (but a callback's): no allocation per notice.
         private final ArrayDeque<Check> checks = new ArrayDeque<>();
         private final ArrayDeque<Notice> notices = new ArrayDeque<>();
         private Turn turn = Turn.IDLE;
@@ -200,13 +235,14 @@ final class Notifications {
         /** Monotonic start of the call in progress, or NOT_CALLING. */
         private volatile long callStarted = NOT_CALLING;
 
-        Receiver(HealthListener listener, Turns delivery) {
+        Receiver(HealthListener listener, String callback, Turns delivery) {
             this.listener = listener;
+            this.callback = callback;
             this.delivery = delivery;
         }
 
         void submit(Check check, Notice n) {
-            if (listener == null && !n.transition) {
+            if (listener == null && callback == null && !n.transition) {
                 return;
             }
             boolean schedule = false;
@@ -222,7 +258,8 @@ final class Notifications {
                     if (!slowReported) {
                         slowReported = true;
                         warning = name() + " has been in one call for over " + TimeUnit.NANOSECONDS.toMillis(DEADLINE_NANOS)
-                                + " ms (a notice for check '" + check.name() + "' arrived): its notices are skipped"
+                                + " ms (" + (check == null ? "a task" : "a notice for check '" + check.name() + "'")
+                                + " arrived): its notices are skipped"
                                 + " until the call returns (DESIGN.md section 5, listeners)";
                     }
                 } else {
@@ -237,7 +274,9 @@ final class Notifications {
                                     + " until it catches up (DESIGN.md section 5, listeners)";
                         }
                     }
-                    checks.add(check);
+                    if (check != null) {
+                        checks.add(check);
+                    }
                     notices.add(n);
                     if (turn == Turn.IDLE) {
                         turn = Turn.READY;
@@ -347,8 +386,9 @@ final class Notifications {
             if (firstFailure) {
                 // Once per transition, with the stack trace this once; later failures are counted.
                 String message = thrown.getMessage() == null ? "" : ": " + LogText.escape(thrown.getMessage(), LogText.CLIENT_CHARS);
-                LOG.log(Level.WARNING, name() + " threw " + thrown.getClass().getName() + message + " (check '"
-                        + check.name() + "'); further failures are counted (HealthRegistry.failedNotifications())"
+                LOG.log(Level.WARNING, name() + " threw " + thrown.getClass().getName() + message
+                        + (check == null ? "" : " (check '" + check.name() + "')")
+                        + "; further failures are counted (HealthRegistry.failedNotifications())"
                         + " and not logged until it returns normally", thrown);
             }
             if (recoveredAfter >= 0) {
@@ -357,7 +397,9 @@ final class Notifications {
         }
 
         private void deliver(Check check, Notice n) {
-            if (listener == null) {
+            if (n.task != null) {
+                n.task.run();
+            } else if (listener == null) {
                 // Transitions only; the reason goes to the log, never to a probe body (DESIGN.md P9),
                 // escaped and cut: a check's output has no size and may hold line ends (issue 40).
                 Level level = n.reported.status().isHealthy() ? Level.INFO : Level.WARNING;
@@ -381,6 +423,9 @@ final class Notifications {
         }
 
         private String name() {
+            if (callback != null) {
+                return "callback '" + callback + "'";
+            }
             return listener == null ? "the transition log" : "health listener " + listener.getClass().getName();
         }
     }

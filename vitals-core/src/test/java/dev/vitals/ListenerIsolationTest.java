@@ -338,6 +338,87 @@ class ListenerIsolationTest {
         assertThat(registry.listenerThreads()).isZero();
     }
 
+    @Test
+    void callbacksRunWhereApplicationListenersDoAndAHangingOneIsAStuckListener() throws Exception {
+        // Issue 37: the Spring starter hands Spring's availability events to registry.callbacks(..)
+        // instead of a thread of its own. A task that hangs there must stop neither the checks, nor
+        // the application's listeners, nor another callback; its later tasks are skipped and counted.
+        AtomicInteger runs = new AtomicInteger();
+        AtomicInteger told = new AtomicInteger();
+        HealthRegistry registry = HealthRegistry.builder()
+                .listener((check, health, timedOut) -> told.incrementAndGet())
+                .register(Check.builder("a", () -> Health.up().withDetail("n", runs.incrementAndGet()))
+                        .interval(Duration.ofMillis(40)).build())
+                .build();
+        closeables.add(registry);
+        registry.start();
+        java.util.concurrent.Executor hangs = registry.callbacks("spring-availability");
+        java.util.concurrent.Executor other = registry.callbacks("other");
+        CountDownLatch inHangingTask = new CountDownLatch(1);
+        List<String> taskThreads = new CopyOnWriteArrayList<>();
+        hangs.execute(() -> {
+            taskThreads.add(Thread.currentThread().getName());
+            inHangingTask.countDown();
+            try {
+                releaseAll.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        assertThat(inHangingTask.await(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(taskThreads.get(0)).startsWith("vitals-listener-");
+
+        int runsThen = runs.get();
+        int toldThen = told.get();
+        await().atMost(Duration.ofSeconds(60)).until(() -> runs.get() >= runsThen + 50 && told.get() >= toldThen + 50);
+        CountDownLatch otherRan = new CountDownLatch(1);
+        other.execute(() -> {
+            taskThreads.add(Thread.currentThread().getName());
+            otherRan.countDown();
+        });
+        assertThat(otherRan.await(30, TimeUnit.SECONDS)).as("another callback runs beside the hanging one").isTrue();
+        assertThat(taskThreads.get(1)).startsWith("vitals-listener-").isNotEqualTo(taskThreads.get(0));
+
+        // Past the 1 s deadline the hanging callback is slow: what is handed to it is skipped, counted, logged once.
+        long skippedBefore = registry.skippedNotifications();
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100)).until(() -> {
+            hangs.execute(() -> taskThreads.add("must not run"));
+            return registry.skippedNotifications() >= skippedBefore + 3;
+        });
+        assertThat(logged.stream().map(ListenerIsolationTest::text)
+                .filter(m -> m.startsWith("callback 'spring-availability' has been in one call for over 1000 ms (a task arrived)")))
+                .hasSize(1);
+
+        // A task that throws is counted and logged once, naming the callback.
+        CountDownLatch threw = new CountDownLatch(1);
+        other.execute(() -> {
+            threw.countDown();
+            throw new IllegalStateException("listener failed");
+        });
+        assertThat(threw.await(30, TimeUnit.SECONDS)).isTrue();
+        await().atMost(Duration.ofSeconds(30)).until(() -> registry.failedNotifications() == 1);
+        await().atMost(Duration.ofSeconds(30)).until(() -> logged.stream().map(ListenerIsolationTest::text)
+                .anyMatch(m -> m.startsWith("callback 'other' threw java.lang.IllegalStateException: listener failed;")));
+        assertThat(registry.listenerThreads()).isLessThanOrEqualTo(Notifications.APPLICATION_MAX_THREADS);
+
+        releaseAll.countDown();
+        await().atMost(Duration.ofSeconds(30)).until(() -> logged.stream().map(ListenerIsolationTest::text)
+                .anyMatch(m -> m.startsWith("callback 'spring-availability' returned;")));
+        assertThat(taskThreads).doesNotContain("must not run");
+    }
+
+    @Test
+    void aCallbackNameIsCheckedInOneLine() {
+        HealthRegistry registry = HealthRegistry.builder().build();
+        closeables.add(registry);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> registry.callbacks("spring events"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("callback name must be letters, digits, '.', '_' or '-', was 'spring events'");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> registry.callbacks(null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("callback name must be letters, digits, '.', '_' or '-', was null");
+    }
+
     private static String text(LogRecord r) {
         return new java.util.logging.SimpleFormatter().formatMessage(r);
     }

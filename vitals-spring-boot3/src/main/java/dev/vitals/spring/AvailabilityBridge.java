@@ -18,11 +18,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 import org.springframework.boot.availability.ApplicationAvailability;
 import org.springframework.boot.availability.AvailabilityChangeEvent;
 import org.springframework.boot.availability.AvailabilityState;
@@ -46,10 +46,14 @@ import org.springframework.context.event.SmartApplicationListener;
  * <li>Vitals to Spring: every {@code publishInterval} a task on Vitals' scheduler reads Vitals'
  *     liveness/readiness from memory ({@link HealthRegistry#report}, never runs a check) and
  *     compares it with Spring's {@link ApplicationAvailability}; when they differ, the
- *     {@link AvailabilityChangeEvent} is published on a {@code vitals-availability} thread that
- *     exists only while there is something to publish (Spring listeners never run on Vitals'
- *     scheduler). Events this bridge publishes carry it as source and are ignored on the way
- *     back, so a failing check never latches Spring's refusal into Vitals.</li>
+ *     {@link AvailabilityChangeEvent} is published through {@link HealthRegistry#callbacks}: on
+ *     the thread that calls Vitals' application listeners ({@code vitals-listener-N}), under
+ *     their rules, with no thread of its own (issue 37: a hung check costs its own thread only).
+ *     Spring listeners never run on Vitals' scheduler; one that hangs holds that call only:
+ *     probes, checks and the other listeners go on, and publications handed over while it hangs
+ *     are skipped (counted in {@link HealthRegistry#skippedNotifications()}) and made again at
+ *     the next comparison after it returns. Events this bridge publishes carry it as source and
+ *     are ignored on the way back, so a failing check never latches Spring's refusal into Vitals.</li>
  * <li>On-demand means on demand (DESIGN.md P6): the bridge never evaluates a group. An on-demand
  *     check counts only with a result that someone asked for (a probe, Actuator, a person; seen
  *     through {@link Executions}) younger than its max-age; a group with on-demand checks is
@@ -59,6 +63,9 @@ import org.springframework.context.event.SmartApplicationListener;
  *     waits for the drain delay before the context goes on stopping beans and the web server
  *     (DESIGN.md P10).</li>
  * </ul>
+ *
+ * <p>Thread-safe: Spring calls it from its own threads; its comparison runs on the scheduler, its
+ * publications on the listeners' delivery, one at a time.
  */
 final class AvailabilityBridge implements SmartApplicationListener, SmartLifecycle {
     private static final System.Logger LOG = System.getLogger("dev.vitals.spring");
@@ -71,8 +78,8 @@ final class AvailabilityBridge implements SmartApplicationListener, SmartLifecyc
     private final boolean mapStates;
     private final Duration publishInterval;
     private final Duration drainDelay;
-    /** Runs Spring's listeners; its one thread exists only while it has work (and 10 s after). */
-    private final ThreadPoolExecutor publishThread;
+    /** Runs Spring's listeners: the registry's delivery for application callbacks. */
+    private final Executor publications;
     private final Object lifecycle = new Object();
     private Scheduler.Cancellable next; // guarded by lifecycle
     private volatile boolean running;
@@ -96,12 +103,7 @@ final class AvailabilityBridge implements SmartApplicationListener, SmartLifecyc
         if (drainDelay.isNegative()) {
             throw new IllegalArgumentException("vitals.shutdown.drain-delay must not be negative, was " + drainDelay);
         }
-        publishThread = new ThreadPoolExecutor(1, 1, 10, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
-            Thread th = new Thread(r, "vitals-availability");
-            th.setDaemon(true);
-            return th;
-        });
-        publishThread.allowCoreThreadTimeOut(true);
+        publications = registry.callbacks("spring-availability");
     }
 
     /**
@@ -222,8 +224,8 @@ final class AvailabilityBridge implements SmartApplicationListener, SmartLifecyc
     }
 
     /**
-     * Compares Vitals' liveness/readiness with Spring's and publishes what differs, on the
-     * publish thread. Reads memory only: never runs or waits for a check.
+     * Compares Vitals' liveness/readiness with Spring's and hands what differs to
+     * {@link #publications}. Reads memory only: never runs or waits for a check.
      */
     void publishVitalsState() {
         try {
@@ -232,12 +234,12 @@ final class AvailabilityBridge implements SmartApplicationListener, SmartLifecyc
             }
             Boolean live = healthy(Groups.LIVENESS);
             if (live != null) {
-                publishIfDifferent(live ? LivenessState.CORRECT : LivenessState.BROKEN, springAvailability.getLivenessState());
+                publishIfDifferent(live ? LivenessState.CORRECT : LivenessState.BROKEN, springAvailability::getLivenessState);
             }
             Boolean ready = healthy(Groups.READINESS);
             if (ready != null) {
                 publishIfDifferent(ready ? ReadinessState.ACCEPTING_TRAFFIC : ReadinessState.REFUSING_TRAFFIC,
-                        springAvailability.getReadinessState());
+                        springAvailability::getReadinessState);
             }
         } catch (IllegalStateException e) {
             // registry closed: nothing left to publish
@@ -274,12 +276,16 @@ final class AvailabilityBridge implements SmartApplicationListener, SmartLifecyc
         return report.without(unasked).status().isHealthy();
     }
 
-    private void publishIfDifferent(AvailabilityState wanted, AvailabilityState current) {
-        if (wanted == current) {
+    /**
+     * Hands the publication over when Spring's state differs; compared again when it runs, so
+     * that publications queued behind a slow Spring listener do not repeat the event.
+     */
+    private void publishIfDifferent(AvailabilityState wanted, Supplier<AvailabilityState> current) {
+        if (wanted == current.get()) {
             return;
         }
-        publishThread.execute(() -> {
-            if (closing) {
+        publications.execute(() -> {
+            if (closing || wanted == current.get()) {
                 return;
             }
             try {
@@ -293,7 +299,6 @@ final class AvailabilityBridge implements SmartApplicationListener, SmartLifecyc
     private void drain() {
         closing = true;
         stop();
-        publishThread.shutdownNow();
         try {
             registry.availability().drain(drainDelay).get(drainDelay.toMillis() + 5_000, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {

@@ -31,7 +31,7 @@ import picocli.CommandLine.Option;
         description = {"Runs the side-by-side benchmark scenarios on 127.0.0.1, prints a table and writes JSON.",
                 "Scenarios: saturation, slow-checks, hung-check, throughput, footprint."})
 public final class BenchSuite implements Callable<Integer> {
-    @Option(names = "--quick", description = "Shorter runs (about 5 minutes instead of 15): saturation only at concurrency 100 for 20 s, fewer samples.")
+    @Option(names = "--quick", description = "Shorter runs (about 6 minutes instead of 15): saturation only at concurrency 100 for 20 s, fewer samples.")
     boolean quick;
 
     @Option(names = "--smoke", description = "Every scenario once with the smallest load (seconds each, plus the targets' start-ups): checks only that each scenario runs; its figures mean nothing. CI runs it (.ci/run).")

@@ -8,7 +8,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -179,10 +181,58 @@ final class ChildJvm implements AutoCloseable {
         return Long.parseLong(m.group(1));
     }
 
+    /**
+     * Reads the target's native memory summary ({@code jcmd <pid> VM.native_memory summary}); the
+     * target must run with {@code -XX:NativeMemoryTracking=summary}.
+     *
+     * @return committed KiB per NMT category ({@code Java Heap}, {@code Class}, {@code Thread},
+     *     {@code Code}, ...), and {@code Total}, in the summary's order
+     * @throws IllegalStateException when the summary has no figures (NMT not enabled)
+     */
+    Map<String, Long> nativeMemoryKiB() throws IOException, InterruptedException {
+        String text = jcmd("VM.native_memory summary");
+        Map<String, Long> committed = parseNativeMemory(text);
+        if (committed.isEmpty()) {
+            throw new IllegalStateException(name + ": no native memory summary from jcmd (run with -XX:NativeMemoryTracking=summary): "
+                    + text.strip().lines().reduce((a, b) -> b).orElse("no output"));
+        }
+        return committed;
+    }
+
+    /**
+     * Asks the target's C library to give its free heap memory back to the OS ({@code jcmd <pid>
+     * System.trim_native_heap}, glibc only; JDK 17.0.9 and later).
+     *
+     * @return whether the JVM ran it (false: this JDK or C library has no such command)
+     */
+    boolean trimNativeHeap() throws IOException, InterruptedException {
+        return jcmd("System.trim_native_heap").contains("Trim native heap: RSS");
+    }
+
+    private static final Pattern NMT_TOTAL = Pattern.compile("^Total: reserved=\\d+KB, committed=(\\d+)KB", Pattern.MULTILINE);
+    private static final Pattern NMT_CATEGORY = Pattern.compile("^-\\s+(\\S.*?) \\(reserved=\\d+KB, committed=(\\d+)KB\\)",
+            Pattern.MULTILINE);
+
+    /** @return committed KiB per category of an NMT summary, then {@code Total}; empty when there are none */
+    static Map<String, Long> parseNativeMemory(String summary) {
+        Map<String, Long> committed = new LinkedHashMap<>();
+        Matcher m = NMT_CATEGORY.matcher(summary);
+        while (m.find()) {
+            committed.put(m.group(1), Long.parseLong(m.group(2)));
+        }
+        Matcher total = NMT_TOTAL.matcher(summary);
+        if (total.find()) {
+            committed.put("Total", Long.parseLong(total.group(1)));
+        }
+        return committed;
+    }
+
     private String jcmd(String command) throws IOException, InterruptedException {
         requireAlive();
-        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
-                Long.toString(pid()), command).redirectErrorStream(true).start();
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+                Long.toString(pid())));
+        cmd.addAll(List.of(command.split(" ")));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         byte[] out = p.getInputStream().readAllBytes();
         if (!p.waitFor(30, TimeUnit.SECONDS)) {
             p.destroyForcibly();

@@ -121,7 +121,7 @@ public final class ResultTable {
      * @param meta  run metadata (date, JDK, cores, load averages, mode), written as the object {@code run}
      * @param rows  the rows
      * @return {@code {"run":{...},"rows":[{"scenario":..,"metric":..,"unit":..,"vitals":..,"reference":..,
-     *     "referenceValue":..,"ratio":..,"goal":..,"goalMet":..,"note":..}]}}; missing figures are
+     *     "referenceValue":..,"ratio":..,"delta":..,"goal":..,"goalMet":..,"note":..}]}}; missing figures are
      *     {@code null}, an absent goal is {@code null}
      */
     public static String json(Map<String, ?> meta, List<Row> rows) {
@@ -137,6 +137,7 @@ public final class ResultTable {
             o.put("reference", r.reference());
             putNumber(o, "referenceValue", r.refValue());
             putNumber(o, "ratio", r.ratio());
+            putNumber(o, "delta", r.delta());
             if (r.goal().isEmpty()) {
                 o.putNull("goal");
             } else {

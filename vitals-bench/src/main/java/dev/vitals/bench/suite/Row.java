@@ -56,6 +56,14 @@ public record Row(String scenario, String metric, String unit, OptionalDouble vi
         return new Row(scenario, metric, unit, vitals, reference, refValue, goal, goalMet, note);
     }
 
+    /** @return Vitals − reference; empty when either figure is missing */
+    public OptionalDouble delta() {
+        if (vitals.isEmpty() || refValue.isEmpty()) {
+            return OptionalDouble.empty();
+        }
+        return OptionalDouble.of(vitals.getAsDouble() - refValue.getAsDouble());
+    }
+
     /**
      * @return Vitals ÷ reference; empty when either figure is missing or the reference is 0 (a
      *     ratio of two zero failure counts says nothing)

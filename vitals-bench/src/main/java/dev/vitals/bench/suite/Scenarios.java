@@ -364,7 +364,12 @@ final class Scenarios {
     // ------------------------------------------------------------------ 3. hung check
 
     /** Figures of 200 requests against an endpoint whose check never returns. */
-    record HungRun(double p50, double max, int answered, int timedOut, int threadsBefore, int threadsAfter, List<String> added) {
+    /**
+     * @param vitalsBefore the target's {@code vitals-} threads before the requests (those the
+     *     requests found, which {@code added} does not count)
+     */
+    record HungRun(double p50, double max, int answered, int timedOut, int threadsBefore, int threadsAfter, List<String> added,
+            List<String> vitalsBefore) {
     }
 
     /** @return the names in {@code after} that {@code before} does not account for (multiset difference) */
@@ -403,7 +408,8 @@ final class Scenarios {
                 Row.of(s, "JVM threads added", "", vAdded, ref, aAdded)
                         .withGoal("vitals <= 1", vAdded <= 1)
                         .withNote("threads " + vitals.threadsBefore() + "->" + vitals.threadsAfter() + " / "
-                                + actuator.threadsBefore() + "->" + actuator.threadsAfter() + "; vitals added " + vitals.added()));
+                                + actuator.threadsBefore() + "->" + actuator.threadsAfter() + "; vitals added " + vitals.added()
+                                + ", had " + vitals.vitalsBefore()));
     }
 
     /** {@code total} kubelet-like requests, 40 at a time, client timeout 5 s (smoke: 3 s); threads counted before and 1 s after. */
@@ -431,7 +437,8 @@ final class Scenarios {
             }
             Thread.sleep(1000);
             return new HungRun(Stats.percentile(ms, 50), Stats.max(ms), answered, timedOut, before, t.child().threads(),
-                    added(namesBefore, t.child().threadNames()));
+                    added(namesBefore, t.child().threadNames()),
+                    namesBefore.stream().filter(n -> n.startsWith("vitals-")).collect(java.util.stream.Collectors.toList()));
         } finally {
             pool.shutdownNow();
         }
@@ -549,43 +556,150 @@ final class Scenarios {
      * {@code -Xmx} of {@link ChildJvm#JVM_OPTIONS}): the whole heap is resident on both, so the
      * RSS difference is what Vitals adds outside it (classes, threads, code), not how far each run's
      * GC happened to grow the heap (issue 37: +30 MiB RSS for 0.3 MiB of live heap with a growing one).
+     * Native memory tracking (summary) on both sides tells where the difference goes.
      */
-    static final List<String> FIXED_HEAP = List.of("-Xms256m", "-XX:+AlwaysPreTouch");
+    static final List<String> FIXED_HEAP = List.of("-Xms256m", "-XX:+AlwaysPreTouch", "-XX:NativeMemoryTracking=summary");
+
+    /** Issue 37's aims for the starter, Vitals on minus off: start-up to liveness 200, ms. */
+    static final double STARTUP_AIM_MS = 100;
+    /** RSS, MiB. */
+    static final double RSS_AIM_MIB = 12;
+    /** JVM threads at idle. */
+    static final int THREADS_AIM = 4;
+    /** NMT categories always shown; others only when their medians differ by at least 0.25 MiB. */
+    private static final List<String> NMT_SHOWN = List.of("Total", "Java Heap", "Class", "Metaspace", "Thread", "Code");
+
+    /**
+     * One start of the Spring example: its figures, its NMT summary and its threads' names.
+     *
+     * @param trimmedRssMiB RSS after the C library gave its free heap back ({@link ChildJvm#trimNativeHeap}), or NaN
+     *     when the JDK cannot
+     */
+    record FootprintRun(double startupMs, double rssMiB, double trimmedRssMiB, double liveHeapMiB, int threads,
+            List<String> threadNames, Map<String, Long> nativeKiB) {
+    }
 
     private List<Row> footprint() throws Exception {
-        int pairs = quick ? 1 : 3;
-        double[][] startup = new double[2][pairs];
-        double[][] rss = new double[2][pairs];
-        double[][] heap = new double[2][pairs];
-        double[][] threads = new double[2][pairs];
+        int pairs = smoke ? 1 : 3;
+        List<List<FootprintRun>> runs = List.of(new ArrayList<>(), new ArrayList<>()); // 0 = with Vitals, 1 = without
         for (int n = 0; n < pairs; n++) {
             for (int k = 0; k < 2; k++) {
-                int i = n % 2 == 0 ? k : 1 - k; // 0 = with Vitals, 1 = without; alternate the order
+                int i = n % 2 == 0 ? k : 1 - k; // alternate the order
+                FootprintRun run;
                 try (Target t = Target.spring(paths, "footprint-" + (i == 0 ? "vitals" : "actuator") + "-" + n, i == 0, false, Map.of(),
                         FIXED_HEAP)) {
-                    startup[i][n] = t.startupMs();
                     Thread.sleep(3000); // settle
-                    threads[i][n] = t.child().threads();
-                    rss[i][n] = t.child().rssKiB() / 1024.0;
-                    heap[i][n] = t.child().liveHeapKiB() / 1024.0;
+                    int threads = t.child().threads(); // before any jcmd: its attach listener is a thread too
+                    List<String> names = t.child().threadNames();
+                    double rss = t.child().rssKiB() / 1024.0;
+                    Map<String, Long> nmt = t.child().nativeMemoryKiB();
+                    double trimmed = t.child().trimNativeHeap() ? t.child().rssKiB() / 1024.0 : Double.NaN;
+                    run = new FootprintRun(t.startupMs(), rss, trimmed, t.child().liveHeapKiB() / 1024.0, threads, names, nmt);
                 }
-                say("footprint %s #%d: startup %.0f ms, RSS %.1f MiB, live heap %.1f MiB, %d threads", i == 0 ? "vitals" : "actuator",
-                        n + 1, startup[i][n], rss[i][n], heap[i][n], (int) threads[i][n]);
+                runs.get(i).add(run);
+                say("footprint %s #%d: startup %.0f ms, RSS %.1f MiB, live heap %.1f MiB, %d threads, NMT committed %.1f MiB",
+                        i == 0 ? "vitals" : "actuator", n + 1, run.startupMs(), run.rssMiB(), run.liveHeapMiB(), run.threads(),
+                        run.nativeKiB().getOrDefault("Total", 0L) / 1024.0);
             }
         }
         String s = "footprint (spring example)";
         String ref = "same app, vitals.enabled=false";
+        String starts = pairs + (pairs == 1 ? " start" : " starts") + " each, alternating";
+        List<FootprintRun> on = runs.get(0);
+        List<FootprintRun> off = runs.get(1);
         List<Row> rows = new ArrayList<>();
-        rows.add(Row.of(s, "startup to liveness 200 (median)", "ms", Stats.percentile(startup[0], 50), ref, Stats.percentile(startup[1], 50))
-                .withNote(pairs + " starts each"));
-        rows.add(Row.of(s, "RSS after start (median)", "MiB", Stats.percentile(rss[0], 50), ref, Stats.percentile(rss[1], 50))
-                .withNote("both sides -Xms256m -Xmx256m, pre-touched"));
-        rows.add(Row.of(s, "live heap after full GC (median)", "MiB", Stats.percentile(heap[0], 50), ref, Stats.percentile(heap[1], 50)));
-        rows.add(Row.of(s, "JVM threads at idle (median)", "", Stats.percentile(threads[0], 50), ref, Stats.percentile(threads[1], 50)));
+        rows.add(aimRow(s, "startup to liveness 200 (median)", "ms", median(on, FootprintRun::startupMs), ref,
+                median(off, FootprintRun::startupMs), STARTUP_AIM_MS, starts));
+        rows.add(aimRow(s, "RSS after start (median)", "MiB", median(on, FootprintRun::rssMiB), ref,
+                median(off, FootprintRun::rssMiB), RSS_AIM_MIB, "both sides " + String.join(" ", FIXED_HEAP) + " -Xmx256m"));
+        if (on.stream().allMatch(r -> !Double.isNaN(r.trimmedRssMiB())) && off.stream().allMatch(r -> !Double.isNaN(r.trimmedRssMiB()))) {
+            rows.add(Row.of(s, "RSS after malloc trim (median)", "MiB", median(on, FootprintRun::trimmedRssMiB), ref,
+                    median(off, FootprintRun::trimmedRssMiB)).withNote(String.format(Locale.ROOT, "%+.1f MiB; jcmd System.trim_native_heap,"
+                    + " after the RSS above: what of it was the C library's free memory",
+                    median(on, FootprintRun::trimmedRssMiB) - median(off, FootprintRun::trimmedRssMiB))));
+        } else {
+            rows.add(new Row(s, "RSS after malloc trim (median)", "MiB", java.util.OptionalDouble.empty(), ref,
+                    java.util.OptionalDouble.empty(), "", Optional.empty(), "this JDK has no System.trim_native_heap"));
+        }
+        rows.add(aimRow(s, "JVM threads at idle (median)", "", median(on, r -> r.threads()), ref,
+                median(off, r -> r.threads()), THREADS_AIM, threadsNote(on.get(on.size() - 1).threadNames(),
+                        off.get(off.size() - 1).threadNames())));
+        rows.add(Row.of(s, "live heap after full GC (median)", "MiB", median(on, FootprintRun::liveHeapMiB), ref,
+                median(off, FootprintRun::liveHeapMiB)));
+        rows.addAll(nativeMemoryRows(s, ref, on, off));
         for (String module : List.of("vitals-core", "vitals-server", "vitals-micrometer", "vitals-spring-boot")) {
             rows.addAll(jarRows(module));
         }
         return rows;
+    }
+
+    /** A row whose goal is Vitals − reference ≤ {@code aim}, the difference in its note. */
+    private static Row aimRow(String s, String metric, String unit, double vitals, String ref, double refValue, double aim,
+            String note) {
+        double delta = vitals - refValue;
+        String u = unit.isEmpty() ? "" : " " + unit;
+        return Row.of(s, metric, unit, vitals, ref, refValue)
+                .withGoal("vitals - reference <= +" + ResultTable.format(aim) + u, delta <= aim)
+                .withNote(String.format(Locale.ROOT, "%+.1f%s; %s", delta, u, note));
+    }
+
+    private static double median(List<FootprintRun> runs, java.util.function.ToDoubleFunction<FootprintRun> figure) {
+        return Stats.percentile(runs.stream().mapToDouble(figure).toArray(), 50);
+    }
+
+    /** NMT committed memory, medians per category, for where the RSS difference goes. */
+    private static List<Row> nativeMemoryRows(String s, String ref, List<FootprintRun> on, List<FootprintRun> off) {
+        List<String> categories = new ArrayList<>(NMT_SHOWN);
+        for (FootprintRun r : on) {
+            r.nativeKiB().keySet().stream().filter(c -> !categories.contains(c)).forEach(categories::add);
+        }
+        List<Row> rows = new ArrayList<>();
+        for (String c : categories) {
+            double v = median(on, r -> r.nativeKiB().getOrDefault(c, 0L) / 1024.0);
+            double o = median(off, r -> r.nativeKiB().getOrDefault(c, 0L) / 1024.0);
+            if (NMT_SHOWN.contains(c) || Math.abs(v - o) >= 0.25) {
+                rows.add(Row.of(s, "NMT committed: " + c + " (median)", "MiB", v, ref, o)
+                        .withNote(String.format(Locale.ROOT, "%+.2f MiB", v - o)));
+            }
+        }
+        return rows;
+    }
+
+    /**
+     * @return the threads Vitals adds at idle, by name ({@code comm}, 15 characters; repeated
+     *     names counted), with what each is for, and those only the reference has
+     */
+    static String threadsNote(List<String> on, List<String> off) {
+        Map<String, Integer> added = new java.util.TreeMap<>();
+        added(off, on).forEach(n -> added.merge(n, 1, Integer::sum));
+        List<String> missing = added(on, off);
+        StringBuilder b = new StringBuilder("added:");
+        added.forEach((name, count) -> b.append(' ').append(name).append(count > 1 ? " x" + count : "")
+                .append(" (").append(purpose(name)).append(')'));
+        if (added.isEmpty()) {
+            b.append(" none");
+        }
+        if (!missing.isEmpty()) {
+            b.append("; only without vitals: ").append(String.join(" ", missing));
+        }
+        return b.toString();
+    }
+
+    /** @return what a thread of the Spring example with Vitals is for, from its name ({@code comm}); docs/benchmarks.md says more */
+    static String purpose(String comm) {
+        if (comm.startsWith("vitals-schedule")) {
+            return "scheduler";
+        }
+        if (comm.startsWith("vitals-probe")) {
+            return "probe server loop";
+        }
+        if (comm.startsWith("vitals-listener")) {
+            return "listener delivery";
+        }
+        if (comm.startsWith("vitals-check")) {
+            return "check run";
+        }
+        return comm.startsWith("vitals-") ? "Vitals" : "not Vitals'";
     }
 
     /** Jar size of a module and of its runtime dependencies (from target/runtime-classpath.txt, written at package: root pom). */
