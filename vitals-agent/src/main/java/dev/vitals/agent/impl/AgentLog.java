@@ -13,8 +13,11 @@ import java.util.ResourceBundle;
  * set in {@code main}, as Quarkus and JBoss do: docs/agent.md). A container's runtime stamps each
  * line with its time ({@code kubectl logs --timestamps}).
  *
- * <p>A throwable is written as its one-line {@code toString()}, its stack trace only at
- * {@code DEBUG} (option {@code log=debug}). Thread-safe: each line is one {@code println}.
+ * <p>A throwable is written as its one-line {@code toString()}; with {@code log=debug}, at every
+ * level, its stack trace follows. Every line of a record (a trace's, or a message's own line
+ * breaks) carries the prefix, so none passes for the application's. Numbers are formatted in
+ * {@code Locale.ROOT}. Thread-safe: a record is one {@code println}, so another thread's line
+ * never lands inside it.
  */
 final class AgentLog implements System.Logger {
     private final String name;
@@ -47,14 +50,15 @@ final class AgentLog implements System.Logger {
         if (!isLoggable(level)) {
             return;
         }
-        StringBuilder line = prefix(level).append(msg);
-        if (thrown != null) {
-            line.append(": ").append(thrown);
+        String text = thrown == null ? msg : msg + ": " + thrown;
+        if (thrown != null && least == Level.DEBUG) {
+            java.io.StringWriter trace = new java.io.StringWriter();
+            thrown.printStackTrace(new java.io.PrintWriter(trace));
+            String t = trace.toString();
+            int firstLine = t.indexOf('\n');
+            text = msg + ": " + (firstLine < 0 ? t : t.substring(0, firstLine) + t.substring(firstLine).stripTrailing());
         }
-        out.println(line);
-        if (thrown != null && level == Level.DEBUG) {
-            thrown.printStackTrace(out);
-        }
+        write(level, text);
     }
 
     @Override
@@ -62,15 +66,35 @@ final class AgentLog implements System.Logger {
         if (!isLoggable(level)) {
             return;
         }
-        String msg = params == null || params.length == 0 ? format : java.text.MessageFormat.format(format, params);
-        out.println(prefix(level).append(msg));
+        // Locale.ROOT: ASCII digits whatever the JVM's locale (12,345 as java.util.logging writes it in English, never ١٢٬٣٤٥).
+        write(level, params == null || params.length == 0 ? format
+                : new java.text.MessageFormat(format, java.util.Locale.ROOT).format(params));
     }
 
-    private static StringBuilder prefix(Level level) {
-        StringBuilder b = new StringBuilder(128).append("vitals-agent: ");
-        if (level != Level.INFO) {
-            b.append(level.getName()).append(": ");
+    /** One println for the whole record: every line of it prefixed, so no other line lands inside it. */
+    private void write(Level level, String text) {
+        String prefix = prefix(level);
+        StringBuilder out = new StringBuilder(prefix.length() + text.length() + 16);
+        int from = 0;
+        while (true) {
+            int nl = text.indexOf('\n', from);
+            String line = nl < 0 ? text.substring(from) : text.substring(from, nl);
+            if (line.endsWith("\r")) {
+                line = line.substring(0, line.length() - 1);
+            }
+            if (from > 0) {
+                out.append(System.lineSeparator());
+            }
+            out.append(prefix).append(line);
+            if (nl < 0) {
+                break;
+            }
+            from = nl + 1;
         }
-        return b;
+        this.out.println(out);
+    }
+
+    private static String prefix(Level level) {
+        return level == Level.INFO ? "vitals-agent: " : "vitals-agent: " + level.getName() + ": ";
     }
 }

@@ -35,9 +35,26 @@ class AgentLogTest {
 
         bytes.reset();
         AgentLog debug = new AgentLog("dev.vitals", Level.DEBUG, out);
-        debug.log(Level.DEBUG, "cannot instrument", new IllegalStateException("boom"));
-        assertThat(written()).startsWith("vitals-agent: DEBUG: cannot instrument: java.lang.IllegalStateException: boom")
-                .contains("\tat dev.vitals.agent.impl.AgentLogTest");
+        debug.log(Level.WARNING, "scheduled task failed", new IllegalStateException("boom"));
+        String trace = written();
+        assertThat(trace).startsWith("vitals-agent: WARNING: scheduled task failed: java.lang.IllegalStateException: boom")
+                .contains("vitals-agent: WARNING: \tat dev.vitals.agent.impl.AgentLogTest");
+        assertThat(trace.lines()).allMatch(l -> l.startsWith("vitals-agent: WARNING: "));
+    }
+
+    @Test
+    void everyLineOfAMessageIsPrefixedAndNumbersAreAscii() {
+        AgentLog log = new AgentLog("dev.vitals", Level.INFO, out);
+        log.log(Level.INFO, "line1\nline2\r\nline3");
+        java.util.Locale before = java.util.Locale.getDefault();
+        try {
+            java.util.Locale.setDefault(java.util.Locale.forLanguageTag("ar-EG"));
+            log.log(Level.INFO, "{0} notices were dropped", 12345);
+        } finally {
+            java.util.Locale.setDefault(before);
+        }
+        assertThat(written().lines()).containsExactly("vitals-agent: line1", "vitals-agent: line2", "vitals-agent: line3",
+                "vitals-agent: 12,345 notices were dropped");
     }
 
     @Test
