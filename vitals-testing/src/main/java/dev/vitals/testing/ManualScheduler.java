@@ -8,7 +8,8 @@ import java.util.Objects;
  * A deterministic {@link Scheduler}: tasks run only inside {@link #advance(Duration)} or
  * {@link #runDue()}, in due-time order, on the calling thread, with the {@link ManualClock}
  * set to each task's due time before it runs. Tasks scheduled while advancing that fall within
- * the target time run in the same call. Thread-safe; tasks run outside the lock.
+ * the target time run in the same call. Thread-safe, tasks running outside the lock; or, made by
+ * {@link #confined()}, for one thread only, without the lock.
  *
  * <pre>{@code
  * ManualScheduler scheduler = new ManualScheduler();
@@ -21,6 +22,7 @@ import java.util.Objects;
 public final class ManualScheduler implements Scheduler {
     private final ManualClock clock;
     private final TimerQueue queue = new TimerQueue(); // the waiting tasks, in (due, scheduling order)
+    private final boolean confined; // used from one thread: no lock
 
     /** A scheduler driving a new {@link ManualClock}. */
     public ManualScheduler() {
@@ -31,7 +33,23 @@ public final class ManualScheduler implements Scheduler {
      * @param clock the clock this scheduler moves
      */
     public ManualScheduler(ManualClock clock) {
+        this(clock, false);
+    }
+
+    private ManualScheduler(ManualClock clock, boolean confined) {
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.confined = confined;
+    }
+
+    /**
+     * A scheduler, driving a new {@link ManualClock}, for use from one thread only: the same
+     * order and times without a lock per task (kubesim's virtual time runs tens of millions of
+     * tasks; issue 37). Scheduling, cancelling or advancing it from another thread is not allowed.
+     *
+     * @return a new scheduler
+     */
+    public static ManualScheduler confined() {
+        return new ManualScheduler(new ManualClock(), true);
     }
 
     /** @return the clock this scheduler moves */
@@ -40,12 +58,22 @@ public final class ManualScheduler implements Scheduler {
     }
 
     @Override
-    public synchronized Cancellable schedule(long delayNanos, Runnable task) {
+    public Cancellable schedule(long delayNanos, Runnable task) {
         Objects.requireNonNull(task, "task");
         Task t = new Task(task);
+        if (confined) {
+            add(t, delayNanos);
+        } else {
+            synchronized (this) {
+                add(t, delayNanos);
+            }
+        }
+        return t;
+    }
+
+    private void add(Task t, long delayNanos) {
         long now = clock.monotonicTime();
         queue.add(t, delayNanos <= 0 ? now : now + delayNanos, delayNanos <= 0);
-        return t;
     }
 
     /**
@@ -62,16 +90,28 @@ public final class ManualScheduler implements Scheduler {
         long target = clock.monotonicTime() + d.toNanos();
         while (true) {
             Task next;
-            synchronized (this) {
+            if (confined) {
                 next = (Task) queue.poll(target);
+            } else {
+                synchronized (this) {
+                    next = (Task) queue.poll(target);
+                }
             }
             if (next == null) {
                 break;
             }
-            clock.setMonotonic(next.due);
+            moveClock(next.due);
             next.task.run();
         }
-        clock.setMonotonic(target);
+        moveClock(target);
+    }
+
+    private void moveClock(long to) {
+        if (confined) {
+            clock.setMonotonicConfined(to);
+        } else {
+            clock.setMonotonic(to);
+        }
     }
 
     /** Runs the tasks due now, without moving the clock. */
@@ -80,12 +120,23 @@ public final class ManualScheduler implements Scheduler {
     }
 
     /** @return the number of tasks waiting */
-    public synchronized int pending() {
-        return queue.size();
+    public int pending() {
+        if (confined) {
+            return queue.size();
+        }
+        synchronized (this) {
+            return queue.size();
+        }
     }
 
-    private synchronized void cancel(Task t) {
-        queue.remove(t);
+    private void cancel(Task t) {
+        if (confined) {
+            queue.remove(t);
+        } else {
+            synchronized (this) {
+                queue.remove(t);
+            }
+        }
     }
 
     /** A waiting task, its own cancel handle. */
