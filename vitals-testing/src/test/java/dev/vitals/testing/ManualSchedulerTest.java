@@ -184,4 +184,37 @@ class ManualSchedulerTest {
         assertThat(order.size() + cancelled.size()).isEqualTo(keys.size());
         assertThat(order).hasSizeGreaterThan(10_000);
     }
+
+    /** The one-thread form runs the same tasks in the same order at the same times as the shared one. */
+    @Test
+    void aConfinedSchedulerRunsTheSameTasksInTheSameOrderAtTheSameTimes() {
+        List<String> shared = workload(new ManualScheduler());
+
+        assertThat(workload(ManualScheduler.confined())).isEqualTo(shared);
+        assertThat(shared).hasSizeGreaterThan(1000);
+    }
+
+    /** @return "task@time" of every task run: nested schedules from 0 to 40 s, a tenth cancelled, run for an hour */
+    private static List<String> workload(ManualScheduler s) {
+        java.util.SplittableRandom rnd = new java.util.SplittableRandom(5);
+        List<String> ran = new ArrayList<>();
+        List<Scheduler.Cancellable> handles = new ArrayList<>();
+        Runnable[] spawn = new Runnable[1];
+        spawn[0] = () -> {
+            for (int k = 0; k < 2 && handles.size() < 5000; k++) {
+                int id = handles.size();
+                handles.add(s.schedule(rnd.nextInt(3) == 0 ? 0 : rnd.nextLong(40_000_000_000L), () -> {
+                    ran.add(id + "@" + s.clock().monotonicTime());
+                    spawn[0].run();
+                }));
+                if (rnd.nextInt(10) == 0) {
+                    handles.get(rnd.nextInt(handles.size())).cancel();
+                }
+            }
+        };
+        spawn[0].run();
+        s.advance(Duration.ofHours(1));
+        assertThat(s.pending()).isZero();
+        return ran;
+    }
 }
