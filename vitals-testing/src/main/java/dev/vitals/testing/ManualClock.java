@@ -49,4 +49,11 @@ public final class ManualClock implements Clock {
             nanos = to;
         }
     }
+
+    /** {@link #setMonotonic} for a clock only one thread uses ({@link ManualScheduler#confined()}): no lock. */
+    void setMonotonicConfined(long to) {
+        if (to > nanos) {
+            nanos = to;
+        }
+    }
 }

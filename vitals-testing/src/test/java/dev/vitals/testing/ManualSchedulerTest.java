@@ -133,4 +133,88 @@ class ManualSchedulerTest {
         }
         assertThat(order).hasSizeGreaterThan(1000);
     }
+
+    /**
+     * Delays from nanoseconds to minutes (the near heap, the wheel's buckets, around it more than
+     * once, and the far heap), ties, cancels everywhere, tasks scheduled while running, and advances
+     * of every length: the order is (due, scheduling order), as a sorted reference has it.
+     */
+    @Test
+    void delaysAcrossTheWheelAndBeyondKeepDueThenSchedulingOrder() {
+        java.util.SplittableRandom rnd = new java.util.SplittableRandom(41);
+        List<long[]> keys = new ArrayList<>(); // {due, seq}
+        List<Long> order = new ArrayList<>();
+        List<Scheduler.Cancellable> handles = new ArrayList<>();
+        java.util.Set<Long> cancelled = new java.util.HashSet<>();
+        long[] scales = {1, 1_000, 1_000_000, 2_097_152, 100_000_000, 1_000_000_000, 20_000_000_000L, 600_000_000_000L};
+        Runnable[] spawn = new Runnable[1];
+        spawn[0] = () -> {
+            for (int k = 0; k < 2 && keys.size() < 20_000; k++) {
+                long scale = scales[rnd.nextInt(scales.length)];
+                long delay = rnd.nextInt(5) == 0 ? 0 : scale * rnd.nextInt(4); // 0 · scale: a tie with now
+                long s = keys.size();
+                keys.add(new long[] {scheduler.clock().monotonicTime() + Math.max(0, delay), s});
+                handles.add(scheduler.schedule(delay, () -> {
+                    order.add(s);
+                    spawn[0].run();
+                }));
+                if (rnd.nextInt(8) == 0) {
+                    int victim = rnd.nextInt(handles.size());
+                    handles.get(victim).cancel();
+                    if (!order.contains((long) victim)) {
+                        cancelled.add((long) victim); // else it ran already: the cancel does nothing
+                    }
+                }
+            }
+        };
+        for (int i = 0; i < 50; i++) {
+            spawn[0].run();
+        }
+        while (scheduler.pending() > 0) {
+            scheduler.advance(Duration.ofNanos(scales[rnd.nextInt(scales.length)] * rnd.nextInt(3)));
+        }
+
+        for (int i = 1; i < order.size(); i++) {
+            long[] a = keys.get((int) (long) order.get(i - 1));
+            long[] b = keys.get((int) (long) order.get(i));
+            assertThat(a[0] < b[0] || (a[0] == b[0] && a[1] < b[1])).as("task %d before %d", a[1], b[1]).isTrue();
+        }
+        java.util.Set<Long> ran = new java.util.HashSet<>(order);
+        assertThat(ran).hasSize(order.size()).doesNotContainAnyElementsOf(cancelled);
+        assertThat(order.size() + cancelled.size()).isEqualTo(keys.size());
+        assertThat(order).hasSizeGreaterThan(10_000);
+    }
+
+    /** The one-thread form runs the same tasks in the same order at the same times as the shared one. */
+    @Test
+    void aConfinedSchedulerRunsTheSameTasksInTheSameOrderAtTheSameTimes() {
+        List<String> shared = workload(new ManualScheduler());
+
+        assertThat(workload(ManualScheduler.confined())).isEqualTo(shared);
+        assertThat(shared).hasSizeGreaterThan(1000);
+    }
+
+    /** @return "task@time" of every task run: nested schedules from 0 to 40 s, a tenth cancelled, run for an hour */
+    private static List<String> workload(ManualScheduler s) {
+        java.util.SplittableRandom rnd = new java.util.SplittableRandom(5);
+        List<String> ran = new ArrayList<>();
+        List<Scheduler.Cancellable> handles = new ArrayList<>();
+        Runnable[] spawn = new Runnable[1];
+        spawn[0] = () -> {
+            for (int k = 0; k < 2 && handles.size() < 5000; k++) {
+                int id = handles.size();
+                handles.add(s.schedule(rnd.nextInt(3) == 0 ? 0 : rnd.nextLong(40_000_000_000L), () -> {
+                    ran.add(id + "@" + s.clock().monotonicTime());
+                    spawn[0].run();
+                }));
+                if (rnd.nextInt(10) == 0) {
+                    handles.get(rnd.nextInt(handles.size())).cancel();
+                }
+            }
+        };
+        spawn[0].run();
+        s.advance(Duration.ofHours(1));
+        assertThat(s.pending()).isZero();
+        return ran;
+    }
 }

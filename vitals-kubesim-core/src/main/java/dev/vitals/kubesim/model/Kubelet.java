@@ -67,6 +67,7 @@ public final class Kubelet {
     private boolean gated;
     private int lastExitCode = -1;
     private Runnable changeListener = () -> { };
+    private boolean probeEvents = true;
     private final java.util.Random jitter;
 
     /**
@@ -88,6 +89,15 @@ public final class Kubelet {
         this.backOff = new BackOff(opts.initialBackoff().toNanos(), opts.maxBackoff().toNanos(),
                 opts.backoffReset().toNanos());
         this.jitter = new java.util.Random(opts.jitterSeed());
+    }
+
+    /**
+     * Keeps {@link SimEvent.Type#PROBE} events (one per probe evaluation) from the sink, for a
+     * caller that reads none of them: the fleet model, whose tens of thousands of kubelets would
+     * build one per probe tick. Every other event still reaches it; the model runs as before.
+     */
+    public void dropProbeEvents() {
+        probeEvents = false;
     }
 
     /** Creates the workers (tick 0 now, R14) and schedules the first container start. */
@@ -839,6 +849,11 @@ public final class Kubelet {
      */
     String statusContainerId() {
         return postStartRunning() || FAILED_POST_START.equals(killReason) ? null : containerId;
+    }
+
+    /** @return whether the sink takes {@link SimEvent.Type#PROBE} events ({@link #dropProbeEvents()}) */
+    boolean probeEvents() {
+        return probeEvents;
     }
 
     long startedAt() {

@@ -44,6 +44,8 @@ final class ProbeTicker {
     private Scheduler.Cancellable tick;
     /** The posted manual run not yet run, or null (repeated requests collapse into it). */
     private Scheduler.Cancellable manualRun;
+    // one task for every tick, beside the ticker in memory (a fleet model runs tens of millions of ticks)
+    private final Runnable tickTask = this::tick;
 
     /**
      * @param time the model's time
@@ -147,10 +149,13 @@ final class ProbeTicker {
     private void scheduleTick() {
         k++;
         long at = anchor + k * period;
-        tick = time.schedule(at - time.monotonicTime(), () -> {
-            scheduleTick();
-            onTick();
-        });
+        tick = time.schedule(at - time.monotonicTime(), tickTask);
+    }
+
+    /** The ticker's timer task: the next tick is scheduled, then this one runs. */
+    private void tick() {
+        scheduleTick();
+        onTick();
     }
 
     /** R19: the next tick comes P after a manual run. */

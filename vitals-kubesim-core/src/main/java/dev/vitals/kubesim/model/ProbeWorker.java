@@ -133,8 +133,10 @@ final class ProbeWorker {
         if (ticker.halted() || kubelet.stopped()) {
             return;
         }
-        kubelet.emit(SimEvent.Type.PROBE, Optional.of(type), Optional.of(o.result()), Optional.of(o.latency()),
-                o.message() + (o.attempts() > 1 ? " (" + o.attempts() + " attempts)" : ""));
+        if (kubelet.probeEvents()) {
+            kubelet.emit(SimEvent.Type.PROBE, Optional.of(type), Optional.of(o.result()), Optional.of(o.latency()),
+                    o.message() + (o.attempts() > 1 ? " (" + o.attempts() + " attempts)" : ""));
+        }
         if (o.result() != ProbeResult.ERROR) { // R22: an errored tick is discarded
             ProbeResult r = o.result().counted(); // R21
             if (r == lastResult) { // R25

@@ -13,7 +13,7 @@ import java.time.Duration;
  * Use it from one thread.
  */
 public final class VirtualTime implements SimTime {
-    private final ManualScheduler scheduler = new ManualScheduler();
+    private final ManualScheduler scheduler = ManualScheduler.confined(); // one thread: no lock per task
     private boolean closed;
     private long scheduled;
 

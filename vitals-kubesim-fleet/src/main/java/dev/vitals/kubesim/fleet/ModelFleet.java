@@ -42,7 +42,9 @@ public final class ModelFleet {
     // per replica, in arrays the step's loops read without loading the pools (issue 37):
     private final int[] answersAtOnce; // requests its pool answers within the step as they arrive (WorkerPool.publish), or -1
     private final long[] served; // requests it answered successfully (a rollout's warm-up by requests)
-    private final boolean[] serving; // its pool holds requests to serve (WorkerPool.publish)
+    // when its pool next has work for WorkerPool.serve, s: +∞ nothing to serve, −∞ requests waiting
+    // for a worker, else the first completion (WorkerPool.publish); the step serves no other pool
+    private final double[] workDue;
     private final boolean warm; // no cold start in the model: service times are the clients' own
     private final ClientPopulation[] pops;
     private final Recorder rec;
@@ -105,7 +107,8 @@ public final class ModelFleet {
         answersAtOnce = new int[n];
         Arrays.fill(answersAtOnce, -1);
         served = new long[n];
-        serving = new boolean[n];
+        workDue = new double[n];
+        Arrays.fill(workDue, Double.POSITIVE_INFINITY);
         warm = rollout == null && (spec.replica().warmupFactor() <= 1 || spec.replica().warmupTime().isZero());
         endpoints = new int[n];
         endpointPos = new int[n];
@@ -224,7 +227,9 @@ public final class ModelFleet {
     }
 
     private Kubelet kubelet(ModelReplica r) {
-        return new Kubelet(pod, options, time, r.container, r, e -> onKubeletEvent(r, e));
+        Kubelet k = new Kubelet(pod, options, time, r.container, r, e -> onKubeletEvent(r, e));
+        k.dropProbeEvents(); // onKubeletEvent reads none
+        return k;
     }
 
     /** @return the timer events the run scheduled on its virtual clock (0 before {@link #run()}) */
@@ -289,9 +294,10 @@ public final class ModelFleet {
         }
         warmupRoutines();
         backgroundArrivals();
+        double end = now + dt;
         for (int i = 0; i < pools.length; i++) {
-            if (serving[i]) {
-                pools[i].serve(now, now + dt);
+            if (workDue[i] <= end) {
+                pools[i].serve(now, end);
             }
         }
         rec.sample(now, endpointCount, readyCount, dt);
@@ -712,11 +718,11 @@ public final class ModelFleet {
 
     /**
      * Replica {@code i}'s pool answers up to {@code atOnce} arriving requests within the step (−1:
-     * none) and has requests to serve or not ({@link WorkerPool}).
+     * none) and next has work to serve at {@code workDue} seconds ({@link WorkerPool}).
      */
-    void published(int i, int atOnce, boolean serving) {
+    void published(int i, int atOnce, double workDue) {
         answersAtOnce[i] = atOnce;
-        this.serving[i] = serving;
+        this.workDue[i] = workDue;
     }
 
     /** @return requests replica {@code i} answered successfully so far */

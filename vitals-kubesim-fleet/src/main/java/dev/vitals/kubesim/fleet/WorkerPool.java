@@ -117,12 +117,24 @@ final class WorkerPool {
 
     /**
      * Tells the engine how many requests this pool would answer within the step as they arrive
-     * (free workers while it is open and nothing waits; −1 otherwise) and whether it has requests
-     * to serve: the step's loops read that from small arrays instead of from every pool
+     * (free workers while it is open and nothing waits; −1 otherwise) and when it next has work to
+     * serve: the step's loops read that from small arrays instead of from every pool
      * ({@link ModelFleet#deliver}).
      */
     private void publish() {
-        fleet.published(index, server == Server.OPEN && size == 0 ? workers - busy : -1, serving());
+        fleet.published(index, server == Server.OPEN && size == 0 ? workers - busy : -1, workDue());
+    }
+
+    /**
+     * @return when {@link #serve} next has work, s: never (+∞) with nothing to serve, at once (−∞)
+     *     while requests wait for a worker, else when the first request in service ends (a step
+     *     that ends before then would change nothing: with nothing waiting the waiting work is 0)
+     */
+    private double workDue() {
+        if (!serving()) {
+            return Double.POSITIVE_INFINITY;
+        }
+        return size > 0 || bSize == 0 ? Double.NEGATIVE_INFINITY : bEnd[0];
     }
 
     /** The process ended: every request in it fails (connection reset) and is retried by its client. */
