@@ -72,11 +72,11 @@ public final class FleetBenchmark {
             }
         }
         System.out.print(FleetReport.text(r));
-        System.out.printf(Locale.ROOT, "wall %.2f s, run thread CPU %.2f s, heap peak %.0f MiB (max %d MiB), %d replicas x %d s virtual%n",
+        System.out.printf(Locale.ROOT, "wall %.2f s, run thread CPU %.2f s, heap pools' peaks summed %.0f MiB (each pool's own peak, reached at different times: an upper bound of the heap's, which ran within max %d MiB), %d replicas x %d s virtual%n",
                 wall, cpu, peak / 1048576.0, Runtime.getRuntime().maxMemory() / 1048576, replicas, seconds);
         double replicaHours = replicas * (seconds + r.warmupSeconds()) / 3600.0;
         System.out.printf(Locale.ROOT, "per replica: %.1f KiB live at the end of the run (after GC; the CLI's bound counts %d bytes,"
-                + " FleetSpec.BYTES_PER_REPLICA), %.1f KiB of the heap peak above the JVM's own %.0f MiB%n",
+                + " FleetSpec.BYTES_PER_REPLICA), %.1f KiB of the summed peaks above the JVM's own %.0f MiB%n",
                 (heapLive - heapBefore) / 1024.0 / replicas, FleetSpec.BYTES_PER_REPLICA, (peak - heapBefore) / 1024.0 / replicas,
                 heapBefore / 1048576.0);
         System.out.printf(Locale.ROOT, "timer events %d; bare virtual clock, same events (%d): wall %.2f s, CPU %.2f s; "
