@@ -60,6 +60,8 @@ final class AppReadiness implements HealthCheck {
     private final AgentOptions options;
     private final Supplier<List<Integer>> ports;
     private final Supplier<Availability> availability;
+    /** The latest result of a run that asked (or waited for) the application; check thread only, read while draining. */
+    private volatile Health lastAnswer;
     private final Consumer<List<Integer>> onPorts;
     private final Supplier<Frameworks.Framework> frameworks;
     private final long timeoutMillis;
@@ -136,12 +138,21 @@ final class AppReadiness implements HealthCheck {
 
     @Override
     public Health check() {
+        Health last = lastAnswer;
+        if (last != null && availability.get().isDraining()) {
+            // Shutting down: readiness already reads DOWN (draining), whatever the application says,
+            // and a call now may find its health checks torn down mid-answer (Quarkus logged a
+            // RejectedExecutionException from a check in flight when Vert.x stopped). Its last answer
+            // stands, unchanged, so no transition is logged either.
+            return last;
+        }
         if (skipRuns > 0 && pendingPurpose == null && started()) {
             skipRuns--;
             return backoffHealth; // the application answered this DOWN before: not asked again yet
         }
         Health h = evaluate();
         backOff(h);
+        lastAnswer = h;
         return h;
     }
 

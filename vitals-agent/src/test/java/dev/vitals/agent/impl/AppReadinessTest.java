@@ -142,6 +142,29 @@ class AppReadinessTest {
     }
 
     /**
+     * While the agent drains (SIGTERM), the application is not asked: readiness is DOWN (draining)
+     * whatever it answers, and a call may find its checks torn down mid-answer. The last answer
+     * stands, unchanged (no transition line).
+     */
+    @Test
+    void theApplicationIsNotAskedWhileDraining() throws Exception {
+        try (App app = new App(); HealthRegistry r = registry()) {
+            app.status.put("/health", 200);
+            AppReadiness readiness = readiness(r, app.port(), "readiness=/health", Set.of());
+            r.availability().markStartupComplete();
+            Health before = readiness.check();
+            assertThat(before.status()).as(before.toString()).isEqualTo(Status.UP);
+            int asked = app.asked.size();
+            r.availability().drain(java.time.Duration.ofSeconds(30));
+            app.status.put("/health", 503);
+            for (int i = 0; i < 5; i++) {
+                assertThat(readiness.check()).isSameAs(before);
+            }
+            assertThat(app.asked).as("no call while draining").hasSize(asked);
+        }
+    }
+
+    /**
      * An unknown framework answering each request after 600 ms (a busy machine): the generic
      * candidates are each asked once, even when one run's timeout (1 s) does not reach them all,
      * and no path outside them is ever asked (no "is this HTTP" request a 404 in access logs).
