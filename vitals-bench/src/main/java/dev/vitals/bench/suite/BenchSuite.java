@@ -18,6 +18,7 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * The side-by-side benchmark suite (issue 9): Vitals against Spring Boot Actuator, the demo's
@@ -31,6 +32,9 @@ import picocli.CommandLine.Option;
         description = {"Runs the side-by-side benchmark scenarios on 127.0.0.1, prints a table and writes JSON.",
                 "Scenarios: saturation, slow-checks, hung-check, throughput, footprint."})
 public final class BenchSuite implements Callable<Integer> {
+    @Spec
+    CommandLine.Model.CommandSpec spec;
+
     @Option(names = "--quick", description = "Shorter runs (about 6 minutes instead of 15): saturation only at concurrency 100 for 20 s, fewer samples.")
     boolean quick;
 
@@ -44,6 +48,10 @@ public final class BenchSuite implements Callable<Integer> {
     @Option(names = "--load", paramLabel = "auto|wrk|java|both", defaultValue = "auto",
             description = "Load generator of the throughput scenario: wrk, the Java keep-alive generator, or both (auto: both when wrk is installed, else java). Default: ${DEFAULT-VALUE}.")
     String load;
+
+    @Option(names = "--footprint-starts", paramLabel = "N",
+            description = "Starts of each side in the footprint scenario, alternating (1-20; default 3, 1 with --smoke): medians of more starts read start-up and RSS differences that one start's noise hides.")
+    Integer footprintStarts;
 
     @Option(names = "--out", paramLabel = "DIR", defaultValue = "bench/results",
             description = "Where the JSON, the table and the targets' logs go. Default: ${DEFAULT-VALUE}.")
@@ -77,7 +85,8 @@ public final class BenchSuite implements Callable<Integer> {
         System.out.printf(Locale.ROOT, "Vitals benchmark suite (%s): %s; JDK %s, %d cores, load average %s; logs in %s%n",
                 meta.get("mode"), String.join(", ", scenarios), meta.get("jdk"), meta.get("cores"), meta.get("loadAverageStart"), logs);
         Scenarios runner = new Scenarios(new Target.Paths(root, logs),
-                smoke ? Scenarios.Scale.SMOKE : quick ? Scenarios.Scale.QUICK : Scenarios.Scale.FULL, tools, System.out);
+                smoke ? Scenarios.Scale.SMOKE : quick ? Scenarios.Scale.QUICK : Scenarios.Scale.FULL, tools, System.out,
+                footprintStarts != null ? footprintStarts : smoke ? 1 : 3);
         List<Row> rows = new ArrayList<>();
         Map<String, Object> seconds = new LinkedHashMap<>();
         Map<String, Object> loadAverages = new LinkedHashMap<>();
@@ -104,15 +113,18 @@ public final class BenchSuite implements Callable<Integer> {
     private void checkOptions(List<String> scenarios) {
         for (String s : scenarios) {
             if (!Scenarios.NAMES.contains(s)) {
-                throw new CommandLine.ParameterException(new CommandLine(this),
+                throw new CommandLine.ParameterException(spec.commandLine(),
                         "unknown scenario '" + s + "'; known: " + String.join(", ", Scenarios.NAMES));
             }
         }
         if (!List.of("auto", "wrk", "java", "both").contains(load)) {
-            throw new CommandLine.ParameterException(new CommandLine(this), "--load must be auto, wrk, java or both, was '" + load + "'");
+            throw new CommandLine.ParameterException(spec.commandLine(), "--load must be auto, wrk, java or both, was '" + load + "'");
         }
         if (quick && smoke) {
-            throw new CommandLine.ParameterException(new CommandLine(this), "--quick and --smoke exclude each other");
+            throw new CommandLine.ParameterException(spec.commandLine(), "--quick and --smoke exclude each other");
+        }
+        if (footprintStarts != null && (footprintStarts < 1 || footprintStarts > 20)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--footprint-starts must be 1-20, was " + footprintStarts);
         }
     }
 
@@ -126,7 +138,7 @@ public final class BenchSuite implements Callable<Integer> {
             return wrk ? "both" : "java";
         }
         if (!wrk && !load.equals("java")) {
-            throw new CommandLine.ParameterException(new CommandLine(this), "--load " + load + " needs wrk: apt-get install -y wrk");
+            throw new CommandLine.ParameterException(spec.commandLine(), "--load " + load + " needs wrk: apt-get install -y wrk");
         }
         return load;
     }

@@ -51,11 +51,14 @@ final class Scenarios {
     private final Duration hungClientTimeout;
     private final String load;
     private final PrintStream log;
+    /** Starts of each side in the footprint scenario. */
+    private final int footprintStarts;
 
     /**
      * @param load {@code wrk}, {@code java} or {@code both}: the tool(s) of the throughput scenario
+     * @param footprintStarts starts of each side in the footprint scenario, at least 1
      */
-    Scenarios(Target.Paths paths, Scale scale, String load, PrintStream log) {
+    Scenarios(Target.Paths paths, Scale scale, String load, PrintStream log, int footprintStarts) {
         this.paths = paths;
         this.quick = scale != Scale.FULL;
         this.smoke = scale == Scale.SMOKE;
@@ -63,6 +66,7 @@ final class Scenarios {
         this.hungClientTimeout = Duration.ofSeconds(smoke ? 3 : 5);
         this.load = load;
         this.log = log;
+        this.footprintStarts = footprintStarts;
     }
 
     List<Row> run(String name) throws Exception {
@@ -580,7 +584,7 @@ final class Scenarios {
     }
 
     private List<Row> footprint() throws Exception {
-        int pairs = smoke ? 1 : 3;
+        int pairs = footprintStarts;
         List<List<FootprintRun>> runs = List.of(new ArrayList<>(), new ArrayList<>()); // 0 = with Vitals, 1 = without
         for (int n = 0; n < pairs; n++) {
             for (int k = 0; k < 2; k++) {
