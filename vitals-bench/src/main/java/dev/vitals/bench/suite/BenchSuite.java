@@ -62,7 +62,15 @@ public final class BenchSuite implements Callable<Integer> {
     Path root;
 
     public static void main(String[] args) {
-        System.exit(new CommandLine(new BenchSuite()).execute(args));
+        System.exit(commandLine().execute(args));
+    }
+
+    /** @return the command, a bad option answered with one line on its error stream and exit code 2 */
+    static CommandLine commandLine() {
+        return new CommandLine(new BenchSuite()).setParameterExceptionHandler((e, args) -> {
+            e.getCommandLine().getErr().println("bench/run: " + e.getMessage() + " (try --help)");
+            return 2;
+        });
     }
 
     @Override

@@ -12,7 +12,7 @@ class BenchSuiteOptionsTest {
     private final StringWriter err = new StringWriter();
 
     private int run(String... args) {
-        CommandLine cl = new CommandLine(new BenchSuite());
+        CommandLine cl = BenchSuite.commandLine();
         cl.setErr(new PrintWriter(err, true));
         return cl.execute(args);
     }
@@ -20,7 +20,7 @@ class BenchSuiteOptionsTest {
     @Test
     void footprintStartsOutOfRangeIsRefused() {
         assertThat(run("--footprint-starts", "0", "--only", "footprint")).isEqualTo(2);
-        assertThat(err.toString()).contains("--footprint-starts must be 1-20, was 0");
+        assertThat(err.toString()).isEqualTo("bench/run: --footprint-starts must be 1-20, was 0 (try --help)" + System.lineSeparator());
     }
 
     @Test
