@@ -19,7 +19,8 @@ import java.util.Set;
  * one request each), its started endpoint when it has one, and whether it serves gRPC. The
  * markers and paths are each framework's documented defaults:
  * <ul>
- *   <li>Spring Boot (actuator): {@code /actuator/health/readiness}, then {@code /actuator/health};
+ *   <li>Spring Boot 3 and 4 (actuator; Boot 4 moved its health endpoint to another package):
+ *       {@code /actuator/health/readiness}, then {@code /actuator/health};
  *       started = {@code /actuator/health/liveness} (the liveness state turns CORRECT at
  *       {@code ApplicationStartedEvent});</li>
  *   <li>Quarkus with SmallRye Health: {@code /q/health/ready}; started = {@code /q/health/started};
@@ -33,7 +34,10 @@ import java.util.Set;
  */
 final class Frameworks {
     static final String SPRING = "org.springframework.boot.SpringApplication";
+    /** Actuator's health endpoint up to Spring Boot 3.5. */
     static final String SPRING_ACTUATOR = "org.springframework.boot.actuate.health.HealthEndpoint";
+    /** The same from Spring Boot 4.0, where health moved to the spring-boot-health module. */
+    static final String SPRING_ACTUATOR_4 = "org.springframework.boot.health.actuate.endpoint.HealthEndpoint";
     static final String QUARKUS = "io.quarkus.runtime.Application";
     static final String QUARKUS_HEALTH = "io.smallrye.health.SmallRyeHealthReporter";
     static final String MICRONAUT = "io.micronaut.runtime.Micronaut";
@@ -47,7 +51,7 @@ final class Frameworks {
     static final String GRPC_HEALTH = "io.grpc.health.v1.HealthGrpc";
 
     /** Every class name {@link #detect} looks at. */
-    static final Set<String> MARKERS = Set.of(SPRING, SPRING_ACTUATOR, QUARKUS, QUARKUS_HEALTH, MICRONAUT,
+    static final Set<String> MARKERS = Set.of(SPRING, SPRING_ACTUATOR, SPRING_ACTUATOR_4, QUARKUS, QUARKUS_HEALTH, MICRONAUT,
             MICRONAUT_HEALTH, HELIDON, HELIDON_HEALTH, DROPWIZARD, DROPWIZARD_OLD, GRPC, GRPC_SHADED_NETTY, GRPC_HEALTH);
 
     static final List<String> GENERIC = List.of("/readyz", "/healthz", "/health");
@@ -115,7 +119,7 @@ final class Frameworks {
     static Framework detect(Set<String> loaded, Properties config) {
         boolean grpc = loaded.contains(GRPC) || loaded.contains(GRPC_SHADED_NETTY);
         if (loaded.contains(SPRING)) {
-            if (!loaded.contains(SPRING_ACTUATOR)) {
+            if (!loaded.contains(SPRING_ACTUATOR) && !loaded.contains(SPRING_ACTUATOR_4)) {
                 return new Framework("spring-boot", List.of(), null, -1, grpc, true);
             }
             String base = path(config.getProperty("management.endpoints.web.base-path", "/actuator"));

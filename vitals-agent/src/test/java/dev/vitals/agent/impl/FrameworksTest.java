@@ -31,6 +31,15 @@ class FrameworksTest {
     }
 
     @Test
+    void springBoot4sActuatorIsFoundByItsNewPackage() {
+        // Spring Boot 4.0 moved the health endpoint to spring-boot-health: found by the 3.5 name
+        // only, a Boot 4 service (spring-petclinic) had its readiness follow the listener.
+        Frameworks.Framework s = Frameworks.detect(Set.of(Frameworks.SPRING, Frameworks.SPRING_ACTUATOR_4), props());
+        assertThat(s.readiness).containsExactly("/actuator/health/readiness", "/actuator/health");
+        assertThat(s.started).isEqualTo("/actuator/health/liveness");
+    }
+
+    @Test
     void aFrameworkWithoutItsHealthModuleGetsNoCandidate() {
         for (String f : new String[] {Frameworks.QUARKUS, Frameworks.SPRING, Frameworks.MICRONAUT, Frameworks.HELIDON}) {
             Frameworks.Framework fw = Frameworks.detect(Set.of(f), props());

@@ -2,9 +2,9 @@ package dev.vitals.examples.agent.spring;
 
 import dev.vitals.examples.agent.faults.Faults;
 import org.springframework.boot.SpringApplication;
-import org.springframework.boot.actuate.health.Health;
-import org.springframework.boot.actuate.health.HealthIndicator;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.stereotype.Component;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -12,7 +12,7 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * A plain Spring Boot 3.5 service with no Vitals code: Tomcat, Actuator's probe groups, and a
+ * A plain Spring Boot 4 service with no Vitals code: Tomcat, Actuator's probe groups, and a
  * readiness indicator ({@code gate}) the test routes can make slow or hung ({@link Faults}). Run
  * it with {@code java -javaagent:vitals-agent.jar -jar agent-spring-boot.jar}.
  */

@@ -4,7 +4,7 @@ import dev.vitals.agent.FrameworkAgentScenario;
 import java.util.List;
 
 /**
- * Spring Boot 3.5 (Tomcat, Actuator) with the agent: readiness at /actuator/health/readiness;
+ * Spring Boot 4 (Tomcat 11, Actuator) with the agent: readiness at /actuator/health/readiness;
  * Tomcat's executor ({@code org.apache.tomcat.util.threads.ThreadPoolExecutor}) measured by the
  * agent's instrumentation, with Spring Boot's defaults (no MBean needed).
  */
