@@ -71,8 +71,13 @@ final class AppReadiness implements HealthCheck {
     private static final System.Logger LOG = Logs.get("dev.vitals.agent");
     /** The first pause between two steps of a run; doubled after each step, up to {@link #STEP_MAX_NANOS}. */
     static final long STEP_MIN_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
-    /** The longest pause between two steps (a hung call is read at most every 20 ms until its deadline). */
-    static final long STEP_MAX_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
+    /**
+     * The longest pause between two steps: a call still pending is read every 50 ms until its
+     * deadline (about 20 wake-ups of the scheduler a second while one hangs; the deadline itself
+     * is a step of its own, so a longer pause never delays a timeout, only the sight of an early
+     * answer).
+     */
+    static final long STEP_MAX_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
     /**
      * Thrown by a step that must wait for an answer before its deadline: unwinds the run to
@@ -284,7 +289,7 @@ final class AppReadiness implements HealthCheck {
         return h;
     }
 
-    /** @return the pause before the next step: doubling from 1 ms to 20 ms, never past the deadline waited for */
+    /** @return the pause before the next step: doubling from 1 ms to 50 ms, never past the deadline waited for */
     long nextPauseNanos() {
         long pause = stepPauseNanos;
         stepPauseNanos = Math.min(STEP_MAX_NANOS, stepPauseNanos * 2);
