@@ -491,7 +491,7 @@ final class AppReadiness implements HealthCheck {
         return http.isEmpty() ? app : http;
     }
 
-    /** Waits for the call left in flight by an earlier run; a Health to report, or null to go on. */
+    /** Reads the call left in flight by an earlier run (pending until this run's readiness deadline); a Health to report, or null to go on. */
     private Health resumePending(long end) {
         Purpose purpose = pendingPurpose;
         if (purpose == Purpose.READY && grpcHealth) {
