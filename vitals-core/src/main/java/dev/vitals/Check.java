@@ -354,8 +354,10 @@ public final class Check {
          * scheduled checks, the caller for an on-demand evaluation) rather than on a check thread,
          * so it never waits for a thread and costs none. Only for a check that reads state already
          * in memory and returns in microseconds, never blocking: a blocking inline check stalls
-         * Vitals' scheduler, and with it every schedule and timeout. Vitals' monitors set it.
-         * Default {@code false}.
+         * Vitals' scheduler, and with it every schedule and timeout. Vitals' monitors set it, and
+         * so does the agent's readiness poll: an asynchronous check whose steps use non-blocking
+         * sockets and are scheduled on the scheduler ({@link HealthRegistry#scheduler()}) while an
+         * answer is pending. Default {@code false}.
          *
          * @param inline whether to run on the starting thread
          * @return this builder

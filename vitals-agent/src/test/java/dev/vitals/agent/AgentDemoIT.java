@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -34,6 +35,7 @@ class AgentDemoIT {
             assertThat(get(probes, "/health/liveness").body).contains("\"deadlock\":\"UP\"", "\"workers\":\"UP\"");
             assertThat(get(probes, "/health/readiness").body).contains("/healthz");
             assertThat(demo.output()).contains("readiness from http://127.0.0.1:").doesNotContain("Exception");
+            assertOnlyTheAgentsTwoThreads(demo);
         }
     }
 
@@ -50,7 +52,20 @@ class AgentDemoIT {
             // One call in flight: later polls wait on the same connection.
             await().atMost(Duration.ofSeconds(30)).until(() -> get(probes, "/readyz?verbose").body.contains("one call in flight"));
             assertThat(get(probes, "/livez").status).isEqualTo(200);
+            assertOnlyTheAgentsTwoThreads(demo);
         }
+    }
+
+    /**
+     * Issue 37: the agent's threads are the floor, its probe loop and Vitals' scheduler, which
+     * runs both checks (the readiness poll with non-blocking sockets, even while a call hangs): no
+     * check thread. Its start-up thread has ended.
+     */
+    private static void assertOnlyTheAgentsTwoThreads(AgentProcess demo) {
+        Assumptions.assumeTrue(java.nio.file.Files.isDirectory(java.nio.file.Paths.get("/proc/self/task")), "Linux: /proc");
+        // comm keeps 15 characters: "vitals-schedule(r)"
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+                assertThat(demo.threadNames("vitals-")).as("the agent's threads").containsExactly("vitals-probe-1", "vitals-schedule"));
     }
 
     @Test

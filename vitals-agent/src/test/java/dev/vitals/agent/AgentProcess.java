@@ -97,6 +97,28 @@ public final class AgentProcess implements AutoCloseable {
         return -1;
     }
 
+    /**
+     * @return the names of the process's live threads that start with {@code prefix}, sorted, from
+     *     {@code /proc/<pid>/task/&#42;/comm} (Linux; at most 15 characters each, as the kernel keeps them)
+     */
+    public List<String> threadNames(String prefix) throws IOException {
+        List<String> names = new java.util.ArrayList<>();
+        try (java.util.stream.Stream<Path> tasks = Files.list(Paths.get("/proc", Long.toString(process.pid()), "task"))) {
+            for (Path t : (Iterable<Path>) tasks::iterator) {
+                try {
+                    String name = Files.readString(t.resolve("comm")).strip();
+                    if (name.startsWith(prefix)) {
+                        names.add(name);
+                    }
+                } catch (IOException e) {
+                    // the thread ended meanwhile
+                }
+            }
+        }
+        java.util.Collections.sort(names);
+        return names;
+    }
+
     public int probePort() {
         return awaitGroup(PROBES, Duration.ofSeconds(90));
     }

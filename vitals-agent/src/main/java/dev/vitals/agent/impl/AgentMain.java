@@ -136,9 +136,10 @@ public final class AgentMain {
             measuring = instrument(i);
             inst = null;
         }
-        // Platform check threads even on Java 21+: two checks need two threads, while the first
-        // virtual thread would start the JDK's carrier pool, its delay scheduler and poller threads
-        // in the application's JVM (five threads on Java 25).
+        // No check thread at all (issue 37): both checks run inline on the scheduler thread, 'app'
+        // with non-blocking sockets. Platform threads for the check executor all the same, were a
+        // check ever to need one: the first virtual thread would start the JDK's carrier pool, its
+        // delay scheduler and poller threads in the application's JVM (five threads on Java 25).
         HealthRegistry.Builder b = HealthRegistry.builder().startupCompletion(StartupCompletion.MANUAL).virtualThreads(false);
         List<Monitor> monitors = new ArrayList<>();
         if (options.deadlock) {
@@ -152,18 +153,13 @@ public final class AgentMain {
             lag = LagMonitor.forExecutor("pauses", task -> holder[0].scheduler().schedule(0, task)).build();
             monitors.add(lag);
         }
-        // One liveness check and one readiness check: on Java 17 each registered check may hold a
-        // platform check thread, so the parts are aggregated (DESIGN.md section 7d, threads).
+        // One liveness check and one readiness check, both inline on the scheduler thread: the
+        // agent's threads are the probe loop and the scheduler (DESIGN.md section 7d, threads).
         b.register(inline("jvm", Groups.LIVENESS, true, Duration.ofSeconds(1), this::jvmHealth));
         AppReadiness readiness = new AppReadiness(options, this::appPorts,
                 () -> holder[0].availability(), this::onPorts,
                 () -> Frameworks.detect(Frameworks.loadedMarkers(classes), System.getProperties()));
-        b.register(Check.builder("app", readiness)
-                .groups(Groups.READINESS)
-                .interval(options.readinessInterval)
-                .timeout(readiness.engineTimeout())
-                .maxAge(options.readinessMaxAge)
-                .build());
+        b.register(appCheck(readiness, options, () -> holder[0].scheduler()));
         if (options.warmupPath != null) {
             warmup = Warmup.builder().requests(options.warmupRequests, options.warmupLatency).maxWait(options.warmupMaxWait)
                     .routine(this::warmUp).build();
@@ -205,6 +201,26 @@ public final class AgentMain {
     }
 
     /**
+     * The readiness check {@code app}: inline and asynchronous, each run a series of non-blocking
+     * steps on the registry's scheduler ({@link AppReadiness#start}), so it holds no check thread
+     * and never blocks the scheduler (issue 37).
+     *
+     * @param readiness the check
+     * @param options the agent's options (interval, max age)
+     * @param scheduler the registry's scheduler, once built
+     * @return the registration
+     */
+    static Check appCheck(AppReadiness readiness, AgentOptions options, java.util.function.Supplier<dev.vitals.Scheduler> scheduler) {
+        return Check.asyncBuilder("app", () -> readiness.start(scheduler.get()))
+                .inline(true)
+                .groups(Groups.READINESS)
+                .interval(options.readinessInterval)
+                .timeout(readiness.engineTimeout())
+                .maxAge(options.readinessMaxAge)
+                .build();
+    }
+
+    /**
      * A check that only reads in-memory figures: run inline on the scheduler thread (no check
      * thread), completed at once.
      */
@@ -236,7 +252,8 @@ public final class AgentMain {
     /**
      * The application's ports: configured, or found in /proc at most once a second while starting
      * (ports open one after another) and once every 10 s after start-up (the scan reads every
-     * descriptor of the process; ports rarely change then). Check thread only.
+     * descriptor of the process; ports rarely change then). The scheduler thread only (the
+     * {@code app} check's first step of a run).
      */
     private List<Integer> appPorts() {
         if (!options.appPorts.isEmpty()) {

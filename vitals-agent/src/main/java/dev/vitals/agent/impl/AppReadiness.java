@@ -3,16 +3,19 @@ package dev.vitals.agent.impl;
 import dev.vitals.Availability;
 import dev.vitals.Health;
 import dev.vitals.HealthCheck;
+import dev.vitals.Scheduler;
 import dev.vitals.Status;
 import dev.vitals.internal.Logs;
-import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
@@ -41,26 +44,60 @@ import java.util.function.Supplier;
  *       a deadline of a full {@code readiness-timeout} counted from the poll's request, not from the
  *       start of the run (the run first scans {@code /proc} for ports, which a flood of the probe
  *       port's connections slows); an answer counts by when it reached the agent's socket, not by
- *       when the agent's thread, slowed by the same load, got to read it ({@link LoopbackGet#await}).</li>
+ *       when the agent's thread, slowed by the same load, got to read it (a last {@link LoopbackGet#poll} at the deadline).</li>
  *   <li><b>Startup</b> ({@code /startupz}) means started, never "a dependency is reachable": it
  *       completes when the framework's started endpoint answers 2xx ({@code /q/health/started},
  *       Spring Boot's liveness group, Micronaut's liveness, Helidon's {@code started}), or, for a
  *       framework without one, when an application port answers its protocol (an HTTP status of
  *       any value, HTTP/2 frames) or, with no endpoint to ask, accepts a connection.</li>
  * </ul>
- * Runs as a scheduled blocking check (single flight by the engine), so it is never called
- * concurrently with itself.
+ * <p><b>No thread of its own</b> (issue 37): the agent runs it as an inline asynchronous check on
+ * Vitals' scheduler thread ({@link #start(Scheduler)}). Every socket is a non-blocking channel
+ * ({@link LoopbackGet}, {@link GrpcHealthCall}, {@link LoopbackConnect}); a run is a series of
+ * <em>steps</em> ({@link #step()}), each of which connects, writes and reads what has arrived,
+ * never waiting. A step that finds an answer still pending before its deadline unwinds (an
+ * internal {@code Pending}) and the next step is scheduled a few milliseconds later, at the
+ * latest at that deadline; it re-enters the run where it stopped: the run's deadlines, the calls
+ * it has issued and its readiness result are kept in fields, so nothing is asked twice, and what
+ * is decided only at a timeout (a tentative endpoint, "timed out", "unanswered for") is decided
+ * only once the deadline has passed, after a last read of what had arrived. {@link #check()} is
+ * the blocking form (the same steps, with pauses between them) for tests.
+ *
+ * <p>Runs single flight (by the engine), so it is never called concurrently with itself; its
+ * steps run one after another, handed over through the scheduler's queue.
  */
 final class AppReadiness implements HealthCheck {
     static final int ABANDON_AFTER_TIMEOUTS = 30;
     private static final System.Logger LOG = Logs.get("dev.vitals.agent");
+    /** The first pause between two steps of a run; doubled after each step, up to {@link #STEP_MAX_NANOS}. */
+    static final long STEP_MIN_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    /**
+     * The longest pause between two steps: a call still pending is read every 50 ms until its
+     * deadline (about 20 wake-ups of the scheduler a second while one hangs; the deadline itself
+     * is a step of its own, so a longer pause never delays a timeout, only the sight of an early
+     * answer).
+     */
+    static final long STEP_MAX_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+
+    /**
+     * Thrown by a step that must wait for an answer before its deadline: unwinds the run to
+     * {@link #step()}, which schedules the next step. One instance, no stack trace.
+     */
+    private static final class Pending extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        static final Pending INSTANCE = new Pending();
+
+        private Pending() {
+            super("answer pending", null, false, false);
+        }
+    }
 
     private enum Purpose { DETECT, READY }
 
     private final AgentOptions options;
     private final Supplier<List<Integer>> ports;
     private final Supplier<Availability> availability;
-    /** The latest result of a run that asked (or waited for) the application; check thread only, read while draining. */
+    /** The latest result of a run that asked (or waited for) the application; the run's thread only, read while draining. */
     private volatile Health lastAnswer;
     private final Consumer<List<Integer>> onPorts;
     private final Supplier<Frameworks.Framework> frameworks;
@@ -101,6 +138,31 @@ final class AppReadiness implements HealthCheck {
     /** Port → how many candidates, in order, it answered 404/405/401/403 to: a later run goes on from there. */
     private final Map<Integer, Integer> ruledOut = new HashMap<>();
 
+    // ---- the run in progress (kept across its steps) --------------------------------------
+    private boolean inRun;
+    /** The run's result once readiness is decided (the start-up step may still be pending). */
+    private Health runHealth;
+    /** The run's bound: readiness, then the start-up step. */
+    private long runEnd;
+    /** The readiness part's deadline for detection and for a call left by an earlier run. */
+    private long readyEnd;
+    private boolean portsRead;
+    private boolean frameworkAsked;
+    /** The HTTP exchange this run issued, unanswered, and its deadline. */
+    private LoopbackGet issued;
+    private long issuedEnd;
+    /** Whether this run sent a gRPC call on {@link #grpc}, unanswered, and its deadline. */
+    private boolean grpcIssued;
+    private long grpcEnd;
+    /** The start-up call's deadline in this run; 0: not awaited yet in this run. */
+    private long startedEnd;
+    /** A listener connect in progress (start-up; readiness from the listener outside Linux) and its deadline. */
+    private LoopbackConnect connect;
+    private long connectEnd;
+    /** The earliest deadline a pending step waits for, and the pause before the next step. */
+    private long pendingUntil;
+    private long stepPauseNanos = STEP_MIN_NANOS;
+
     /**
      * @param options the agent's options
      * @param ports the application's listening ports, ascending
@@ -136,24 +198,163 @@ final class AppReadiness implements HealthCheck {
         return framework;
     }
 
+    /**
+     * One run, on Vitals' scheduler thread: its first step at once, then each next step scheduled
+     * on {@code scheduler} while an answer is pending. Never blocks.
+     *
+     * @param scheduler the registry's scheduler
+     * @return completes with the run's health (within the run's own bounds: at most two
+     *     {@code readiness-timeout}s plus the scheduler's delays)
+     */
+    CompletionStage<Health> start(Scheduler scheduler) {
+        CompletableFuture<Health> f = new CompletableFuture<>();
+        stepOn(scheduler, f);
+        return f;
+    }
+
+    private void stepOn(Scheduler scheduler, CompletableFuture<Health> f) {
+        Health h;
+        try {
+            h = step();
+        } catch (RuntimeException | Error e) {
+            f.completeExceptionally(e);
+            return;
+        }
+        if (h != null) {
+            f.complete(h);
+            return;
+        }
+        try {
+            scheduler.schedule(nextPauseNanos(), () -> stepOn(scheduler, f));
+        } catch (RejectedExecutionException e) {
+            endRun(); // the registry is closing
+            f.complete(Health.unknown("registry closed"));
+        }
+    }
+
+    /**
+     * The blocking form of a run (tests): the same steps as {@link #start(Scheduler)}, with a
+     * pause between them on the calling thread.
+     */
     @Override
     public Health check() {
-        Health last = lastAnswer;
-        if (last != null && availability.get().isDraining()) {
-            // Shutting down: readiness already reads DOWN (draining), whatever the application says,
-            // and a call now may find its health checks torn down mid-answer (Quarkus logged a
-            // RejectedExecutionException from a check in flight when Vert.x stopped). Its last answer
-            // stands, unchanged, so no transition is logged either.
-            return last;
+        while (true) {
+            Health h = step();
+            if (h != null) {
+                return h;
+            }
+            if (Thread.currentThread().isInterrupted()) {
+                endRun();
+                return Health.unknown("interrupted");
+            }
+            LockSupport.parkNanos(nextPauseNanos());
         }
-        if (skipRuns > 0 && pendingPurpose == null && started()) {
-            skipRuns--;
-            return backoffHealth; // the application answered this DOWN before: not asked again yet
+    }
+
+    /**
+     * One step of a run; starts a run when none is in progress. Never waits.
+     *
+     * @return the run's health once decided, or {@code null} while an answer is pending: call
+     *     again after {@link #nextPauseNanos()}
+     */
+    Health step() {
+        if (!inRun) {
+            Health last = lastAnswer;
+            if (last != null && availability.get().isDraining()) {
+                // Shutting down: readiness already reads DOWN (draining), whatever the application says,
+                // and a call now may find its health checks torn down mid-answer (Quarkus logged a
+                // RejectedExecutionException from a check in flight when Vert.x stopped). Its last answer
+                // stands, unchanged, so no transition is logged either.
+                return last;
+            }
+            if (skipRuns > 0 && pendingPurpose == null && started()) {
+                skipRuns--;
+                return backoffHealth; // the application answered this DOWN before: not asked again yet
+            }
+            beginRun();
         }
-        Health h = evaluate();
+        pendingUntil = Long.MAX_VALUE;
+        Health h;
+        try {
+            h = evaluate();
+        } catch (Pending p) {
+            return null;
+        } catch (RuntimeException | Error e) {
+            endRun();
+            throw e;
+        }
+        endRun();
         backOff(h);
         lastAnswer = h;
         return h;
+    }
+
+    /** @return the pause before the next step: doubling from 1 ms to 50 ms, never past the deadline waited for */
+    long nextPauseNanos() {
+        long pause = stepPauseNanos;
+        stepPauseNanos = Math.min(STEP_MAX_NANOS, stepPauseNanos * 2);
+        long untilDeadline = pendingUntil == Long.MAX_VALUE ? pause : pendingUntil - System.nanoTime();
+        return Math.max(0, Math.min(pause, untilDeadline));
+    }
+
+    private void beginRun() {
+        inRun = true;
+        long now = System.nanoTime();
+        runEnd = now + 2 * timeoutMillis * 1_000_000L;
+        readyEnd = now + timeoutMillis * 1_000_000L;
+        runHealth = null;
+        portsRead = false;
+        frameworkAsked = false;
+        issued = null;
+        grpcIssued = false;
+        startedEnd = 0;
+        stepPauseNanos = STEP_MIN_NANOS;
+    }
+
+    private void endRun() {
+        inRun = false;
+        runHealth = null;
+        issued = null;
+        grpcIssued = false;
+        if (connect != null) {
+            connect.close();
+            connect = null;
+        }
+    }
+
+    /**
+     * The step waits: unwinds to {@link #step()} unless {@code deadline} has passed.
+     *
+     * @param due whether the deadline had passed before the last read
+     */
+    private void pendingUnless(boolean due, long deadline) {
+        if (!due) {
+            pendingUntil = Math.min(pendingUntil, deadline);
+            throw Pending.INSTANCE;
+        }
+    }
+
+    private static boolean due(long deadline) {
+        return System.nanoTime() - deadline >= 0;
+    }
+
+    /** The exchange's answer; pending before {@code deadline}; null (timed out) after it, once what arrived was read. */
+    private LoopbackGet.Answer await(LoopbackGet g, long deadline) {
+        boolean due = due(deadline); // the time first: what arrived before it is read below
+        LoopbackGet.Answer a = g.poll();
+        if (a == null) {
+            pendingUnless(due, deadline);
+        }
+        return a;
+    }
+
+    private GrpcHealthCall.Answer await(GrpcHealthCall c, long deadline) {
+        boolean due = due(deadline);
+        GrpcHealthCall.Answer a = c.poll();
+        if (a == null) {
+            pendingUnless(due, deadline);
+        }
+        return a;
     }
 
     /**
@@ -200,30 +401,34 @@ final class AppReadiness implements HealthCheck {
     }
 
     /**
-     * One run: readiness, then (until started) the start-up step, on the readiness connection when
-     * it is free, else on a connection of its own, so a readiness call left hanging (a dependency
-     * blackholed at boot) never holds start-up back.
+     * One run (re-entered by each of its steps): readiness, then (until started) the start-up
+     * step, on the readiness connection when it is free, else on a connection of its own, so a
+     * readiness call left hanging (a dependency blackholed at boot) never holds start-up back.
      */
     private Health evaluate() {
-        long runEnd = System.nanoTime() + 2 * timeoutMillis * 1_000_000L;
-        Health h = readiness();
+        if (runHealth == null) {
+            runHealth = readiness(); // decided once: a pending start-up step does not re-enter it
+        }
         if (!started() && !app.isEmpty()) {
             startedStep(runEnd);
         }
-        return h;
+        return runHealth;
     }
 
     private Health readiness() {
-        long end = System.nanoTime() + timeoutMillis * 1_000_000L;
+        long end = readyEnd;
         if (pendingPurpose != null) {
             Health h = resumePending(end);
             if (h != null) {
                 return h;
             }
-            end = System.nanoTime() + timeoutMillis * 1_000_000L; // a new bound for this run's own calls
+            end = readyEnd = System.nanoTime() + timeoutMillis * 1_000_000L; // a new bound for this run's own calls
         }
-        app = ports.get();
-        onPorts.accept(app);
+        if (!portsRead) {
+            app = ports.get();
+            onPorts.accept(app);
+            portsRead = true;
+        }
         AgentOptions.Readiness.Kind kind = options.readiness.kind;
         if (kind != AgentOptions.Readiness.Kind.URL) {
             if (app.isEmpty()) {
@@ -237,9 +442,10 @@ final class AppReadiness implements HealthCheck {
                 }
                 return h;
             }
-            if (framework == null || (!framework.known && !started())) {
+            if (!frameworkAsked && (framework == null || (!framework.known && !started()))) {
                 framework = frameworks.get();
             }
+            frameworkAsked = true;
             if (detected && path == null && !grpcHealth && !app.equals(searched)) {
                 detected = false; // a new port appeared since nothing was found: look again
             }
@@ -285,11 +491,11 @@ final class AppReadiness implements HealthCheck {
         return http.isEmpty() ? app : http;
     }
 
-    /** Waits for the call left in flight by an earlier run; a Health to report, or null to go on. */
+    /** Reads the call left in flight by an earlier run (pending until this run's readiness deadline); a Health to report, or null to go on. */
     private Health resumePending(long end) {
         Purpose purpose = pendingPurpose;
         if (purpose == Purpose.READY && grpcHealth) {
-            GrpcHealthCall.Answer a = grpc.await(Math.max(1, left(end)));
+            GrpcHealthCall.Answer a = await(grpc, end);
             if (a == null) {
                 return timedOutGrpc(true);
             }
@@ -298,7 +504,7 @@ final class AppReadiness implements HealthCheck {
             return h.status() == Status.UP ? late(grpc.ageMillis(), a.statusName(), h) : h;
         }
         LoopbackGet g = last;
-        LoopbackGet.Answer a = g.await(Math.max(1, left(end)));
+        LoopbackGet.Answer a = await(g, end);
         if (a == null) {
             return timedOut(g, true);
         }
@@ -346,16 +552,16 @@ final class AppReadiness implements HealthCheck {
                     continue;
                 }
                 long left = left(end);
-                if (left <= 0) {
+                GrpcHealthCall c = grpcProbes.get(p);
+                if (left <= 0 && c == null) {
                     return looking(app);
                 }
-                GrpcHealthCall c = grpcProbes.get(p);
                 if (c == null) {
                     c = GrpcHealthCall.connect(p, left);
                     c.call();
                     grpcProbes.put(p, c);
                 }
-                GrpcHealthCall.Answer a = c.await(Math.max(1, left(end)));
+                GrpcHealthCall.Answer a = await(c, end); // a call already in flight is read once more at the deadline
                 if (a == null) {
                     undecided = true; // no answer in time: the same call is waited for next run
                     continue;
@@ -389,7 +595,7 @@ final class AppReadiness implements HealthCheck {
             // Go on where an earlier run stopped: each candidate is asked once.
             for (int i = ruledOut.getOrDefault(p, 0); i < candidates.size(); i++) {
                 long left = left(end);
-                if (left <= 0) {
+                if (left <= 0 && !issuedHere(p, candidates.get(i))) {
                     return looking(app);
                 }
                 Health h = httpCall(Purpose.DETECT, p, candidates.get(i), i, left);
@@ -478,6 +684,9 @@ final class AppReadiness implements HealthCheck {
         if (hasStartedEndpoint()) {
             if (path != null && port > 0) {
                 long wait = Math.max(1, Math.min(timeoutMillis, left(runEnd)));
+                if (startedEnd == 0) {
+                    startedEnd = System.nanoTime() + wait * 1_000_000L; // this run's bound for the start-up call
+                }
                 if (!startedPending) {
                     if (startedGet == null && last != null && pendingPurpose == null) {
                         startedGet = last.next(port, framework.started, wait); // the readiness connection, free
@@ -488,7 +697,7 @@ final class AppReadiness implements HealthCheck {
                     }
                     startedPending = true;
                 }
-                LoopbackGet.Answer a = startedGet.await(wait);
+                LoopbackGet.Answer a = await(startedGet, startedEnd);
                 if (a == null) {
                     if (startedGet.ageMillis() >= timeoutMillis * ABANDON_AFTER_TIMEOUTS) {
                         startedGet.close();
@@ -523,7 +732,7 @@ final class AppReadiness implements HealthCheck {
         boolean known = framework != null && framework.known;
         if (known || (path == null && detected && (protocol.containsValue("http") || protocol.containsValue("grpc")))) {
             int p = port > 0 ? port : httpOr(app).get(0);
-            if (connects(p)) {
+            if (connects(p)) { // pending while connecting (a full accept backlog), never waiting
                 markStarted("port " + p + " accepts connections");
             }
         }
@@ -545,8 +754,13 @@ final class AppReadiness implements HealthCheck {
      * @return the Health to report for READY, a timeout, or null
      */
     private Health httpCall(Purpose purpose, int p, String pth, int index, long waitMillis) {
-        last = last == null ? LoopbackGet.start(p, pth, waitMillis) : last.next(p, pth, waitMillis);
-        LoopbackGet.Answer a = last.await(Math.max(1, waitMillis));
+        if (!issuedHere(p, pth)) {
+            last = last == null ? LoopbackGet.start(p, pth, waitMillis) : last.next(p, pth, waitMillis);
+            issued = last;
+            issuedEnd = System.nanoTime() + Math.max(1, waitMillis) * 1_000_000L;
+        }
+        LoopbackGet.Answer a = await(last, issuedEnd); // pending: a later step comes back here, the request not sent again
+        issued = null;
         if (a == null) {
             pendingPurpose = purpose;
             pendingIndex = index;
@@ -573,15 +787,25 @@ final class AppReadiness implements HealthCheck {
         }
     }
 
+    /** Whether this run issued the call to {@code p}{@code pth} and it is unanswered (a later step waits on it). */
+    private boolean issuedHere(int p, String pth) {
+        return issued != null && issued == last && issued.port == p && issued.path.equals(pth);
+    }
+
     private Health grpcCall(long waitMillis) {
-        if (grpc == null || !grpc.open()) {
-            if (grpc != null) {
-                grpc.close();
+        if (!grpcIssued) {
+            if (grpc == null || !grpc.open()) {
+                if (grpc != null) {
+                    grpc.close();
+                }
+                grpc = GrpcHealthCall.connect(port, waitMillis);
             }
-            grpc = GrpcHealthCall.connect(port, waitMillis);
+            grpc.call();
+            grpcIssued = true;
+            grpcEnd = System.nanoTime() + Math.max(1, waitMillis) * 1_000_000L;
         }
-        grpc.call();
-        GrpcHealthCall.Answer a = grpc.await(Math.max(1, waitMillis));
+        GrpcHealthCall.Answer a = await(grpc, grpcEnd);
+        grpcIssued = false;
         if (a == null) {
             pendingPurpose = Purpose.READY;
             return timedOutGrpc(false);
@@ -646,13 +870,28 @@ final class AppReadiness implements HealthCheck {
         return Health.builder(Status.UP).message(note).build();
     }
 
+    /**
+     * Whether port {@code p} accepts a connection: a non-blocking connect ({@link
+     * LoopbackConnect}), pending across steps while the handshake is in progress, false when
+     * refused or not done within {@code readiness-timeout} (a full accept backlog: the kernel
+     * drops the handshake and a blocking connect would hang).
+     */
     private boolean connects(int p) {
-        try (Socket s = new Socket()) {
-            s.connect(new InetSocketAddress(AppPorts.address(p), p), (int) Math.max(1, Math.min(Integer.MAX_VALUE, timeoutMillis)));
-            return true;
-        } catch (IOException e) {
-            return false;
+        if (connect == null || connect.port != p) {
+            if (connect != null) {
+                connect.close();
+            }
+            connect = LoopbackConnect.start(p);
+            connectEnd = System.nanoTime() + timeoutMillis * 1_000_000L;
         }
+        boolean due = due(connectEnd);
+        Boolean r = connect.poll();
+        if (r == null) {
+            pendingUnless(due, connectEnd);
+        }
+        connect.close();
+        connect = null;
+        return Boolean.TRUE.equals(r);
     }
 
     private Health timedOut(LoopbackGet g, boolean earlier) {

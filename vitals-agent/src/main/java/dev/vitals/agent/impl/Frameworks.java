@@ -90,7 +90,8 @@ final class Frameworks {
 
     /**
      * The marker classes the JVM has loaded. One pass over {@link Instrumentation#getAllLoadedClasses()}
-     * (an array of every class: a few milliseconds for 20 000 classes); call it on a check thread.
+     * (an array of every class: a few milliseconds for 20 000 classes, CPU only); the readiness check
+     * calls it on the scheduler thread, once per run and only until a framework is known or start-up completes.
      *
      * @param inst the JVM's instrumentation, or null (nothing found)
      * @return the names of {@link #MARKERS} that are loaded

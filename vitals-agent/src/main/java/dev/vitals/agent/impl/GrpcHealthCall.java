@@ -2,13 +2,14 @@ package dev.vitals.agent.impl;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
+import java.net.ConnectException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.net.SocketTimeoutException;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * One unary {@code grpc.health.v1.Health/Check} (service {@code ""}) to the application on
@@ -29,8 +30,12 @@ import java.nio.charset.StandardCharsets;
  *       practice UNIMPLEMENTED: the server has no health service. The connection's receive window
  *       is given back after each message (WINDOW_UPDATE), so a kept connection never runs dry.</li>
  * </ul>
- * Not thread-safe: one caller at a time (the readiness check runs single flight). A call that
- * has not answered within a wait is kept, and a later {@link #await} goes on waiting for it.
+ * Non-blocking (issue 37): a {@link SocketChannel} in non-blocking mode; {@link #poll} finishes
+ * the connect, writes what is queued (preface, requests, acknowledgements) and reads the frames
+ * that have arrived, never waiting, so the readiness check runs on Vitals' scheduler thread
+ * ({@link AppReadiness}); {@link #await} is its blocking form, for tests. Not thread-safe: one
+ * caller at a time (the readiness check runs single flight). A call that has not answered within
+ * a wait is kept, and a later poll goes on reading for it.
  */
 final class GrpcHealthCall implements AutoCloseable {
     static final byte[] PREFACE = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1);
@@ -78,9 +83,16 @@ final class GrpcHealthCall implements AutoCloseable {
     }
 
     final int port;
-    private final Socket socket;
-    private InputStream in;
-    private OutputStream out;
+    private final SocketChannel channel; // null when none could be opened
+    private final InetAddress to;
+    private final long connectMillis;
+    private final long connectStartNanos = System.nanoTime();
+    private boolean connecting;
+    /** Bytes queued for the socket (preface, requests, acknowledgements), written by {@link #flush}. */
+    private final ByteArrayOutputStream queued = new ByteArrayOutputStream();
+    private ByteBuffer writing;
+    /** What has been read and not parsed yet (read mode: position to limit). */
+    private final ByteBuffer received = ByteBuffer.allocate(8192).flip();
     private boolean h2;
     private boolean dead;
     private int nextStream = 1;
@@ -88,42 +100,46 @@ final class GrpcHealthCall implements AutoCloseable {
     private long startedNanos;
     private Answer answer;        // of the call in flight, once known
     private final ByteArrayOutputStream message = new ByteArrayOutputStream();
-    // frame being read: header then payload, possibly across waits
+    // frame being read: header then payload, possibly across polls
     private final byte[] head = new byte[9];
     private int headRead;
     private byte[] payload;
     private int payloadRead;
 
-    private GrpcHealthCall(int port, Socket socket) {
+    private GrpcHealthCall(int port, SocketChannel channel, InetAddress to, long connectMillis) {
         this.port = port;
-        this.socket = socket;
+        this.channel = channel;
+        this.to = to;
+        this.connectMillis = Math.max(1, connectMillis);
     }
 
     /**
-     * Opens the connection and sends the preface.
+     * Starts connecting, without waiting, and queues the preface.
      *
      * @param port the application's port
-     * @param connectMillis connect bound, at least 1
+     * @param connectMillis connect bound, at least 1: a connect still pending after it is a failure
      * @return the connection; when the connect failed, {@link #call()} answers the failure
      */
     static GrpcHealthCall connect(int port, long connectMillis) {
-        Socket s = new Socket();
-        GrpcHealthCall c = new GrpcHealthCall(port, s);
+        InetAddress to = AppPorts.address(port);
+        SocketChannel ch;
         try {
-            s.setTcpNoDelay(true);
-            s.setKeepAlive(true);
-            s.connect(new InetSocketAddress(AppPorts.address(port), port), (int) Math.max(1, Math.min(Integer.MAX_VALUE, connectMillis)));
-            c.in = s.getInputStream();
-            c.out = s.getOutputStream();
-            ByteArrayOutputStream b = new ByteArrayOutputStream();
-            b.write(PREFACE);
-            frame(b, SETTINGS, 0, 0, new byte[0]);
-            c.out.write(b.toByteArray());
-            c.out.flush();
-        } catch (java.net.ConnectException e) {
+            ch = SocketChannel.open();
+        } catch (IOException e) {
+            GrpcHealthCall c = new GrpcHealthCall(port, null, to, connectMillis);
+            c.fail(Answer.failed(e.getClass().getSimpleName(), false, false));
+            return c;
+        }
+        GrpcHealthCall c = new GrpcHealthCall(port, ch, to, connectMillis);
+        try {
+            ch.configureBlocking(false);
+            ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+            ch.setOption(StandardSocketOptions.SO_KEEPALIVE, true);
+            c.queued.write(PREFACE);
+            frame(c.queued, SETTINGS, 0, 0, new byte[0]);
+            c.connecting = !ch.connect(new InetSocketAddress(to, port));
+        } catch (ConnectException e) {
             c.fail(Answer.failed("connection refused", true, false));
-        } catch (SocketTimeoutException e) {
-            c.fail(Answer.failed("connect timed out after " + connectMillis + " ms", false, false));
         } catch (IOException e) {
             c.fail(Answer.failed(e.getClass().getSimpleName(), false, false));
         }
@@ -132,7 +148,7 @@ final class GrpcHealthCall implements AutoCloseable {
 
     /** @return whether the connection can carry another call */
     boolean open() {
-        return !dead && !socket.isClosed();
+        return !dead && channel != null && channel.isOpen();
     }
 
     /** @return whether a call is in flight (sent, not answered) */
@@ -171,7 +187,6 @@ final class GrpcHealthCall implements AutoCloseable {
             block.write(0x83); // :method POST (static index 3)
             block.write(0x86); // :scheme http (static index 6)
             literal(block, 0x04, PATH);         // :path, literal without indexing, name index 4
-            InetAddress to = socket.getInetAddress();
             literal(block, 0x01, (to instanceof java.net.Inet6Address ? "[" + to.getHostAddress() + "]" : to.getHostAddress()) + ":" + port); // :authority
             block.write(0x0f);                  // content-type: name index 31 = 15 + 16
             block.write(0x10);
@@ -182,62 +197,115 @@ final class GrpcHealthCall implements AutoCloseable {
             block.write(0x00);
             string(block, "user-agent");
             string(block, "vitals-agent");
-            ByteArrayOutputStream b = new ByteArrayOutputStream();
-            frame(b, HEADERS, END_HEADERS, stream, block.toByteArray());
-            frame(b, DATA, END_STREAM, stream, new byte[] {0, 0, 0, 0, 0}); // uncompressed, empty HealthCheckRequest
-            out.write(b.toByteArray());
-            out.flush();
+            frame(queued, HEADERS, END_HEADERS, stream, block.toByteArray());
+            frame(queued, DATA, END_STREAM, stream, new byte[] {0, 0, 0, 0, 0}); // uncompressed, empty HealthCheckRequest
+            if (!connecting) {
+                flush();
+            }
         } catch (IOException e) {
             fail(Answer.failed("connection lost: " + e.getClass().getSimpleName(), false, h2));
         }
     }
 
     /**
-     * Waits up to {@code waitMillis} for the answer of the call in flight.
+     * One non-blocking step for the call in flight: finishes the connect, writes what is queued
+     * and reads the frames that have arrived, never waiting.
      *
-     * @param waitMillis at least 1
      * @return the answer, or {@code null} while none has come
      */
-    Answer await(long waitMillis) {
+    Answer poll() {
         if (answer != null) {
             return answer;
         }
-        long end = System.nanoTime() + waitMillis * 1_000_000L;
         try {
-            while (answer == null) {
-                long left = (end - System.nanoTime()) / 1_000_000L;
-                if (left <= 0) {
-                    return null;
-                }
-                socket.setSoTimeout((int) Math.min(Integer.MAX_VALUE, left));
-                try {
-                    if (!readFrame()) {
-                        continue;
+            if (connecting) {
+                if (!channel.finishConnect()) {
+                    if ((System.nanoTime() - connectStartNanos) / 1_000_000L >= connectMillis) {
+                        fail(Answer.failed("connect timed out after " + connectMillis + " ms", false, false));
                     }
-                } catch (SocketTimeoutException e) {
-                    return null;
+                    return answer;
+                }
+                connecting = false;
+            }
+            flush();
+            while (answer == null) {
+                if (!received.hasRemaining()) {
+                    received.clear();
+                    int n = channel.read(received);
+                    received.flip();
+                    if (n == 0) {
+                        break;
+                    }
+                    if (n < 0) {
+                        throw new java.io.EOFException();
+                    }
+                }
+                if (!readFrame()) {
+                    continue;
                 }
                 onFrame(head[3] & 0xff, head[4] & 0xff, ((head[5] & 0x7f) << 24) | ((head[6] & 0xff) << 16) | ((head[7] & 0xff) << 8) | (head[8] & 0xff), payload);
                 headRead = 0;
                 payload = null;
             }
+            if (!dead) {
+                flush(); // acknowledgements and window updates queued by the frames read
+            }
+        } catch (ConnectException e) {
+            fail(Answer.failed("connection refused", true, false));
         } catch (IOException e) {
             fail(Answer.failed(h2 ? "connection lost: " + e.getClass().getSimpleName() : "not HTTP/2 (h2c)", false, h2));
         }
         return answer;
     }
 
-    /** Reads into the current frame; true once header and payload are complete. */
-    private boolean readFrame() throws IOException {
-        while (headRead < 9) {
-            int n = in.read(head, headRead, 9 - headRead);
-            if (n < 0) {
-                throw new java.io.EOFException();
+    /**
+     * Blocking form of {@link #poll} (tests): polls until the answer has come or
+     * {@code waitMillis} passed.
+     *
+     * @param waitMillis at least 1
+     * @return the answer, or {@code null} while none has come
+     */
+    Answer await(long waitMillis) {
+        long end = System.nanoTime() + Math.max(1, waitMillis) * 1_000_000L;
+        while (true) {
+            long left = end - System.nanoTime();
+            Answer a = poll();
+            if (a != null || left <= 0) {
+                return a;
             }
+            LockSupport.parkNanos(Math.min(1_000_000L, left));
+        }
+    }
+
+    /** Writes what is queued, as much as the socket takes now. */
+    private void flush() throws IOException {
+        while (true) {
+            if (writing == null || !writing.hasRemaining()) {
+                if (queued.size() == 0) {
+                    writing = null;
+                    return;
+                }
+                writing = ByteBuffer.wrap(queued.toByteArray());
+                queued.reset();
+            }
+            if (channel.write(writing) == 0) {
+                return; // the send buffer is full: the rest on the next poll
+            }
+        }
+    }
+
+    /** Takes bytes of {@link #received} into the current frame; true once header and payload are complete. */
+    private boolean readFrame() {
+        if (headRead < 9) {
+            int n = Math.min(9 - headRead, received.remaining());
+            received.get(head, headRead, n);
             headRead += n;
             if (!h2 && headRead >= 4 && head[3] != SETTINGS) {
                 // An HTTP/2 server's first frame is SETTINGS; "HTTP/1.1 400" is not.
                 fail(Answer.failed("not HTTP/2 (h2c): the port answered " + printable(head, headRead), false, false));
+                return false;
+            }
+            if (headRead < 9) {
                 return false;
             }
         }
@@ -252,14 +320,10 @@ final class GrpcHealthCall implements AutoCloseable {
             payloadRead = 0;
             h2 = true;
         }
-        while (payloadRead < payload.length) {
-            int n = in.read(payload, payloadRead, payload.length - payloadRead);
-            if (n < 0) {
-                throw new java.io.EOFException();
-            }
-            payloadRead += n;
-        }
-        return true;
+        int n = Math.min(payload.length - payloadRead, received.remaining());
+        received.get(payload, payloadRead, n);
+        payloadRead += n;
+        return payloadRead == payload.length;
     }
 
     private void onFrame(int type, int flags, int id, byte[] p) throws IOException {
@@ -348,11 +412,9 @@ final class GrpcHealthCall implements AutoCloseable {
         close();
     }
 
-    private void write(int type, int flags, int id, byte[] p) throws IOException {
-        ByteArrayOutputStream b = new ByteArrayOutputStream(9 + p.length);
-        frame(b, type, flags, id, p);
-        out.write(b.toByteArray());
-        out.flush();
+    /** Queues a frame; written by the poll that read the frame it answers. */
+    private void write(int type, int flags, int id, byte[] p) {
+        frame(queued, type, flags, id, p);
     }
 
     private static void frame(ByteArrayOutputStream b, int type, int flags, int id, byte[] p) {
@@ -396,8 +458,11 @@ final class GrpcHealthCall implements AutoCloseable {
     @Override
     public void close() {
         dead = true;
+        if (channel == null) {
+            return;
+        }
         try {
-            socket.close();
+            channel.close();
         } catch (IOException e) {
             // nothing to do
         }

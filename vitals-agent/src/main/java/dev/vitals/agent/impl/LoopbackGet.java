@@ -1,14 +1,15 @@
 package dev.vitals.agent.impl;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
+import java.net.ConnectException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.net.SocketTimeoutException;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * One HTTP/1.1 {@code GET} to the application on loopback, on a kept-alive connection: the
@@ -16,18 +17,24 @@ import java.util.Locale;
  * close; at most {@link #MAX_READ} bytes), and the next call ({@link #next}) reuses the socket
  * unless the application closed it or asked to ({@code Connection: close}). One connection for
  * every poll, so the application's server grows no pool for the agent (a fresh connection per
- * poll made Jetty and Netty start threads for it: issue 24). A plain socket rather than
- * {@code HttpURLConnection} or {@code HttpClient}: no shared cache, no extra thread.
+ * poll made Jetty and Netty start threads for it: issue 24). A {@link SocketChannel} in
+ * non-blocking mode rather than {@code HttpURLConnection} or {@code HttpClient}: no shared cache,
+ * no extra thread, and no call that waits (issue 37).
  *
- * <p>An exchange outlives a wait that ran out: {@link #await} returns {@code null} while the
- * response has not arrived, and the caller may wait again later on the same connection. This is
- * what lets a hung framework check cost one connection (and one of the application's threads)
- * rather than one per poll. Not thread-safe: one caller at a time (the readiness check runs
- * single flight).
+ * <p>Non-blocking: {@link #poll} connects, writes the request and reads whatever has arrived,
+ * feeding the incremental parser, and returns at once, {@code null} while the answer is not
+ * whole. The readiness check calls it from Vitals' scheduler thread, step by step ({@link
+ * AppReadiness}); {@link #await} is the blocking form (a short pause between polls) for the
+ * warm-up's own thread and tests. An exchange outlives a wait that ran out: the caller may poll
+ * again later on the same connection. This is what lets a hung framework check cost one
+ * connection (and one of the application's threads) rather than one per poll. Not thread-safe:
+ * one caller at a time (the readiness check runs single flight).
  */
 final class LoopbackGet implements AutoCloseable {
     /** The most bytes one response may have; a longer one is answered from its status and the connection closed. */
     static final int MAX_READ = 64 * 1024;
+    /** The pause between two polls of a blocking {@link #await}. */
+    private static final long AWAIT_PAUSE_NANOS = 1_000_000L;
 
     /** The outcome of one call: an HTTP status, or none and a reason. */
     static final class Answer {
@@ -51,9 +58,15 @@ final class LoopbackGet implements AutoCloseable {
     final int port;
     final String path;
     final long startedNanos = System.nanoTime();
-    private final Socket socket;
+    private final SocketChannel channel; // null when none could be opened
+    private final InetAddress to;
+    private final long connectMillis;
+    private boolean connecting;
+    private int localPort; // 0 until connected
+    private ByteBuffer request; // what is left to write; null once sent
     private final StringBuilder line = new StringBuilder();
     private final byte[] buf = new byte[1024];
+    private final ByteBuffer in = ByteBuffer.wrap(buf);
     private Part part = Part.STATUS;
     private int status = -1;
     private long remaining;
@@ -64,39 +77,58 @@ final class LoopbackGet implements AutoCloseable {
     private Answer immediate;
     private boolean reusable;
 
-    private LoopbackGet(int port, String path, Socket socket) {
+    private LoopbackGet(int port, String path, SocketChannel channel, InetAddress to, long connectMillis, int localPort) {
         this.port = port;
         this.path = path;
-        this.socket = socket;
+        this.channel = channel;
+        this.to = to;
+        this.connectMillis = Math.max(1, connectMillis);
+        this.localPort = localPort;
     }
 
     /**
-     * Connects to {@code port} on loopback (or on the one address the port listens on, {@link
-     * AppPorts#address}) and sends the request.
+     * Starts connecting to {@code port} on loopback (or on the one address the port listens on,
+     * {@link AppPorts#address}) without waiting; the request is written once connected, by
+     * {@link #poll}.
      *
      * @param port the application's port
      * @param path absolute path with an optional query, e.g. {@code /q/health/ready}
-     * @param connectMillis connect bound, at least 1
-     * @return the exchange; a failed connect yields an exchange whose {@link #await} returns the failure
+     * @param connectMillis connect bound, at least 1: a connect still pending after it (a full
+     *     accept backlog drops the handshake) is answered "connect timed out"
+     * @return the exchange; a failed connect yields an exchange whose {@link #poll} returns the failure
      */
     static LoopbackGet start(int port, String path, long connectMillis) {
-        Socket s = new Socket();
-        LoopbackGet g = new LoopbackGet(port, path, s);
+        InetAddress to = AppPorts.address(port); // loopback unless the port listens on one other address only
+        SocketChannel ch;
         try {
-            s.setTcpNoDelay(true);
-            s.setKeepAlive(true);
-            InetAddress to = AppPorts.address(port); // loopback unless the port listens on one other address only
-            s.connect(new InetSocketAddress(to, port), (int) Math.max(1, Math.min(Integer.MAX_VALUE, connectMillis)));
-            opened(s.getLocalPort());
-            g.send();
-        } catch (java.net.ConnectException e) {
+            ch = SocketChannel.open();
+        } catch (IOException e) {
+            LoopbackGet g = new LoopbackGet(port, path, null, to, connectMillis, 0);
+            g.finish(new Answer(-1, e.getClass().getSimpleName(), false), false);
+            return g;
+        }
+        LoopbackGet g = new LoopbackGet(port, path, ch, to, connectMillis, 0);
+        g.request = g.requestBytes();
+        try {
+            ch.configureBlocking(false);
+            ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+            ch.setOption(StandardSocketOptions.SO_KEEPALIVE, true);
+            g.connecting = true;
+            if (ch.connect(new InetSocketAddress(to, port))) {
+                g.connected();
+            }
+        } catch (ConnectException e) {
             g.finish(new Answer(-1, "connection refused", true), false);
-        } catch (SocketTimeoutException e) {
-            g.finish(new Answer(-1, "connect timed out after " + connectMillis + " ms", false), false);
         } catch (IOException e) {
             g.finish(new Answer(-1, e.getClass().getSimpleName(), false), false);
         }
         return g;
+    }
+
+    private void connected() throws IOException {
+        connecting = false;
+        localPort = ((InetSocketAddress) channel.getLocalAddress()).getPort();
+        opened(localPort);
     }
 
     /**
@@ -109,11 +141,12 @@ final class LoopbackGet implements AutoCloseable {
      * @return the new exchange
      */
     LoopbackGet next(int nextPort, String nextPath, long connectMillis) {
-        if (reusable && nextPort == port && !socket.isClosed()) {
+        if (reusable && nextPort == port && channel != null && channel.isOpen()) {
             reusable = false;
-            LoopbackGet g = new LoopbackGet(nextPort, nextPath, socket);
+            LoopbackGet g = new LoopbackGet(nextPort, nextPath, channel, to, connectMillis, localPort);
+            g.request = g.requestBytes();
             try {
-                g.send();
+                g.write(); // a few hundred bytes into an idle connection's send buffer: written at once
                 return g;
             } catch (IOException e) {
                 close(); // closed by the application meanwhile: a new connection
@@ -124,13 +157,20 @@ final class LoopbackGet implements AutoCloseable {
         return start(nextPort, nextPath, connectMillis);
     }
 
-    private void send() throws IOException {
-        InetAddress to = socket.getInetAddress();
+    private ByteBuffer requestBytes() {
         String host = to instanceof java.net.Inet6Address ? "[" + to.getHostAddress() + "]" : to.getHostAddress();
-        OutputStream out = socket.getOutputStream();
-        out.write(("GET " + path + " HTTP/1.1\r\nHost: " + host + ":" + port
+        return ByteBuffer.wrap(("GET " + path + " HTTP/1.1\r\nHost: " + host + ":" + port
                 + "\r\nUser-Agent: vitals-agent\r\nAccept: */*\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
-        out.flush();
+    }
+
+    /** Writes what is left of the request, as much as the socket takes now. */
+    private void write() throws IOException {
+        if (request != null) {
+            channel.write(request);
+            if (!request.hasRemaining()) {
+                request = null;
+            }
+        }
     }
 
     /** @return milliseconds since the request was sent */
@@ -144,32 +184,37 @@ final class LoopbackGet implements AutoCloseable {
     }
 
     /**
-     * Waits up to {@code waitMillis} for the whole response. At the deadline, what has already
-     * arrived at the socket is read before giving up: an answer is on time when it reached the
-     * agent, even if the agent's own thread (on a machine loaded by a flood of the probe port) got
-     * to read it late.
+     * One non-blocking step: finishes the connect, writes what is left of the request and reads
+     * what has arrived, never waiting. An answer is on time when it reached the agent's socket:
+     * a caller that polls once more at its deadline reads everything that arrived before it, even
+     * if the agent's thread (on a machine loaded by a flood of the probe port) got there late.
      *
-     * @param waitMillis at least 1
-     * @return the answer, or {@code null} if it has not come yet
+     * @return the answer (also a failure: refused, connect timed out past the connect bound,
+     *     closed), or {@code null} while it has not arrived whole
      */
-    Answer await(long waitMillis) {
+    Answer poll() {
         if (immediate != null) {
             return immediate;
         }
-        long end = System.nanoTime() + waitMillis * 1_000_000L;
         try {
-            InputStream in = socket.getInputStream();
-            while (true) {
-                long left = (end - System.nanoTime()) / 1_000_000L;
-                if (left <= 0) {
-                    return arrived(in);
+            if (connecting) {
+                if (!channel.finishConnect()) {
+                    if (ageMillis() >= connectMillis) {
+                        return finish(new Answer(-1, "connect timed out after " + connectMillis + " ms", false), false);
+                    }
+                    return null;
                 }
-                socket.setSoTimeout((int) Math.min(Integer.MAX_VALUE, left));
-                int n;
-                try {
-                    n = in.read(buf);
-                } catch (SocketTimeoutException e) {
-                    return arrived(in);
+                connected();
+            }
+            write();
+            if (request != null) {
+                return null; // the socket's send buffer is full: the rest on the next poll
+            }
+            while (true) {
+                in.clear();
+                int n = channel.read(in);
+                if (n == 0) {
+                    return null;
                 }
                 if (n < 0) {
                     if (status > 0 && (part == Part.UNTIL_CLOSE || part == Part.DONE)) {
@@ -183,28 +228,30 @@ final class LoopbackGet implements AutoCloseable {
                     return a;
                 }
             }
+        } catch (ConnectException e) {
+            return finish(new Answer(-1, "connection refused", true), false);
         } catch (IOException e) {
             return finish(new Answer(-1, e.getClass().getSimpleName(), false), false);
         }
     }
 
     /**
-     * The deadline passed: reads only what is already in the socket's buffer, without waiting.
+     * Blocking form of {@link #poll} (the warm-up's own thread, tests): polls until the answer
+     * has come or {@code waitMillis} passed, reading at the deadline what has already arrived.
      *
-     * @return the answer if it had arrived whole, else null (the exchange stays pending)
+     * @param waitMillis at least 1
+     * @return the answer, or {@code null} if it has not come yet
      */
-    private Answer arrived(InputStream in) throws IOException {
-        for (int avail; (avail = in.available()) > 0; ) {
-            int n = in.read(buf, 0, Math.min(buf.length, avail));
-            if (n <= 0) {
-                return null;
-            }
-            Answer a = took(n);
-            if (a != null) {
+    Answer await(long waitMillis) {
+        long end = System.nanoTime() + Math.max(1, waitMillis) * 1_000_000L;
+        while (true) {
+            long left = end - System.nanoTime();
+            Answer a = poll();
+            if (a != null || left <= 0) {
                 return a;
             }
+            LockSupport.parkNanos(Math.min(AWAIT_PAUSE_NANOS, left));
         }
-        return null;
     }
 
     /**
@@ -352,11 +399,14 @@ final class LoopbackGet implements AutoCloseable {
     @Override
     public void close() {
         reusable = false;
-        if (!socket.isClosed()) {
-            closed(socket.getLocalPort());
+        if (channel == null) {
+            return;
+        }
+        if (channel.isOpen() && localPort > 0) {
+            closed(localPort);
         }
         try {
-            socket.close();
+            channel.close();
         } catch (IOException e) {
             // nothing to do
         }

@@ -73,8 +73,13 @@ public final class Budget {
      * thread delivered its DOWN transition's log line; the scheduler writes it now.
      */
     static final long HUNG_THREADS = 1;
-    /** Threads the agent may add to an application (issue 37). */
-    static final long AGENT_THREADS = 4;
+    /**
+     * Threads the agent may add to an application (issue 37): the floor, its probe loop
+     * ({@code vitals-probe-1}) and Vitals' scheduler ({@code vitals-scheduler}), which also runs
+     * both checks (the readiness poll {@code app} with non-blocking sockets). 4 until 2026-12-04,
+     * measured 3 (a {@code vitals-check-N} thread held the blocking readiness poll); 2 since.
+     */
+    static final long AGENT_THREADS = 2;
     /**
      * Classes the agent may add to a small plain-Java application: 2,281 with Byte Buddy, 903-907 on
      * 2026-12-03 once the instrumentation was a name-matched transformer with ASM's core, 772 on
