@@ -449,16 +449,66 @@ public final class ModelFleet {
             send(p, -1, 0, draws.poisson(p.c.rate() * dt), 1);
             return;
         }
-        double[] cdf = p.arrivals.cdf(lambda);
+        Draws.PoissonTable perEndpoint = p.arrivals.of(lambda);
         long total = 0;
-        for (int e = 0; e < endpointCount; e++) {
-            int a = draws.poisson(cdf);
-            if (a > 0) {
-                total += a;
-                deliver(endpoints[e], p, a, 1);
+        if (p.answeredInStep && p.c.concurrency() == 0) {
+            total = arriveTallied(p, perEndpoint, now);
+        } else {
+            for (int e = 0; e < endpointCount; e++) {
+                int a = draws.poisson(perEndpoint);
+                if (a > 0) {
+                    total += a;
+                    deliver(endpoints[e], p, a, 1);
+                }
             }
         }
         rec.attempts(now, total);
+    }
+
+    /**
+     * {@link #arrive}'s loop for an open-loop population whose requests a free worker answers within
+     * the step (so no rollout: {@link #succeeded} only counts): the same draws in the same order, and
+     * answers within the step counted as {@link #answeredAtOnce} counts them, on the recorder's tally
+     * ({@link Recorder.Answers}) instead of one by one.
+     *
+     * @return the attempts that arrived
+     */
+    private long arriveTallied(ClientPopulation p, Draws.PoissonTable perEndpoint, double now) {
+        double lo = p.serviceLow;
+        double hi = p.serviceHigh;
+        double q1 = lo + (hi - lo) / 4;
+        double q3 = lo + 3 * (hi - lo) / 4;
+        Recorder.Answers answers = rec.answers();
+        answers.open(now);
+        long total = 0;
+        for (int e = 0; e < endpointCount; e++) {
+            int a = draws.poisson(perEndpoint);
+            if (a == 0) {
+                continue;
+            }
+            total += a;
+            int i = endpoints[e];
+            if (a > answersAtOnce[i]) {
+                answers.close(); // the pool may count answers itself
+                deliver(i, p, a, 1);
+                answers.open(now);
+                continue;
+            }
+            if (a == 1) {
+                double latency = lo + draws.uniform() * (hi - lo);
+                balancer.answered(i, latency, now);
+                answers.ok(1, latency);
+            } else {
+                int half = a / 2;
+                balancer.answered(i, q1, now);
+                answers.ok(half, q1);
+                balancer.answered(i, q3, now);
+                answers.ok(a - half, q3);
+            }
+            served[i] += a;
+        }
+        answers.close();
+        return total;
     }
 
     /** Sends {@code count} attempts of population {@code p}: on a kept connection, or through the Service. */
@@ -689,7 +739,7 @@ public final class ModelFleet {
      * of the step, with service times in [lo, hi] within the step: one is answered at a uniform draw,
      * more in two halves at the quartiles (as {@link WorkerPool#serve} spreads a cohort).
      */
-    void answeredAtOnce(ClientPopulation p, int count, double lo, double hi, int i) {
+    void answeredAtOnce(ClientPopulation p, int count, double lo, double hi, int i) { // arriveTallied splits the same way
         if (count == 1) {
             succeeded(p, 1, lo + draws.uniform() * (hi - lo), i);
         } else {
