@@ -42,6 +42,7 @@ public final class ModelFleet {
     // per replica, in arrays the step's loops read without loading the pools (issue 37):
     private final int[] answersAtOnce; // requests its pool answers within the step as they arrive (WorkerPool.publish), or -1
     private final long[] served; // requests it answered successfully (a rollout's warm-up by requests)
+    private final int[] epochs; // its process's number (ModelReplica.epoch): a kept connection belongs to one process
     // when its pool next has work for WorkerPool.serve, s: +∞ nothing to serve, −∞ requests waiting
     // for a worker, else the first completion (WorkerPool.publish); the step serves no other pool
     private final double[] workDue;
@@ -107,6 +108,7 @@ public final class ModelFleet {
         answersAtOnce = new int[n];
         Arrays.fill(answersAtOnce, -1);
         served = new long[n];
+        epochs = new int[n];
         workDue = new double[n];
         Arrays.fill(workDue, Double.POSITIVE_INFINITY);
         warm = rollout == null && (spec.replica().warmupFactor() <= 1 || spec.replica().warmupTime().isZero());
@@ -529,9 +531,9 @@ public final class ModelFleet {
         }
         rec.attempts(now(), count);
         if (pin >= 0 && !routing.perRequest()) {
-            ModelReplica r = reps[pin];
-            if (r.epoch() == epoch && r.pool.accepting()) {
-                r.pool.enqueue(p, count, attempt);
+            WorkerPool w = pools[pin];
+            if (epochs[pin] == epoch && w.accepting()) {
+                w.enqueue(p, count, attempt);
                 return;
             }
             // the kept connection is gone: reconnect through the Service (no attempt lost)
@@ -671,13 +673,13 @@ public final class ModelFleet {
         for (int q = 0; q < count; q++) {
             int slot = p.h2Next++ % p.h2Pod.length;
             int j = p.h2Pod[slot];
-            if (j < 0 || reps[j].epoch() != p.h2Epoch[slot] || !pools[j].accepting()) {
+            if (j < 0 || epochs[j] != p.h2Epoch[slot] || !pools[j].accepting()) {
                 j = route(p, p.key(draws));
                 if (j < 0) {
                     return unsplit(k);
                 }
                 p.h2Pod[slot] = j;
-                p.h2Epoch[slot] = reps[j].epoch();
+                p.h2Epoch[slot] = epochs[j];
             }
             if (split[j]++ == 0) {
                 touched[k++] = j;
@@ -762,7 +764,7 @@ public final class ModelFleet {
             rec.versionOk(reps[i].version, now, count, latency);
         }
         if (p.c.concurrency() > 0) {
-            sends.add(stepNo + Math.max(1, p.thinkSteps), new Send(p, p.c.persistent() ? i : -1, reps[i].epoch(), count, 1));
+            sends.add(stepNo + Math.max(1, p.thinkSteps), new Send(p, p.c.persistent() ? i : -1, epochs[i], count, 1));
         }
     }
 
@@ -773,6 +775,11 @@ public final class ModelFleet {
     void published(int i, int atOnce, double workDue) {
         answersAtOnce[i] = atOnce;
         this.workDue[i] = workDue;
+    }
+
+    /** Replica {@code i}'s process moved; {@code epoch} is its number ({@link ModelReplica#epoch()}). */
+    void moved(int i, int epoch) {
+        epochs[i] = epoch;
     }
 
     /** @return requests replica {@code i} answered successfully so far */
