@@ -40,10 +40,14 @@ final class Draws {
         return (int) Math.max(0, Math.round(lambda + Math.sqrt(lambda) * gaussian()));
     }
 
-    /** @return a Poisson count drawn by inversion from {@code cdf} ({@link PoissonTable}), one uniform draw */
-    int poisson(double[] cdf) {
+    /**
+     * @return a Poisson count drawn by inversion from {@code table}'s distribution, one uniform draw:
+     *     the first k with u ≤ F(k), found from where the table's guide says it can be
+     */
+    int poisson(PoissonTable table) {
         double u = rnd.nextDouble();
-        int a = 0;
+        double[] cdf = table.cdf;
+        int a = table.guide[(int) (u * PoissonTable.GUIDE)];
         while (a < cdf.length - 1 && u > cdf[a]) {
             a++;
         }
@@ -73,13 +77,24 @@ final class Draws {
         return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * rnd.nextDouble());
     }
 
-    /** The Poisson(λ) cumulative distribution for the last λ asked for (λ changes only when the endpoints do). */
+    /**
+     * The Poisson(λ) cumulative distribution for the last λ asked for (λ changes only when the
+     * endpoints do), with a guide for inversion (Chen and Asau): for u in [j/G, (j+1)/G) the count is
+     * at least guide[j], the first k with F(k) ≥ j/G (G a power of two, so j/G and u·G are exact and
+     * starting there finds the same k as a search from 0). Engine thread only.
+     */
     static final class PoissonTable {
+        static final int GUIDE = 64;
         private double lambda = -1;
-        private double[] table;
+        private double[] cdf;
+        private final int[] guide = new int[GUIDE];
 
-        /** @return the Poisson(lambda) cumulative distribution up to where it reaches 1 − 1e-12 (the last entry 1) */
-        double[] cdf(double lambda) {
+        /**
+         * Makes this the distribution of Poisson(lambda): up to where it reaches 1 − 1e-12, the last entry 1.
+         *
+         * @return this table
+         */
+        PoissonTable of(double lambda) {
             if (lambda != this.lambda) {
                 int n = (int) (lambda + 12 * Math.sqrt(lambda) + 12);
                 double[] t = new double[n];
@@ -92,10 +107,18 @@ final class Draws {
                     t[k] = sum;
                 }
                 t[n - 1] = 1;
-                table = t;
+                int k = 0;
+                for (int j = 0; j < GUIDE; j++) {
+                    double from = j / (double) GUIDE;
+                    while (t[k] < from) {
+                        k++; // ends at n − 1 at the latest: t[n − 1] = 1
+                    }
+                    guide[j] = k;
+                }
+                cdf = t;
                 this.lambda = lambda;
             }
-            return table;
+            return this;
         }
     }
 }

@@ -42,6 +42,7 @@ public final class ModelFleet {
     // per replica, in arrays the step's loops read without loading the pools (issue 37):
     private final int[] answersAtOnce; // requests its pool answers within the step as they arrive (WorkerPool.publish), or -1
     private final long[] served; // requests it answered successfully (a rollout's warm-up by requests)
+    private final int[] epochs; // its process's number (ModelReplica.epoch): a kept connection belongs to one process
     // when its pool next has work for WorkerPool.serve, s: +∞ nothing to serve, −∞ requests waiting
     // for a worker, else the first completion (WorkerPool.publish); the step serves no other pool
     private final double[] workDue;
@@ -107,6 +108,7 @@ public final class ModelFleet {
         answersAtOnce = new int[n];
         Arrays.fill(answersAtOnce, -1);
         served = new long[n];
+        epochs = new int[n];
         workDue = new double[n];
         Arrays.fill(workDue, Double.POSITIVE_INFINITY);
         warm = rollout == null && (spec.replica().warmupFactor() <= 1 || spec.replica().warmupTime().isZero());
@@ -449,16 +451,66 @@ public final class ModelFleet {
             send(p, -1, 0, draws.poisson(p.c.rate() * dt), 1);
             return;
         }
-        double[] cdf = p.arrivals.cdf(lambda);
+        Draws.PoissonTable perEndpoint = p.arrivals.of(lambda);
         long total = 0;
-        for (int e = 0; e < endpointCount; e++) {
-            int a = draws.poisson(cdf);
-            if (a > 0) {
-                total += a;
-                deliver(endpoints[e], p, a, 1);
+        if (p.answeredInStep && p.c.concurrency() == 0) {
+            total = arriveTallied(p, perEndpoint, now);
+        } else {
+            for (int e = 0; e < endpointCount; e++) {
+                int a = draws.poisson(perEndpoint);
+                if (a > 0) {
+                    total += a;
+                    deliver(endpoints[e], p, a, 1);
+                }
             }
         }
         rec.attempts(now, total);
+    }
+
+    /**
+     * {@link #arrive}'s loop for an open-loop population whose requests a free worker answers within
+     * the step (so no rollout: {@link #succeeded} only counts): the same draws in the same order, and
+     * answers within the step counted as {@link #answeredAtOnce} counts them, on the recorder's tally
+     * ({@link Recorder.Answers}) instead of one by one.
+     *
+     * @return the attempts that arrived
+     */
+    private long arriveTallied(ClientPopulation p, Draws.PoissonTable perEndpoint, double now) {
+        double lo = p.serviceLow;
+        double hi = p.serviceHigh;
+        double q1 = lo + (hi - lo) / 4;
+        double q3 = lo + 3 * (hi - lo) / 4;
+        Recorder.Answers answers = rec.answers();
+        answers.open(now);
+        long total = 0;
+        for (int e = 0; e < endpointCount; e++) {
+            int a = draws.poisson(perEndpoint);
+            if (a == 0) {
+                continue;
+            }
+            total += a;
+            int i = endpoints[e];
+            if (a > answersAtOnce[i]) {
+                answers.close(); // the pool may count answers itself
+                deliver(i, p, a, 1);
+                answers.open(now);
+                continue;
+            }
+            if (a == 1) {
+                double latency = lo + draws.uniform() * (hi - lo);
+                balancer.answered(i, latency, now);
+                answers.ok(1, latency);
+            } else {
+                int half = a / 2;
+                balancer.answered(i, q1, now);
+                answers.ok(half, q1);
+                balancer.answered(i, q3, now);
+                answers.ok(a - half, q3);
+            }
+            served[i] += a;
+        }
+        answers.close();
+        return total;
     }
 
     /** Sends {@code count} attempts of population {@code p}: on a kept connection, or through the Service. */
@@ -479,9 +531,9 @@ public final class ModelFleet {
         }
         rec.attempts(now(), count);
         if (pin >= 0 && !routing.perRequest()) {
-            ModelReplica r = reps[pin];
-            if (r.epoch() == epoch && r.pool.accepting()) {
-                r.pool.enqueue(p, count, attempt);
+            WorkerPool w = pools[pin];
+            if (epochs[pin] == epoch && w.accepting()) {
+                w.enqueue(p, count, attempt);
                 return;
             }
             // the kept connection is gone: reconnect through the Service (no attempt lost)
@@ -621,13 +673,13 @@ public final class ModelFleet {
         for (int q = 0; q < count; q++) {
             int slot = p.h2Next++ % p.h2Pod.length;
             int j = p.h2Pod[slot];
-            if (j < 0 || reps[j].epoch() != p.h2Epoch[slot] || !pools[j].accepting()) {
+            if (j < 0 || epochs[j] != p.h2Epoch[slot] || !pools[j].accepting()) {
                 j = route(p, p.key(draws));
                 if (j < 0) {
                     return unsplit(k);
                 }
                 p.h2Pod[slot] = j;
-                p.h2Epoch[slot] = reps[j].epoch();
+                p.h2Epoch[slot] = epochs[j];
             }
             if (split[j]++ == 0) {
                 touched[k++] = j;
@@ -689,7 +741,7 @@ public final class ModelFleet {
      * of the step, with service times in [lo, hi] within the step: one is answered at a uniform draw,
      * more in two halves at the quartiles (as {@link WorkerPool#serve} spreads a cohort).
      */
-    void answeredAtOnce(ClientPopulation p, int count, double lo, double hi, int i) {
+    void answeredAtOnce(ClientPopulation p, int count, double lo, double hi, int i) { // arriveTallied splits the same way
         if (count == 1) {
             succeeded(p, 1, lo + draws.uniform() * (hi - lo), i);
         } else {
@@ -712,7 +764,7 @@ public final class ModelFleet {
             rec.versionOk(reps[i].version, now, count, latency);
         }
         if (p.c.concurrency() > 0) {
-            sends.add(stepNo + Math.max(1, p.thinkSteps), new Send(p, p.c.persistent() ? i : -1, reps[i].epoch(), count, 1));
+            sends.add(stepNo + Math.max(1, p.thinkSteps), new Send(p, p.c.persistent() ? i : -1, epochs[i], count, 1));
         }
     }
 
@@ -723,6 +775,11 @@ public final class ModelFleet {
     void published(int i, int atOnce, double workDue) {
         answersAtOnce[i] = atOnce;
         this.workDue[i] = workDue;
+    }
+
+    /** Replica {@code i}'s process moved; {@code epoch} is its number ({@link ModelReplica#epoch()}). */
+    void moved(int i, int epoch) {
+        epochs[i] = epoch;
     }
 
     /** @return requests replica {@code i} answered successfully so far */

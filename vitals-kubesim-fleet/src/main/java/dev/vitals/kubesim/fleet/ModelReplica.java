@@ -59,6 +59,7 @@ final class ModelReplica implements ProbeExecutor, ScriptedContainer.Listener {
     /** The process moved: the server opens when it answers, drains on SIGTERM, closes when it exits. */
     @Override
     public void moved(int instance, ScriptedContainer.Phase phase, int exitCode) {
+        fleet.moved(index, epoch()); // a start moves the process first: the engine's copy of the epoch stays current
         switch (phase) {
             case RUNNING -> {
                 pool.move(WorkerPool.Server.OPEN);

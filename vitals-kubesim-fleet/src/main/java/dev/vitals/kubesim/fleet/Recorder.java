@@ -32,6 +32,7 @@ final class Recorder {
     private final long[] totalHist = new long[BINS];
     private final double[] binnedLatency = {Double.NaN, Double.NaN}; // binOf's two latencies, s
     private final int[] binned = new int[2]; // and their bins
+    private final Answers answers = new Answers();
     private int binNext; // which of the two binOf replaces next
     private double latencySum;
     private long okTotal;
@@ -203,6 +204,76 @@ final class Recorder {
         }
         hist[s][b] += (int) Math.min(Integer.MAX_VALUE - hist[s][b], n);
         totalHist[b] += n;
+    }
+
+    /** @return a tally of answers at one instant, which counts them as {@link #ok} would (one per recorder) */
+    Answers answers() {
+        return answers;
+    }
+
+    /**
+     * Answers at one instant, counted in order as {@link #ok} counts them one by one (the latency sum
+     * takes the same additions in the same order, so it is the same to the last bit), with the per-second
+     * and histogram counts added once at {@link #close()}: the step's answers within the step
+     * ({@link ModelFleet}), two per replica. Between {@link #open} and {@link #close()} nothing else may
+     * count an answer. Not thread-safe, as the recorder.
+     */
+    final class Answers {
+        private int s = -1; // the second open() was at, or -1 (not open, or outside the scenario)
+        private long n;
+        private double sum;
+        private final long[] byBin = new long[BINS];
+        private int binLo = BINS;
+        private int binHi = -1;
+
+        private Answers() {
+        }
+
+        /** Starts a tally of answers at {@code now} (absolute seconds). */
+        void open(double now) {
+            s = second(now);
+            n = 0;
+            sum = latencySum;
+        }
+
+        /** As {@link Recorder#ok}{@code (now, count, latencySeconds)} at the instant of {@link #open}. */
+        void ok(long count, double latencySeconds) {
+            if (s < 0) {
+                return;
+            }
+            n += count;
+            sum += count * latencySeconds;
+            int b = binOf(latencySeconds);
+            byBin[b] += count;
+            binLo = Math.min(binLo, b);
+            binHi = Math.max(binHi, b);
+        }
+
+        /** Adds the tally to the recorder's figures. */
+        void close() {
+            if (s < 0 || binHi < 0) {
+                s = -1;
+                return; // nothing counted (ok allocates no histogram then either)
+            }
+            latencySum = sum;
+            ok[s] += n;
+            okTotal += n;
+            if (hist[s] == null) {
+                hist[s] = new int[BINS];
+            }
+            int[] h = hist[s];
+            for (int b = binLo; b <= binHi; b++) {
+                long c = byBin[b];
+                if (c > 0) {
+                    h[b] += (int) Math.min(Integer.MAX_VALUE - h[b], c); // saturating, as ok's one by one
+                    totalHist[b] += c;
+                    byBin[b] = 0;
+                }
+            }
+            binLo = BINS;
+            binHi = -1;
+            s = -1;
+        }
     }
 
     /**
