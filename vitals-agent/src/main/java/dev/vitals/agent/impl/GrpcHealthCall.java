@@ -9,7 +9,6 @@ import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * One unary {@code grpc.health.v1.Health/Check} (service {@code ""}) to the application on
@@ -266,15 +265,7 @@ final class GrpcHealthCall implements AutoCloseable {
      * @return the answer, or {@code null} while none has come
      */
     Answer await(long waitMillis) {
-        long end = System.nanoTime() + Math.max(1, waitMillis) * 1_000_000L;
-        while (true) {
-            long left = end - System.nanoTime();
-            Answer a = poll();
-            if (a != null || left <= 0) {
-                return a;
-            }
-            LockSupport.parkNanos(Math.min(1_000_000L, left));
-        }
+        return LoopbackGet.pollUntil(this::poll, waitMillis);
     }
 
     /** Writes what is queued, as much as the socket takes now. */
@@ -417,7 +408,8 @@ final class GrpcHealthCall implements AutoCloseable {
         frame(queued, type, flags, id, p);
     }
 
-    private static void frame(ByteArrayOutputStream b, int type, int flags, int id, byte[] p) {
+    /** Appends one HTTP/2 frame: a 9-byte header (length, type, flags, stream id), then {@code p} (RFC 9113 section 4.1). */
+    static void frame(ByteArrayOutputStream b, int type, int flags, int id, byte[] p) {
         b.write(p.length >>> 16);
         b.write(p.length >>> 8);
         b.write(p.length);

@@ -243,10 +243,23 @@ final class LoopbackGet implements AutoCloseable {
      * @return the answer, or {@code null} if it has not come yet
      */
     Answer await(long waitMillis) {
+        return pollUntil(this::poll, waitMillis);
+    }
+
+    /**
+     * Calls {@code poll} every millisecond until it returns an answer or {@code waitMillis} passed,
+     * then once more at the deadline (what has arrived by then counts). Blocks the calling thread:
+     * never on the scheduler.
+     *
+     * @param poll one non-blocking step: the answer, or null while none has come
+     * @param waitMillis at least 1
+     * @return the answer, or {@code null} if none came in time
+     */
+    static <A> A pollUntil(java.util.function.Supplier<A> poll, long waitMillis) {
         long end = System.nanoTime() + Math.max(1, waitMillis) * 1_000_000L;
         while (true) {
             long left = end - System.nanoTime();
-            Answer a = poll();
+            A a = poll.get();
             if (a != null || left <= 0) {
                 return a;
             }

@@ -477,16 +477,7 @@ class AppReadinessNonBlockingTest {
     }
 
     private static void frame(ByteArrayOutputStream b, int type, int flags, int id, byte[] p) {
-        b.write(p.length >>> 16);
-        b.write(p.length >>> 8);
-        b.write(p.length);
-        b.write(type);
-        b.write(flags);
-        b.write(id >>> 24);
-        b.write(id >>> 16);
-        b.write(id >>> 8);
-        b.write(id);
-        b.write(p, 0, p.length);
+        GrpcHealthCall.frame(b, type, flags, id, p);
     }
 
     private static int indexOf(byte[] in, byte[] what) {
