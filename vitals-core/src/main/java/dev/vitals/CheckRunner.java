@@ -426,7 +426,8 @@ final class CheckRunner {
         }
         latest = new Sample(reported, clock.monotonicTime());
         boolean transition = previous == null ? reported.status() != Status.UP
-                : previous.health.status() != reported.status();
+                : previous.health.status() != reported.status()
+                        || !reported.status().isHealthy() && !sameReason(previous.health, reported);
         if (transition || hasListeners) {
             Notifications.Notice n = new Notifications.Notice(raw, reported, timedOut, transition);
             for (Notifications.Lane lane : lanes) {
@@ -434,6 +435,31 @@ final class CheckRunner {
             }
         }
         return reported;
+    }
+
+    /**
+     * Whether two results give the same reason: their messages equal once every run of digits
+     * is taken as one (counters and elapsed times change from run to run). A check that stays
+     * DOWN for another reason gets a transition log line again: the last line must not name a
+     * reason that no longer holds (a fresh user read "waiting for the application to listen"
+     * while the application answered 503).
+     */
+    private static boolean sameReason(Health a, Health b) {
+        return withoutDigits(a.message().orElse("")).equals(withoutDigits(b.message().orElse("")));
+    }
+
+    private static String withoutDigits(String m) {
+        StringBuilder out = new StringBuilder(m.length());
+        boolean inDigits = false;
+        for (int i = 0; i < m.length(); i++) {
+            char c = m.charAt(i);
+            boolean digit = c >= '0' && c <= '9';
+            if (!digit || !inDigits) {
+                out.append(digit ? '#' : c);
+            }
+            inDigits = digit;
+        }
+        return out.toString();
     }
 
     /**

@@ -303,6 +303,27 @@ class ListenerIsolationTest {
     }
 
     @Test
+    void aCheckThatStaysDownForAnotherReasonIsLoggedAgainButNotForItsCounters() throws Exception {
+        // A fresh user's finding: the agent's only line read "waiting for the application to listen"
+        // while the application answered 503 (the status stayed DOWN, so no line was written).
+        AtomicInteger runs = new AtomicInteger();
+        HealthRegistry registry = HealthRegistry.builder()
+                .register(Check.builder("r", () -> {
+                    int n = runs.incrementAndGet();
+                    return n <= 5 ? Health.down("waiting " + (n * 1000) + " ms for the port") : Health.down("answered 503");
+                }).interval(Duration.ofMillis(40)).build())
+                .build();
+        closeables.add(registry);
+        registry.start();
+        await().atMost(Duration.ofSeconds(60)).until(() -> runs.get() >= 12);
+        await().atMost(Duration.ofSeconds(30)).until(() -> transitionLines("r") >= 2);
+        Thread.sleep(200); // the scheduler's turns for the runs above
+        List<String> lines = logged.stream().filter(r -> r.getParameters() != null && r.getParameters().length == 3
+                && "r".equals(r.getParameters()[0])).map(ListenerIsolationTest::text).collect(Collectors.toList());
+        assertThat(lines).containsExactly("check 'r' is DOWN: waiting 1000 ms for the port", "check 'r' is DOWN: answered 503");
+    }
+
+    @Test
     void hungCheckCostsItsOwnThreadAndNoMoreItsTransitionIsLoggedOnTheScheduler() throws Exception {
         // Issue 37: 200 requests on a hung on-demand check cost the check's own thread and, before,
         // a vitals-listener thread for its DOWN line; the line is now written by the scheduler.

@@ -313,9 +313,30 @@ public final class ProbeServer implements AutoCloseable {
     IllegalStateException bindFailed(Throwable cause) {
         if (cause instanceof BindException) {
             return new IllegalStateException("probe server cannot listen on " + describeBind()
-                    + ": the port is already in use or not available (" + cause.getMessage() + ")", cause);
+                    + ": " + bindReason((BindException) cause) + " (" + cause.getMessage() + ")", cause);
         }
         return new IllegalStateException("probe server cannot listen on " + describeBind() + ": " + cause, cause);
+    }
+
+    /**
+     * Why a bind failed, in words, from the operating system's message (Linux, macOS):
+     * the port taken, an address this machine does not have, a privileged port.
+     *
+     * @param e the bind's failure
+     * @return one phrase, e.g. "the port is already in use"
+     */
+    static String bindReason(BindException e) {
+        String m = e.getMessage() == null ? "" : e.getMessage();
+        if (m.contains("already in use")) {
+            return "the port is already in use";
+        }
+        if (m.contains("assign requested address")) {
+            return "the address is not one of this machine's";
+        }
+        if (m.contains("ermission denied")) {
+            return "no permission to listen on this port (below 1024?)";
+        }
+        return "the port is not available";
     }
 
     /** @return the exception {@link #start()} throws for a bind that failed as {@code what} says */

@@ -197,6 +197,16 @@ class ProbeServerTest {
     }
 
     @Test
+    void anAddressThisMachineDoesNotHaveIsNamedAsSuch() throws Exception {
+        // 192.0.2.1 is TEST-NET-1 (RFC 5737): never a local address. A fresh user read "the port is
+        // already in use" for it.
+        ProbeServer s = ProbeServer.builder(registry).transport(transport).bindAddress(InetAddress.getByName("192.0.2.1")).port(0).build();
+        assertThatThrownBy(s::start).isInstanceOf(IllegalStateException.class)
+                .hasMessageStartingWith("probe server cannot listen on port 0 (192.0.2.1): the address is not one of this machine's");
+        assertThat(s.isRunning()).isFalse();
+    }
+
+    @Test
     void startingTwiceOrOnABusyPortFailsNamingThePort() throws Exception {
         ProbeServer s = start(ProbeServer.builder(registry));
         int port = s.port();

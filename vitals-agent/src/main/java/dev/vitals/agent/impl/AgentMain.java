@@ -95,6 +95,9 @@ public final class AgentMain {
         if (!options.enabled) {
             return;
         }
+        if (options.port != 0 && !probePortFree(options)) {
+            return; // halted
+        }
         // Before any Vitals class logs: the JDK's logging is never started by the agent (AgentLog).
         Logs.sink(name -> new AgentLog(name, options.log, System.err));
         AgentMain agent = new AgentMain(options, inst);
@@ -103,6 +106,30 @@ public final class AgentMain {
         Thread t = new Thread(agent::startInBackground, "vitals-agent-start");
         t.setDaemon(true);
         t.start();
+    }
+
+    /**
+     * A fixed probe port is tried on premain's thread, before the application's {@code main}: a
+     * port taken (another agent, the application's own port) stops the JVM before the application
+     * has run a line (a fresh user saw {@code main} run for half a second, binding and working,
+     * before the background start failed). A bind and a close, about a millisecond; the server
+     * binds again in the background. On failure one line and exit code 1, as a failed start.
+     *
+     * @return whether the port could be bound
+     */
+    private static boolean probePortFree(AgentOptions options) {
+        try (java.net.ServerSocket s = new java.net.ServerSocket()) {
+            s.setReuseAddress(true); // as the server's own bind: a port in TIME_WAIT is free
+            s.bind(new java.net.InetSocketAddress(InetAddress.getByName(options.host), options.port), 1);
+            return true;
+        } catch (java.io.IOException e) {
+            String where = "port " + options.port + " (" + options.host + ")";
+            System.err.println("vitals-agent: cannot start: probe server cannot listen on " + where + ": "
+                    + (e.getMessage() != null ? e.getMessage() : e.toString()));
+            System.err.flush();
+            Runtime.getRuntime().halt(1);
+            return false;
+        }
     }
 
     /** Installs the pools' task counting; on failure one line, and the pools are read from stacks. */

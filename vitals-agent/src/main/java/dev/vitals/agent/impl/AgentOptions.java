@@ -106,6 +106,10 @@ final class AgentOptions {
         if (readinessMaxAge.compareTo(readinessInterval) < 0) {
             throw bad(v.get("readiness-max-age"), "must be at least readiness-interval (" + format(readinessInterval) + ")");
         }
+        if (readinessTimeout.compareTo(readinessMaxAge) > 0) {
+            // A hung call would leave the last result stale before the timeout could report it.
+            throw bad(v.get("readiness-timeout"), "must be at most readiness-max-age (" + format(readinessMaxAge) + ")");
+        }
         readinessBackoffMax = duration(v, "readiness-backoff-max", Duration.ofMillis(100));
         if (readinessBackoffMax.compareTo(readinessInterval) < 0) {
             throw bad(v.get("readiness-backoff-max"), "must be at least readiness-interval (" + format(readinessInterval) + ")");

@@ -850,7 +850,8 @@ final class AppReadiness implements HealthCheck {
         }
         return Health.builder(Status.DOWN)
                 .message("timed out after " + timeoutMillis + " ms: " + GrpcHealthCall.PATH + " on port " + port
-                        + (earlier ? " unanswered for " + age + " ms (one call in flight: no new call until it answers)" : ""))
+                        + (earlier ? " unanswered for " + age + " ms (one call in flight: a new call when it answers, or after "
+                                + timeoutMillis * ABANDON_AFTER_TIMEOUTS / 1000 + " s)" : ""))
                 .build();
     }
 
@@ -903,7 +904,8 @@ final class AppReadiness implements HealthCheck {
         String what = pendingPurpose == Purpose.DETECT ? "looking for the health endpoint: " : "";
         return Health.builder(Status.DOWN)
                 .message(what + "timed out after " + timeoutMillis + " ms: GET " + g.path + " on port " + g.port
-                        + (earlier ? " unanswered for " + age + " ms (one call in flight: no new call until it answers)" : ""))
+                        + (earlier ? " unanswered for " + age + " ms (one call in flight: a new call when it answers, or after "
+                                + timeoutMillis * ABANDON_AFTER_TIMEOUTS / 1000 + " s)" : ""))
                 .detail("endpoint", AppPorts.origin(g.port) + g.path)
                 .build();
     }

@@ -58,7 +58,9 @@ final class LoopbackGet implements AutoCloseable {
     final int port;
     final String path;
     final long startedNanos = System.nanoTime();
-    private final SocketChannel channel; // null when none could be opened
+    private SocketChannel channel; // null when none could be opened
+    /** Sent on a connection kept from an earlier answer: closed by the application meanwhile, it is asked again on a new one. */
+    private boolean reused;
     private final InetAddress to;
     private final long connectMillis;
     private boolean connecting;
@@ -99,30 +101,39 @@ final class LoopbackGet implements AutoCloseable {
      */
     static LoopbackGet start(int port, String path, long connectMillis) {
         InetAddress to = AppPorts.address(port); // loopback unless the port listens on one other address only
-        SocketChannel ch;
+        LoopbackGet g = new LoopbackGet(port, path, null, to, connectMillis, 0);
+        g.connectNew();
+        return g;
+    }
+
+    /** Opens a new connection and starts connecting, the request to be written once connected; a failure is the answer. */
+    private void connectNew() {
+        request = requestBytes();
         try {
-            ch = SocketChannel.open();
+            channel = SocketChannel.open();
         } catch (IOException e) {
-            LoopbackGet g = new LoopbackGet(port, path, null, to, connectMillis, 0);
-            g.finish(new Answer(-1, e.getClass().getSimpleName(), false), false);
-            return g;
+            finish(new Answer(-1, describe(e), false), false);
+            return;
         }
-        LoopbackGet g = new LoopbackGet(port, path, ch, to, connectMillis, 0);
-        g.request = g.requestBytes();
         try {
-            ch.configureBlocking(false);
-            ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
-            ch.setOption(StandardSocketOptions.SO_KEEPALIVE, true);
-            g.connecting = true;
-            if (ch.connect(new InetSocketAddress(to, port))) {
-                g.connected();
+            channel.configureBlocking(false);
+            channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+            channel.setOption(StandardSocketOptions.SO_KEEPALIVE, true);
+            connecting = true;
+            if (channel.connect(new InetSocketAddress(to, port))) {
+                connected();
             }
         } catch (ConnectException e) {
-            g.finish(new Answer(-1, "connection refused", true), false);
+            finish(new Answer(-1, "connection refused", true), false);
         } catch (IOException e) {
-            g.finish(new Answer(-1, e.getClass().getSimpleName(), false), false);
+            finish(new Answer(-1, describe(e), false), false);
         }
-        return g;
+    }
+
+    /** @return what went wrong, in words: the exception's message ("Connection reset"), else its class */
+    private static String describe(IOException e) {
+        String m = e.getMessage();
+        return m != null && !m.isBlank() ? m.toLowerCase(Locale.ROOT) : e.getClass().getSimpleName();
     }
 
     private void connected() throws IOException {
@@ -145,6 +156,7 @@ final class LoopbackGet implements AutoCloseable {
             reusable = false;
             LoopbackGet g = new LoopbackGet(nextPort, nextPath, channel, to, connectMillis, localPort);
             g.request = g.requestBytes();
+            g.reused = true;
             try {
                 g.write(); // a few hundred bytes into an idle connection's send buffer: written at once
                 return g;
@@ -217,11 +229,17 @@ final class LoopbackGet implements AutoCloseable {
                     return null;
                 }
                 if (n < 0) {
+                    if (staleConnection()) {
+                        return poll(); // once: the new exchange is not 'reused'
+                    }
                     if (status > 0 && (part == Part.UNTIL_CLOSE || part == Part.DONE)) {
                         return finish(new Answer(status, null, false), false);
                     }
-                    return finish(status > 0 ? new Answer(status, null, false)
-                            : new Answer(-1, "connection closed before a status line", false), false);
+                    // Headers or a body cut short: kubelet's prober fails on the read error too
+                    // (pkg/probe/http/http.go: a body read error other than the size limit is a failure).
+                    return finish(new Answer(-1, status > 0 ? "answer cut short: connection closed in the "
+                            + (part == Part.HEADERS ? "headers" : "body") + " after " + total + " bytes"
+                            : "connection closed before a status line", false), false);
                 }
                 Answer a = took(n);
                 if (a != null) {
@@ -231,8 +249,29 @@ final class LoopbackGet implements AutoCloseable {
         } catch (ConnectException e) {
             return finish(new Answer(-1, "connection refused", true), false);
         } catch (IOException e) {
-            return finish(new Answer(-1, e.getClass().getSimpleName(), false), false);
+            if (staleConnection()) {
+                return poll();
+            }
+            return finish(new Answer(-1, describe(e), false), false);
         }
+    }
+
+    /**
+     * A kept connection that the application closed while it was idle (a keep-alive timeout
+     * shorter than the readiness interval) ends before the first byte of the answer: the request
+     * goes again on a new connection, as HTTP clients retry an idempotent request on a reused
+     * connection that closed before answering. Without it every other poll read DOWN.
+     *
+     * @return whether this exchange moved to a new connection
+     */
+    private boolean staleConnection() {
+        if (!reused || total > 0) {
+            return false;
+        }
+        reused = false;
+        close();
+        connectNew();
+        return true;
     }
 
     /**
@@ -348,10 +387,13 @@ final class LoopbackGet implements AutoCloseable {
                         if (name.equals("content-length")) {
                             try {
                                 remaining = Long.parseLong(value);
-                                lengthKnown = remaining >= 0;
                             } catch (NumberFormatException e) {
                                 remaining = -1;
                             }
+                            if (remaining < 0) {
+                                return finish(new Answer(-1, "answered with an invalid Content-Length: " + value, false), false);
+                            }
+                            lengthKnown = true;
                         } else if (name.equals("transfer-encoding") && value.contains("chunked")) {
                             chunked = true;
                         } else if (name.equals("connection") && value.contains("close")) {
@@ -360,7 +402,18 @@ final class LoopbackGet implements AutoCloseable {
                     }
                     return null;
                 }
-                if (status == 204 || status == 304 || (status >= 100 && status < 200)) {
+                if (status >= 100 && status < 200 && status != 101) {
+                    // An interim answer (100 Continue, 103 Early Hints): the final one follows, as
+                    // HTTP clients read it (RFC 9110 section 15.2; kubelet's Go client does).
+                    status = -1;
+                    part = Part.STATUS;
+                    remaining = 0;
+                    lengthKnown = false;
+                    chunked = false;
+                    close = false;
+                    return null;
+                }
+                if (status == 204 || status == 304 || status == 101) {
                     return complete();
                 }
                 if (chunked) {

@@ -104,6 +104,9 @@ class AgentOptionsTest {
                 .hasMessage("option 'stall-after' (agent arguments): must be at least 1s, was '500ms'");
         assertThatThrownBy(() -> AgentOptions.resolve("readiness-interval=20s", new Properties(), Map.of()))
                 .hasMessage("option 'readiness-max-age' (default): must be at least readiness-interval (20s), was '10s'");
+        // A fresh user's finding: a 10 minute timeout left a hung call's last result stale, its age frozen.
+        assertThatThrownBy(() -> AgentOptions.resolve("readiness-timeout=10m", new Properties(), Map.of()))
+                .hasMessage("option 'readiness-timeout' (agent arguments): must be at most readiness-max-age (10s), was '10m'");
         assertThatThrownBy(() -> AgentOptions.resolve("details=sometimes", new Properties(), Map.of()))
                 .hasMessage("option 'details' (agent arguments): expected never or always, was 'sometimes'");
         assertThatThrownBy(() -> AgentOptions.resolve("host=probe.example.com", new Properties(), Map.of()))
