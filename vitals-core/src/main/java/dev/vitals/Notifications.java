@@ -33,14 +33,16 @@ import java.util.concurrent.atomic.AtomicLong;
  * nothing more. The engine already logs there (monitors' sampling, refused schedules); a logging
  * back end that blocks holds the scheduler as it holds every thread that logs.
  *
- * <p><b>Two deliveries of listeners, bounded threads</b> ({@code vitals-listener-N}, daemons, made
+ * <p><b>Two kinds of listeners, shared bounded threads</b> ({@code vitals-listener-N}, daemons, made
  * on demand, ended after 30 s idle). The listeners that say {@link HealthListener#nonBlocking()}
- * (the Micrometer binder) have a delivery of their own: one thread, plus one more for each of them
- * stuck in a call past the deadline (at most 1 + those listeners), so no application listener can
- * ever hold their thread. The application's
- * listeners share {@link #APPLICATION_THREADS} thread, plus one replacement per listener
- * stuck past the deadline, at most {@link #APPLICATION_MAX_THREADS} in all: a hanging listener
- * leaves the others a thread of their own after the deadline. A slow listener (calls under the
+ * (the Micrometer binder) are one kind: one call in progress, plus one more for each of them
+ * stuck in a call past the deadline (at most 1 + those listeners), served first, and never
+ * behind an application call (a thread is added when every thread is in one). The application's
+ * listeners are the other: {@link #APPLICATION_THREADS} call in progress, plus one replacement per
+ * listener stuck past the deadline, at most {@link #APPLICATION_MAX_THREADS} in all: a hanging
+ * listener leaves the others a thread of their own after the deadline. The threads are shared:
+ * a turn goes to the thread that went idle last, so when calls do not overlap one thread serves
+ * both kinds (the Spring starter: the metrics and the availability events on one thread). A slow listener (calls under the
  * deadline) delays the other application listeners by its turn, never Vitals' own receivers. Receivers take turns: one turn delivers at most
  * {@link #TURN} notices. A stuck thread is replaced lazily, at the next notice of its delivery.
  *
@@ -70,6 +72,8 @@ final class Notifications {
     /** Notices one receiver is given per turn before the next ready receiver's turn. */
     static final int TURN = 16;
     private static final long IDLE_NANOS = TimeUnit.SECONDS.toNanos(30);
+    /** A listener thread idle this long (2 s) ends when another one is idle too. */
+    private static final long SURPLUS_IDLE_NANOS = TimeUnit.SECONDS.toNanos(2);
     private static final long NOT_CALLING = Long.MIN_VALUE;
     /** Characters of a check's message kept in the transition log line (issue 40). */
     static final int LOG_MESSAGE_CHARS = 1024;
@@ -78,8 +82,7 @@ final class Notifications {
     private final List<Receiver> receivers;
     private final boolean hasListeners;
     private final OnScheduler log;
-    private final Delivery own;
-    private final Delivery application;
+    private final Delivery delivery;
     private final AtomicInteger threadNumber = new AtomicInteger();
     private final AtomicLong skipped = new AtomicLong();
     private final AtomicLong dropped = new AtomicLong();
@@ -96,12 +99,20 @@ final class Notifications {
         this.hasListeners = !listeners.isEmpty();
         int nonBlocking = (int) listeners.stream().filter(HealthListener::nonBlocking).count();
         this.log = new OnScheduler(scheduler);
-        this.own = new Delivery(1, 1 + nonBlocking);
-        this.application = new Delivery(APPLICATION_THREADS, APPLICATION_MAX_THREADS);
+        this.delivery = new Delivery(1 + nonBlocking, APPLICATION_MAX_THREADS);
         List<Receiver> rs = new ArrayList<>(listeners.size() + 1);
         rs.add(new Receiver(null, null, log));
+        // Vitals' own listeners first: a result's notices ready them first, so the application's
+        // wait for that turn (microseconds) instead of taking a second thread (issue 37).
         for (HealthListener l : listeners) {
-            rs.add(new Receiver(l, null, l.nonBlocking() ? own : application));
+            if (l.nonBlocking()) {
+                rs.add(new Receiver(l, null, delivery.own));
+            }
+        }
+        for (HealthListener l : listeners) {
+            if (!l.nonBlocking()) {
+                rs.add(new Receiver(l, null, delivery.application));
+            }
         }
         this.receivers = List.copyOf(rs);
     }
@@ -124,7 +135,7 @@ final class Notifications {
      * @return an executor that never blocks and never runs a task on the calling thread
      */
     Executor callbacks(String name) {
-        Receiver r = new Receiver(null, name, application);
+        Receiver r = new Receiver(null, name, delivery.application);
         return task -> r.submit(null, new Notice(Objects.requireNonNull(task, "task")));
     }
 
@@ -149,7 +160,7 @@ final class Notifications {
 
     /** @return delivery threads alive now, both listener deliveries (for tests and the docs' figures) */
     int threads() {
-        return own.threadCount() + application.threadCount();
+        return delivery.threadCount();
     }
 
     /** Stops delivery: queued notices are dropped, calls in progress are interrupted. */
@@ -158,8 +169,7 @@ final class Notifications {
         for (Receiver r : receivers) {
             r.clear();
         }
-        own.close();
-        application.close();
+        delivery.close();
     }
 
     /** One recorded result, for every receiver; or a callback's task. */
@@ -434,6 +444,11 @@ final class Notifications {
     private static final class Worker {
         volatile long callStarted = NOT_CALLING;
         Thread thread;
+        /** Signalled when a turn is assigned to this idle thread (Delivery's lock). */
+        java.util.concurrent.locks.Condition wake;
+        /** The kind and receiver of the turn assigned or in progress, null when idle (Delivery's lock). */
+        Delivery.Kind kind;
+        Receiver receiver;
     }
 
     /** Where receivers get their turns: {@link Delivery}'s threads or {@link OnScheduler}'s tasks. */
@@ -477,107 +492,224 @@ final class Notifications {
     }
 
     /**
-     * Threads that give ready receivers their turns, first come first served. Keeps
-     * {@code live} threads that are not stuck in a call past the deadline, and at most {@code max}.
+     * The listeners' threads, shared by two kinds of receivers with bounds of their own (issue 40
+     * and issue 37): Vitals' own (the non-blocking listeners) and the application's (its listeners
+     * and callbacks). A kind may start a turn when fewer than one of its calls is in progress that
+     * is not stuck past the deadline, and fewer than its maximum in all (own: 1 + the non-blocking
+     * listeners; application: {@link #APPLICATION_MAX_THREADS}). Own receivers are served first.
+     * A turn that may start goes to the thread that went idle last (so threads beyond the need of
+     * the moment stay idle and end after 30 s), else to a new thread: own notices never wait behind
+     * an application call, and in steady state one thread serves both kinds. Threads in all: at
+     * most both maximums, as with two separate deliveries.
      */
-    private final class Delivery implements Turns {
-        private final int live;
-        private final int max;
-        // Guarded by this.
-        private final ArrayDeque<Receiver> ready = new ArrayDeque<>();
+    private final class Delivery {
+        private final Kind own;
+        private final Kind application;
+        private final java.util.concurrent.locks.ReentrantLock lock = new java.util.concurrent.locks.ReentrantLock();
+        // Guarded by lock.
         private final List<Worker> workers = new ArrayList<>();
-        private int idle;
+        /** Idle threads, the last one to go idle on top. Guarded by lock. */
+        private final ArrayDeque<Worker> idle = new ArrayDeque<>();
 
-        Delivery(int live, int max) {
-            this.live = live;
-            this.max = max;
+        Delivery(int ownMax, int applicationMax) {
+            this.own = new Kind(1, ownMax);
+            this.application = new Kind(APPLICATION_THREADS, applicationMax);
         }
 
-        @Override
-        public synchronized void ready(Receiver r) {
+        int threadCount() {
+            lock.lock();
+            try {
+                return workers.size();
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        void close() {
+            lock.lock();
+            try {
+                own.ready.clear();
+                application.ready.clear();
+                for (Worker w : workers) {
+                    w.thread.interrupt();
+                    w.wake.signal();
+                }
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        /** Starts every turn that may start now. Guarded by lock. */
+        private void dispatch() {
             if (closed) {
                 return;
             }
-            ready.add(r);
-            if (idle > 0) {
-                notify();
-            } else {
-                startWorkerIfShort();
-            }
-        }
-
-        /** Called at every notice: a receiver waiting behind stuck threads gets a new one. */
-        @Override
-        public synchronized void replaceStuckWorkers() {
-            if (!closed && !ready.isEmpty() && idle == 0) {
-                startWorkerIfShort();
-            }
-        }
-
-        // Guarded by this.
-        private void startWorkerIfShort() {
-            long now = clock.monotonicTime();
-            int stuck = 0;
-            for (Worker w : workers) {
-                long started = w.callStarted;
-                if (started != NOT_CALLING && now - started > DEADLINE_NANOS) {
-                    stuck++;
+            for (Kind k = next(); k != null; k = next()) {
+                Worker w = idle.pollFirst();
+                if (w == null && k == application && inOwnTurn()) {
+                    return; // that thread takes it next, within microseconds: no thread for it
+                }
+                Receiver r = k.ready.poll();
+                if (w == null) {
+                    w = new Worker();
+                    w.wake = lock.newCondition();
+                    Worker started = w;
+                    w.thread = new Thread(() -> run(started), "vitals-listener-" + threadNumber.incrementAndGet());
+                    w.thread.setDaemon(true);
+                    workers.add(w);
+                    assign(w, k, r);
+                    w.thread.start();
+                } else {
+                    assign(w, k, r);
+                    w.wake.signal();
                 }
             }
-            if (workers.size() - stuck < live && workers.size() < max) {
-                Worker w = new Worker();
-                w.thread = new Thread(() -> run(w), "vitals-listener-" + threadNumber.incrementAndGet());
-                w.thread.setDaemon(true);
-                workers.add(w);
-                w.thread.start();
+        }
+
+        // Guarded by lock.
+        private void assign(Worker w, Kind k, Receiver r) {
+            w.kind = k;
+            w.receiver = r;
+        }
+
+        /** @return the kind whose next ready receiver may start a turn now, own first. Guarded by lock. */
+        private Kind next() {
+            if (!own.ready.isEmpty() && mayStart(own)) {
+                return own;
             }
+            if (!application.ready.isEmpty() && mayStart(application)) {
+                return application;
+            }
+            return null;
+        }
+
+        /** @return whether a thread is in a turn of Vitals' own listeners, not stuck. Guarded by lock. */
+        private boolean inOwnTurn() {
+            long now = clock.monotonicTime();
+            for (Worker w : workers) {
+                if (w.kind == own) {
+                    long started = w.callStarted;
+                    if (started == NOT_CALLING || now - started <= DEADLINE_NANOS) {
+                        return true;
+                    }
+                }
+            }
+            return false;
+        }
+
+        // Guarded by lock.
+        private boolean mayStart(Kind k) {
+            long now = clock.monotonicTime();
+            int inTurns = 0;
+            int stuck = 0;
+            for (Worker w : workers) {
+                if (w.kind == k) {
+                    inTurns++;
+                    long started = w.callStarted;
+                    if (started != NOT_CALLING && now - started > DEADLINE_NANOS) {
+                        stuck++;
+                    }
+                }
+            }
+            return inTurns - stuck < k.live && inTurns < k.max;
         }
 
         private void run(Worker w) {
             try {
+                Receiver r;
+                lock.lock();
+                try {
+                    r = w.receiver; // the turn this thread was made for
+                } finally {
+                    lock.unlock();
+                }
                 while (true) {
-                    Receiver r;
-                    synchronized (this) {
-                        long idleUntil = System.nanoTime() + IDLE_NANOS;
-                        while ((r = ready.poll()) == null) {
-                            long left = idleUntil - System.nanoTime();
-                            if (closed || left <= 0) {
-                                workers.remove(w); // under the lock: a notice arriving now starts a new worker
-                                return;
-                            }
-                            idle++;
-                            try {
-                                TimeUnit.NANOSECONDS.timedWait(this, left);
-                            } catch (InterruptedException e) {
-                                workers.remove(w);
-                                return; // closing
-                            } finally {
-                                idle--;
-                            }
-                        }
-                    }
                     r.deliverTurn(w);
                     if (closed) {
                         return;
                     }
+                    lock.lock();
+                    try {
+                        w.kind = null;
+                        w.receiver = null;
+                        idle.push(w); // on top: what waited for this thread's kind is its own next turn
+                        dispatch();
+                        // Idle: 2 s when another thread is idle too (one made for an overlap of the
+                        // two kinds), else 30 s.
+                        long deadline = System.nanoTime() + SURPLUS_IDLE_NANOS;
+                        boolean extended = false;
+                        while (w.receiver == null) {
+                            long left = deadline - System.nanoTime();
+                            if (left <= 0 && !extended && idle.size() == 1) {
+                                extended = true;
+                                deadline += IDLE_NANOS - SURPLUS_IDLE_NANOS;
+                                continue;
+                            }
+                            if (closed || left <= 0) {
+                                idle.remove(w);
+                                return;
+                            }
+                            try {
+                                w.wake.awaitNanos(left);
+                            } catch (InterruptedException e) {
+                                // close() interrupts (closed is checked above); a stray
+                                // interrupt must not lose a turn assigned meanwhile
+                            }
+                        }
+                        r = w.receiver;
+                    } finally {
+                        lock.unlock();
+                    }
                 }
             } finally {
-                synchronized (this) {
+                lock.lock();
+                try {
                     workers.remove(w);
+                    idle.remove(w);
+                    w.kind = null;
+                    dispatch(); // a turn assigned to this thread as it ended is given to another
+                } finally {
+                    lock.unlock();
                 }
             }
         }
 
-        synchronized int threadCount() {
-            return workers.size();
-        }
+        /** Vitals' own receivers, or the application's: a ready queue and a bound. */
+        private final class Kind implements Turns {
+            private final int live;
+            private final int max;
+            // Guarded by lock.
+            private final ArrayDeque<Receiver> ready = new ArrayDeque<>();
 
-        synchronized void close() {
-            ready.clear();
-            for (Worker w : workers) {
-                w.thread.interrupt();
+            Kind(int live, int max) {
+                this.live = live;
+                this.max = max;
             }
-            notifyAll();
+
+            @Override
+            public void ready(Receiver r) {
+                lock.lock();
+                try {
+                    if (closed) {
+                        return;
+                    }
+                    ready.add(r);
+                    dispatch();
+                } finally {
+                    lock.unlock();
+                }
+            }
+
+            /** Called at every notice: a receiver waiting behind stuck threads gets a new one. */
+            @Override
+            public void replaceStuckWorkers() {
+                lock.lock();
+                try {
+                    dispatch();
+                } finally {
+                    lock.unlock();
+                }
+            }
         }
     }
 }

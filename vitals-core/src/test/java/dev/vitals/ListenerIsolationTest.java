@@ -9,9 +9,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Handler;
@@ -279,6 +281,44 @@ class ListenerIsolationTest {
         List<Long> seen = metrics.seen.get("a");
         for (int i = 0; i < seen.size(); i++) {
             assertThat(seen.get(i)).isEqualTo(i + 1L);
+        }
+    }
+
+    @Test
+    void metricsAndApplicationListenersWhoseCallsDoNotOverlapShareOneThread() throws Exception {
+        // Issue 37: two deliveries cost two threads in the Spring starter (the metrics and the
+        // availability events); one thread serves both kinds when their calls do not overlap, and
+        // a thread made for an overlap ends 2 s after it, not 30 s.
+        AtomicInteger runs = new AtomicInteger();
+        MetricsLike metrics = new MetricsLike();
+        Set<String> appThreads = ConcurrentHashMap.newKeySet();
+        AtomicInteger appCalls = new AtomicInteger();
+        HealthRegistry registry = HealthRegistry.builder()
+                .listener((check, health, timedOut) -> { // registered first, served after the metrics
+                    appThreads.add(Thread.currentThread().getName());
+                    appCalls.incrementAndGet();
+                })
+                .listener(metrics)
+                .register(Check.builder("a", () -> Health.up().withDetail("n", runs.incrementAndGet()))
+                        .interval(Duration.ofMillis(30)).build())
+                .build();
+        closeables.add(registry);
+        Executor callbacks = registry.callbacks("events");
+        registry.start();
+        await().atMost(Duration.ofSeconds(60)).until(() -> metrics.seen.getOrDefault("a", List.of()).size() >= 60);
+        AtomicInteger tasks = new AtomicInteger();
+        for (int i = 0; i < 20; i++) {
+            callbacks.execute(tasks::incrementAndGet);
+        }
+        await().atMost(Duration.ofSeconds(30)).until(() -> tasks.get() == 20);
+        await().atMost(Duration.ofSeconds(30)).until(() -> registry.listenerThreads() == 1);
+        int calls = appCalls.get();
+        await().atMost(Duration.ofSeconds(30)).until(() -> appCalls.get() >= calls + 30);
+        assertThat(registry.listenerThreads()).as("one thread for the metrics, a listener and callbacks").isEqualTo(1);
+        assertThat(appThreads).allMatch(n -> n.startsWith("vitals-listener-"));
+        List<Long> seen = metrics.seen.get("a");
+        for (int i = 0; i < seen.size(); i++) {
+            assertThat(seen.get(i)).as("every notice, in order").isEqualTo(i + 1L);
         }
     }
 
