@@ -130,7 +130,7 @@ final class AgentOptions {
         if (!wp.equals("none") && !wp.startsWith("/")) {
             throw bad(v.get("warmup-path"), "expected none or a path starting with /");
         }
-        warmupPath = wp.equals("none") ? null : wp;
+        warmupPath = wp.equals("none") ? null : requestTarget(v.get("warmup-path"), wp);
         warmupRequests = intIn(v, "warmup-requests", 1, 1_000_000);
         warmupLatency = duration(v, "warmup-latency", Duration.ofMillis(1));
         warmupMaxWait = duration(v, "warmup-max-wait", Duration.ofMillis(1));
@@ -349,7 +349,7 @@ final class AgentOptions {
             return new Readiness(Readiness.Kind.NONE, null, -1);
         }
         if (r.startsWith("/")) {
-            return new Readiness(Readiness.Kind.PATH, r, -1);
+            return new Readiness(Readiness.Kind.PATH, requestTarget(s, r), -1);
         }
         try {
             URI u = new URI(r);
@@ -364,6 +364,33 @@ final class AgentOptions {
         } catch (java.net.URISyntaxException e) {
             throw bad(s, "expected auto, none, a path or an http://127.0.0.1:PORT/path URL");
         }
+    }
+
+    /**
+     * A path sent as the request target of {@code GET <path> HTTP/1.1}: printable ASCII without
+     * spaces, and a valid URI path with an optional query (RFC 9112 section 3.2, origin-form);
+     * a space or a line end would make the request line something else.
+     *
+     * @return the path
+     * @throws IllegalArgumentException naming the option when the path cannot be sent as it is
+     */
+    private static String requestTarget(Source s, String path) {
+        for (int i = 0; i < path.length(); i++) {
+            char c = path.charAt(i);
+            if (c <= ' ' || c >= 0x7f) {
+                throw bad(s, "a path is sent as it is in the request line: no spaces, control or non-ASCII"
+                        + " characters (percent-encode them, e.g. %20)");
+            }
+        }
+        try {
+            URI u = new URI(path);
+            if (u.getScheme() != null || u.getRawAuthority() != null || u.getRawFragment() != null) {
+                throw bad(s, "expected a path such as /health/ready, with an optional ?query");
+            }
+        } catch (java.net.URISyntaxException e) {
+            throw bad(s, "not a valid path: " + e.getReason() + " at index " + e.getIndex());
+        }
+        return path;
     }
 
     private static Duration duration(Map<String, Source> v, String key, Duration min) {

@@ -76,6 +76,25 @@ class AgentOptionsTest {
     }
 
     @Test
+    void aPathThatCannotBeSentAsARequestTargetIsRefusedWithOneLine() {
+        // A fresh user's finding: readiness=/x y was accepted, and every poll sent "GET /x y HTTP/1.1".
+        Properties none = new Properties();
+        assertThatThrownBy(() -> AgentOptions.resolve("readiness=/x y", none, Map.of()))
+                .hasMessageStartingWith("option 'readiness' (agent arguments): a path is sent as it is in the request line")
+                .hasMessageEndingWith("was '/x y'");
+        assertThatThrownBy(() -> AgentOptions.resolve("", none, Map.of("VITALS_AGENT_READINESS", "/ready\r\nX: 1")))
+                .hasMessageContaining("option 'readiness'").hasMessageContaining("no spaces, control or non-ASCII");
+        assertThatThrownBy(() -> AgentOptions.resolve("warmup-path=/h\u00e9", none, Map.of()))
+                .hasMessageStartingWith("option 'warmup-path' (agent arguments): a path is sent as it is");
+        assertThatThrownBy(() -> AgentOptions.resolve("readiness=/a%zz", none, Map.of()))
+                .hasMessageStartingWith("option 'readiness' (agent arguments): not a valid path: Malformed escape pair");
+        assertThatThrownBy(() -> AgentOptions.resolve("readiness=//host/x", none, Map.of()))
+                .hasMessageStartingWith("option 'readiness' (agent arguments): expected a path such as /health/ready");
+        assertThat(AgentOptions.resolve("readiness=/a%20b?x=1", none, Map.of()).readiness.path).isEqualTo("/a%20b?x=1");
+        assertThat(AgentOptions.resolve("warmup-path=/api/hot?n=1", none, Map.of()).warmupPath).isEqualTo("/api/hot?n=1");
+    }
+
+    @Test
     void listsAreSeparatedBySemicolons() {
         AgentOptions o = AgentOptions.resolve("app-port=8080;8081,workers=demo-worker-;my-pool-", new Properties(), Map.of());
         assertThat(o.appPorts).containsExactly(8080, 8081);
