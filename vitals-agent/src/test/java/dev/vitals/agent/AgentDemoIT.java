@@ -145,6 +145,24 @@ class AgentDemoIT {
     }
 
     @Test
+    void aSecondSigtermWhileDrainingShutsDownNowAndDrainsOnce() throws Exception {
+        // A fresh user's finding: a second SIGTERM logged the drain and waited its delay again.
+        try (AgentProcess demo = AgentProcess.demo("drain-twice", "drain-delay=60s")) {
+            int probes = demo.probePort();
+            await().atMost(BOOT).until(() -> get(probes, "/readyz").status == 200);
+            demo.process.toHandle().destroy(); // SIGTERM
+            await().atMost(Duration.ofSeconds(5)).until(() -> get(probes, "/readyz").status == 503);
+            long t0 = System.nanoTime();
+            demo.process.toHandle().destroy(); // SIGTERM again
+            assertThat(demo.process.waitFor(30, TimeUnit.SECONDS)).as("stopped well before the 60 s drain").isTrue();
+            assertThat(TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - t0)).isLessThan(30);
+            String out = demo.output();
+            assertThat(out.split("SIGTERM: readiness fails for", -1)).as("one drain line").hasSize(2);
+            assertThat(out).contains("SIGTERM again while draining: shutting down now", "vitals-demo stopped");
+        }
+    }
+
+    @Test
     void badOptionStopsTheJvmWithOneLine() throws Exception {
         try (AgentProcess bad = AgentProcess.start("bad-option", "port=9090,readiness-timout=1s", List.of(), AgentProcess.DEMO,
                 "--wiring", "naive", "--port", "0")) {

@@ -421,9 +421,16 @@ public final class AgentMain {
         // sun.misc by full name, not imported: an import of it is a javadoc warning ("internal
         // proprietary API", not suppressible), and the release build fails on warnings.
         sun.misc.SignalHandler[] previous = new sun.misc.SignalHandler[1];
+        java.util.concurrent.atomic.AtomicBoolean draining = new java.util.concurrent.atomic.AtomicBoolean();
         sun.misc.SignalHandler drain = sig -> {
-            LOG.log(Level.INFO, "SIGTERM: readiness fails for " + delay.toMillis() + " ms before shutdown");
-            awaitDrain(r, delay);
+            // One drain per JVM: a second SIGTERM (an operator's second Ctrl-C, a supervisor's
+            // retry) ends the wait and shuts down now, instead of logging and draining again.
+            if (draining.compareAndSet(false, true)) {
+                LOG.log(Level.INFO, "SIGTERM: readiness fails for " + delay.toMillis() + " ms before shutdown");
+                awaitDrain(r, delay);
+            } else {
+                LOG.log(Level.INFO, "SIGTERM again while draining: shutting down now");
+            }
             sun.misc.SignalHandler prev = previous[0];
             if (prev == null || prev == sun.misc.SignalHandler.SIG_DFL || prev == sun.misc.SignalHandler.SIG_IGN) {
                 System.exit(128 + 15);
