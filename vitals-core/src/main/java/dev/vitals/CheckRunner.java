@@ -112,7 +112,7 @@ final class CheckRunner {
         }
         long age = now - s.nanos;
         if (age > maxAgeNanos) {
-            return stale(s, age);
+            return stale(s);
         }
         return s.health;
     }
@@ -141,10 +141,15 @@ final class CheckRunner {
                 + " ms old" + s.health.message().map(m -> ": " + m).orElse(""));
     }
 
-    private Health stale(Sample s, long age) {
+    /**
+     * The stale result. Its message holds no age: a read caches it until the next result, so an
+     * age would be the one at the moment it went stale, frozen (a fresh user read "31000 ms old"
+     * minutes later); the last result's time stays true.
+     */
+    private Health stale(Sample s) {
         return Health.builder(Status.UNKNOWN)
-                .message("stale: last result " + Duration.ofNanos(age).toMillis() + " ms old (maxAge "
-                        + check.maxAge().toMillis() + " ms)")
+                .message("stale: no result for longer than maxAge (" + check.maxAge().toMillis()
+                        + " ms); the last one was observed at " + s.health.observedAt())
                 .build().withTiming(s.health.duration(), s.health.observedAt());
     }
 

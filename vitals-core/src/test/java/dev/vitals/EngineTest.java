@@ -213,8 +213,13 @@ class EngineTest {
         starved.clock().add(Duration.ofSeconds(2)); // 31 s > maxAge (3 × 10 s)
         Health stale = starving.report(Groups.READINESS).checks().get("db");
         assertThat(stale.status()).isEqualTo(Status.UNKNOWN);
-        assertThat(stale.message()).hasValueSatisfying(m -> assertThat(m).startsWith("stale: last result 31000 ms old"));
+        String expected = "stale: no result for longer than maxAge (30000 ms); the last one was observed at "
+                + stale.observedAt();
+        assertThat(stale.message()).hasValue(expected);
         assertThat(starving.report(Groups.READINESS).status()).isEqualTo(Status.UNKNOWN);
+        // Minutes later the cached report still says only what stays true: no frozen age.
+        starved.clock().add(Duration.ofMinutes(5));
+        assertThat(starving.report(Groups.READINESS).checks().get("db").message()).hasValue(expected);
     }
 
     @Test
