@@ -10,6 +10,8 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Delivers recorded results to the listeners and the transition log line after the recording
@@ -34,7 +36,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * back end that blocks holds the scheduler as it holds every thread that logs.
  *
  * <p><b>Two kinds of listeners, shared bounded threads</b> ({@code vitals-listener-N}, daemons, made
- * on demand, ended after 30 s idle). The listeners that say {@link HealthListener#nonBlocking()}
+ * on demand, ended after 2 s idle while another is idle too, the last after 30 s). The listeners that say {@link HealthListener#nonBlocking()}
  * (the Micrometer binder) are one kind: one call in progress, plus one more for each of them
  * stuck in a call past the deadline (at most 1 + those listeners), served first, and never
  * behind an application call (a thread is added when every thread is in one). The application's
@@ -445,7 +447,7 @@ final class Notifications {
         volatile long callStarted = NOT_CALLING;
         Thread thread;
         /** Signalled when a turn is assigned to this idle thread (Delivery's lock). */
-        java.util.concurrent.locks.Condition wake;
+        Condition wake;
         /** The kind and receiver of the turn assigned or in progress, null when idle (Delivery's lock). */
         Delivery.Kind kind;
         Receiver receiver;
@@ -498,14 +500,14 @@ final class Notifications {
      * is not stuck past the deadline, and fewer than its maximum in all (own: 1 + the non-blocking
      * listeners; application: {@link #APPLICATION_MAX_THREADS}). Own receivers are served first.
      * A turn that may start goes to the thread that went idle last (so threads beyond the need of
-     * the moment stay idle and end after 30 s), else to a new thread: own notices never wait behind
+     * the moment stay idle and end after 2 s), else to a new thread: own notices never wait behind
      * an application call, and in steady state one thread serves both kinds. Threads in all: at
      * most both maximums, as with two separate deliveries.
      */
     private final class Delivery {
         private final Kind own;
         private final Kind application;
-        private final java.util.concurrent.locks.ReentrantLock lock = new java.util.concurrent.locks.ReentrantLock();
+        private final ReentrantLock lock = new ReentrantLock();
         // Guarded by lock.
         private final List<Worker> workers = new ArrayList<>();
         /** Idle threads, the last one to go idle on top. Guarded by lock. */
@@ -585,33 +587,27 @@ final class Notifications {
 
         /** @return whether a thread is in a turn of Vitals' own listeners, not stuck. Guarded by lock. */
         private boolean inOwnTurn() {
-            long now = clock.monotonicTime();
-            for (Worker w : workers) {
-                if (w.kind == own) {
-                    long started = w.callStarted;
-                    if (started == NOT_CALLING || now - started <= DEADLINE_NANOS) {
-                        return true;
-                    }
-                }
-            }
-            return false;
+            return inTurns(own, false) > 0;
         }
 
         // Guarded by lock.
         private boolean mayStart(Kind k) {
+            return inTurns(k, false) < k.live && inTurns(k, true) < k.max;
+        }
+
+        /** @return threads in a turn of {@code k}, those stuck past the deadline only when {@code stuckToo}. Guarded by lock. */
+        private int inTurns(Kind k, boolean stuckToo) {
             long now = clock.monotonicTime();
-            int inTurns = 0;
-            int stuck = 0;
+            int n = 0;
             for (Worker w : workers) {
                 if (w.kind == k) {
-                    inTurns++;
                     long started = w.callStarted;
-                    if (started != NOT_CALLING && now - started > DEADLINE_NANOS) {
-                        stuck++;
+                    if (stuckToo || started == NOT_CALLING || now - started <= DEADLINE_NANOS) {
+                        n++;
                     }
                 }
             }
-            return inTurns - stuck < k.live && inTurns < k.max;
+            return n;
         }
 
         private void run(Worker w) {
@@ -667,7 +663,7 @@ final class Notifications {
                     workers.remove(w);
                     idle.remove(w);
                     w.kind = null;
-                    dispatch(); // a turn assigned to this thread as it ended is given to another
+                    dispatch(); // what waited for this thread's kind to end its turn goes to another
                 } finally {
                     lock.unlock();
                 }
