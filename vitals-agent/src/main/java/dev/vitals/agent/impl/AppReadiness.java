@@ -49,7 +49,9 @@ import java.util.function.Supplier;
  *       completes when the framework's started endpoint answers 2xx ({@code /q/health/started},
  *       Spring Boot's liveness group, Micronaut's liveness, Helidon's {@code started}), or, for a
  *       framework without one, when an application port answers its protocol (an HTTP status of
- *       any value, HTTP/2 frames) or, with no endpoint to ask, accepts a connection.</li>
+ *       any value, HTTP/2 frames) or, with no endpoint to ask, accepts a connection; an
+ *       unrecognised application whose port takes a request and holds it past
+ *       {@code readiness-timeout} is started too (it listens; readiness reports the hang).</li>
  * </ul>
  * <p><b>No thread of its own</b> (issue 37): the agent runs it as an inline asynchronous check on
  * Vitals' scheduler thread ({@link #start(Scheduler)}). Every socket is a non-blocking channel
@@ -726,6 +728,11 @@ final class AppReadiness implements HealthCheck {
             markStarted("port " + port + " answers gRPC");
             return;
         }
+        String held = heldRequest();
+        if (held != null) {
+            markStarted(held);
+            return;
+        }
         if (noProtocolPortYet()) {
             return;
         }
@@ -736,6 +743,26 @@ final class AppReadiness implements HealthCheck {
                 markStarted("port " + p + " accepts connections");
             }
         }
+    }
+
+    /**
+     * A framework not recognised (no started endpoint, no HTTP answer yet) whose port took the
+     * request and holds it for a full {@code readiness-timeout}, as an application whose every
+     * request hangs from boot: it is up and listening (a {@code tcpSocket} probe would pass it),
+     * so start-up completes; readiness goes on reporting the hang ("timed out") and liveness
+     * watches the worker pools. Without it start-up never completed and kubelet restarted the pod
+     * at the startup probe's failureThreshold, whatever the hang was.
+     *
+     * @return why start-up completes, or null
+     */
+    private String heldRequest() {
+        LoopbackGet g = last;
+        if (framework == null || framework.known || pendingPurpose == null || g == null || !g.sent()
+                || g.ageMillis() < timeoutMillis) {
+            return null;
+        }
+        return "port " + g.port + " accepts connections and holds GET " + g.path + " unanswered for "
+                + g.ageMillis() + " ms (no known framework; readiness reports the hang)";
     }
 
     private void onStarted(LoopbackGet.Answer a, LoopbackGet g) {

@@ -190,6 +190,14 @@ final class LoopbackGet implements AutoCloseable {
         return (System.nanoTime() - startedNanos) / 1_000_000L;
     }
 
+    /**
+     * @return whether the connection is established and the whole request written, with no
+     *     answer yet: the application's port took the request and holds it
+     */
+    boolean sent() {
+        return immediate == null && channel != null && channel.isOpen() && !connecting && request == null;
+    }
+
     /** @return whether the connection stays open for {@link #next} */
     boolean reusable() {
         return reusable;

@@ -185,6 +185,48 @@ class AppReadinessTest {
     }
 
     /**
+     * An unknown application whose every request hangs from boot (its handlers wait on a
+     * blackholed dependency): start-up completes once its port has held the request for a full
+     * readiness-timeout, readiness stays DOWN "timed out", and the hung candidate is not asked
+     * again. Before, start-up never completed and kubelet restarted the pod whatever the hang.
+     */
+    @Test
+    void anUnknownApplicationHungFromBootStillCompletesStartup() throws Exception {
+        try (App app = new App(); HealthRegistry r = registry()) {
+            app.delayMillis = 20_000;
+            app.status.put("/readyz", 200);
+            AppReadiness readiness = readiness(r, app.port(), "readiness-timeout=300ms", Set.of());
+            Health h = readiness.check();
+            for (int i = 0; i < 4 && !r.availability().isStartupComplete(); i++) {
+                h = readiness.check();
+            }
+            assertThat(r.availability().isStartupComplete()).as(h + " after asking " + app.asked).isTrue();
+            h = readiness.check();
+            assertThat(h.status()).isEqualTo(Status.DOWN);
+            assertThat(h.message()).get().asString().contains("timed out");
+            assertThat(app.asked).as("one call in flight").containsExactly("/readyz");
+        }
+    }
+
+    /** An unknown application's port that refuses connections never completes start-up. */
+    @Test
+    void anUnknownApplicationNotListeningDoesNotCompleteStartup() throws Exception {
+        int closed;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            closed = s.getLocalPort();
+        }
+        try (HealthRegistry r = registry()) {
+            AppReadiness readiness = readiness(r, closed, "readiness-timeout=300ms", Set.of());
+            Health h = null;
+            for (int i = 0; i < 4; i++) {
+                h = readiness.check();
+            }
+            assertThat(h.status()).isEqualTo(Status.DOWN);
+            assertThat(r.availability().isStartupComplete()).as(h.toString()).isFalse();
+        }
+    }
+
+    /**
      * The naive demo's shape: an embedded database port (not HTTP) listens first. Not started,
      * readiness DOWN "waiting for the application's HTTP port"; once the HTTP port listens too,
      * its endpoint is found and startup completes.
