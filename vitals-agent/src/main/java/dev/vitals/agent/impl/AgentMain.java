@@ -56,8 +56,6 @@ public final class AgentMain {
     private volatile WorkerPools pools;
     private volatile boolean measuring;
     private volatile Instrumentation inst;
-    /** The pools' instrumentation until it is settled (start-up complete); null when none. */
-    private volatile ExecutorInstrumentation.Instrumenter instrumenter;
     private volatile HealthRegistry registry;
     private volatile ProbeServer server;
     private volatile int probePort;
@@ -134,47 +132,14 @@ public final class AgentMain {
         }
     }
 
-    /**
-     * Installs the pools' task counting; on failure one line, and the pools are read from stacks.
-     *
-     * @return the instrumenter, or null when none could be installed
-     */
-    private static ExecutorInstrumentation.Instrumenter instrument(Instrumentation inst) {
+    /** Installs the pools' task counting; on failure one line, and the pools are read from stacks. */
+    private static boolean instrument(Instrumentation inst) {
         try {
-            return ExecutorInstrumentation.install(inst);
+            ExecutorInstrumentation.install(inst);
+            return true;
         } catch (RuntimeException | LinkageError e) {
             System.err.println("vitals-agent: worker pools read from stacks only: " + (e.getMessage() != null ? e.getMessage() : e.toString()));
-            return null;
-        }
-    }
-
-    /**
-     * While the application starts, the pools loaded since the last scan are instrumented every
-     * second (every 10 s after a minute without start-up: one pass over the loaded classes each);
-     * once it has started the instrumentation is settled and the scans end
-     * ({@link ExecutorInstrumentation.Instrumenter}). The scheduler thread.
-     */
-    private void watchPools(long sinceNanos) {
-        ExecutorInstrumentation.Instrumenter x = instrumenter;
-        HealthRegistry r = registry;
-        if (x == null || r == null) {
-            return;
-        }
-        try {
-            if (r.availability().isStartupComplete()) {
-                x.settle();
-                instrumenter = null;
-                return;
-            }
-            x.scan();
-        } catch (RuntimeException | LinkageError e) {
-            LOG.log(Level.DEBUG, "pool instrumentation scan failed", e);
-        }
-        long every = System.nanoTime() - sinceNanos < TimeUnit.MINUTES.toNanos(1) ? TimeUnit.SECONDS.toNanos(1) : TimeUnit.SECONDS.toNanos(10);
-        try {
-            r.scheduler().schedule(every, () -> watchPools(sinceNanos));
-        } catch (java.util.concurrent.RejectedExecutionException e) {
-            // registry closed
+            return false;
         }
     }
 
@@ -195,8 +160,7 @@ public final class AgentMain {
             // Here, not on the premain thread: the application's main is not held up. The
             // instrumented methods are entered again per task, so pools started meanwhile are
             // counted from their next task.
-            instrumenter = instrument(i);
-            measuring = instrumenter != null;
+            measuring = instrument(i);
             inst = null;
         }
         // No check thread at all (issue 37): both checks run inline on the scheduler thread, 'app'
@@ -258,8 +222,6 @@ public final class AgentMain {
                 .start();
         probePort = server.port();
         r.start();
-        long since = System.nanoTime();
-        r.scheduler().schedule(TimeUnit.SECONDS.toNanos(1), () -> watchPools(since));
         installDrain(r, options.drainDelay);
         System.err.println("vitals-agent: probes on port " + probePort + " (/livez /readyz /startupz /health), started in "
                 + (System.nanoTime() - startNanos) / 1_000_000 + " ms");

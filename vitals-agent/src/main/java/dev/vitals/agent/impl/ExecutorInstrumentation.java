@@ -12,12 +12,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.ProtectionDomain;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
@@ -27,15 +25,12 @@ import java.util.jar.JarOutputStream;
  * Counts the tasks of the thread pools that serve requests, in the pools themselves (DESIGN.md
  * section 7d, "Worker progress"): a {@link ClassFileTransformer} adds one static call to
  * {@link WorkerCounter} at the entry of a few methods (and, where a task ends, before each return
- * and in a catch-all handler that rethrows), by retransformation: the JDK's pools, loaded before
- * {@code premain}, at once; the other pools at the next scan while the application starts, and
- * as they load once it has started ({@link Instrumenter}). No field, method or local variable is added.
+ * and in a catch-all handler that rethrows), by retransformation for the JDK's pools, loaded before
+ * {@code premain}, and as the other pools load. No field, method or local variable is added.
  * {@link #install} first defines {@link WorkerCounter} in the bootstrap class loader, so every
  * instrumented pool sees it; the rest of the agent stays in its own loader.
  *
- * <p><b>Cost</b> (issue 37): no transformer is registered while the application starts
- * ({@link Instrumenter}: the targets loaded meanwhile are retransformed by periodic scans), so the
- * classes of a start cost nothing; once registered, the transformer's first statement is a lookup of the class's internal
+ * <p><b>Cost</b> (issue 37): the transformer's first statement is a lookup of the class's internal
  * name in a hash map of the nine targets, so the JVM's other classes cost a hash lookup each and
  * are never parsed; the bytecode library (ASM's core, relocated: {@link PoolRewriter}) is loaded
  * only when a target's bytes arrive, and keeps nothing after it (no type pool, no cache). Byte
@@ -144,17 +139,15 @@ final class ExecutorInstrumentation {
     }
 
     /**
-     * Puts {@link WorkerCounter} in the bootstrap class loader and instruments the targets loaded
-     * already (the JDK's pools), with the transformer registered for that retransformation only.
-     * Call before any use of {@link WorkerCounter}; then {@link Instrumenter#scan} while the
-     * application starts and {@link Instrumenter#settle} once it has.
+     * Puts {@link WorkerCounter} in the bootstrap class loader, adds the transformer and
+     * retransforms the targets loaded already. Call before any use of {@link WorkerCounter}.
      *
      * @param inst the JVM's instrumentation; retransformation must be supported
-     * @return the instrumenter (not settled)
+     * @return the transformer (tests may remove it)
      * @throws IllegalStateException if the JVM cannot retransform or the counter cannot be put in
      *     the bootstrap class loader
      */
-    static Instrumenter install(Instrumentation inst) {
+    static ClassFileTransformer install(Instrumentation inst) {
         if (!inst.isRetransformClassesSupported()) {
             throw new IllegalStateException("this JVM cannot retransform classes");
         }
@@ -164,109 +157,23 @@ final class ExecutorInstrumentation {
         if (!base.canRead(counter)) {
             inst.redefineModule(base, Set.of(counter), Map.of(), Map.of(), Set.of(), Map.of());
         }
-        Instrumenter x = new Instrumenter(inst, new Transformer(inst, counter));
-        x.scan();
-        return x;
-    }
-
-    /**
-     * When the transformer is registered (issue 37). A registered {@link ClassFileTransformer}
-     * costs every class the JVM loads a call from the JVM into Java with a copy of its bytes
-     * (about 19 µs a class here, measured with a transformer that returns null at once: some
-     * 200 ms of a Spring Boot start's 10,000 classes), whatever the transformer does with them.
-     * So while the application starts, when nearly all of its classes load, none is registered:
-     * {@link #scan} finds the targets loaded since the last scan and retransforms them, the
-     * transformer registered for that call only. Once started, {@link #settle} registers it for
-     * good and retransforms every target loaded, so a target loaded later is instrumented as it
-     * loads, and another agent's later retransformation of a target keeps the calls (the JVM
-     * runs every retransformation-capable transformer again). Retransforming a pool at any time
-     * is consistent: a method's calls at entry and at exit are in the same version of it, and a
-     * thread already inside a worker loop is tied to its pool at its next task.
-     *
-     * <p>Thread-safe (its methods are synchronized); the agent calls them on Vitals' scheduler.
-     */
-    static final class Instrumenter {
-        private final Instrumentation inst;
-        private final ClassFileTransformer transformer;
-        /** Targets retransformed so far, weakly held (a web application's loader may go away). */
-        private final Set<Class<?>> done = Collections.newSetFromMap(new WeakHashMap<>());
-        private boolean settled;
-
-        Instrumenter(Instrumentation inst, ClassFileTransformer transformer) {
-            this.inst = inst;
-            this.transformer = transformer;
+        ClassFileTransformer t = new Transformer(inst, counter);
+        inst.addTransformer(t, true);
+        List<Class<?>> loaded = new ArrayList<>();
+        for (Class<?> c : inst.getAllLoadedClasses()) {
+            String name = c.getName();
+            if (name.indexOf('/') < 0 && TARGETS.containsKey(name.replace('.', '/')) && inst.isModifiableClass(c)) {
+                loaded.add(c);
+            }
         }
-
-        /**
-         * Retransforms the targets loaded since the last scan; the transformer is registered
-         * during the call only. One pass over the loaded classes (a few milliseconds for 10,000).
-         * Nothing once settled.
-         *
-         * @return how many targets were retransformed
-         */
-        synchronized int scan() {
-            if (settled) {
-                return 0;
-            }
-            List<Class<?>> fresh = new ArrayList<>();
-            for (Class<?> c : loadedTargets()) {
-                if (!done.contains(c)) {
-                    fresh.add(c);
-                }
-            }
-            if (fresh.isEmpty()) {
-                return 0;
-            }
-            inst.addTransformer(transformer, true);
+        if (!loaded.isEmpty()) {
             try {
-                retransform(fresh);
-            } finally {
-                inst.removeTransformer(transformer);
-            }
-            return fresh.size();
-        }
-
-        /**
-         * Registers the transformer for good and retransforms every target loaded (again: one
-         * retransformed meanwhile by another agent gets its calls back). Idempotent.
-         */
-        synchronized void settle() {
-            if (settled) {
-                return;
-            }
-            settled = true;
-            inst.addTransformer(transformer, true);
-            retransform(loadedTargets());
-        }
-
-        /** @return whether the transformer is registered for good */
-        synchronized boolean settled() {
-            return settled;
-        }
-
-        private List<Class<?>> loadedTargets() {
-            List<Class<?>> out = new ArrayList<>();
-            for (Class<?> c : inst.getAllLoadedClasses()) {
-                String name = c.getName();
-                if (name.indexOf('/') < 0 && TARGETS.containsKey(name.replace('.', '/')) && inst.isModifiableClass(c)) {
-                    out.add(c);
-                }
-            }
-            return out;
-        }
-
-        /** One class at a time: one that cannot be retransformed leaves the others instrumented. */
-        private void retransform(List<Class<?>> classes) {
-            for (Class<?> c : classes) {
-                try {
-                    inst.retransformClasses(c);
-                    done.add(c);
-                } catch (UnmodifiableClassException | RuntimeException | LinkageError e) {
-                    done.add(c); // not asked again; its pool is read as not measured
-                    LOG.log(System.Logger.Level.DEBUG, "cannot retransform " + c.getName(), e);
-                }
+                inst.retransformClasses(loaded.toArray(new Class<?>[0]));
+            } catch (UnmodifiableClassException | RuntimeException | LinkageError e) {
+                LOG.log(System.Logger.Level.DEBUG, "cannot retransform " + loaded, e);
             }
         }
+        return t;
     }
 
     /** @return names of the classes instrumented so far */

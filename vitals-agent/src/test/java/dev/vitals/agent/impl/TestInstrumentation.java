@@ -12,7 +12,7 @@ final class TestInstrumentation {
     /** Installs it unless done; call before anything touches {@code WorkerCounter}. */
     static synchronized void install() {
         if (!installed) {
-            ExecutorInstrumentation.install(ByteBuddyAgent.install()).settle(); // as after start-up: pools instrumented as they load
+            ExecutorInstrumentation.install(ByteBuddyAgent.install());
             installed = true;
         }
     }
