@@ -746,7 +746,7 @@ final class AppReadiness implements HealthCheck {
     }
 
     /**
-     * A framework not recognised (no started endpoint, no HTTP answer yet) whose port took the
+     * A framework not recognised, or a {@code readiness} URL (no started endpoint, no HTTP answer yet), whose port took the
      * request and holds it for a full {@code readiness-timeout}, as an application whose every
      * request hangs from boot: it is up and listening (a {@code tcpSocket} probe would pass it),
      * so start-up completes; readiness goes on reporting the hang ("timed out") and liveness
@@ -757,7 +757,7 @@ final class AppReadiness implements HealthCheck {
      */
     private String heldRequest() {
         LoopbackGet g = last;
-        if (framework == null || framework.known || pendingPurpose == null || g == null || !g.sent()
+        if (framework != null && framework.known || pendingPurpose == null || g == null || !g.sent()
                 || g.ageMillis() < timeoutMillis) {
             return null;
         }

@@ -208,6 +208,22 @@ class AppReadinessTest {
         }
     }
 
+    /** The same with {@code readiness} given as a URL (a fresh user's finding: it never started). */
+    @Test
+    void aReadinessUrlHungFromBootStillCompletesStartup() throws Exception {
+        try (App app = new App(); HealthRegistry r = registry()) {
+            app.delayMillis = 20_000;
+            AppReadiness readiness = readiness(r, app.port(),
+                    "readiness-timeout=300ms,readiness=http://127.0.0.1:" + app.port() + "/ready", Set.of());
+            Health h = readiness.check();
+            for (int i = 0; i < 4 && !r.availability().isStartupComplete(); i++) {
+                h = readiness.check();
+            }
+            assertThat(r.availability().isStartupComplete()).as(h + " after asking " + app.asked).isTrue();
+            assertThat(readiness.check().status()).isEqualTo(Status.DOWN);
+        }
+    }
+
     /** An unknown application's port that refuses connections never completes start-up. */
     @Test
     void anUnknownApplicationNotListeningDoesNotCompleteStartup() throws Exception {
