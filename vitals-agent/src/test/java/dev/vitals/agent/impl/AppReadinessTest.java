@@ -86,6 +86,15 @@ class AppReadinessTest {
                 () -> Frameworks.detect(loaded, new Properties()));
     }
 
+    /** Runs the check until start-up completes, at most {@code runs} times; the last result (null if none ran). */
+    private static Health untilStarted(AppReadiness readiness, HealthRegistry r, int runs) {
+        Health h = null;
+        for (int i = 0; i < runs && !r.availability().isStartupComplete(); i++) {
+            h = readiness.check();
+        }
+        return h;
+    }
+
     private static Health runUntil(AppReadiness readiness, Status want, int runs) {
         Health h = readiness.check();
         for (int i = 1; i < runs && h.status() != want; i++) {
@@ -196,10 +205,7 @@ class AppReadinessTest {
             app.delayMillis = 20_000;
             app.status.put("/readyz", 200);
             AppReadiness readiness = readiness(r, app.port(), "readiness-timeout=300ms", Set.of());
-            Health h = readiness.check();
-            for (int i = 0; i < 4 && !r.availability().isStartupComplete(); i++) {
-                h = readiness.check();
-            }
+            Health h = untilStarted(readiness, r, 5);
             assertThat(r.availability().isStartupComplete()).as(h + " after asking " + app.asked).isTrue();
             h = readiness.check();
             assertThat(h.status()).isEqualTo(Status.DOWN);
@@ -215,10 +221,7 @@ class AppReadinessTest {
             app.delayMillis = 20_000;
             AppReadiness readiness = readiness(r, app.port(),
                     "readiness-timeout=300ms,readiness=http://127.0.0.1:" + app.port() + "/ready", Set.of());
-            Health h = readiness.check();
-            for (int i = 0; i < 4 && !r.availability().isStartupComplete(); i++) {
-                h = readiness.check();
-            }
+            Health h = untilStarted(readiness, r, 5);
             assertThat(r.availability().isStartupComplete()).as(h + " after asking " + app.asked).isTrue();
             assertThat(readiness.check().status()).isEqualTo(Status.DOWN);
         }
@@ -340,10 +343,7 @@ class AppReadinessTest {
             app.status.put("/q/health/ready", 200);
             app.status.put("/q/health/started", 200);
             AppReadiness readiness = readiness(r, app.port(), "readiness-timeout=300ms", Set.of(Frameworks.QUARKUS, Frameworks.QUARKUS_HEALTH));
-            Health h = null;
-            for (int i = 0; i < 4 && !r.availability().isStartupComplete(); i++) {
-                h = readiness.check();
-            }
+            Health h = untilStarted(readiness, r, 4);
             assertThat(r.availability().isStartupComplete()).as(h + " after asking " + app.asked).isTrue();
             h = readiness.check();
             assertThat(h.status()).isEqualTo(Status.DOWN);
