@@ -186,6 +186,11 @@ final class AgentOptions {
                 }
                 int eq = pair.indexOf('=');
                 String key = (eq < 0 ? pair : pair.substring(0, eq)).trim();
+                if (eq < 0 && !values.isEmpty() && !KNOWN.containsKey(key)) {
+                    throw new IllegalArgumentException("agent arguments: '" + pair.trim() + "' after option '"
+                            + last(values) + "' is not KEY=VALUE; options are separated by ',', so a ',' inside a value"
+                            + " is written %2C (or give that option as the system property vitals.agent.KEY)");
+                }
                 if (eq < 0) {
                     throw new IllegalArgumentException("option '" + key + "' (agent arguments) has no value; write " + key + "=VALUE");
                 }
@@ -214,6 +219,14 @@ final class AgentOptions {
             values.putIfAbsent(k.getKey(), new Source(k.getKey(), k.getValue()[0], "default"));
         }
         return new AgentOptions(values);
+    }
+
+    private static String last(Map<String, Source> values) {
+        String key = null;
+        for (String k : values.keySet()) {
+            key = k;
+        }
+        return key;
     }
 
     private static void requireKnown(String key, String from) {
@@ -315,7 +328,10 @@ final class AgentOptions {
             return List.of();
         }
         List<Integer> out = new ArrayList<>();
-        for (String p : s.value.split(";")) {
+        for (String p : s.value.split(";", -1)) {
+            if (p.isBlank()) {
+                throw bad(s, "expected auto or ports separated by ';' (an empty one is a typo)");
+            }
             out.add(parseInt(s, p, 1, 65535));
         }
         return List.copyOf(out);
@@ -330,9 +346,12 @@ final class AgentOptions {
             return List.of();
         }
         List<String> out = new ArrayList<>();
-        for (String p : s.value.split(";")) {
+        for (String p : s.value.split(";", -1)) {
             if (p.isEmpty()) {
                 throw bad(s, "expected thread-name prefixes separated by ';', auto or none");
+            }
+            if (p.equalsIgnoreCase("none") || p.equalsIgnoreCase("auto")) {
+                throw bad(s, p + " stands alone: expected auto, none, or thread-name prefixes separated by ';'");
             }
             out.add(p);
         }

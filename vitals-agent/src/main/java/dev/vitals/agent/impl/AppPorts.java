@@ -109,6 +109,92 @@ final class AppPorts {
         return ports;
     }
 
+    /** What the application has done with one connection to it, read from the kernel's tables. */
+    enum ServerSide {
+        /** No row for it (closed meanwhile, or no {@code /proc}). */
+        UNKNOWN,
+        /** In the listening socket's accept queue: the application has not called {@code accept} (its row's inode is 0). */
+        NOT_ACCEPTED,
+        /** Accepted, with bytes the application has not read (its row's receive queue is not empty). */
+        UNREAD,
+        /** Accepted and everything sent to it read. */
+        READ
+    }
+
+    /**
+     * The application's side of a loopback connection the agent opened: the row whose local port
+     * is {@code appPort} and remote port {@code clientPort}, in state ESTABLISHED. A connection
+     * still in the accept queue has no socket inode yet (0 in the table; Linux:
+     * {@code sock_i_ino} of a child socket not yet accepted); {@code rx_queue} counts the bytes
+     * received and not yet read. Costs two small file reads; any thread.
+     *
+     * @param appPort the application's port
+     * @param clientPort the agent's local port of that connection
+     * @return what the application did with it; {@link ServerSide#UNKNOWN} when unsupported or not found
+     */
+    static ServerSide serverSide(int appPort, int clientPort) {
+        String local = ":" + hex4(appPort);
+        String remote = ":" + hex4(clientPort);
+        for (String table : new String[] {"/proc/self/net/tcp", "/proc/self/net/tcp6"}) {
+            try (BufferedReader in = Files.newBufferedReader(Paths.get(table), StandardCharsets.US_ASCII)) {
+                in.readLine(); // header
+                String line;
+                while ((line = in.readLine()) != null) {
+                    ServerSide s = serverSide(line, local, remote);
+                    if (s != null) {
+                        return s;
+                    }
+                }
+            } catch (IOException e) {
+                // table gone or unreadable
+            }
+        }
+        return ServerSide.UNKNOWN;
+    }
+
+    private static String hex4(int port) {
+        String h = Integer.toHexString(port).toUpperCase(java.util.Locale.ROOT);
+        return "0000".substring(h.length()) + h;
+    }
+
+    /**
+     * @param line a {@code /proc/net/tcp*} row
+     * @param local {@code :PPPP}, the application port in the table's hex
+     * @param remote {@code :PPPP}, the agent's port
+     * @return the row's answer when it is that connection's application side, else null
+     */
+    static ServerSide serverSide(String line, String local, String remote) {
+        String[] f = new String[10];
+        int field = 0;
+        int i = 0;
+        int n = line.length();
+        while (i < n && field < 10) {
+            while (i < n && line.charAt(i) == ' ') {
+                i++;
+            }
+            int start = i;
+            while (i < n && line.charAt(i) != ' ') {
+                i++;
+            }
+            if (start == i) {
+                break;
+            }
+            f[field++] = line.substring(start, i);
+        }
+        if (field < 10 || !f[1].endsWith(local) || !f[2].endsWith(remote) || !f[3].equals("01")) { // 01 = ESTABLISHED
+            return null;
+        }
+        if (f[9].equals("0")) {
+            return ServerSide.NOT_ACCEPTED;
+        }
+        int colon = f[4].indexOf(':');
+        try {
+            return colon > 0 && Long.parseLong(f[4].substring(colon + 1), 16) > 0 ? ServerSide.UNREAD : ServerSide.READ;
+        } catch (NumberFormatException e) {
+            return ServerSide.UNKNOWN;
+        }
+    }
+
     private static Set<Long> socketInodes() {
         Set<Long> out = new HashSet<>();
         Path fds = Paths.get("/proc/self/fd");

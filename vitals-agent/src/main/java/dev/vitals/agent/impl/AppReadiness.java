@@ -9,8 +9,10 @@ import dev.vitals.internal.Logs;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.RejectedExecutionException;
@@ -27,7 +29,9 @@ import java.util.function.Supplier;
  * <ul>
  *   <li><b>Detection</b> ({@code readiness=auto}) starts from what is loaded ({@link Frameworks}):
  *       the framework's own readiness paths are asked on each application port, one request per
- *       candidate and port, on one kept-alive connection; no request to a path nobody serves. A
+ *       candidate and port, on one kept-alive connection; no request to a path nobody serves; a
+ *       port of unknown protocol that holds a request unanswered for a full timeout is asked
+ *       again only after every other port (a silent port does not hide the HTTP one). A
  *       framework recognised with no health endpoint (Quarkus without a health extension, Spring
  *       Boot without Actuator) gets no request at all: readiness follows the listener (a TCP
  *       connect, no byte sent). When grpc-java is loaded, ports are first asked over h2c
@@ -51,7 +55,9 @@ import java.util.function.Supplier;
  *       framework without one, when an application port answers its protocol (an HTTP status of
  *       any value, HTTP/2 frames) or, with no endpoint to ask, accepts a connection; an
  *       unrecognised application whose port takes a request and holds it past
- *       {@code readiness-timeout} is started too (it listens; readiness reports the hang).</li>
+ *       {@code readiness-timeout} is started too (it listens; readiness reports the hang; on
+ *       Linux "takes" means accepted and read, from the kernel's tables: a port bound and not yet
+ *       accepting is not started), once no other port is left to ask.</li>
  * </ul>
  * <p><b>No thread of its own</b> (issue 37): the agent runs it as an inline asynchronous check on
  * Vitals' scheduler thread ({@link #start(Scheduler)}). Every socket is a non-blocking channel
@@ -139,6 +145,15 @@ final class AppReadiness implements HealthCheck {
     private final Map<Integer, String> protocol = new HashMap<>();
     /** Port → how many candidates, in order, it answered 404/405/401/403 to: a later run goes on from there. */
     private final Map<Integer, Integer> ruledOut = new HashMap<>();
+    /**
+     * Ports of unknown protocol that held a detection request unanswered for a full
+     * {@code readiness-timeout}: asked after every other port, so a port that never answers (a
+     * binary protocol waiting for its own greeting, a hung server) does not hide the others.
+     */
+    private final Set<Integer> silent = new HashSet<>();
+    /** Why start-up may complete from a request held unanswered ({@link #noteHeld}); null: none seen. */
+    private String heldWhy;
+    private int heldPort;
 
     // ---- the run in progress (kept across its steps) --------------------------------------
     private boolean inRun;
@@ -419,6 +434,17 @@ final class AppReadiness implements HealthCheck {
 
     private Health readiness() {
         long end = readyEnd;
+        if (pendingPurpose == Purpose.DETECT) {
+            readPorts();
+            LoopbackGet g = last;
+            if (unasked(app, g.port)) {
+                // A port appeared while one is silent: ask it rather than wait on the silent one.
+                silent.add(g.port);
+                g.close();
+                last = null;
+                pendingPurpose = null;
+            }
+        }
         if (pendingPurpose != null) {
             Health h = resumePending(end);
             if (h != null) {
@@ -426,11 +452,7 @@ final class AppReadiness implements HealthCheck {
             }
             end = readyEnd = System.nanoTime() + timeoutMillis * 1_000_000L; // a new bound for this run's own calls
         }
-        if (!portsRead) {
-            app = ports.get();
-            onPorts.accept(app);
-            portsRead = true;
-        }
+        readPorts();
         AgentOptions.Readiness.Kind kind = options.readiness.kind;
         if (kind != AgentOptions.Readiness.Kind.URL) {
             if (app.isEmpty()) {
@@ -474,6 +496,27 @@ final class AppReadiness implements HealthCheck {
                     + "; readiness follows the listener");
         }
         return httpCall(Purpose.READY, port, path, 0, Math.max(1, timeoutMillis));
+    }
+
+    private void readPorts() {
+        if (!portsRead) {
+            app = ports.get();
+            onPorts.accept(app);
+            portsRead = true;
+        }
+    }
+
+    /**
+     * @return whether a port of {@code app} other than {@code except} has not been asked yet,
+     *     or has candidates left and has not been silent
+     */
+    private boolean unasked(List<Integer> app, int except) {
+        for (int q : app) {
+            if (q != except && !silent.contains(q) && !protocol.containsKey(q)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Detection asked HTTP candidates and only ports that speak something else answered. */
@@ -548,6 +591,12 @@ final class AppReadiness implements HealthCheck {
         if (framework.healthPort > 0 && order.remove((Integer) framework.healthPort)) {
             order.add(0, framework.healthPort);
         }
+        for (int p : app) {
+            if (silent.contains(p)) {
+                order.remove((Integer) p);
+                order.add(p); // asked after every other port
+            }
+        }
         if (framework.grpc && options.readiness.kind == AgentOptions.Readiness.Kind.AUTO) {
             for (int p : order) {
                 if (protocol.containsKey(p)) {
@@ -590,6 +639,7 @@ final class AppReadiness implements HealthCheck {
                 return null;
             }
         }
+        ports:
         for (int p : order) {
             if ("grpc".equals(protocol.get(p)) || "other".equals(protocol.get(p))) {
                 continue;
@@ -602,6 +652,15 @@ final class AppReadiness implements HealthCheck {
                 }
                 Health h = httpCall(Purpose.DETECT, p, candidates.get(i), i, left);
                 if (pendingPurpose == Purpose.DETECT) {
+                    if (unasked(order, p)) {
+                        // Silent for a full timeout, and another port is still to ask: that one
+                        // first (next run, this run's time is spent); this one is asked again last.
+                        silent.add(p);
+                        last.close();
+                        last = null;
+                        pendingPurpose = null;
+                        continue ports;
+                    }
                     undecided = true; // no answer yet: waited for next run
                     return h;
                 }
@@ -646,6 +705,7 @@ final class AppReadiness implements HealthCheck {
         if (a.refused) {
             return Health.builder(Status.DOWN).message("port " + p + " refused a connection").build();
         }
+        silent.remove(p);
         if (!a.http()) {
             protocol.put(p, "other");
             return null;
@@ -728,9 +788,8 @@ final class AppReadiness implements HealthCheck {
             markStarted("port " + port + " answers gRPC");
             return;
         }
-        String held = heldRequest();
-        if (held != null) {
-            markStarted(held);
+        if (heldWhy != null && (framework == null || !framework.known) && !unasked(app, heldPort)) {
+            markStarted(heldWhy);
             return;
         }
         if (noProtocolPortYet()) {
@@ -746,23 +805,35 @@ final class AppReadiness implements HealthCheck {
     }
 
     /**
-     * A framework not recognised, or a {@code readiness} URL (no started endpoint, no HTTP answer yet), whose port took the
-     * request and holds it for a full {@code readiness-timeout}, as an application whose every
-     * request hangs from boot: it is up and listening (a {@code tcpSocket} probe would pass it),
-     * so start-up completes; readiness goes on reporting the hang ("timed out") and liveness
-     * watches the worker pools. Without it start-up never completed and kubelet restarted the pod
-     * at the startup probe's failureThreshold, whatever the hang was.
-     *
-     * @return why start-up completes, or null
+     * Called when a call's deadline passes unanswered. For a framework not recognised, or a
+     * {@code readiness} URL (no started endpoint), a port that took the request and holds it for
+     * a full {@code readiness-timeout} is an application whose every request hangs from boot: it
+     * is up and listening (a {@code tcpSocket} probe would pass it), so start-up completes;
+     * readiness goes on reporting the hang ("timed out") and liveness watches the worker pools.
+     * Without it start-up never completed and kubelet restarted the pod at the startup probe's
+     * failureThreshold, whatever the hang was. On Linux "took" is read from the kernel's tables
+     * ({@link AppPorts#serverSide}): the application accepted the connection and read the
+     * request; a connection left in the accept queue (a port bound, not yet accepting) or with
+     * the request unread is not started. A port that reads a request and never answers (a
+     * binary protocol waiting for more) cannot be told from a hung HTTP server, and counts.
      */
-    private String heldRequest() {
-        LoopbackGet g = last;
-        if (framework != null && framework.known || pendingPurpose == null || g == null || !g.sent()
-                || g.ageMillis() < timeoutMillis) {
-            return null;
+    private void noteHeld(LoopbackGet g) {
+        if (heldWhy != null || framework != null && framework.known || started() || !g.sent()) {
+            return;
         }
-        return "port " + g.port + " accepts connections and holds GET " + g.path + " unanswered for "
-                + g.ageMillis() + " ms (no known framework; readiness reports the hang)";
+        String how = "accepts connections";
+        if (AppPorts.supported()) {
+            AppPorts.ServerSide side = AppPorts.serverSide(g.port, g.localPort());
+            if (side != AppPorts.ServerSide.READ) {
+                return;
+            }
+            how = "accepted the connection, read GET " + g.path + " and holds it";
+        } else {
+            how = "accepts connections and holds GET " + g.path;
+        }
+        heldPort = g.port;
+        heldWhy = "port " + g.port + " " + how + " unanswered for " + g.ageMillis()
+                + " ms (no known framework; readiness reports the hang)";
     }
 
     private void onStarted(LoopbackGet.Answer a, LoopbackGet g) {
@@ -877,9 +948,15 @@ final class AppReadiness implements HealthCheck {
         }
         return Health.builder(Status.DOWN)
                 .message("timed out after " + timeoutMillis + " ms: " + GrpcHealthCall.PATH + " on port " + port
-                        + (earlier ? " unanswered for " + age + " ms (one call in flight: a new call when it answers, or after "
-                                + timeoutMillis * ABANDON_AFTER_TIMEOUTS / 1000 + " s)" : ""))
+                        + (earlier ? " unanswered for " + age + " ms" + inFlight(age >= timeoutMillis * ABANDON_AFTER_TIMEOUTS) : ""))
                 .build();
+    }
+
+    /** @return what happens to a call left unanswered: waited on, or (after {@link #ABANDON_AFTER_TIMEOUTS} timeouts) closed */
+    private String inFlight(boolean abandoned) {
+        return abandoned ? " (closed: a new call next run)"
+                : " (one call in flight: a new call when it answers, or after "
+                        + AgentOptions.format(options.readinessTimeout.multipliedBy(ABANDON_AFTER_TIMEOUTS)) + ")";
     }
 
     /**
@@ -923,16 +1000,17 @@ final class AppReadiness implements HealthCheck {
     }
 
     private Health timedOut(LoopbackGet g, boolean earlier) {
+        noteHeld(g);
         long age = g.ageMillis();
-        if (age >= timeoutMillis * ABANDON_AFTER_TIMEOUTS) {
+        String what = pendingPurpose == Purpose.DETECT ? "looking for the health endpoint: " : "";
+        boolean abandoned = age >= timeoutMillis * ABANDON_AFTER_TIMEOUTS;
+        if (abandoned) {
             g.close();
             pendingPurpose = null;
         }
-        String what = pendingPurpose == Purpose.DETECT ? "looking for the health endpoint: " : "";
         return Health.builder(Status.DOWN)
                 .message(what + "timed out after " + timeoutMillis + " ms: GET " + g.path + " on port " + g.port
-                        + (earlier ? " unanswered for " + age + " ms (one call in flight: a new call when it answers, or after "
-                                + timeoutMillis * ABANDON_AFTER_TIMEOUTS / 1000 + " s)" : ""))
+                        + (earlier ? " unanswered for " + age + " ms" + inFlight(abandoned) : ""))
                 .detail("endpoint", AppPorts.origin(g.port) + g.path)
                 .build();
     }

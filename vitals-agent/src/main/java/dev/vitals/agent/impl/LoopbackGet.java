@@ -185,6 +185,11 @@ final class LoopbackGet implements AutoCloseable {
         }
     }
 
+    /** @return the agent's local port of this exchange's connection; 0 until connected */
+    int localPort() {
+        return localPort;
+    }
+
     /** @return milliseconds since the request was sent */
     long ageMillis() {
         return (System.nanoTime() - startedNanos) / 1_000_000L;

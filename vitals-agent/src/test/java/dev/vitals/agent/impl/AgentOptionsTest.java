@@ -102,6 +102,34 @@ class AgentOptionsTest {
         assertThat(AgentOptions.resolve("workers=none", new Properties(), Map.of()).workers).isNull();
     }
 
+    /** A fresh user's findings: an empty list item, or none/auto beside prefixes, was taken silently. */
+    @Test
+    void aListWithAnEmptyItemOrAKeywordInsideIsRefused() {
+        assertThatThrownBy(() -> AgentOptions.resolve("app-port=8080;;", new Properties(), Map.of()))
+                .hasMessage("option 'app-port' (agent arguments): expected auto or ports separated by ';' (an empty one is a typo), was '8080;;'");
+        assertThatThrownBy(() -> AgentOptions.resolve("app-port=;8080", new Properties(), Map.of()))
+                .hasMessageStartingWith("option 'app-port' (agent arguments): expected auto or ports separated by ';'");
+        assertThatThrownBy(() -> AgentOptions.resolve("workers=none;http-", new Properties(), Map.of()))
+                .hasMessage("option 'workers' (agent arguments): none stands alone: expected auto, none, or thread-name prefixes"
+                        + " separated by ';', was 'none;http-'");
+        assertThatThrownBy(() -> AgentOptions.resolve("workers=http-;", new Properties(), Map.of()))
+                .hasMessageStartingWith("option 'workers' (agent arguments): expected thread-name prefixes separated by ';'");
+    }
+
+    /** A ',' inside a value splits the arguments: the error says so and how to write it (a fresh user got "option 'b' has no value"). */
+    @Test
+    void aCommaInsideAValueIsExplained() {
+        assertThatThrownBy(() -> AgentOptions.resolve("readiness=/health?checks=a,b", new Properties(), Map.of()))
+                .hasMessage("agent arguments: 'b' after option 'readiness' is not KEY=VALUE; options are separated by ',',"
+                        + " so a ',' inside a value is written %2C (or give that option as the system property vitals.agent.KEY)");
+        assertThat(AgentOptions.resolve("readiness=/health?checks=a%2Cb", new Properties(), Map.of()).readiness.path)
+                .isEqualTo("/health?checks=a%2Cb");
+        assertThat(AgentOptions.resolve("", props("vitals.agent.readiness", "/health?checks=a,b"), Map.of()).readiness.path)
+                .isEqualTo("/health?checks=a,b");
+        assertThatThrownBy(() -> AgentOptions.resolve("port=1,host", new Properties(), Map.of()))
+                .hasMessage("option 'host' (agent arguments) has no value; write host=VALUE");
+    }
+
     @Test
     void unknownOptionsAreNamedWithTheirSource() {
         assertThatThrownBy(() -> AgentOptions.resolve("prot=1", new Properties(), Map.of()))

@@ -227,6 +227,167 @@ class AppReadinessTest {
         }
     }
 
+    /** A port that accepts, reads what it is sent and never answers (a binary protocol waiting for its greeting, a hung server). */
+    static final class SilentPort implements AutoCloseable {
+        final java.net.ServerSocket server = new java.net.ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+        final List<java.net.Socket> held = Collections.synchronizedList(new ArrayList<>());
+
+        SilentPort() throws Exception {
+            Thread t = new Thread(() -> {
+                while (!server.isClosed()) {
+                    try {
+                        java.net.Socket c = server.accept();
+                        held.add(c);
+                        Thread r = new Thread(() -> {
+                            try {
+                                c.getInputStream().transferTo(java.io.OutputStream.nullOutputStream());
+                            } catch (java.io.IOException e) {
+                                // closed
+                            }
+                        }, "silent-reader");
+                        r.setDaemon(true);
+                        r.start();
+                    } catch (java.io.IOException e) {
+                        return;
+                    }
+                }
+            }, "silent-port");
+            t.setDaemon(true);
+            t.start();
+        }
+
+        int port() {
+            return server.getLocalPort();
+        }
+
+        @Override
+        public void close() throws Exception {
+            server.close();
+            synchronized (held) {
+                for (java.net.Socket c : held) {
+                    c.close();
+                }
+            }
+        }
+    }
+
+    /**
+     * A hung-from-boot application starts within the run whose call first times out (one
+     * readiness-timeout), not two timeouts and an interval later (a fresh user's finding: 3 x).
+     */
+    @Test
+    void aHungApplicationStartsAtTheFirstTimeout() throws Exception {
+        try (App app = new App(); HealthRegistry r = registry()) {
+            app.delayMillis = 20_000;
+            AppReadiness readiness = readiness(r, app.port(), "readiness-timeout=1s", Set.of());
+            Health h = readiness.check();
+            assertThat(r.availability().isStartupComplete()).as(h.toString()).isTrue();
+            assertThat(h.message()).get().asString().contains("timed out");
+        }
+    }
+
+    /**
+     * A port bound and not yet accepting (its connections wait in the kernel's accept queue, as
+     * a server that binds during its initialisation and accepts later): not started, however
+     * long it holds the request; the kernel's tables say it never took it (Linux).
+     */
+    @Test
+    void aPortBoundButNotAcceptingIsNotStarted() throws Exception {
+        Assumptions.assumeTrue(AppPorts.supported(), "reads /proc/self/net/tcp");
+        try (java.net.ServerSocket bound = new java.net.ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+             HealthRegistry r = registry()) {
+            AppReadiness readiness = readiness(r, bound.getLocalPort(), "readiness-timeout=300ms", Set.of());
+            Health h = null;
+            for (int i = 0; i < 4; i++) {
+                h = readiness.check();
+            }
+            assertThat(h.status()).isEqualTo(Status.DOWN);
+            assertThat(r.availability().isStartupComplete()).as(h.toString()).isFalse();
+
+            // Once it accepts and reads (and still never answers), it is up: started.
+            Thread t = new Thread(() -> {
+                try {
+                    java.net.Socket c = bound.accept();
+                    c.getInputStream().transferTo(java.io.OutputStream.nullOutputStream());
+                } catch (java.io.IOException e) {
+                    // closed
+                }
+            }, "late-accept");
+            t.setDaemon(true);
+            t.start();
+            h = untilStarted(readiness, r, 40);
+            assertThat(r.availability().isStartupComplete()).as(String.valueOf(h)).isTrue();
+        }
+    }
+
+    /**
+     * A silent port listed before the application's HTTP port: detection moves on to the HTTP
+     * port after one timeout rather than waiting on the silent one (a fresh user saw 60 s), and
+     * start-up comes from the HTTP port's answer, not from the silent port's held request.
+     */
+    @Test
+    void aSilentPortDoesNotHideTheHttpPort() throws Exception {
+        try (SilentPort quiet = new SilentPort(); App app = new App(); HealthRegistry r = registry()) {
+            app.status.put("/healthz", 200);
+            AgentOptions o = AgentOptions.resolve("readiness-timeout=300ms", new Properties(), Map.of());
+            AppReadiness readiness = new AppReadiness(o, () -> List.of(quiet.port(), app.port()), r::availability, p -> { },
+                    () -> Frameworks.detect(Set.of(), new Properties()));
+            Health h = readiness.check();
+            assertThat(r.availability().isStartupComplete()).as("not from the silent port: " + h).isFalse();
+            h = runUntil(readiness, Status.UP, 4);
+            assertThat(h.status()).as(h.toString()).isEqualTo(Status.UP);
+            assertThat(h.details()).containsEntry("endpoint", "http://127.0.0.1:" + app.port() + "/healthz");
+            assertThat(r.availability().isStartupComplete()).isTrue();
+        }
+    }
+
+    /**
+     * The only port is silent (asked, waited on); the HTTP port comes up later: the silent call
+     * is given up for the new port at once, not after its 30 timeouts.
+     */
+    @Test
+    void aPortAppearingWhileTheOnlyOtherIsSilentIsAskedAtOnce() throws Exception {
+        try (SilentPort quiet = new SilentPort(); App app = new App(); HealthRegistry r = registry()) {
+            app.status.put("/readyz", 200);
+            List<Integer> ports = new java.util.concurrent.CopyOnWriteArrayList<>(List.of(quiet.port()));
+            AgentOptions o = AgentOptions.resolve("readiness-timeout=300ms", new Properties(), Map.of());
+            AppReadiness readiness = new AppReadiness(o, () -> List.copyOf(ports), r::availability, p -> { },
+                    () -> Frameworks.detect(Set.of(), new Properties()));
+            Health h = readiness.check();
+            h = readiness.check();
+            assertThat(h.status()).isEqualTo(Status.DOWN);
+            assertThat(h.message()).get().asString().contains("timed out");
+
+            ports.add(app.port());
+            h = runUntil(readiness, Status.UP, 3);
+            assertThat(h.status()).as(h.toString()).isEqualTo(Status.UP);
+            assertThat(h.details()).containsEntry("endpoint", "http://127.0.0.1:" + app.port() + "/readyz");
+        }
+    }
+
+    /** A call given up after its 30 timeouts says so, not "a new call ... after 1 s" beside a longer wait (a fresh user's finding). */
+    @Test
+    void aCallGivenUpSaysSo() throws Exception {
+        try (App app = new App(); HealthRegistry r = registry()) {
+            app.delayMillis = 20_000;
+            AppReadiness readiness = readiness(r, app.port(),
+                    "readiness-timeout=50ms,readiness=http://127.0.0.1:" + app.port() + "/ready", Set.of());
+            long t0 = System.nanoTime();
+            Health h = readiness.check();
+            while (!h.message().orElse("").contains("closed") && System.nanoTime() - t0 < TimeUnit.SECONDS.toNanos(20)) {
+                String m = h.message().orElse("");
+                java.util.regex.Matcher age = java.util.regex.Pattern.compile("unanswered for (\\d+) ms").matcher(m);
+                if (age.find()) {
+                    assertThat(Long.parseLong(age.group(1))).as(m).isLessThan(1500);
+                    assertThat(m).endsWith("or after 1500ms)");
+                }
+                h = readiness.check();
+            }
+            assertThat(h.message()).get().asString().contains("(closed: a new call next run)");
+            assertThat(readiness.check().message()).get().asString().doesNotContain("unanswered for"); // a new call
+        }
+    }
+
     /** An unknown application's port that refuses connections never completes start-up. */
     @Test
     void anUnknownApplicationNotListeningDoesNotCompleteStartup() throws Exception {
