@@ -180,16 +180,18 @@ final class AgentOptions {
     static AgentOptions resolve(String args, Properties props, Map<String, String> env) {
         Map<String, Source> values = new LinkedHashMap<>();
         if (args != null && !args.isBlank()) {
-            for (String pair : args.split(",")) {
+            String[] pairs = args.split(",", -1);
+            for (int n = 0; n < pairs.length; n++) {
+                String pair = pairs[n];
                 if (pair.isBlank()) {
-                    continue;
+                    throw new IllegalArgumentException("agent arguments: an empty option " + (n == 0 ? "before the first ','"
+                            : n == pairs.length - 1 ? "after the last ','" : "between two ','") + " (a ',' too many?)");
                 }
                 int eq = pair.indexOf('=');
                 String key = (eq < 0 ? pair : pair.substring(0, eq)).trim();
-                if (eq < 0 && !values.isEmpty() && !KNOWN.containsKey(key)) {
-                    throw new IllegalArgumentException("agent arguments: '" + pair.trim() + "' after option '"
-                            + last(values) + "' is not KEY=VALUE; options are separated by ',', so a ',' inside a value"
-                            + " is written %2C (or give that option as the system property vitals.agent.KEY)");
+                if (!values.isEmpty() && !KNOWN.containsKey(key)) {
+                    throw new IllegalArgumentException("agent arguments: '" + pair.trim() + "' after option '" + last(values)
+                            + "' is not an option; " + commaHint(last(values)));
                 }
                 if (eq < 0) {
                     throw new IllegalArgumentException("option '" + key + "' (agent arguments) has no value; write " + key + "=VALUE");
@@ -219,6 +221,16 @@ final class AgentOptions {
             values.putIfAbsent(k.getKey(), new Source(k.getKey(), k.getValue()[0], "default"));
         }
         return new AgentOptions(values);
+    }
+
+    /** @return how to write a value with a ',' in it, for the option that came before the stray text */
+    private static String commaHint(String option) {
+        if (option.equals("app-port") || option.equals("workers")) {
+            return "options are separated by ',' and the items of '" + option + "' by ';' (" + option + "="
+                    + (option.equals("app-port") ? "8080;8081" : "my-pool-;other-") + ")";
+        }
+        return "options are separated by ',', so a ',' inside the value of '" + option + "' is written %2C there,"
+                + " or the option is given as the system property vitals.agent." + option + " (any text)";
     }
 
     private static String last(Map<String, Source> values) {
@@ -332,7 +344,14 @@ final class AgentOptions {
             if (p.isBlank()) {
                 throw bad(s, "expected auto or ports separated by ';' (an empty one is a typo)");
             }
-            out.add(parseInt(s, p, 1, 65535));
+            if (p.trim().equalsIgnoreCase("auto")) {
+                throw bad(s, "auto stands alone: expected auto or ports separated by ';'");
+            }
+            int port = parseInt(s, p, 1, 65535);
+            if (out.contains(port)) {
+                throw bad(s, "port " + port + " is given twice");
+            }
+            out.add(port);
         }
         return List.copyOf(out);
     }

@@ -153,6 +153,8 @@ final class AppReadiness implements HealthCheck {
     private final Set<Integer> silent = new HashSet<>();
     /** Why start-up may complete from a request held unanswered ({@link #noteHeld}); null: none seen. */
     private String heldWhy;
+    /** Set by {@link #onCandidate} when the port closed the connection before a byte: undecided, asked again next run. */
+    private boolean closedEmpty;
     private int heldPort;
 
     // ---- the run in progress (kept across its steps) --------------------------------------
@@ -483,7 +485,7 @@ final class AppReadiness implements HealthCheck {
         if (noProtocolPortYet()) {
             // Only ports that do not speak HTTP so far (an embedded database, say): not up yet.
             return Health.builder(Status.DOWN).message("waiting for the application's HTTP port (ports " + app
-                    + " do not speak HTTP)").build();
+                    + " do not speak plain HTTP; a TLS-only application cannot be asked: readiness=none follows the listener)").build();
         }
         // The poll's own deadline: a full readiness-timeout from its request, whatever this run
         // spent before (the /proc port scan, which a flood of the probe port makes slow: issue 30).
@@ -670,6 +672,11 @@ final class AppReadiness implements HealthCheck {
                 if (detected) {
                     return null;
                 }
+                if (closedEmpty) {
+                    closedEmpty = false;
+                    undecided = true; // the next port meanwhile
+                    break;
+                }
                 if (!ruledOut.containsKey(p) || ruledOut.get(p) <= i) {
                     break; // not HTTP
                 }
@@ -706,6 +713,12 @@ final class AppReadiness implements HealthCheck {
             return Health.builder(Status.DOWN).message("port " + p + " refused a connection").build();
         }
         silent.remove(p);
+        if (!a.http() && a.closedEmpty() && !started()) {
+            // Closed before a byte came back: no sign of what it speaks (a server still starting
+            // may close connections). Asked again next run, not written off for good.
+            closedEmpty = true;
+            return null;
+        }
         if (!a.http()) {
             protocol.put(p, "other");
             return null;
@@ -788,8 +801,12 @@ final class AppReadiness implements HealthCheck {
             markStarted("port " + port + " answers gRPC");
             return;
         }
-        if (heldWhy != null && (framework == null || !framework.known) && !unasked(app, heldPort)) {
-            markStarted(heldWhy);
+        if (heldWhy != null && (framework == null || !framework.known)) {
+            // Not while another port is left to ask, read afresh: one may have opened while the
+            // run waited on this one (it is asked next run, the wait on this one given up).
+            if (options.readiness.kind == AgentOptions.Readiness.Kind.URL || !unasked(ports.get(), heldPort)) {
+                markStarted(heldWhy);
+            }
             return;
         }
         if (noProtocolPortYet()) {
@@ -818,7 +835,8 @@ final class AppReadiness implements HealthCheck {
      * binary protocol waiting for more) cannot be told from a hung HTTP server, and counts.
      */
     private void noteHeld(LoopbackGet g) {
-        if (heldWhy != null || framework != null && framework.known || started() || !g.sent()) {
+        if (heldWhy != null || framework != null && framework.known || started() || !g.sent()
+                || g.ageMillis() < timeoutMillis * 9 / 10) { // a call given less than a timeout's wait (late in a run) says nothing yet
             return;
         }
         String how = "accepts connections";
@@ -827,13 +845,13 @@ final class AppReadiness implements HealthCheck {
             if (side != AppPorts.ServerSide.READ) {
                 return;
             }
-            how = "accepted the connection, read GET " + g.path + " and holds it";
+            how = "accepted the connection and read GET " + g.path + ";";
         } else {
-            how = "accepts connections and holds GET " + g.path;
+            how = "accepts connections and took GET " + g.path + ";";
         }
         heldPort = g.port;
-        heldWhy = "port " + g.port + " " + how + " unanswered for " + g.ageMillis()
-                + " ms (no known framework; readiness reports the hang)";
+        heldWhy = "port " + g.port + " " + how + " no answer " + g.ageMillis()
+                + " ms after it was sent (no known framework; readiness reports the hang)";
     }
 
     private void onStarted(LoopbackGet.Answer a, LoopbackGet g) {
@@ -1002,7 +1020,12 @@ final class AppReadiness implements HealthCheck {
     private Health timedOut(LoopbackGet g, boolean earlier) {
         noteHeld(g);
         long age = g.ageMillis();
-        String what = pendingPurpose == Purpose.DETECT ? "looking for the health endpoint: " : "";
+        String what = pendingPurpose == Purpose.DETECT && options.readiness.kind == AgentOptions.Readiness.Kind.AUTO
+                ? "looking for the health endpoint: " : "";
+        if (!started() && AppPorts.supported() && g.sent()
+                && AppPorts.serverSide(g.port, g.localPort()) == AppPorts.ServerSide.NOT_ACCEPTED) {
+            what += "the connection waits in port " + g.port + "'s accept queue (the application has not accepted it): ";
+        }
         boolean abandoned = age >= timeoutMillis * ABANDON_AFTER_TIMEOUTS;
         if (abandoned) {
             g.close();

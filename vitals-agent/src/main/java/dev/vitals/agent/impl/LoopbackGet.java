@@ -41,6 +41,7 @@ final class LoopbackGet implements AutoCloseable {
         final int status; // -1: no answer
         final String failure; // null when status > 0
         final boolean refused;
+        private boolean closedEmpty;
 
         Answer(int status, String failure, boolean refused) {
             this.status = status;
@@ -48,8 +49,21 @@ final class LoopbackGet implements AutoCloseable {
             this.refused = refused;
         }
 
+        private Answer emptyIf(boolean empty) {
+            closedEmpty = empty;
+            return this;
+        }
+
         boolean http() {
             return status > 0;
+        }
+
+        /**
+         * @return whether the connection was closed or reset before a single byte came back: no
+         *     sign of what the port speaks (a server still starting may close connections)
+         */
+        boolean closedEmpty() {
+            return closedEmpty;
         }
     }
 
@@ -252,7 +266,7 @@ final class LoopbackGet implements AutoCloseable {
                     // (pkg/probe/http/http.go: a body read error other than the size limit is a failure).
                     return finish(new Answer(-1, status > 0 ? "answer cut short: connection closed in the "
                             + (part == Part.HEADERS ? "headers" : "body") + " after " + total + " bytes"
-                            : "connection closed before a status line", false), false);
+                            : "connection closed before a status line", false).emptyIf(total == 0), false);
                 }
                 Answer a = took(n);
                 if (a != null) {
@@ -265,7 +279,7 @@ final class LoopbackGet implements AutoCloseable {
             if (staleConnection()) {
                 return poll();
             }
-            return finish(new Answer(-1, describe(e), false), false);
+            return finish(new Answer(-1, describe(e), false).emptyIf(total == 0 && !connecting), false);
         }
     }
 

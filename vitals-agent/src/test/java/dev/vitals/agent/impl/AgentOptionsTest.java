@@ -107,6 +107,10 @@ class AgentOptionsTest {
     void aListWithAnEmptyItemOrAKeywordInsideIsRefused() {
         assertThatThrownBy(() -> AgentOptions.resolve("app-port=8080;;", new Properties(), Map.of()))
                 .hasMessage("option 'app-port' (agent arguments): expected auto or ports separated by ';' (an empty one is a typo), was '8080;;'");
+        assertThatThrownBy(() -> AgentOptions.resolve("app-port=8080;8080", new Properties(), Map.of()))
+                .hasMessage("option 'app-port' (agent arguments): port 8080 is given twice, was '8080;8080'");
+        assertThatThrownBy(() -> AgentOptions.resolve("app-port=auto;8080", new Properties(), Map.of()))
+                .hasMessageStartingWith("option 'app-port' (agent arguments): auto stands alone");
         assertThatThrownBy(() -> AgentOptions.resolve("app-port=;8080", new Properties(), Map.of()))
                 .hasMessageStartingWith("option 'app-port' (agent arguments): expected auto or ports separated by ';'");
         assertThatThrownBy(() -> AgentOptions.resolve("workers=none;http-", new Properties(), Map.of()))
@@ -120,8 +124,18 @@ class AgentOptionsTest {
     @Test
     void aCommaInsideAValueIsExplained() {
         assertThatThrownBy(() -> AgentOptions.resolve("readiness=/health?checks=a,b", new Properties(), Map.of()))
-                .hasMessage("agent arguments: 'b' after option 'readiness' is not KEY=VALUE; options are separated by ',',"
-                        + " so a ',' inside a value is written %2C (or give that option as the system property vitals.agent.KEY)");
+                .hasMessage("agent arguments: 'b' after option 'readiness' is not an option; options are separated by ',',"
+                        + " so a ',' inside the value of 'readiness' is written %2C there, or the option is given as the"
+                        + " system property vitals.agent.readiness (any text)");
+        assertThatThrownBy(() -> AgentOptions.resolve("readiness=/h?a=1,b&c=2", new Properties(), Map.of()))
+                .hasMessageStartingWith("agent arguments: 'b&c=2' after option 'readiness' is not an option;");
+        assertThatThrownBy(() -> AgentOptions.resolve("app-port=8080,8081", new Properties(), Map.of()))
+                .hasMessage("agent arguments: '8081' after option 'app-port' is not an option; options are separated by ','"
+                        + " and the items of 'app-port' by ';' (app-port=8080;8081)");
+        assertThatThrownBy(() -> AgentOptions.resolve("log=debug,,port=0", new Properties(), Map.of()))
+                .hasMessage("agent arguments: an empty option between two ',' (a ',' too many?)");
+        assertThatThrownBy(() -> AgentOptions.resolve("log=debug,", new Properties(), Map.of()))
+                .hasMessage("agent arguments: an empty option after the last ',' (a ',' too many?)");
         assertThat(AgentOptions.resolve("readiness=/health?checks=a%2Cb", new Properties(), Map.of()).readiness.path)
                 .isEqualTo("/health?checks=a%2Cb");
         assertThat(AgentOptions.resolve("", props("vitals.agent.readiness", "/health?checks=a,b"), Map.of()).readiness.path)

@@ -365,6 +365,95 @@ class AppReadinessTest {
         }
     }
 
+    /**
+     * The HTTP port opens while the run waits on the only other port, a silent one: start-up does
+     * not complete from the silent port's held request (the ports are read afresh first), and the
+     * new port is asked next run (a fresh user's finding: started from the silent port, the HTTP
+     * port found 11 s later).
+     */
+    @Test
+    void aPortOpeningDuringTheWaitOnASilentPortIsAskedBeforeStartingFromIt() throws Exception {
+        try (SilentPort quiet = new SilentPort(); App app = new App(); HealthRegistry r = registry()) {
+            app.status.put("/healthz", 200);
+            List<Integer> ports = new java.util.concurrent.CopyOnWriteArrayList<>(List.of(quiet.port()));
+            AgentOptions o = AgentOptions.resolve("readiness-timeout=1s", new Properties(), Map.of());
+            AppReadiness readiness = new AppReadiness(o, () -> List.copyOf(ports), r::availability, p -> { },
+                    () -> Frameworks.detect(Set.of(), new Properties()));
+            Thread opens = new Thread(() -> {
+                LockSupportSleep.millis(300);
+                ports.add(app.port());
+            }, "opens");
+            opens.start();
+            Health h = readiness.check();
+            opens.join();
+            assertThat(r.availability().isStartupComplete()).as("not from the silent port: " + h).isFalse();
+            h = runUntil(readiness, Status.UP, 3);
+            assertThat(h.status()).as(h.toString()).isEqualTo(Status.UP);
+            assertThat(h.details()).containsEntry("endpoint", "http://127.0.0.1:" + app.port() + "/healthz");
+            assertThat(r.availability().isStartupComplete()).isTrue();
+        }
+    }
+
+    /** Sleeps without a checked exception (test threads). */
+    private static final class LockSupportSleep {
+        static void millis(long ms) {
+            java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(ms));
+        }
+    }
+
+    /**
+     * An HTTP port that closes its first connections before a byte (still starting), then
+     * answers 200 to everything: not written off as "not HTTP" for good (a fresh user's finding:
+     * never started); asked again each run until it answers.
+     */
+    @Test
+    void aPortThatClosesConnectionsWhileStartingIsAskedAgain() throws Exception {
+        try (java.net.ServerSocket server = new java.net.ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+             HealthRegistry r = registry()) {
+            java.util.concurrent.atomic.AtomicInteger closeFirst = new java.util.concurrent.atomic.AtomicInteger(2);
+            Thread t = new Thread(() -> {
+                while (!server.isClosed()) {
+                    try {
+                        java.net.Socket c = server.accept();
+                        if (closeFirst.getAndDecrement() > 0) {
+                            c.close();
+                            continue;
+                        }
+                        Thread w = new Thread(() -> answer200(c), "answers");
+                        w.setDaemon(true);
+                        w.start();
+                    } catch (java.io.IOException e) {
+                        return;
+                    }
+                }
+            }, "closes-then-answers");
+            t.setDaemon(true);
+            t.start();
+            AppReadiness readiness = readiness(r, server.getLocalPort(), "readiness-timeout=500ms", Set.of());
+            Health h = runUntil(readiness, Status.UP, 6);
+            assertThat(h.status()).as(h.toString()).isEqualTo(Status.UP);
+            assertThat(r.availability().isStartupComplete()).isTrue();
+        }
+    }
+
+    /** Answers every request on {@code c} with 200 and an empty body, keep-alive, until closed. */
+    private static void answer200(java.net.Socket c) {
+        try (c) {
+            java.io.InputStream in = c.getInputStream();
+            int state = 0;
+            int b;
+            while ((b = in.read()) >= 0) {
+                state = (b == '\r' && state % 2 == 0) || (b == '\n' && state % 2 == 1) ? state + 1 : 0;
+                if (state == 4) {
+                    c.getOutputStream().write("HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                    state = 0;
+                }
+            }
+        } catch (java.io.IOException e) {
+            // closed
+        }
+    }
+
     /** A call given up after its 30 timeouts says so, not "a new call ... after 1 s" beside a longer wait (a fresh user's finding). */
     @Test
     void aCallGivenUpSaysSo() throws Exception {
@@ -434,7 +523,7 @@ class AppReadinessTest {
             Health h = readiness.check();
             h = readiness.check();
             assertThat(h.status()).isEqualTo(Status.DOWN);
-            assertThat(h.message()).get().asString().contains("do not speak HTTP");
+            assertThat(h.message()).get().asString().contains("do not speak plain HTTP");
             assertThat(r.availability().isStartupComplete()).isFalse();
 
             ports.add(app.port());
