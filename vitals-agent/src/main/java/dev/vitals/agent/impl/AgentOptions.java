@@ -189,7 +189,7 @@ final class AgentOptions {
                 }
                 int eq = pair.indexOf('=');
                 String key = (eq < 0 ? pair : pair.substring(0, eq)).trim();
-                if (!values.isEmpty() && !KNOWN.containsKey(key)) {
+                if (eq < 0 && !values.isEmpty() && !KNOWN.containsKey(key)) {
                     throw new IllegalArgumentException("agent arguments: '" + pair.trim() + "' after option '" + last(values)
                             + "' is not an option; " + commaHint(last(values)));
                 }
