@@ -164,35 +164,47 @@ final class AppPorts {
      * @return the row's answer when it is that connection's application side, else null
      */
     static ServerSide serverSide(String line, String local, String remote) {
-        String[] f = new String[10];
-        int field = 0;
-        int i = 0;
-        int n = line.length();
-        while (i < n && field < 10) {
-            while (i < n && line.charAt(i) == ' ') {
-                i++;
+        Fields f = new Fields(line);
+        int queueStart = -1;
+        int queueEnd = -1;
+        for (int field = 0; f.next(); field++) {
+            switch (field) {
+                case 1:
+                    if (!f.endsWith(local)) {
+                        return null;
+                    }
+                    break;
+                case 2:
+                    if (!f.endsWith(remote)) {
+                        return null;
+                    }
+                    break;
+                case 3:
+                    if (!f.is("01")) { // 01 = ESTABLISHED
+                        return null;
+                    }
+                    break;
+                case 4:
+                    queueStart = f.start;
+                    queueEnd = f.end;
+                    break;
+                case 9:
+                    if (f.is("0")) {
+                        return ServerSide.NOT_ACCEPTED;
+                    }
+                    int colon = line.indexOf(':', queueStart);
+                    try {
+                        return colon > queueStart && colon < queueEnd && Long.parseLong(line, colon + 1, queueEnd, 16) > 0
+                                ? ServerSide.UNREAD
+                                : ServerSide.READ;
+                    } catch (NumberFormatException e) {
+                        return ServerSide.UNKNOWN;
+                    }
+                default:
+                    break;
             }
-            int start = i;
-            while (i < n && line.charAt(i) != ' ') {
-                i++;
-            }
-            if (start == i) {
-                break;
-            }
-            f[field++] = line.substring(start, i);
         }
-        if (field < 10 || !f[1].endsWith(local) || !f[2].endsWith(remote) || !f[3].equals("01")) { // 01 = ESTABLISHED
-            return null;
-        }
-        if (f[9].equals("0")) {
-            return ServerSide.NOT_ACCEPTED;
-        }
-        int colon = f[4].indexOf(':');
-        try {
-            return colon > 0 && Long.parseLong(f[4].substring(colon + 1), 16) > 0 ? ServerSide.UNREAD : ServerSide.READ;
-        } catch (NumberFormatException e) {
-            return ServerSide.UNKNOWN;
-        }
+        return null; // fewer than 10 fields
     }
 
     private static Set<Long> socketInodes() {
@@ -219,9 +231,6 @@ final class AppPorts {
     }
 
     private static void read(Path table, Set<Long> inodes, Set<Integer> ports) {
-        // sl local_address rem_address st tx_queue:rx_queue tr:tm->when retrnsmt uid timeout inode ...
-        // Split by hand, not by a regular expression: this runs every few seconds inside the
-        // application's JVM, and a regex here is JIT work and garbage for nothing.
         try (BufferedReader in = Files.newBufferedReader(table, StandardCharsets.US_ASCII)) {
             in.readLine(); // header
             String line;
@@ -243,22 +252,12 @@ final class AppPorts {
 
     /** @return the address half of a {@code /proc/net/tcp*} line's local address, or "" */
     static String localAddress(String line) {
-        int i = 0;
-        int n = line.length();
-        for (int field = 0; field < 2; field++) {
-            while (i < n && line.charAt(i) == ' ') {
-                i++;
-            }
-            int start = i;
-            while (i < n && line.charAt(i) != ' ') {
-                i++;
-            }
-            if (field == 1) {
-                int colon = line.indexOf(':', start);
-                return colon > start && colon < i ? line.substring(start, colon) : "";
-            }
+        Fields f = new Fields(line);
+        if (!f.next() || !f.next()) {
+            return "";
         }
-        return "";
+        int colon = line.indexOf(':', f.start);
+        return colon > f.start && colon < f.end ? line.substring(f.start, colon) : "";
     }
 
     /**
@@ -266,41 +265,68 @@ final class AppPorts {
      *     {@code inodes} (any inode when null); -1 otherwise or when the line is malformed
      */
     static int listeningPort(String line, Set<Long> inodes) {
-        String local = null;
-        String state = null;
-        int field = 0;
-        int i = 0;
-        int n = line.length();
-        while (i < n) {
-            while (i < n && line.charAt(i) == ' ') {
-                i++;
-            }
-            int start = i;
-            while (i < n && line.charAt(i) != ' ') {
-                i++;
-            }
-            if (start == i) {
-                break;
-            }
+        Fields f = new Fields(line);
+        int localStart = -1;
+        int localEnd = -1;
+        for (int field = 0; f.next(); field++) {
             if (field == 1) {
-                local = line.substring(start, i);
-            } else if (field == 3) {
-                state = line.substring(start, i);
-                if (!state.equals("0A")) { // 0A = LISTEN
-                    return -1;
-                }
+                localStart = f.start;
+                localEnd = f.end;
+            } else if (field == 3 && !f.is("0A")) { // 0A = LISTEN
+                return -1;
             } else if (field == 9) {
+                int colon = line.indexOf(':', localStart);
                 try {
-                    if (local == null || inodes != null && !inodes.contains(Long.parseLong(line.substring(start, i)))) {
+                    if (colon < 0 || colon >= localEnd || inodes != null && !inodes.contains(Long.parseLong(line, f.start, f.end, 10))) {
                         return -1;
                     }
-                    return Integer.parseInt(local.substring(local.indexOf(':') + 1), 16);
-                } catch (NumberFormatException | StringIndexOutOfBoundsException e) {
+                    return Integer.parseInt(line, colon + 1, localEnd, 16);
+                } catch (NumberFormatException e) {
                     return -1;
                 }
             }
-            field++;
         }
         return -1;
+    }
+
+    /**
+     * The space-separated fields of one {@code /proc/net/tcp*} row, walked in place: no regular
+     * expression and no string per field (this runs every few seconds inside the application's
+     * JVM). Columns: {@code sl local_address rem_address st tx_queue:rx_queue tr:tm->when retrnsmt
+     * uid timeout inode ...}. Not thread-safe; one per row.
+     */
+    static final class Fields {
+        private final String line;
+        private int at;
+        /** The current field's first character. */
+        int start;
+        /** One past the current field's last character. */
+        int end;
+
+        Fields(String line) {
+            this.line = line;
+        }
+
+        /** @return whether there is a next field; when there is, {@link #start}/{@link #end} bound it */
+        boolean next() {
+            int n = line.length();
+            while (at < n && line.charAt(at) == ' ') {
+                at++;
+            }
+            start = at;
+            while (at < n && line.charAt(at) != ' ') {
+                at++;
+            }
+            end = at;
+            return start < end;
+        }
+
+        boolean is(String text) {
+            return end - start == text.length() && line.startsWith(text, start);
+        }
+
+        boolean endsWith(String text) {
+            return end - start >= text.length() && line.startsWith(text, end - text.length());
+        }
     }
 }

@@ -37,6 +37,35 @@ class AppPortsTest {
     }
 
     @Test
+    void anEstablishedRowTellsWhetherTheApplicationAcceptedAndReadTheRequest() {
+        // application side of 127.0.0.1:8080 <- 127.0.0.1:54194 (0x1F90, 0xD3B2)
+        String read = "   1: 0100007F:1F90 0100007F:D3B2 01 00000000:00000000 00:00000000 00000000  1000        0 4343 1";
+        String unread = "   1: 0100007F:1F90 0100007F:D3B2 01 00000000:0000004E 00:00000000 00000000  1000        0 4343 1";
+        String notAccepted = "   1: 0100007F:1F90 0100007F:D3B2 01 00000000:0000004E 00:00000000 00000000  1000        0 0 1";
+        assertThat(AppPorts.serverSide(read, ":1F90", ":D3B2")).isEqualTo(AppPorts.ServerSide.READ);
+        assertThat(AppPorts.serverSide(unread, ":1F90", ":D3B2")).isEqualTo(AppPorts.ServerSide.UNREAD);
+        assertThat(AppPorts.serverSide(notAccepted, ":1F90", ":D3B2")).isEqualTo(AppPorts.ServerSide.NOT_ACCEPTED);
+        assertThat(AppPorts.serverSide(read, ":D3B2", ":1F90")).as("the client's side of it").isNull();
+        assertThat(AppPorts.serverSide(read, ":1F90", ":D3B3")).as("another connection").isNull();
+        assertThat(AppPorts.serverSide(LISTEN_V4, ":1F90", ":0000")).as("not established").isNull();
+        assertThat(AppPorts.serverSide("   1: 0100007F:1F90 0100007F:D3B2 01 00000000:0000004E", ":1F90", ":D3B2"))
+                .as("truncated").isNull();
+        assertThat(AppPorts.serverSide("", ":1F90", ":D3B2")).isNull();
+        assertThat(AppPorts.serverSide(
+                        "   1: 0100007F:1F90 0100007F:D3B2 01 00000000:zz 00:00000000 00000000  1000        0 4343 1", ":1F90", ":D3B2"))
+                .as("unreadable queue").isEqualTo(AppPorts.ServerSide.UNKNOWN);
+    }
+
+    @Test
+    void theLocalAddressIsTheHexBeforeThePort() {
+        assertThat(AppPorts.localAddress(LISTEN_V4)).isEqualTo("0100007F");
+        assertThat(AppPorts.localAddress(LISTEN_V6)).isEqualTo("00000000000000000000000000000000");
+        assertThat(AppPorts.localAddress("   0:")).isEmpty();
+        assertThat(AppPorts.localAddress("   0: nocolon 00000000:0000")).isEmpty();
+        assertThat(AppPorts.localAddress("")).isEmpty();
+    }
+
+    @Test
     void findsAPortThisJvmListensOn() throws Exception {
         Assumptions.assumeTrue(AppPorts.supported(), "needs /proc (Linux)");
         try (ServerSocket s = new ServerSocket()) {
